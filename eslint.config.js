@@ -1,0 +1,42 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+
+export default tseslint.config(
+  { ignores: ["dist", "node_modules", "test-results", "playwright-report", "e2e/.output"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    files: ["src/**/*.tsx", "src/ui/**/*.ts", "src/store/**/*.ts"],
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "warn",
+    },
+  },
+  {
+    // The middleware is a pure library: it must run in Node, a worker or the page, so it may
+    // not depend on React, on WebLLM, or on the app's other layers.
+    files: ["src/middleware/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["react", "react-dom", "react/*", "react-dom/*"], message: "src/middleware is framework-free: no React." },
+            { group: ["@mlc-ai/*"], message: "src/middleware talks to engines through its Engine interface, never WebLLM." },
+            { group: ["zustand", "zustand/*"], message: "src/middleware holds no app state." },
+            { group: ["**/ui/**", "**/store/**", "**/engine/**", "**/tools/**"], message: "src/middleware may not import the app's other layers." },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,59 @@
+// Asks the browser for a real WebGPU adapter and reports what it is. The model runtime needs
+// one; whether it has `shader-f16` decides between q4f16 and q4f32 model variants.
+
+export type WebGpuStatus =
+  | { state: "checking" }
+  | { state: "unavailable"; reason: "no-api" | "no-adapter" | "error"; message: string }
+  | {
+      state: "available";
+      vendor: string;
+      architecture: string;
+      device: string;
+      description: string;
+      shaderF16: boolean;
+      isFallbackAdapter: boolean;
+    };
+
+export async function probeWebGpu(gpu: GPU | undefined = globalThis.navigator?.gpu): Promise<WebGpuStatus> {
+  if (!gpu) {
+    return {
+      state: "unavailable",
+      reason: "no-api",
+      message:
+        "This browser has no WebGPU. Use a recent Chrome or Edge (or Firefox/Safari with WebGPU enabled), or play a recorded transcript with the replay engine.",
+    };
+  }
+  try {
+    const adapter = await gpu.requestAdapter();
+    if (!adapter) {
+      return {
+        state: "unavailable",
+        reason: "no-adapter",
+        message:
+          "WebGPU is present but no GPU adapter was offered. Check that hardware acceleration is on in the browser settings, update the GPU driver, or use the replay engine.",
+      };
+    }
+    const info = adapter.info;
+    return {
+      state: "available",
+      vendor: info?.vendor ?? "",
+      architecture: info?.architecture ?? "",
+      device: info?.device ?? "",
+      description: info?.description ?? "",
+      shaderF16: adapter.features.has("shader-f16"),
+      isFallbackAdapter: Boolean((info as { isFallbackAdapter?: boolean } | undefined)?.isFallbackAdapter),
+    };
+  } catch (error) {
+    return {
+      state: "unavailable",
+      reason: "error",
+      message: `Asking for a WebGPU adapter failed: ${error instanceof Error ? error.message : String(error)}. Use the replay engine meanwhile.`,
+    };
+  }
+}
+
+/** A short human name for an available adapter, e.g. "google / swiftshader". */
+export function adapterLabel(status: Extract<WebGpuStatus, { state: "available" }>): string {
+  const parts = [status.vendor, status.architecture].filter(Boolean);
+  return parts.length ? parts.join(" / ") : status.description || "unknown adapter";
+}
