@@ -1,0 +1,125 @@
+// Plays a transcript as if a model were generating it: the n-th generation since the
+// conversation started streams turns[n] in small chunks, so the whole tool loop (parsing,
+// repair, tools, sub-agents) runs without a GPU.
+import type { Engine, EngineChunk, GenerationSettings } from "../../middleware/types.ts";
+import { DEFAULT_CHUNK_CHARS, DEFAULT_DELAY_MS, type Transcript } from "./transcript.ts";
+
+export class TranscriptExhaustedError extends Error {
+  override name = "TranscriptExhaustedError";
+}
+
+export interface ReplayEngineOptions {
+  /** Overrides the transcript's pace (tests use 0). */
+  chunkChars?: number;
+  delayMs?: number;
+  /** Where to start, e.g. the number of generations a restored conversation already had. */
+  position?: number;
+}
+
+export class ReplayEngine implements Engine {
+  readonly name: string;
+  readonly transcript: Transcript;
+  private next: number;
+  private readonly chunkChars: number;
+  private readonly delayMs: number;
+
+  constructor(transcript: Transcript, options: ReplayEngineOptions = {}) {
+    this.transcript = transcript;
+    this.name = `replay: ${transcript.title}`;
+    this.chunkChars = Math.max(1, Math.floor(options.chunkChars ?? transcript.chunkChars ?? DEFAULT_CHUNK_CHARS));
+    this.delayMs = Math.max(0, options.delayMs ?? transcript.delayMs ?? DEFAULT_DELAY_MS);
+    this.next = clampPosition(options.position ?? 0);
+  }
+
+  /** Index of the turn the next generation will play. */
+  get position(): number {
+    return this.next;
+  }
+
+  /** Turns left to play. */
+  get remaining(): number {
+    return Math.max(0, this.transcript.turns.length - this.next);
+  }
+
+  /** Starts over (a new conversation) or continues at a turn (a conversation restored after reload). */
+  reset(position = 0): void {
+    this.next = clampPosition(position);
+  }
+
+  generate(_prompt: string, settings: GenerationSettings, signal: AbortSignal): AsyncIterable<EngineChunk> {
+    // The turn is claimed when generation is asked for, in call order, so that a sub-agent's
+    // generations (sharing this engine) consume the turns that follow its parent's call.
+    const index = this.next;
+    const turn = this.transcript.turns[index];
+    if (turn !== undefined) this.next += 1;
+    return this.play(index, turn, settings, signal);
+  }
+
+  private async *play(
+    index: number,
+    turn: string | undefined,
+    settings: GenerationSettings,
+    signal: AbortSignal,
+  ): AsyncGenerator<EngineChunk> {
+    if (turn === undefined) {
+      const count = this.transcript.turns.length;
+      throw new TranscriptExhaustedError(
+        `Replay transcript exhausted: "${this.transcript.title}" has ${count} turn${count === 1 ? "" : "s"} and all have been played ` +
+          `(generation #${index + 1} asked for another). Start a new conversation or load a longer transcript.`,
+      );
+    }
+    const text = cutAtStop(turn, settings.stop ?? []);
+    const started = performance.now();
+    let firstChunkAt: number | undefined;
+    let finishReason: "stop" | "abort" = "stop";
+    for (let offset = 0; offset < text.length; offset += this.chunkChars) {
+      if (signal.aborted) {
+        finishReason = "abort";
+        break;
+      }
+      if (this.delayMs > 0 && !(await sleep(this.delayMs, signal))) {
+        finishReason = "abort";
+        break;
+      }
+      firstChunkAt ??= performance.now();
+      yield { type: "text", text: text.slice(offset, offset + this.chunkChars) };
+    }
+    yield {
+      type: "usage",
+      usage: {
+        finishReason,
+        ...(firstChunkAt !== undefined ? { timeToFirstTokenMs: firstChunkAt - started } : {}),
+      },
+    };
+  }
+}
+
+function clampPosition(position: number): number {
+  return Number.isFinite(position) && position > 0 ? Math.floor(position) : 0;
+}
+
+/** A real engine stops at the first stop string and does not emit it; the replay does the same. */
+function cutAtStop(turn: string, stops: string[]): string {
+  let cut = turn.length;
+  for (const stop of stops) {
+    const at = stop ? turn.indexOf(stop) : -1;
+    if (at >= 0 && at < cut) cut = at;
+  }
+  return turn.slice(0, cut);
+}
+
+/** Resolves true after ms, or false as soon as the signal aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

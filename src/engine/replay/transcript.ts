@@ -1,0 +1,38 @@
+// The replay engine's script: what a "model" says, turn by turn. Validated with zod so that a
+// hand-written or downloaded transcript with a mistake gets a message naming the bad field.
+import { z } from "zod";
+
+export const DEFAULT_CHUNK_CHARS = 4;
+export const DEFAULT_DELAY_MS = 15;
+
+export const transcriptSchema = z.object({
+  title: z.string().min(1, "title must not be empty"),
+  /** The protocol the turns are written in; the app switches to it when it loads the transcript. */
+  protocol: z.string().min(1).optional(),
+  /** The n-th generation since the conversation started returns turns[n]. */
+  turns: z.array(z.string()).min(1, "turns must hold at least one model output"),
+  chunkChars: z.number().int().positive().optional(),
+  delayMs: z.number().nonnegative().finite().optional(),
+  /** Free text shown next to the title: what the transcript demonstrates. */
+  description: z.string().optional(),
+});
+
+export type Transcript = z.infer<typeof transcriptSchema>;
+
+export class TranscriptError extends Error {
+  override name = "TranscriptError";
+}
+
+/** Checks unknown JSON and returns a transcript, or throws a TranscriptError that lists every problem. */
+export function parseTranscript(value: unknown, source = "transcript"): Transcript {
+  const result = transcriptSchema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const where = issue.path.length ? issue.path.join(".") : "(top level)";
+    return `${where}: ${issue.message}`;
+  });
+  throw new TranscriptError(
+    `${source} is not a valid replay transcript — ${problems.join("; ")}. ` +
+      `Expected {"title": string, "protocol"?: string, "turns": string[], "chunkChars"?: number, "delayMs"?: number}.`,
+  );
+}
