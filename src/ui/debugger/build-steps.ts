@@ -1,0 +1,372 @@
+// The debugger's view model: the event log folded into loop steps. Pure (no React), and
+// incremental: a StepFolder remembers how far into the log it has read, so a growing log costs
+// only its new events, and a step's object is replaced only when one of its events arrives
+// (React can skip every step that did not change).
+import type {
+  ChatMessage,
+  EngineUsage,
+  GenerationSettings,
+  LoopEvent,
+  ParseEvent,
+  StepStatus,
+  TemplateMessage,
+  ToolCall,
+  ToolExecutionStatus,
+  ToolSpec,
+} from "../../middleware/types.ts";
+
+/** A step's status as the debugger shows it: how it ended, or that it has not (yet). */
+export type StepViewStatus = StepStatus | "running" | "unfinished";
+
+export interface ParentRef {
+  runId: string;
+  stepId: string;
+  callId: string;
+}
+
+export interface StepParseEvent {
+  /** Position of this event within its step's parse events. */
+  index: number;
+  event: ParseEvent;
+}
+
+export interface ToolExecution {
+  callId: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  status: ToolExecutionStatus | "running";
+  result?: unknown;
+  error?: string;
+  /** The text the model was given back. */
+  content?: string;
+  durationMs?: number;
+  /** Keys of the sub-agent steps that ran under this call, in order. */
+  childStepKeys: string[];
+}
+
+export interface StepView {
+  /** Unique within the log: runId and stepId together. */
+  key: string;
+  /** The loop's step id (what the debugger store and the chat's tool cards hold). */
+  id: string;
+  runId: string;
+  /** Position within its run (0-based). */
+  index: number;
+  parent?: ParentRef;
+  /** 0 for the top-level run; 1 for a sub-agent's steps; and so on. */
+  depth: number;
+  protocol: string;
+  template: string;
+  status: StepViewStatus;
+  error?: string;
+  startedAt: number;
+  durationMs?: number;
+  usage: EngineUsage;
+  prompt: string;
+  messages: ChatMessage[];
+  templateMessages: TemplateMessage[];
+  settings: GenerationSettings;
+  /** The model's text as streamed so far (output deltas placed at their offsets). */
+  rawOutput: string;
+  /** Append-only: a new StepView object is made whenever it grows. */
+  parseEvents: readonly StepParseEvent[];
+  toolExecutions: readonly ToolExecution[];
+  /** Keys of every sub-agent step nested directly under this step, in order. */
+  childStepKeys: readonly string[];
+}
+
+export interface RunView {
+  runId: string;
+  protocol: string;
+  tools: ToolSpec[];
+  parent?: ParentRef;
+  ended: boolean;
+  status?: string;
+}
+
+export interface StepsModel {
+  /** Every step by key. */
+  steps: ReadonlyMap<string, StepView>;
+  /** Keys in timeline order: each step followed by the sub-agent steps nested under it. */
+  order: readonly string[];
+  runs: ReadonlyMap<string, RunView>;
+}
+
+export function stepKey(runId: string, stepId: string): string {
+  return `${runId}\u241f${stepId}`;
+}
+
+interface MutableStep extends Omit<StepView, "parseEvents" | "toolExecutions" | "childStepKeys"> {
+  parseEvents: StepParseEvent[];
+  toolExecutions: ToolExecution[];
+  childStepKeys: string[];
+}
+
+/**
+ * Folds a LoopEvent[] into steps. Call `update(events)` with the whole log each time: when the
+ * log only grew (the usual case), just the new events are read; any other change (a different
+ * conversation, an edited log) rebuilds from scratch.
+ */
+export class StepFolder {
+  private stepsByKey = new Map<string, MutableStep>();
+  private runsByKey = new Map<string, RunView>();
+  private order: string[] = [];
+  private orderDirty = false;
+  private topLevel: string[] = [];
+  private dirty = new Set<string>();
+  private executionsByCall = new Map<string, ToolExecution>();
+  private stepsOfRun = new Map<string, string[]>();
+  private seen: readonly LoopEvent[] = [];
+  private seenCount = 0;
+  private model: StepsModel = { steps: new Map(), order: [], runs: new Map() };
+
+  private reset() {
+    this.stepsByKey = new Map();
+    this.runsByKey = new Map();
+    this.order = [];
+    this.orderDirty = true;
+    this.topLevel = [];
+    this.dirty = new Set();
+    this.executionsByCall = new Map();
+    this.stepsOfRun = new Map();
+    this.seen = [];
+    this.seenCount = 0;
+    this.model = { steps: new Map(), order: [], runs: new Map() };
+  }
+
+  update(events: readonly LoopEvent[]): StepsModel {
+    const grewFromSeen =
+      events.length >= this.seenCount &&
+      (this.seenCount === 0 || events[this.seenCount - 1] === this.seen[this.seenCount - 1]) &&
+      (this.seenCount === 0 || events[0] === this.seen[0]);
+    if (!grewFromSeen) this.reset();
+    if (events.length === this.seenCount && events === this.seen) return this.model;
+    for (let i = this.seenCount; i < events.length; i++) this.apply(events[i] as LoopEvent);
+    this.seen = events;
+    this.seenCount = events.length;
+    return this.publish();
+  }
+
+  private publish(): StepsModel {
+    if (this.dirty.size === 0 && !this.orderDirty) return this.model;
+    const steps = new Map(this.model.steps);
+    for (const key of this.dirty) {
+      const step = this.stepsByKey.get(key);
+      if (!step) continue;
+      steps.set(key, { ...step, usage: { ...step.usage } });
+    }
+    this.dirty.clear();
+    if (this.orderDirty) {
+      this.order = this.computeOrder();
+      this.orderDirty = false;
+    }
+    this.model = { steps, order: this.order, runs: new Map(this.runsByKey) };
+    return this.model;
+  }
+
+  private computeOrder(): string[] {
+    const out: string[] = [];
+    const visit = (key: string) => {
+      out.push(key);
+      const step = this.stepsByKey.get(key);
+      if (step) for (const child of step.childStepKeys) visit(child);
+    };
+    for (const key of this.topLevel) visit(key);
+    return out;
+  }
+
+  private touch(key: string) {
+    this.dirty.add(key);
+  }
+
+  private stepFor(runId: string, stepId: string): MutableStep | undefined {
+    return this.stepsByKey.get(stepKey(runId, stepId));
+  }
+
+  private apply(event: LoopEvent) {
+    switch (event.type) {
+      case "run-start": {
+        this.runsByKey.set(event.runId, {
+          runId: event.runId,
+          protocol: event.protocol,
+          tools: event.tools,
+          parent: event.parent,
+          ended: false,
+        });
+        return;
+      }
+      case "run-end": {
+        const run = this.runsByKey.get(event.runId);
+        if (run) this.runsByKey.set(event.runId, { ...run, ended: true, status: event.status });
+        // A step the run left without a step-end (an abort between events) is unfinished, not running.
+        for (const key of this.stepsOfRun.get(event.runId) ?? []) {
+          const step = this.stepsByKey.get(key);
+          if (step && step.status === "running") {
+            step.status = event.status === "aborted" ? "aborted" : event.status === "engine-error" ? "engine-error" : "unfinished";
+            if (event.error && !step.error) step.error = event.error;
+            this.touch(key);
+          }
+        }
+        return;
+      }
+      case "step-start": {
+        const key = stepKey(event.runId, event.stepId);
+        const parentStep = event.parent ? this.stepFor(event.parent.runId, event.parent.stepId) : undefined;
+        const step: MutableStep = {
+          key,
+          id: event.stepId,
+          runId: event.runId,
+          index: event.index,
+          parent: event.parent,
+          depth: parentStep ? parentStep.depth + 1 : event.parent ? 1 : 0,
+          protocol: event.protocol,
+          template: event.template,
+          status: "running",
+          startedAt: event.at,
+          usage: {},
+          prompt: event.prompt,
+          messages: event.messages,
+          templateMessages: event.templateMessages,
+          settings: event.settings,
+          rawOutput: "",
+          parseEvents: [],
+          toolExecutions: [],
+          childStepKeys: [],
+        };
+        this.stepsByKey.set(key, step);
+        const ofRun = this.stepsOfRun.get(event.runId) ?? [];
+        ofRun.push(key);
+        this.stepsOfRun.set(event.runId, ofRun);
+        if (parentStep) {
+          parentStep.childStepKeys.push(key);
+          const execution = this.executionsByCall.get(`${parentStep.key}\u241f${event.parent?.callId}`);
+          if (execution) execution.childStepKeys.push(key);
+          this.touch(parentStep.key);
+        } else {
+          this.topLevel.push(key);
+        }
+        this.orderDirty = true;
+        this.touch(key);
+        return;
+      }
+      case "output-delta": {
+        const step = this.stepFor(event.runId, event.stepId);
+        if (!step) return;
+        const at = Number.isFinite(event.offset) ? event.offset : step.rawOutput.length;
+        // Deltas normally arrive in order; one that overlaps or leaves a gap is placed by its offset.
+        step.rawOutput =
+          at === step.rawOutput.length
+            ? step.rawOutput + event.text
+            : at < step.rawOutput.length
+              ? step.rawOutput.slice(0, at) + event.text + step.rawOutput.slice(at + event.text.length)
+              : step.rawOutput + " ".repeat(at - step.rawOutput.length) + event.text;
+        this.touch(step.key);
+        return;
+      }
+      case "parse": {
+        const step = this.stepFor(event.runId, event.stepId);
+        if (!step) return;
+        step.parseEvents.push({ index: step.parseEvents.length, event: event.event });
+        this.touch(step.key);
+        return;
+      }
+      case "usage": {
+        const step = this.stepFor(event.runId, event.stepId);
+        if (!step) return;
+        step.usage = { ...step.usage, ...event.usage };
+        this.touch(step.key);
+        return;
+      }
+      case "tool-start": {
+        const step = this.stepFor(event.runId, event.stepId);
+        if (!step) return;
+        const execution: ToolExecution = {
+          callId: event.call.id,
+          name: event.call.name,
+          arguments: event.call.arguments,
+          status: "running",
+          childStepKeys: [],
+        };
+        step.toolExecutions = [...step.toolExecutions, execution];
+        this.executionsByCall.set(`${step.key}\u241f${event.call.id}`, execution);
+        this.touch(step.key);
+        return;
+      }
+      case "tool-end": {
+        const step = this.stepFor(event.runId, event.stepId);
+        if (!step) return;
+        const callKey = `${step.key}\u241f${event.callId}`;
+        const previous = this.executionsByCall.get(callKey);
+        const ended: ToolExecution = {
+          callId: event.callId,
+          name: event.name,
+          arguments: previous?.arguments ?? {},
+          status: event.status,
+          result: event.result,
+          error: event.error,
+          content: event.content,
+          durationMs: event.durationMs,
+          childStepKeys: previous?.childStepKeys ?? [],
+        };
+        this.executionsByCall.set(callKey, ended);
+        step.toolExecutions = previous
+          ? step.toolExecutions.map((e) => (e === previous ? ended : e))
+          : [...step.toolExecutions, ended];
+        this.touch(step.key);
+        return;
+      }
+      case "step-end": {
+        const step = this.stepFor(event.runId, event.stepId);
+        if (!step) return;
+        step.status = event.status;
+        step.durationMs = event.durationMs;
+        if (event.error) step.error = event.error;
+        this.touch(step.key);
+        return;
+      }
+      case "message":
+        return;
+    }
+  }
+}
+
+/** One-shot fold (tests, exports): the model of a whole log. */
+export function buildSteps(events: readonly LoopEvent[]): StepsModel {
+  return new StepFolder().update(events);
+}
+
+/** The step the debugger shows: the selected one, else the latest step of the log. */
+export function resolveSelectedStep(model: StepsModel, selectedId: string | null): StepView | undefined {
+  if (selectedId !== null) {
+    const byKey = model.steps.get(selectedId);
+    if (byKey) return byKey;
+    // The chat's tool cards know only the loop's step id; take the latest step carrying it.
+    for (let i = model.order.length - 1; i >= 0; i--) {
+      const step = model.steps.get(model.order[i] as string);
+      if (step && step.id === selectedId) return step;
+    }
+  }
+  return latestStep(model);
+}
+
+/** The most recently started step, nested ones included. */
+export function latestStep(model: StepsModel): StepView | undefined {
+  let latest: StepView | undefined;
+  for (const step of model.steps.values()) if (!latest || step.startedAt >= latest.startedAt) latest = step;
+  return latest;
+}
+
+/** The step before this one in the same run (whose prompt this step's prompt extends). */
+export function previousStepInRun(model: StepsModel, step: StepView): StepView | undefined {
+  let best: StepView | undefined;
+  for (const other of model.steps.values()) {
+    if (other.runId === step.runId && other.index < step.index && (!best || other.index > best.index)) best = other;
+  }
+  return best;
+}
+
+/** What the debugger store should hold for a step: its id, unless another step shares it. */
+export function selectionIdFor(model: StepsModel, step: StepView): string {
+  for (const other of model.steps.values()) if (other !== step && other.id === step.id) return step.key;
+  return step.id;
+}

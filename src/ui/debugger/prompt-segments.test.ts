@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { findToolBlock, promptChangesSince, segmentPrompt, type PromptPiece } from "./prompt-segments.ts";
+
+const flat = (pieces: PromptPiece[]): string[] =>
+  pieces.flatMap((p) => (p.kind === "tools" ? [`[tools:${flat(p.pieces).join("")}]`] : p.kind === "token" ? [`{${p.text}}`] : [p.text]));
+
+describe("segmentPrompt", () => {
+  it("turns <|…|> tokens into chips and keeps the text between them", () => {
+    const pieces = segmentPrompt("<|im_start|>user\nhi<|im_end|>\n<|start_header_id|>x<|eot_id|>");
+    expect(flat(pieces)).toEqual(["{<|im_start|>}", "user\nhi", "{<|im_end|>}", "\n", "{<|start_header_id|>}", "x", "{<|eot_id|>}"]);
+  });
+
+  it("recognises a template's own control tokens in other spellings", () => {
+    expect(flat(segmentPrompt("<s>[INST] hi [/INST]", ["<s>", "[INST]", "[/INST]"]))).toEqual(["{<s>}", "{[INST]}", " hi ", "{[/INST]}"]);
+  });
+
+  it("does not take a plain < | > sequence with spaces for a token", () => {
+    expect(flat(segmentPrompt("a <| not a token |> b"))).toEqual(["a <| not a token |> b"]);
+  });
+
+  it("sets the protocol's tool section apart, found verbatim in the prompt", () => {
+    const section = "# Tools\nUse these:\n<tools>\n{}\n</tools>";
+    const prompt = `<|im_start|>system\nBe brief.\n\n${section}<|im_end|>\n`;
+    expect(flat(segmentPrompt(prompt, [], section))).toEqual([
+      "{<|im_start|>}",
+      "system\nBe brief.\n\n",
+      `[tools:${section}]`,
+      "{<|im_end|>}",
+      "\n",
+    ]);
+  });
+
+  it("falls back to the <tools>…</tools> block, and offsets stay true to the prompt", () => {
+    const prompt = "intro <tools>\n{\"name\":\"f\"}\n</tools> outro";
+    const block = findToolBlock(prompt, "a section the prompt does not hold");
+    expect(block && prompt.slice(block.start, block.end)).toBe('<tools>\n{"name":"f"}\n</tools>');
+    const pieces = segmentPrompt(prompt);
+    for (const piece of pieces) {
+      if (piece.kind === "tools") expect(piece.start).toBe(6);
+      else expect(prompt.slice(piece.start, piece.start + piece.text.length)).toBe(piece.text);
+    }
+  });
+
+  it("finds no tool block in a prompt without one", () => {
+    expect(findToolBlock("just text", null)).toBeNull();
+  });
+});
+
+describe("promptChangesSince", () => {
+  it("hides the shared lines and shows what the step added", () => {
+    const previous = "sys\nuser: a\nassistant:";
+    const current = "sys\nuser: a\nassistant: call\ntool: 4\nassistant:";
+    const changes = promptChangesSince(previous, current);
+    expect(changes.added).toBe("assistant: call\ntool: 4\nassistant:");
+    expect(changes.hiddenChars).toBe("sys\nuser: a\n".length);
+    expect(changes.hiddenLines).toBe(2);
+    expect(changes.droppedChars).toBe(0);
+  });
+
+  it("counts what the previous prompt had that this one lost", () => {
+    const changes = promptChangesSince("abc\nXYZ", "abc\nQ");
+    expect(changes.added).toBe("Q");
+    expect(changes.droppedChars).toBe(3);
+  });
+
+  it("shows nothing added for identical prompts", () => {
+    expect(promptChangesSince("same", "same")).toEqual({ hiddenChars: 4, hiddenLines: 0, added: "", droppedChars: 0 });
+  });
+});

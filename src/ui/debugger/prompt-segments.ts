@@ -1,0 +1,97 @@
+// The prompt view's pieces: control tokens (drawn as chips), the tool block of the system
+// prompt (collapsible), plain text; and what a step's prompt added to the previous one's.
+
+export type PromptPiece =
+  | { kind: "text"; text: string; start: number }
+  | { kind: "token"; text: string; start: number }
+  | { kind: "tools"; start: number; pieces: PromptPiece[]; length: number };
+
+/** Any `<|…|>` token, the spelling nearly every chat template uses for its special tokens. */
+const GENERIC_TOKEN = String.raw`<\|[^|<>\s]{1,64}\|>`;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** A matcher for the generic `<|…|>` form and the template's own control tokens (longest first). */
+export function controlTokenPattern(controlTokens: readonly string[] = []): RegExp {
+  const own = [...new Set(controlTokens.filter((t) => t.length > 0))]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp);
+  return new RegExp([...own, GENERIC_TOKEN].join("|"), "g");
+}
+
+/** Splits text into plain text and control tokens; `start` offsets are into the whole prompt. */
+export function splitControlTokens(text: string, pattern: RegExp, offset = 0): PromptPiece[] {
+  const pieces: PromptPiece[] = [];
+  let last = 0;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    if (match[0].length === 0) {
+      pattern.lastIndex++;
+      continue;
+    }
+    if (match.index > last) pieces.push({ kind: "text", text: text.slice(last, match.index), start: offset + last });
+    pieces.push({ kind: "token", text: match[0], start: offset + match.index });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) pieces.push({ kind: "text", text: text.slice(last), start: offset + last });
+  return pieces;
+}
+
+/**
+ * Where the tool block sits in the prompt: the protocol's own tool section if the prompt holds
+ * it verbatim, else the first `<tools>…</tools>` block. Null when there is none.
+ */
+export function findToolBlock(prompt: string, toolSection?: string | null): { start: number; end: number } | null {
+  const section = toolSection?.trim();
+  if (section) {
+    const at = prompt.indexOf(section);
+    if (at >= 0) return { start: at, end: at + section.length };
+  }
+  const open = prompt.indexOf("<tools>");
+  if (open >= 0) {
+    const close = prompt.indexOf("</tools>", open);
+    if (close >= 0) return { start: open, end: close + "</tools>".length };
+  }
+  return null;
+}
+
+export function segmentPrompt(prompt: string, controlTokens: readonly string[] = [], toolSection?: string | null): PromptPiece[] {
+  const pattern = controlTokenPattern(controlTokens);
+  const block = findToolBlock(prompt, toolSection);
+  if (!block) return splitControlTokens(prompt, pattern);
+  return [
+    ...splitControlTokens(prompt.slice(0, block.start), pattern),
+    {
+      kind: "tools",
+      start: block.start,
+      length: block.end - block.start,
+      pieces: splitControlTokens(prompt.slice(block.start, block.end), pattern, block.start),
+    },
+    ...splitControlTokens(prompt.slice(block.end), pattern, block.end),
+  ];
+}
+
+export interface PromptChanges {
+  /** Characters at the start shared with the previous prompt, cut back to a line start. */
+  hiddenChars: number;
+  hiddenLines: number;
+  /** What this prompt has after the shared part. */
+  added: string;
+  /** Characters of the previous prompt after the shared part that this prompt does not have. */
+  droppedChars: number;
+}
+
+/** A common-prefix diff: enough for chat prompts, which grow at the end between steps. */
+export function promptChangesSince(previous: string, current: string): PromptChanges {
+  const limit = Math.min(previous.length, current.length);
+  let shared = 0;
+  while (shared < limit && previous.charCodeAt(shared) === current.charCodeAt(shared)) shared++;
+  // Start the shown part on a fresh line so it reads as whole lines, never mid-token.
+  const lineStart = shared === current.length && shared === previous.length ? shared : current.lastIndexOf("\n", shared - 1) + 1;
+  const cut = Math.max(0, Math.min(shared, lineStart));
+  let hiddenLines = 0;
+  for (let i = 0; i < cut; i++) if (current.charCodeAt(i) === 10) hiddenLines++;
+  return { hiddenChars: cut, hiddenLines, added: current.slice(cut), droppedChars: previous.length - shared };
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import type { ParseEvent } from "../../middleware/types.ts";
+import type { StepParseEvent } from "./build-steps.ts";
+import { parseEventAt, segmentRawOutput } from "./raw-output-spans.ts";
+
+const indexed = (events: ParseEvent[]): StepParseEvent[] => events.map((event, index) => ({ index, event }));
+
+// "Hi <tool_call>{'a':1}</tool_call>" — text, then a call holding a repair.
+const events = indexed([
+  { type: "text", text: "Hi ", span: { start: 0, end: 3 } },
+  { type: "tool-call-start", id: "c", name: "f", span: { start: 3, end: 14 } },
+  { type: "repair", id: "c", kind: "single-quotes", message: "quotes", before: "{'a':1}", after: '{"a":1}', span: { start: 14, end: 21 } },
+  { type: "tool-call-end", id: "c", call: { id: "c", name: "f", arguments: { a: 1 } }, span: { start: 3, end: 33 } },
+]);
+
+describe("segmentRawOutput", () => {
+  it("colours each stretch by the most telling kind covering it and leaves the rest unparsed", () => {
+    const segments = segmentRawOutput(40, events);
+    expect(segments.map((s) => [s.start, s.end, s.kind])).toEqual([
+      [0, 3, "text"],
+      [3, 14, "tool-call"],
+      [14, 21, "repaired"],
+      [21, 33, "tool-call"],
+      [33, 40, "unparsed"],
+    ]);
+    expect(segments.every((s) => !s.highlighted)).toBe(true);
+  });
+
+  it("covers the whole text without gaps or overlaps", () => {
+    const segments = segmentRawOutput(40, events, { start: 10, end: 25 });
+    let at = 0;
+    for (const s of segments) {
+      expect(s.start).toBe(at);
+      at = s.end;
+    }
+    expect(at).toBe(40);
+  });
+
+  it("splits at the highlight and marks exactly the highlighted stretch", () => {
+    const segments = segmentRawOutput(40, events, { start: 10, end: 25 });
+    const lit = segments.filter((s) => s.highlighted);
+    expect(lit.map((s) => [s.start, s.end, s.kind])).toEqual([
+      [10, 14, "tool-call"],
+      [14, 21, "repaired"],
+      [21, 25, "tool-call"],
+    ]);
+  });
+
+  it("marks an empty span's place with an empty highlighted segment", () => {
+    const segments = segmentRawOutput(10, indexed([{ type: "text", text: "", span: { start: 4, end: 4 } }]), { start: 4, end: 4 });
+    expect(segments).toContainEqual({ start: 4, end: 4, kind: "unparsed", highlighted: true });
+  });
+
+  it("clamps spans beyond the text streamed so far", () => {
+    const segments = segmentRawOutput(5, indexed([{ type: "text", text: "x", span: { start: 2, end: 99 } }]));
+    expect(segments.map((s) => [s.start, s.end, s.kind])).toEqual([
+      [0, 2, "unparsed"],
+      [2, 5, "text"],
+    ]);
+  });
+});
+
+describe("parseEventAt", () => {
+  it("picks the narrowest span under the offset", () => {
+    expect(parseEventAt(events, 1)).toBe(0);
+    expect(parseEventAt(events, 15)).toBe(2);
+    expect(parseEventAt(events, 5)).toBe(1);
+    expect(parseEventAt(events, 25)).toBe(3);
+  });
+
+  it("returns null where nothing was parsed", () => {
+    expect(parseEventAt(events, 35)).toBeNull();
+  });
+
+  it("round-trips: the event a click selects highlights a stretch containing the click", () => {
+    for (let offset = 0; offset < 33; offset++) {
+      const index = parseEventAt(events, offset);
+      expect(index).not.toBeNull();
+      const span = events[index as number]?.event.span;
+      const lit = segmentRawOutput(40, events, span).filter((s) => s.highlighted);
+      expect(lit.some((s) => s.start <= offset && offset < s.end)).toBe(true);
+    }
+  });
+});
