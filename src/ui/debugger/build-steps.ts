@@ -10,7 +10,6 @@ import type {
   ParseEvent,
   StepStatus,
   TemplateMessage,
-  ToolCall,
   ToolExecutionStatus,
   ToolSpec,
 } from "../../middleware/types.ts";
