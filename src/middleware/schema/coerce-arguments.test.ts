@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { z } from "zod";
 import { coerceArguments } from "./coerce-arguments.ts";
-import { toolJsonSchema } from "../tools/define-tool.ts";
 import type { JsonSchema } from "../types.ts";
 
 const weather: JsonSchema = {
@@ -198,9 +197,10 @@ describe("coerceArguments: errors", () => {
 });
 
 describe("coerceArguments against zod-generated schemas", () => {
-  const schema = toolJsonSchema(
+  const schema = z.toJSONSchema(
     z.object({ city: z.string(), days: z.number().int().min(1), metric: z.boolean().optional(), kinds: z.array(z.enum(["rain", "sun"])).optional() }),
-  );
+    { io: "input" },
+  ) as JsonSchema;
 
   it("coerces what zod would then accept", () => {
     const result = coerceArguments({ city: "Seoul", days: "2", metric: "true", kinds: '["rain"]' }, schema);
