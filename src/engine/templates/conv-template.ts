@@ -1,0 +1,120 @@
+// Renders a conversation the way WebLLM's chat path does from a model's mlc-chat-config.json
+// `conv_template`, so that the prompt we send through the raw completion path (and show in the
+// debugger) is exactly the text the model was configured to read.
+import type { ChatTemplate, TemplateMessage } from "../../middleware/types.ts";
+
+/** The fields of an mlc-chat-config.json `conv_template` that shape the prompt text. */
+export interface ConvTemplate {
+  name: string;
+  system_template: string;
+  system_message: string;
+  roles: { user: string; assistant: string; tool?: string };
+  role_templates?: Partial<Record<"user" | "assistant" | "tool", string>>;
+  seps: string[];
+  role_content_sep?: string;
+  role_empty_sep?: string;
+  stop_str: string[];
+  stop_token_ids: number[];
+  system_prefix_token_ids?: number[];
+  add_role_after_system_message?: boolean;
+  render_empty_system_message?: boolean;
+}
+
+/** Extra knowledge about a family that the conv_template does not carry. */
+export interface ConvTemplateExtras {
+  /**
+   * Text of the tokens WebLLM's chat path prepends as ids (system_prefix_token_ids). The raw
+   * completion path does not add them, so we write them into the prompt text ourselves.
+   */
+  prefixText?: string;
+  /** Stop strings for tokens the template lists only by id (e.g. Llama 3's <|eot_id|>). */
+  extraStop?: string[];
+  /** Special tokens of this family, for the debugger's chips. */
+  controlTokens: string[];
+  /** Whether the model understands Qwen3's empty think block (thinking switched off). */
+  supportsThinkingToggle?: boolean;
+}
+
+export interface RenderOptions {
+  addGenerationPrompt: boolean;
+  /** false: open the reply with an empty think block, as Qwen3's enable_thinking=false does. */
+  enableThinking?: boolean;
+}
+
+const PLACEHOLDER = {
+  system: "{system_message}",
+  user: "{user_message}",
+  assistant: "{assistant_message}",
+  tool: "{tool_message}",
+  function: "{function_string}",
+} as const;
+
+/** The block Qwen3 gets when thinking is off (the same string WebLLM and Qwen's template use). */
+export const EMPTY_THINK_BLOCK = "<think>\n\n</think>\n\n";
+
+// `String.replace` with a string replacement would interpret `$&`, `$1`… inside user text;
+// a replacer function inserts the text literally.
+const fill = (template: string, placeholder: string, text: string) => template.replace(placeholder, () => text);
+
+/**
+ * The roles a conversation uses with this template: a tool result becomes a user turn when the
+ * template has no tool role (Qwen's own template does the same, wrapping results in
+ * <tool_response>), and a system message after the first turn becomes a user turn.
+ */
+export function templateRole(conv: ConvTemplate, message: TemplateMessage, index: number): "system" | "user" | "assistant" | "tool" {
+  if (message.role === "system") return index === 0 ? "system" : "user";
+  if (message.role === "tool") return conv.roles.tool !== undefined ? "tool" : "user";
+  return message.role;
+}
+
+export function renderConvTemplate(conv: ConvTemplate, messages: TemplateMessage[], options: RenderOptions, prefixText = ""): string {
+  if (conv.seps.length === 0) throw new Error(`Conversation template "${conv.name}" has no separators`);
+  const first = messages[0];
+  const hasSystem = first?.role === "system";
+  const systemMessage = hasSystem ? first.content : conv.system_message;
+  const systemPrompt =
+    systemMessage === "" && conv.render_empty_system_message === false ? "" : fill(conv.system_template, PLACEHOLDER.system, systemMessage);
+  const contentSep = conv.role_content_sep ?? ": ";
+  const emptySep = conv.role_empty_sep ?? ": ";
+
+  let out = prefixText + systemPrompt;
+  const turns = hasSystem ? messages.slice(1) : messages;
+  turns.forEach((message, i) => {
+    const role = templateRole(conv, message, hasSystem ? i + 1 : i) as "user" | "assistant" | "tool";
+    const roleString = conv.roles[role] ?? conv.roles.user;
+    let body = message.content;
+    const roleTemplate = conv.role_templates?.[role];
+    if (roleTemplate !== undefined) body = fill(roleTemplate, PLACEHOLDER[role], message.content).replace(PLACEHOLDER.function, "");
+    const rolePrefix = conv.add_role_after_system_message === false && systemPrompt !== "" && i === 0 ? "" : roleString + contentSep;
+    out += rolePrefix + body + conv.seps[i % conv.seps.length];
+  });
+  if (options.addGenerationPrompt) {
+    out += options.enableThinking === false ? conv.roles.assistant + contentSep + EMPTY_THINK_BLOCK : conv.roles.assistant + emptySep;
+  }
+  return out;
+}
+
+export interface ModelChatTemplate extends ChatTemplate {
+  conv: ConvTemplate;
+  supportsThinkingToggle: boolean;
+  /** Renders with thinking on or off (Qwen3); the plain `render` uses the template's setting. */
+  renderWith: (messages: TemplateMessage[], options: RenderOptions) => string;
+}
+
+/** A ChatTemplate for the middleware, from a conv_template. */
+export function chatTemplateFromConv(conv: ConvTemplate, extras: ConvTemplateExtras, settings: { enableThinking?: boolean } = {}): ModelChatTemplate {
+  const supportsThinkingToggle = extras.supportsThinkingToggle ?? false;
+  const enableThinking = supportsThinkingToggle ? settings.enableThinking : undefined;
+  const renderWith = (messages: TemplateMessage[], options: RenderOptions) =>
+    renderConvTemplate(conv, messages, { ...options, enableThinking: supportsThinkingToggle ? options.enableThinking : undefined }, extras.prefixText ?? "");
+  const stop = [...new Set([...conv.stop_str, ...(extras.extraStop ?? [])].filter(Boolean))];
+  return {
+    name: supportsThinkingToggle && enableThinking === false ? `${conv.name} (thinking off)` : conv.name,
+    conv,
+    supportsThinkingToggle,
+    stop,
+    controlTokens: extras.controlTokens,
+    renderWith,
+    render: (messages, options) => renderWith(messages, { ...options, ...(enableThinking === undefined ? {} : { enableThinking }) }),
+  };
+}

@@ -1,0 +1,140 @@
+// The conversation templates of the model families we support, as their mlc-chat-config.json
+// files carry them (mlc-llm's conversation_template registry: qwen2, qwen3, llama-3_1,
+// hermes2_pro_llama3, chatml, phi-3, gemma_instruction). No config can be downloaded here, so
+// the strings live in the repo; the test checks our rendering against WebLLM's own formatter.
+import { chatTemplateFromConv, type ConvTemplate, type ConvTemplateExtras, type ModelChatTemplate } from "./conv-template.ts";
+
+const chatmlTokens = ["<|im_start|>", "<|im_end|>", "<|endoftext|>"];
+
+export const convTemplates = {
+  qwen3: {
+    name: "qwen3",
+    system_template: "<|im_start|>system\n{system_message}<|im_end|>\n",
+    system_message: "You are a helpful assistant.",
+    roles: { user: "<|im_start|>user", assistant: "<|im_start|>assistant" },
+    seps: ["<|im_end|>\n"],
+    role_content_sep: "\n",
+    role_empty_sep: "\n",
+    stop_str: ["<|endoftext|>", "<|im_end|>"],
+    stop_token_ids: [151643, 151645],
+  },
+  qwen2: {
+    name: "qwen2",
+    system_template: "<|im_start|>system\n{system_message}<|im_end|>\n",
+    system_message: "You are a helpful assistant.",
+    roles: { user: "<|im_start|>user", assistant: "<|im_start|>assistant" },
+    seps: ["<|im_end|>\n"],
+    role_content_sep: "\n",
+    role_empty_sep: "\n",
+    stop_str: ["<|endoftext|>", "<|im_end|>"],
+    stop_token_ids: [151643, 151645],
+  },
+  "llama-3_1": {
+    name: "llama-3_1",
+    system_template: "<|start_header_id|>system<|end_header_id|>\n\n{system_message}<|eot_id|>",
+    system_message: "You are a helpful, respectful and honest assistant.",
+    roles: { user: "<|start_header_id|>user", assistant: "<|start_header_id|>assistant", tool: "<|start_header_id|>ipython" },
+    seps: ["<|eot_id|>"],
+    role_content_sep: "<|end_header_id|>\n\n",
+    role_empty_sep: "<|end_header_id|>\n\n",
+    stop_str: [],
+    stop_token_ids: [128001, 128008, 128009],
+    system_prefix_token_ids: [128000],
+    add_role_after_system_message: true,
+  },
+  hermes3_llama3: {
+    // Hermes speaks ChatML on a Llama 3 tokenizer (mlc-llm's hermes2_pro_llama3 shape).
+    name: "hermes3_llama3",
+    system_template: "<|im_start|>system\n{system_message}<|im_end|>\n",
+    system_message: "You are Hermes 3, a helpful assistant.",
+    roles: { user: "<|im_start|>user", assistant: "<|im_start|>assistant" },
+    seps: ["<|im_end|>\n"],
+    role_content_sep: "\n",
+    role_empty_sep: "\n",
+    stop_str: ["<|im_end|>"],
+    stop_token_ids: [128001, 128009, 128003],
+  },
+  chatml: {
+    name: "chatml",
+    system_template: "<|im_start|>system\n{system_message}<|im_end|>\n",
+    system_message: "You are a helpful AI assistant.",
+    roles: { user: "<|im_start|>user", assistant: "<|im_start|>assistant" },
+    seps: ["<|im_end|>\n"],
+    role_content_sep: "\n",
+    role_empty_sep: "\n",
+    stop_str: ["<|im_end|>"],
+    stop_token_ids: [2],
+  },
+  "phi-3": {
+    name: "phi-3",
+    system_template: "<|system|>\n{system_message}",
+    system_message: "You are a helpful digital assistant. Please provide safe, ethical and accurate information to the user.",
+    roles: { user: "<|user|>", assistant: "<|assistant|>" },
+    seps: ["<|end|>\n"],
+    role_content_sep: "\n",
+    role_empty_sep: "\n",
+    stop_str: ["<|endoftext|>"],
+    stop_token_ids: [32000, 32001, 32007],
+    system_prefix_token_ids: [1],
+  },
+  gemma_instruction: {
+    name: "gemma_instruction",
+    system_template: "<bos>{system_message}",
+    system_message: "",
+    roles: { user: "<start_of_turn>user", assistant: "<start_of_turn>model" },
+    seps: ["<end_of_turn>\n"],
+    role_content_sep: "\n",
+    role_empty_sep: "\n",
+    stop_str: ["<end_of_turn>"],
+    stop_token_ids: [1, 107],
+    system_prefix_token_ids: [2],
+  },
+} satisfies Record<string, ConvTemplate>;
+
+export type ConvTemplateName = keyof typeof convTemplates;
+
+export const convTemplateExtras: Record<ConvTemplateName, ConvTemplateExtras> = {
+  qwen3: { controlTokens: [...chatmlTokens, "<think>", "</think>", "<tool_call>", "</tool_call>"], supportsThinkingToggle: true },
+  qwen2: { controlTokens: [...chatmlTokens, "<tool_call>", "</tool_call>"] },
+  "llama-3_1": {
+    prefixText: "<|begin_of_text|>",
+    extraStop: ["<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"],
+    controlTokens: ["<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"],
+  },
+  hermes3_llama3: {
+    extraStop: ["<|eot_id|>", "<|end_of_text|>"],
+    controlTokens: [...chatmlTokens, "<|eot_id|>", "<|end_of_text|>", "<tool_call>", "</tool_call>"],
+  },
+  chatml: { controlTokens: chatmlTokens },
+  "phi-3": {
+    prefixText: "<s>",
+    extraStop: ["<|end|>", "<|endoftext|>"],
+    controlTokens: ["<s>", "<|system|>", "<|user|>", "<|assistant|>", "<|end|>", "<|endoftext|>"],
+  },
+  // Gemma's system_template already starts with <bos> as text; its prefix id is the same token,
+  // so it is not written twice.
+  gemma_instruction: { extraStop: ["<eos>"], controlTokens: ["<bos>", "<start_of_turn>", "<end_of_turn>", "<eos>"] },
+};
+
+/** Which conv_template a WebLLM model id uses, by family. */
+export function convTemplateNameForModel(modelId: string): ConvTemplateName | undefined {
+  const id = modelId.toLowerCase();
+  if (id.startsWith("qwen3-")) return "qwen3";
+  if (id.startsWith("qwen2.5-") || id.startsWith("qwen2-")) return "qwen2";
+  if (id.startsWith("hermes-")) return "hermes3_llama3";
+  if (id.startsWith("llama-3.2-") || id.startsWith("llama-3.1-")) return "llama-3_1";
+  if (id.startsWith("smollm2-")) return "chatml";
+  if (id.startsWith("phi-3")) return "phi-3";
+  if (id.startsWith("gemma-2-") || id.startsWith("gemma-2b-")) return "gemma_instruction";
+  return undefined;
+}
+
+export function chatTemplateForModel(modelId: string, settings: { enableThinking?: boolean } = {}): ModelChatTemplate | undefined {
+  const name = convTemplateNameForModel(modelId);
+  return name ? chatTemplateFromConv(convTemplates[name], convTemplateExtras[name], settings) : undefined;
+}
+
+/** The template the replay engine's prompts are shown with: Qwen3's ChatML, like the default model. */
+export function replayChatTemplate(settings: { enableThinking?: boolean } = {}): ModelChatTemplate {
+  return chatTemplateFromConv(convTemplates.qwen3, convTemplateExtras.qwen3, settings);
+}

