@@ -1,0 +1,108 @@
+// The page's side of the JavaScript sandbox: one fresh worker per run, terminated when the run
+// ends, times out or is aborted — a runaway loop cannot be interrupted any other way, and a
+// fresh worker means no state leaks from one call (or conversation) into the next.
+import type { SandboxOutcome, SandboxRequest, SandboxResponse } from "./sandbox-protocol.ts";
+
+/** The part of a Worker the host uses; tests inject fakes. */
+export interface SandboxWorker {
+  postMessage: (message: SandboxRequest) => void;
+  terminate: () => void;
+  onmessage: ((event: { data: SandboxResponse }) => void) | null;
+  onerror: ((event: { message?: string }) => void) | null;
+}
+
+export type SandboxWorkerFactory = () => SandboxWorker;
+
+export class JavascriptError extends Error {
+  override name = "JavascriptError";
+  constructor(
+    message: string,
+    readonly logs: string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export class JavascriptTimeoutError extends Error {
+  override name = "JavascriptTimeoutError";
+}
+
+export interface SandboxHostOptions {
+  createWorker: SandboxWorkerFactory;
+  /** Hard limit per run, after which the worker is terminated. */
+  timeoutMs: number;
+}
+
+export interface SandboxHost {
+  run: (code: string, signal: AbortSignal) => Promise<SandboxOutcome>;
+  /** How many workers were started so far (for the debugger and tests). */
+  readonly workersStarted: number;
+}
+
+export function createSandboxHost(options: SandboxHostOptions): SandboxHost {
+  let workersStarted = 0;
+
+  const run = (code: string, signal: AbortSignal) =>
+    new Promise<SandboxOutcome>((resolve, reject) => {
+      if (signal.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      let worker: SandboxWorker;
+      try {
+        worker = options.createWorker();
+        workersStarted++;
+      } catch (error) {
+        reject(new JavascriptError(`The JavaScript sandbox could not start: ${error instanceof Error ? error.message : String(error)}`));
+        return;
+      }
+      let settled = false;
+      const finish = (settle: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+        worker.onmessage = null;
+        worker.onerror = null;
+        worker.terminate();
+        settle();
+      };
+      const onAbort = () => finish(() => reject(signal.reason));
+      const timer = setTimeout(
+        () =>
+          finish(() =>
+            reject(
+              new JavascriptTimeoutError(
+                `The code ran longer than ${formatSeconds(options.timeoutMs)} and was stopped (an endless loop or a promise that never settles?). The sandbox was restarted; later calls work normally.`,
+              ),
+            ),
+          ),
+        options.timeoutMs,
+      );
+      signal.addEventListener("abort", onAbort, { once: true });
+      worker.onmessage = ({ data }) =>
+        finish(() => {
+          if (data.ok) {
+            const { ok: _ok, ...outcome } = data;
+            resolve(outcome);
+          } else {
+            const printed = data.logs.length ? `\nIt printed before failing:\n${data.logs.join("\n")}` : "";
+            reject(new JavascriptError(`${data.error.name}: ${data.error.message}${printed}`, data.logs));
+          }
+        });
+      worker.onerror = (event) =>
+        finish(() => reject(new JavascriptError(`The JavaScript sandbox failed: ${event.message || "the worker could not run"}`)));
+      worker.postMessage({ code });
+    });
+
+  return {
+    run,
+    get workersStarted() {
+      return workersStarted;
+    },
+  };
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
