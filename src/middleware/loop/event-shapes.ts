@@ -1,0 +1,38 @@
+// Helpers for building loop events: the fields every event shares are added in one place.
+import type { LoopEvent, ParseEvent } from "../types.ts";
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A loop event before the run stamps it with its run id, time and parent. */
+export type LoopEventBody = DistributiveOmit<LoopEvent, "runId" | "at" | "parent">;
+
+export type StampEvent = (body: LoopEventBody) => LoopEvent;
+
+export type ParentRef = NonNullable<LoopEvent["parent"]>;
+
+export function eventStamper(runId: string, parent: ParentRef | undefined): StampEvent {
+  return (body) => ({ ...body, runId, at: Date.now(), ...(parent ? { parent } : {}) }) as LoopEvent;
+}
+
+export type ParseErrorEvent = Extract<ParseEvent, { type: "parse-error" }>;
+
+/**
+ * Makes a parser's call ids unique across the whole run by prefixing them with the step id
+ * (parsers number calls per output). The same id then links the parse events, the tool call,
+ * its execution and its result message.
+ */
+export function scopeParseEvent(event: ParseEvent, stepId: string): ParseEvent {
+  const scoped = (id: string) => `${stepId}:${id}`;
+  switch (event.type) {
+    case "tool-call-start":
+    case "tool-call-delta":
+      return { ...event, id: scoped(event.id) };
+    case "tool-call-end":
+      return { ...event, id: scoped(event.id), call: { ...event.call, id: scoped(event.call.id) } };
+    case "repair":
+    case "parse-error":
+      return event.id === undefined ? event : { ...event, id: scoped(event.id) };
+    default:
+      return event;
+  }
+}

@@ -1,0 +1,47 @@
+// Turns the protocol-independent conversation into the plain role/text messages a chat template
+// renders. The protocol decides how calls and results look; the conversation stays the same, so
+// a conversation can switch protocols between turns and its history is rewritten in the new one.
+import type { ChatMessage, Protocol, TemplateMessage, ToolSpec } from "../types.ts";
+
+/** Sent when the caller gives no system prompt: templates' own defaults differ between models. */
+export const DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant.";
+
+export interface RenderConversationInput {
+  /** The user's system prompt; `undefined` means the default one, `""` means none. */
+  systemPrompt?: string;
+  tools: ToolSpec[];
+  protocol: Protocol;
+  messages: ChatMessage[];
+}
+
+export function renderConversation({ systemPrompt, tools, protocol, messages }: RenderConversationInput): TemplateMessage[] {
+  const leadingSystem: string[] = [];
+  let start = 0;
+  while (messages[start]?.role === "system") {
+    leadingSystem.push(messages[start]!.content);
+    start += 1;
+  }
+  const userSystem = systemPrompt ?? (leadingSystem.length > 0 ? undefined : DEFAULT_SYSTEM_PROMPT);
+  const systemParts = [userSystem, ...leadingSystem, tools.length > 0 ? protocol.systemPrompt(tools) : undefined];
+  const systemText = systemParts.filter((part): part is string => typeof part === "string" && part.trim() !== "").join("\n\n");
+
+  const rendered: TemplateMessage[] = systemText ? [{ role: "system", content: systemText }] : [];
+  // Results are sent as a user turn because many templates (Qwen's in WebLLM) have no tool
+  // role; the results of one assistant turn share a single user turn, in call order.
+  let toolResults: string[] = [];
+  const flushToolResults = () => {
+    if (toolResults.length > 0) rendered.push({ role: "user", content: toolResults.join("\n") });
+    toolResults = [];
+  };
+  for (const message of messages.slice(start)) {
+    if (message.role === "tool") {
+      toolResults.push(protocol.renderToolResult(message));
+      continue;
+    }
+    flushToolResults();
+    if (message.role === "assistant") rendered.push({ role: "assistant", content: protocol.renderAssistant(message) });
+    else rendered.push({ role: message.role, content: message.content });
+  }
+  flushToolResults();
+  return rendered;
+}

@@ -1,0 +1,258 @@
+// The tool loop: prompt the model, stream and parse its output, run the calls it made, feed the
+// results back, and repeat until it answers, a limit is hit, the run is aborted or the engine
+// fails. It is an async generator of LoopEvents: the event log is the whole story of the run.
+import { chatmlTemplate } from "../templates/chatml.ts";
+import type {
+  ChatMessage,
+  ChatTemplate,
+  Engine,
+  ExecutableTool,
+  GenerationSettings,
+  LoopEvent,
+  Protocol,
+  RunStatus,
+  StepStatus,
+  ToolSpec,
+} from "../types.ts";
+import { correctionMessage } from "./correction-message.ts";
+import { eventStamper, type ParentRef, type StampEvent } from "./event-shapes.ts";
+import type { ArgumentsCheck, ToolCallOutcome } from "./execute-tool-call.ts";
+import { renderConversation } from "./render-conversation.ts";
+import { newRunId, stepIdOf } from "./run-ids.ts";
+import { runToolCalls } from "./run-tool-calls.ts";
+import { streamStep, type StepOutput } from "./stream-step.ts";
+import { describeError } from "./tool-result-content.ts";
+
+export const DEFAULT_MAX_STEPS = 8;
+export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+
+export interface RunToolLoopOptions {
+  engine: Engine;
+  /** The protocol of this run; the next run may use another (each step records its own). */
+  protocol: Protocol;
+  tools: ExecutableTool[];
+  /** The conversation so far, ending with the user's message. */
+  messages: ChatMessage[];
+  /** The user's system prompt; the protocol's tool section is added to it. */
+  systemPrompt?: string;
+  /** Defaults to ChatML. */
+  template?: ChatTemplate;
+  generation?: GenerationSettings;
+  /** Model generations allowed in this run (default 8). */
+  maxSteps?: number;
+  /** For tools without a timeout of their own (default 30 s). */
+  toolTimeoutMs?: number;
+  signal?: AbortSignal;
+  runId?: string;
+  /** Set for a nested run (a sub-agent): the call it runs under. */
+  parent?: ParentRef;
+  /** Nesting depth, 0 for a top-level run. */
+  depth?: number;
+  /** Prefix of the generated run id when `runId` is not given. */
+  idPrefix?: string;
+  /** Checks (and may coerce) a call's arguments against its tool's schema before it runs. */
+  checkArguments?: (args: Record<string, unknown>, tool: ExecutableTool) => ArgumentsCheck;
+}
+
+export interface LoopResult {
+  status: RunStatus;
+  /** The whole conversation after the run. */
+  messages: ChatMessage[];
+  /** The text of the run's last assistant message ("" if it wrote none). */
+  finalText: string;
+}
+
+interface RunState {
+  readonly runId: string;
+  readonly options: RunToolLoopOptions;
+  readonly template: ChatTemplate;
+  readonly toolSpecs: ToolSpec[];
+  readonly maxSteps: number;
+  readonly toolTimeoutMs: number;
+  readonly signal: AbortSignal;
+  readonly stamp: StampEvent;
+  readonly messages: ChatMessage[];
+  readonly lateEvents: LoopEvent[];
+}
+
+interface StepResult {
+  status: StepStatus;
+  /** Set when the run ends with this step. */
+  runStatus?: RunStatus;
+  error?: string;
+}
+
+export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<LoopEvent, LoopResult> {
+  const runId = options.runId ?? newRunId(options.idPrefix);
+  // Our own controller: it follows the caller's signal, and also stops the engine and the
+  // tools when the consumer leaves the generator early.
+  const controller = new AbortController();
+  const followCaller = () => controller.abort(options.signal?.reason);
+  if (options.signal?.aborted) followCaller();
+  else options.signal?.addEventListener("abort", followCaller, { once: true });
+
+  const state: RunState = {
+    runId,
+    options,
+    template: options.template ?? chatmlTemplate,
+    toolSpecs: options.tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
+    maxSteps: Math.max(1, Math.floor(options.maxSteps ?? DEFAULT_MAX_STEPS)),
+    toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    signal: controller.signal,
+    stamp: eventStamper(runId, options.parent),
+    messages: [...options.messages],
+    lateEvents: [],
+  };
+  const firstNewMessage = state.messages.length;
+
+  yield state.stamp({
+    type: "run-start",
+    protocol: options.protocol.name,
+    messages: [...state.messages],
+    tools: state.toolSpecs,
+    limits: { maxSteps: state.maxSteps, toolTimeoutMs: state.toolTimeoutMs },
+  });
+
+  let status: RunStatus = "aborted";
+  let error: string | undefined;
+  try {
+    for (let index = 1; ; index += 1) {
+      if (state.signal.aborted) break;
+      const step = yield* runStep(state, index);
+      yield* state.lateEvents.splice(0);
+      if (step.runStatus) {
+        status = step.runStatus;
+        error = step.error;
+        break;
+      }
+    }
+  } catch (thrown) {
+    // A bug in a protocol's parser or renderer must still end the run visibly.
+    status = "engine-error";
+    error = `Internal error: ${describeError(thrown)}`;
+  } finally {
+    options.signal?.removeEventListener("abort", followCaller);
+    // Reached early when the consumer stops iterating: stop whatever is still running.
+    controller.abort();
+  }
+  yield* state.lateEvents.splice(0);
+
+  const messages = [...state.messages];
+  yield state.stamp({ type: "run-end", status, messages, ...(error !== undefined ? { error } : {}) });
+  const lastAssistant = messages.slice(firstNewMessage).findLast((message) => message.role === "assistant");
+  return { status, messages, finalText: lastAssistant?.content ?? "" };
+}
+
+async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEvent, StepResult> {
+  const { options, stamp, template, toolSpecs } = state;
+  const { protocol } = options;
+  const stepId = stepIdOf(state.runId, index);
+  const startedAt = performance.now();
+
+  const templateMessages = renderConversation({
+    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+    tools: toolSpecs,
+    protocol,
+    messages: state.messages,
+  });
+  const prompt = template.render(templateMessages, { addGenerationPrompt: true });
+  const settings = withTemplateStops(options.generation ?? {}, template);
+  yield stamp({
+    type: "step-start",
+    stepId,
+    index,
+    protocol: protocol.name,
+    messages: [...state.messages],
+    templateMessages,
+    prompt,
+    template: template.name,
+    settings,
+  });
+
+  const output = yield* streamStep({ engine: options.engine, prompt, settings, signal: state.signal, parser: protocol.createParser(toolSpecs), stepId, stamp });
+
+  function* record(message: ChatMessage): Generator<LoopEvent> {
+    state.messages.push(message);
+    yield stamp({ type: "message", message });
+  }
+  function* end(result: StepResult): Generator<LoopEvent, StepResult> {
+    yield stamp({ type: "step-end", stepId, status: result.status, durationMs: performance.now() - startedAt, ...(result.error !== undefined ? { error: result.error } : {}) });
+    return result;
+  }
+
+  if (output.ending !== "complete") {
+    // Keep what was generated: the partial reply, and its complete calls marked as not run so
+    // the history stays well-formed (every call has a result).
+    if (output.rawOutput !== "") {
+      yield* record(assistantMessage(output, protocol.name));
+      const reason = output.ending === "aborted" ? "the run was stopped before it ran" : "the model's output failed before it ran";
+      for (const call of output.calls) yield* record({ role: "tool", toolCallId: call.id, name: call.name, content: `Error: not run: ${reason}.`, isError: true });
+    }
+    return yield* end(
+      output.ending === "aborted"
+        ? { status: "aborted", runStatus: "aborted" }
+        : { status: "engine-error", runStatus: "engine-error", ...(output.error !== undefined ? { error: output.error } : {}) },
+    );
+  }
+
+  const lastStep = index >= state.maxSteps;
+  if (output.calls.length === 0 && output.parseErrors.length === 0) {
+    yield* record(assistantMessage(output, protocol.name));
+    return yield* end({ status: "final", runStatus: "final" });
+  }
+
+  if (output.calls.length > 0) {
+    const outcomes = yield* runToolCalls({
+      calls: output.calls,
+      tools: options.tools,
+      runId: state.runId,
+      stepId,
+      defaultTimeoutMs: state.toolTimeoutMs,
+      signal: state.signal,
+      subRun: {
+        engine: options.engine,
+        protocol: protocol.name,
+        template,
+        generation: options.generation ?? {},
+        depth: options.depth ?? 0,
+        tools: options.tools,
+      },
+      stamp,
+      lateEvents: state.lateEvents,
+      ...(options.checkArguments ? { checkArguments: options.checkArguments } : {}),
+    });
+    yield* record(assistantMessage(output, protocol.name));
+    for (const [position, call] of output.calls.entries()) yield* record(toolMessage(call.id, call.name, outcomes[position]));
+    if (state.signal.aborted) return yield* end({ status: "aborted", runStatus: "aborted" });
+  } else {
+    yield* record(assistantMessage(output, protocol.name));
+  }
+
+  // Calls the parser could not use are named to the model so it can retry (not after the
+  // last step: nothing would read the note).
+  if (output.parseErrors.length > 0 && !lastStep) {
+    yield* record({ role: "user", content: correctionMessage(output.parseErrors, toolSpecs) });
+  }
+  if (lastStep) return yield* end({ status: "max-steps", runStatus: "max-steps" });
+  return yield* end({ status: output.calls.length > 0 ? "tool-calls" : "parse-error" });
+}
+
+function assistantMessage(output: StepOutput, protocol: string): Extract<ChatMessage, { role: "assistant" }> {
+  return {
+    role: "assistant",
+    content: output.content,
+    ...(output.reasoning !== "" ? { reasoning: output.reasoning } : {}),
+    ...(output.calls.length > 0 ? { toolCalls: output.calls } : {}),
+    protocol,
+  };
+}
+
+function toolMessage(toolCallId: string, name: string, outcome: ToolCallOutcome | undefined): ChatMessage {
+  const content = outcome?.content ?? "Error: the tool produced no outcome.";
+  return { role: "tool", toolCallId, name, content, ...(outcome?.isError !== false ? { isError: true } : {}) };
+}
+
+/** The caller's stop strings plus the template's end-of-turn strings, each once. */
+function withTemplateStops(generation: GenerationSettings, template: ChatTemplate): GenerationSettings {
+  return { ...generation, stop: [...new Set([...(generation.stop ?? []), ...template.stop])] };
+}

@@ -1,0 +1,71 @@
+// One generation of a step: streams the engine's output through the protocol's parser and
+// yields what happens as it happens (raw text, parse events, usage). It ends with what the
+// output amounts to and how the stream ended; an abort or an engine failure keeps everything
+// generated until then.
+import type { Engine, EngineUsage, GenerationSettings, LoopEvent, StreamParser } from "../types.ts";
+import { untilAborted } from "./abortable-iteration.ts";
+import { scopeParseEvent, type StampEvent } from "./event-shapes.ts";
+import { ReplyCollector, type Reply } from "./reply-collector.ts";
+import { describeError } from "./tool-result-content.ts";
+
+export interface StreamStepInput {
+  engine: Engine;
+  prompt: string;
+  settings: GenerationSettings;
+  signal: AbortSignal;
+  parser: StreamParser;
+  stepId: string;
+  stamp: StampEvent;
+}
+
+export interface StepOutput extends Reply {
+  rawOutput: string;
+  ending: "complete" | "aborted" | "engine-error";
+  error?: string;
+  usage?: EngineUsage;
+}
+
+export async function* streamStep(input: StreamStepInput): AsyncGenerator<LoopEvent, StepOutput> {
+  const { stepId, stamp, signal } = input;
+  const collector = new ReplyCollector();
+  let rawOutput = "";
+  let usage: EngineUsage | undefined;
+  let ending: StepOutput["ending"] = "complete";
+  let error: string | undefined;
+
+  function* parsed(events: ReturnType<StreamParser["push"]>): Generator<LoopEvent> {
+    for (const event of events) {
+      const scoped = scopeParseEvent(event, stepId);
+      collector.add(scoped, rawOutput);
+      yield stamp({ type: "parse", stepId, event: scoped });
+    }
+  }
+
+  try {
+    const stream = input.engine.generate(input.prompt, input.settings, signal);
+    for await (const chunk of untilAborted(stream, signal)) {
+      if (chunk.type === "usage") {
+        usage = { ...usage, ...chunk.usage };
+        yield stamp({ type: "usage", stepId, usage: chunk.usage });
+        continue;
+      }
+      if (chunk.text === "") continue;
+      const offset = rawOutput.length;
+      rawOutput += chunk.text;
+      yield stamp({ type: "output-delta", stepId, text: chunk.text, offset });
+      yield* parsed(input.parser.push(chunk.text));
+    }
+    if (signal.aborted) ending = "aborted";
+  } catch (thrown) {
+    // An engine may end an aborted stream by throwing (an AbortError): that is an abort.
+    if (signal.aborted) ending = "aborted";
+    else {
+      ending = "engine-error";
+      error = describeError(thrown);
+    }
+  }
+  // The parser decides what the output so far is, also after an abort or a failure, so text
+  // it held back (a possible tag start) is not lost.
+  yield* parsed(input.parser.end());
+  return { ...collector.reply(), rawOutput, ending, ...(error !== undefined ? { error } : {}), ...(usage ? { usage } : {}) };
+}
