@@ -1,0 +1,125 @@
+// The step debugger: a timeline of the run's loop steps and, for the selected step, the prompt,
+// the raw output, the parse steps and the tool executions side by side, plus the tool
+// definitions. A view of the event log; selection lives in useDebuggerStore.
+import "./debugger.css";
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from "react";
+import type { LoopEvent, ToolSpec } from "../../middleware/types.ts";
+import { useDebuggerStore } from "../../store/debugger-store.ts";
+import { previousStepInRun, resolveSelectedStep, selectionIdFor, StepFolder, type StepView } from "./build-steps.ts";
+import { formatDuration, formatTokens, STEP_STATUS_LABEL, statusTone } from "./format.ts";
+import { ParseStepsView } from "./ParseStepsView.tsx";
+import { PromptView } from "./PromptView.tsx";
+import { controlTokensOf, toolSectionOf } from "./protocol-support.ts";
+import { RawOutputView } from "./RawOutputView.tsx";
+import { StepTimeline } from "./StepTimeline.tsx";
+import { ToolDefinitions } from "./ToolDefinitions.tsx";
+import { ToolExecView } from "./ToolExecView.tsx";
+
+export interface DebuggerPaneProps {
+  /** The conversation's event log. */
+  events: LoopEvent[];
+  /** The tools enabled now (shown when no step's run says which tools it had). */
+  tools: ToolSpec[];
+}
+
+type Tab = "step" | "tools";
+
+export function DebuggerPane({ events, tools }: DebuggerPaneProps) {
+  // Streaming appends many events a second; rendering the latest log at low priority lets React
+  // skip intermediate logs rather than fall behind.
+  const deferredEvents = useDeferredValue(events);
+  const folder = useRef<StepFolder | null>(null);
+  const model = useMemo(() => {
+    folder.current ??= new StepFolder();
+    return folder.current.update(deferredEvents);
+  }, [deferredEvents]);
+
+  const selectedId = useDebuggerStore((s) => s.stepId);
+  const parseIndex = useDebuggerStore((s) => s.parseIndex);
+  const selectStep = useDebuggerStore((s) => s.selectStep);
+  const selectParseEvent = useDebuggerStore((s) => s.selectParseEvent);
+  const [tab, setTab] = useState<Tab>("step");
+
+  const step = resolveSelectedStep(model, selectedId);
+  const pinned = step !== undefined && selectedId !== null && (selectedId === step.key || selectedId === step.id);
+  const selectedParseIndex = pinned ? parseIndex : null;
+  const previous = useMemo(() => (step ? previousStepInRun(model, step) : undefined), [model, step]);
+
+  const onSelectStep = useCallback((target: StepView) => selectStep(selectionIdFor(model, target)), [model, selectStep]);
+  const onFollowLatest = useCallback(() => selectStep(null), [selectStep]);
+  const onSelectParseEvent = useCallback(
+    (index: number | null) => {
+      if (step) selectParseEvent(selectionIdFor(model, step), index);
+    },
+    [model, step, selectParseEvent],
+  );
+
+  const run = step ? model.runs.get(step.runId) : undefined;
+  const runTools = run && run.tools.length > 0 ? run.tools : null;
+  const shownTools = runTools ?? tools;
+  const protocol = step?.protocol;
+  const toolSection = useMemo(() => {
+    if (!protocol) return null;
+    const section = toolSectionOf(protocol, shownTools);
+    return "text" in section ? section.text : null;
+  }, [protocol, shownTools]);
+  const controlTokens = useMemo(() => controlTokensOf(step?.template ?? ""), [step?.template]);
+
+  if (model.order.length === 0) {
+    return (
+      <div className="dbg dbg-empty-state" data-testid="debugger-pane">
+        <p className="dbg-empty">
+          No loop steps yet. Send a message (the replay engine needs no GPU) and each step the loop takes appears here: the exact
+          prompt the model read, its raw output as it streams, what the parser made of it, and every tool it ran.
+        </p>
+        <details className="dbg-empty-tools">
+          <summary>Tool definitions ({tools.length})</summary>
+          <ToolDefinitions protocol={undefined} tools={tools} source="enabled" />
+        </details>
+      </div>
+    );
+  }
+
+  return (
+    <div className="dbg" data-testid="debugger-pane">
+      <StepTimeline model={model} selectedKey={step?.key} following={!pinned} onSelect={onSelectStep} onFollowLatest={onFollowLatest} />
+      {step && (
+        <div className="dbg-detail">
+          <div className="dbg-step-head">
+            <strong>
+              {step.depth > 0 ? "Sub-agent step" : "Step"} {step.index + 1}
+            </strong>
+            <span className="dbg-protocol">{step.protocol}</span>
+            <span className={`dbg-badge tone-${statusTone(step.status)}`}>{STEP_STATUS_LABEL[step.status]}</span>
+            <span className="dbg-hint">
+              {formatDuration(step.durationMs)} · {formatTokens(step.usage)}
+            </span>
+            <div className="dbg-tabs" role="tablist" aria-label="Debugger views">
+              <button type="button" role="tab" aria-selected={tab === "step"} onClick={() => setTab("step")}>
+                Step
+              </button>
+              <button type="button" role="tab" aria-selected={tab === "tools"} onClick={() => setTab("tools")}>
+                Tool definitions
+              </button>
+            </div>
+          </div>
+          {step.error && (
+            <p className="dbg-step-error" role="status">
+              {step.error}
+            </p>
+          )}
+          {tab === "step" ? (
+            <div className="dbg-grid">
+              <PromptView step={step} previous={previous} controlTokens={controlTokens} toolSection={toolSection} />
+              <RawOutputView step={step} selectedParseIndex={selectedParseIndex} onSelectParseEvent={onSelectParseEvent} />
+              <ParseStepsView step={step} selectedParseIndex={selectedParseIndex} onSelectParseEvent={onSelectParseEvent} />
+              <ToolExecView step={step} model={model} onSelectStep={onSelectStep} />
+            </div>
+          ) : (
+            <ToolDefinitions protocol={step.protocol} tools={shownTools} source={runTools ? "run" : "enabled"} />
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+// The parser's decisions in order, with their offsets into the raw output. Selecting one
+// highlights its span there; the selected event's full detail (a repair's before → after)
+// shows below the list.
+import { memo } from "react";
+import type { ParseEvent } from "../../middleware/types.ts";
+import type { StepView } from "./build-steps.ts";
+import { summarizeParseEvent, toDisplayJson } from "./format.ts";
+import { spanKindOf } from "./raw-output-spans.ts";
+import { VirtualList } from "./VirtualList.tsx";
+
+const ROW_HEIGHT = 28;
+
+interface ParseStepsViewProps {
+  step: StepView;
+  selectedParseIndex: number | null;
+  onSelectParseEvent: (index: number | null) => void;
+}
+
+export const ParseStepsView = memo(function ParseStepsView({ step, selectedParseIndex, onSelectParseEvent }: ParseStepsViewProps) {
+  const events = step.parseEvents;
+  const selected = selectedParseIndex === null ? undefined : events[selectedParseIndex];
+  return (
+    <section className="dbg-panel" aria-label="Parse steps">
+      <header className="dbg-panel-head">
+        <h3>Parse steps</h3>
+        <span className="dbg-hint">{events.length.toLocaleString()} events</span>
+      </header>
+      <div className="dbg-panel-body dbg-parse" data-testid="parse-steps-view">
+        {events.length === 0 ? (
+          <p className="dbg-empty">
+            {step.status === "running" ? "The parser has not decided anything yet." : "The parser reported no events for this step."}
+          </p>
+        ) : (
+          <VirtualList
+            className="dbg-parse-list"
+            count={events.length}
+            rowHeight={ROW_HEIGHT}
+            scrollToIndex={selectedParseIndex}
+            aria-label="Parser events"
+            renderRow={(i) => {
+              const item = events[i];
+              if (!item) return null;
+              const { event } = item;
+              const isSelected = i === selectedParseIndex;
+              return (
+                <button
+                  type="button"
+                  className={`dbg-parse-row kind-${spanKindOf(event)}${isSelected ? " is-selected" : ""}`}
+                  data-testid="parse-step"
+                  data-index={i}
+                  data-type={event.type}
+                  aria-pressed={isSelected}
+                  onClick={() => onSelectParseEvent(isSelected ? null : i)}
+                >
+                  <span className="dbg-parse-index">{i}</span>
+                  <span className="dbg-parse-type">{event.type}</span>
+                  <span className="dbg-parse-span">
+                    {event.span.start}–{event.span.end}
+                  </span>
+                  <span className="dbg-parse-summary">{summarizeParseEvent(event)}</span>
+                </button>
+              );
+            }}
+          />
+        )}
+        {selected && <ParseEventDetail event={selected.event} />}
+      </div>
+    </section>
+  );
+});
+
+function ParseEventDetail({ event }: { event: ParseEvent }) {
+  return (
+    <div className="dbg-parse-detail" data-testid="parse-step-detail">
+      <div className="dbg-label">
+        {event.type} · chars {event.span.start}–{event.span.end}
+      </div>
+      {event.type === "repair" && (
+        <>
+          <p className="dbg-detail-line">
+            <strong>{event.kind}</strong> — {event.message}
+          </p>
+          <div className="dbg-before-after">
+            <pre className="dbg-before" aria-label="Before">{event.before}</pre>
+            <span aria-hidden="true">→</span>
+            <pre className="dbg-after" aria-label="After">{event.after}</pre>
+          </div>
+        </>
+      )}
+      {event.type === "parse-error" && (
+        <>
+          <p className="dbg-detail-line">
+            <strong>{event.kind}</strong> — {event.message}
+          </p>
+          <pre>{event.raw}</pre>
+        </>
+      )}
+      {(event.type === "text" || event.type === "reasoning") && <pre>{event.text}</pre>}
+      {event.type === "tool-call-start" && <p className="dbg-detail-line">Call {event.id} to {event.name} begins.</p>}
+      {event.type === "tool-call-delta" && <pre>{event.argumentsDelta}</pre>}
+      {event.type === "tool-call-end" && <pre>{`${event.call.name} ${toDisplayJson(event.call.arguments)}`}</pre>}
+    </div>
+  );
+}

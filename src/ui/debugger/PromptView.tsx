@@ -1,0 +1,72 @@
+// The exact prompt the model read: control tokens as chips, the tool block folded, and on
+// request only what this step added to the previous step's prompt.
+import { memo, useMemo, useState } from "react";
+import type { StepView } from "./build-steps.ts";
+import { promptChangesSince, segmentPrompt, type PromptPiece } from "./prompt-segments.ts";
+
+interface PromptViewProps {
+  step: StepView;
+  previous: StepView | undefined;
+  controlTokens: readonly string[];
+  toolSection: string | null;
+}
+
+export const PromptView = memo(function PromptView({ step, previous, controlTokens, toolSection }: PromptViewProps) {
+  const [changesOnly, setChangesOnly] = useState(false);
+  const changes = useMemo(
+    () => (changesOnly && previous ? promptChangesSince(previous.prompt, step.prompt) : null),
+    [changesOnly, previous, step.prompt],
+  );
+  const pieces = useMemo(
+    () => segmentPrompt(changes ? changes.added : step.prompt, controlTokens, toolSection),
+    [changes, step.prompt, controlTokens, toolSection],
+  );
+
+  return (
+    <section className="dbg-panel" aria-label="Prompt">
+      <header className="dbg-panel-head">
+        <h3>Prompt</h3>
+        <span className="dbg-hint">
+          {step.template} · {step.prompt.length.toLocaleString()} chars
+        </span>
+        <label className={`dbg-toggle${previous ? "" : " is-disabled"}`} title={previous ? undefined : "The first step of a run has no previous step."}>
+          <input type="checkbox" checked={changesOnly} disabled={!previous} onChange={(e) => setChangesOnly(e.target.checked)} />
+          changes since previous step
+        </label>
+      </header>
+      {changes && previous && (
+        <p className="dbg-note" data-testid="prompt-diff-note">
+          Hidden: the first {changes.hiddenChars.toLocaleString()} characters ({changes.hiddenLines} lines), the same as step{" "}
+          {previous.index + 1}&apos;s prompt.
+          {changes.droppedChars > 0 && ` Step ${previous.index + 1}'s prompt had ${changes.droppedChars.toLocaleString()} more characters after that point that this prompt does not.`}
+          {changes.added.length === 0 && " Nothing was added."}
+        </p>
+      )}
+      <div className="dbg-panel-body dbg-text" data-testid="prompt-view">
+        {step.prompt.length === 0 ? <p className="dbg-empty">This step's prompt is empty.</p> : <PromptPieces pieces={pieces} />}
+      </div>
+    </section>
+  );
+});
+
+function PromptPieces({ pieces }: { pieces: PromptPiece[] }) {
+  return (
+    <>
+      {pieces.map((piece) => {
+        if (piece.kind === "token")
+          return (
+            <span key={piece.start} className="dbg-token" data-testid="control-token">
+              {piece.text}
+            </span>
+          );
+        if (piece.kind === "text") return <span key={piece.start}>{piece.text}</span>;
+        return (
+          <details key={piece.start} className="dbg-toolblock" data-testid="prompt-tool-block">
+            <summary>Tool block · {piece.length.toLocaleString()} chars (click to show)</summary>
+            <PromptPieces pieces={piece.pieces} />
+          </details>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,81 @@
+// The model's raw text, coloured by what the parser made of each stretch; a click selects the
+// parse event under it, and the selected event's span is highlighted.
+import { memo, useEffect, useMemo, useRef, type MouseEvent } from "react";
+import type { StepView } from "./build-steps.ts";
+import { parseEventAt, segmentRawOutput, type SegmentKind } from "./raw-output-spans.ts";
+
+const LEGEND: { kind: SegmentKind; label: string }[] = [
+  { kind: "text", label: "text" },
+  { kind: "reasoning", label: "reasoning" },
+  { kind: "tool-call", label: "tool call" },
+  { kind: "repaired", label: "repaired" },
+  { kind: "error", label: "error" },
+  { kind: "unparsed", label: "not parsed (yet)" },
+];
+
+interface RawOutputViewProps {
+  step: StepView;
+  selectedParseIndex: number | null;
+  onSelectParseEvent: (index: number | null) => void;
+}
+
+/** Offset of a click within the text, from the caret position under the pointer. */
+function clickOffset(event: MouseEvent, segmentStart: number): number {
+  const doc = document as Document & { caretRangeFromPoint?: (x: number, y: number) => Range | null };
+  const position = document.caretPositionFromPoint?.(event.clientX, event.clientY);
+  if (position && event.currentTarget.contains(position.offsetNode)) return segmentStart + position.offset;
+  const range = doc.caretRangeFromPoint?.(event.clientX, event.clientY);
+  if (range && event.currentTarget.contains(range.startContainer)) return segmentStart + range.startOffset;
+  return segmentStart;
+}
+
+export const RawOutputView = memo(function RawOutputView({ step, selectedParseIndex, onSelectParseEvent }: RawOutputViewProps) {
+  const selected = selectedParseIndex === null ? undefined : step.parseEvents[selectedParseIndex];
+  const highlight = selected?.event.span ?? null;
+  const segments = useMemo(
+    () => segmentRawOutput(step.rawOutput.length, step.parseEvents, highlight),
+    [step.rawOutput.length, step.parseEvents, highlight],
+  );
+  const body = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    body.current?.querySelector('[data-highlighted="true"]')?.scrollIntoView({ block: "nearest" });
+  }, [highlight]);
+
+  const live = step.status === "running";
+  return (
+    <section className="dbg-panel" aria-label="Raw output">
+      <header className="dbg-panel-head">
+        <h3>Raw output</h3>
+        <span className="dbg-hint">
+          {step.rawOutput.length.toLocaleString()} chars{live && <span className="dbg-live"> · streaming</span>}
+        </span>
+      </header>
+      <div className="dbg-legend" aria-label="Colour key">
+        {LEGEND.map(({ kind, label }) => (
+          <span key={kind} className={`dbg-seg kind-${kind}`}>
+            {label}
+          </span>
+        ))}
+      </div>
+      <div ref={body} className="dbg-panel-body dbg-text" data-testid="raw-output-view" aria-live="off">
+        {step.rawOutput.length === 0 ? (
+          <p className="dbg-empty">{live ? "Waiting for the model's first token…" : "The model produced no text in this step."}</p>
+        ) : (
+          segments.map((segment) => (
+            <span
+              key={`${segment.start}-${segment.end}`}
+              className={`dbg-seg kind-${segment.kind}${segment.highlighted ? " is-highlighted" : ""}${segment.start === segment.end ? " is-empty" : ""}`}
+              data-kind={segment.kind}
+              data-start={segment.start}
+              data-highlighted={segment.highlighted ? "true" : undefined}
+              onClick={(event) => onSelectParseEvent(parseEventAt(step.parseEvents, clickOffset(event, segment.start)))}
+            >
+              {step.rawOutput.slice(segment.start, segment.end)}
+            </span>
+          ))
+        )}
+      </div>
+    </section>
+  );
+});

@@ -1,0 +1,87 @@
+// The run's timeline: one row per loop step, sub-agent steps indented under the step that
+// started them. Virtualized, so a session of a thousand steps stays quick.
+import { memo, useCallback, type KeyboardEvent } from "react";
+import type { StepView, StepsModel } from "./build-steps.ts";
+import { formatDuration, formatTokens, STEP_STATUS_LABEL, statusTone } from "./format.ts";
+import { VirtualList } from "./VirtualList.tsx";
+
+const ROW_HEIGHT = 46;
+
+interface StepTimelineProps {
+  model: StepsModel;
+  selectedKey: string | undefined;
+  following: boolean;
+  onSelect: (step: StepView) => void;
+  onFollowLatest: () => void;
+}
+
+export function StepTimeline({ model, selectedKey, following, onSelect, onFollowLatest }: StepTimelineProps) {
+  const { order, steps } = model;
+  const selectedIndex = selectedKey === undefined ? -1 : order.indexOf(selectedKey);
+
+  const onKeyDown = useCallback(
+    (event: KeyboardEvent) => {
+      if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+      event.preventDefault();
+      const next = Math.max(0, Math.min(order.length - 1, selectedIndex + (event.key === "ArrowDown" ? 1 : -1)));
+      const step = steps.get(order[next] as string);
+      if (step) onSelect(step);
+    },
+    [order, steps, selectedIndex, onSelect],
+  );
+
+  return (
+    <div className="dbg-timeline" onKeyDown={onKeyDown}>
+      <div className="dbg-timeline-head">
+        <span className="dbg-label">Timeline · {order.length} step{order.length === 1 ? "" : "s"}</span>
+        {following ? (
+          <span className="dbg-hint">following the latest step</span>
+        ) : (
+          <button type="button" className="dbg-small-button" onClick={onFollowLatest}>
+            Follow latest
+          </button>
+        )}
+      </div>
+      <VirtualList
+        count={order.length}
+        rowHeight={ROW_HEIGHT}
+        scrollToIndex={selectedIndex}
+        aria-label="Loop steps"
+        data-testid="step-timeline"
+        renderRow={(i) => {
+          const step = steps.get(order[i] as string);
+          return step ? <StepRow step={step} selected={step.key === selectedKey} onSelect={onSelect} /> : null;
+        }}
+      />
+    </div>
+  );
+}
+
+const StepRow = memo(function StepRow({ step, selected, onSelect }: { step: StepView; selected: boolean; onSelect: (step: StepView) => void }) {
+  const tone = statusTone(step.status);
+  return (
+    <button
+      type="button"
+      className={`dbg-step${selected ? " is-selected" : ""}`}
+      style={{ paddingLeft: 10 + step.depth * 18 }}
+      data-testid="step-item"
+      data-depth={step.depth}
+      data-step-id={step.id}
+      data-status={step.status}
+      aria-current={selected ? "true" : undefined}
+      onClick={() => onSelect(step)}
+    >
+      <span className="dbg-step-line">
+        {step.depth > 0 && <span className="dbg-nest" aria-hidden="true">↳</span>}
+        <span className="dbg-step-title">
+          {step.depth > 0 ? "Sub-agent step" : "Step"} {step.index + 1}
+        </span>
+        <span className="dbg-protocol">{step.protocol}</span>
+        <span className={`dbg-badge tone-${tone}`}>{STEP_STATUS_LABEL[step.status]}</span>
+      </span>
+      <span className="dbg-step-meta">
+        {step.status === "running" ? "streaming…" : formatDuration(step.durationMs)} · {formatTokens(step.usage)}
+      </span>
+    </button>
+  );
+});

@@ -1,0 +1,53 @@
+// The tools as the model saw them (the protocol's tool section of the system prompt), and the
+// same tools in the shapes of the OpenAI, Anthropic and Gemini APIs — each copyable.
+import { memo, useMemo } from "react";
+import type { ToolSpec } from "../../middleware/types.ts";
+import { CopyButton } from "./CopyButton.tsx";
+import { toolSectionOf, toolShapesOf } from "./protocol-support.ts";
+
+interface ToolDefinitionsProps {
+  protocol: string | undefined;
+  tools: ToolSpec[];
+  /** Where the tools come from: the selected step's run, or the tools enabled now. */
+  source: "run" | "enabled";
+}
+
+export const ToolDefinitions = memo(function ToolDefinitions({ protocol, tools, source }: ToolDefinitionsProps) {
+  const section = useMemo(() => (protocol ? toolSectionOf(protocol, tools) : null), [protocol, tools]);
+  const shapes = useMemo(() => toolShapesOf(tools), [tools]);
+  if (tools.length === 0)
+    return (
+      <p className="dbg-empty" data-testid="tool-definitions">
+        No tools {source === "run" ? "were given to this run" : "are enabled"}. Enable tools in the settings and the model is told about them in its system prompt.
+      </p>
+    );
+  return (
+    <div className="dbg-defs" data-testid="tool-definitions">
+      <p className="dbg-hint">
+        {tools.length} tool{tools.length === 1 ? "" : "s"} {source === "run" ? "given to the selected step's run" : "enabled now (no step selected)"}.
+      </p>
+      <section className="dbg-def">
+        <header className="dbg-panel-head">
+          <h3>As the model saw them{protocol ? ` (${protocol})` : ""}</h3>
+          {section && "text" in section && <CopyButton text={section.text} label="the tool section" />}
+        </header>
+        {!section ? (
+          <p className="dbg-empty">Pick a step to see its protocol's tool section.</p>
+        ) : "text" in section ? (
+          <pre data-testid="tool-def-model">{section.text}</pre>
+        ) : (
+          <p className="dbg-error-text">{section.error}</p>
+        )}
+      </section>
+      {shapes.map((shape) => (
+        <section key={shape.label} className="dbg-def">
+          <header className="dbg-panel-head">
+            <h3>{shape.label}</h3>
+            {"text" in shape && <CopyButton text={shape.text} label={`the ${shape.label} definitions`} />}
+          </header>
+          {"text" in shape ? <pre data-testid={`tool-def-${shape.id}`}>{shape.text}</pre> : <p className="dbg-error-text">{shape.error}</p>}
+        </section>
+      ))}
+    </div>
+  );
+});

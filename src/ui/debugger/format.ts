@@ -1,0 +1,81 @@
+// Short labels and numbers for the debugger's rows and badges.
+import type { EngineUsage, ParseEvent } from "../../middleware/types.ts";
+import type { StepViewStatus, ToolExecution } from "./build-steps.ts";
+
+export const STEP_STATUS_LABEL: Record<StepViewStatus, string> = {
+  final: "final",
+  "tool-calls": "tool calls",
+  "parse-error": "parse error",
+  aborted: "aborted",
+  "max-steps": "max steps",
+  "engine-error": "engine error",
+  running: "running",
+  unfinished: "unfinished",
+};
+
+/** Badge tone: good, neutral, warning or failure. */
+export function statusTone(status: StepViewStatus | ToolExecution["status"]): "ok" | "info" | "warn" | "err" | "live" {
+  switch (status) {
+    case "final":
+    case "ok":
+      return "ok";
+    case "tool-calls":
+      return "info";
+    case "running":
+      return "live";
+    case "aborted":
+    case "max-steps":
+    case "timeout":
+    case "unfinished":
+      return "warn";
+    default:
+      return "err";
+  }
+}
+
+export function formatDuration(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms)) return "—";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+export function formatTokens(usage: EngineUsage): string {
+  const { promptTokens: p, completionTokens: c } = usage;
+  if (p === undefined && c === undefined) return "tokens —";
+  return `${p ?? "?"} in · ${c ?? "?"} out`;
+}
+
+/** JSON for display: pretty, and never throws (cycles, BigInt) — says what it could not show. */
+export function toDisplayJson(value: unknown): string {
+  if (value === undefined) return "undefined";
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch (error) {
+    return `(not displayable as JSON: ${error instanceof Error ? error.message : String(error)})`;
+  }
+}
+
+function clip(text: string, max = 80): string {
+  const oneLine = JSON.stringify(text).slice(1, -1);
+  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
+}
+
+/** One line saying what a parse event decided. */
+export function summarizeParseEvent(event: ParseEvent): string {
+  switch (event.type) {
+    case "text":
+    case "reasoning":
+      return `"${clip(event.text)}"`;
+    case "tool-call-start":
+      return `${event.name} (call ${event.id})`;
+    case "tool-call-delta":
+      return `+ ${clip(event.argumentsDelta)}`;
+    case "tool-call-end":
+      return `${event.call.name}(${clip(JSON.stringify(event.call.arguments), 70)})`;
+    case "repair":
+      return `${event.kind}: ${clip(event.before, 30)} → ${clip(event.after, 30)}`;
+    case "parse-error":
+      return `${event.kind}: ${event.message}`;
+  }
+}
