@@ -1,0 +1,50 @@
+import { IDBFactory } from "fake-indexeddb";
+import "fake-indexeddb/auto";
+import { describe, expect, it } from "vitest";
+import { createConversation, metaOf } from "../store/conversation.ts";
+import { toolCallRun } from "../store/test-events.ts";
+import { createIndexedDbRepository } from "./conversation-db.ts";
+
+describe("the IndexedDB conversation repository", () => {
+  it("saves a conversation in appended chunks and loads it back whole", async () => {
+    const repo = createIndexedDbRepository(new IDBFactory());
+    const conversation = createConversation(100);
+    const events = toolCallRun("r1", [{ role: "user", content: "hi" }]);
+    await repo.save(metaOf(conversation), events.slice(0, 5));
+    await repo.save({ ...metaOf(conversation), updatedAt: 200 }, events);
+    await repo.save({ ...metaOf(conversation), updatedAt: 300 }, events); // nothing new: no empty chunk
+    const loaded = await repo.load(conversation.id);
+    expect(loaded?.events).toEqual(events);
+    expect(loaded?.updatedAt).toBe(300);
+    expect(loaded?.settings).toEqual(conversation.settings);
+  });
+
+  it("lists newest first, renames and deletes", async () => {
+    const repo = createIndexedDbRepository(new IDBFactory());
+    const a = { ...createConversation(100), title: "A" };
+    const b = { ...createConversation(200), title: "B" };
+    await repo.save(metaOf(a), []);
+    await repo.save(metaOf(b), toolCallRun("r", []));
+    expect((await repo.list()).map((m) => m.title)).toEqual(["B", "A"]);
+    await repo.save({ ...metaOf(a), title: "A renamed", updatedAt: 300 }, []);
+    expect((await repo.list()).map((m) => m.title)).toEqual(["A renamed", "B"]);
+    await repo.delete(b.id);
+    expect((await repo.list()).map((m) => m.title)).toEqual(["A renamed"]);
+    expect(await repo.load(b.id)).toBeNull();
+  });
+
+  it("stores tool results that are not plain data as JSON", async () => {
+    const repo = createIndexedDbRepository(new IDBFactory());
+    const conversation = createConversation(1);
+    const events = toolCallRun("r1", []);
+    const withFunction = events.map((e) => (e.type === "tool-end" ? { ...e, result: { value: 4, fn: () => 1 } } : e));
+    await repo.save(metaOf(conversation), withFunction);
+    const loaded = await repo.load(conversation.id);
+    expect(loaded?.events.find((e) => e.type === "tool-end")).toMatchObject({ result: { value: 4 } });
+  });
+
+  it("fails with a clear message where there is no IndexedDB", async () => {
+    const repo = createIndexedDbRepository(null);
+    await expect(repo.list()).rejects.toThrow(/no IndexedDB/);
+  });
+});

@@ -1,0 +1,254 @@
+// The conversations: the list (for the sessions panel), the open conversation with its event
+// log, and the id of the run now streaming. Streamed events are buffered and applied once per
+// frame; saves to IndexedDB are throttled while streaming and forced at the end of a run.
+import { create } from "zustand";
+import type { LoopEvent } from "../middleware/types.ts";
+import type { ConversationRepository } from "../persistence/conversation-db.ts";
+import { createConversation, metaOf, type Conversation, type ConversationMeta, type ConversationSettings } from "./conversation.ts";
+import { createFrameBatcher } from "./frame-scheduler.ts";
+
+export interface ConversationState {
+  list: ConversationMeta[];
+  active: Conversation | null;
+  liveRunId: string | null;
+  /** A failed load or save, shown as a banner until dismissed or until a save succeeds. */
+  storageError: string | null;
+}
+
+export const useConversationStore = create<ConversationState>()(() => ({
+  list: [],
+  active: null,
+  liveRunId: null,
+  storageError: null,
+}));
+
+const SAVE_INTERVAL_MS = 1000;
+const ACTIVE_KEY = "toolcall-lab:active-conversation";
+
+let repository: ConversationRepository | null = null;
+let pending: LoopEvent[] = [];
+/** The conversation the pending events belong to. */
+let pendingFor: string | null = null;
+let saveTimer: ReturnType<typeof setTimeout> | null = null;
+let saveChain: Promise<void> = Promise.resolve();
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
+  return String(error);
+}
+
+function reportStorageError(action: string, error: unknown): void {
+  useConversationStore.setState({ storageError: `Could not ${action}: ${describe(error)}. Your conversation is still on this page; export it to keep a copy.` });
+}
+
+const batcher = createFrameBatcher(() => {
+  if (pending.length === 0) return;
+  const { active } = useConversationStore.getState();
+  const batch = pending;
+  pending = [];
+  if (!active || active.id !== pendingFor) return;
+  const last = batch[batch.length - 1]!;
+  useConversationStore.setState({ active: { ...active, events: active.events.concat(batch), updatedAt: Math.max(active.updatedAt, last.at) } });
+});
+
+function rememberActive(id: string | null): void {
+  try {
+    if (id) localStorage.setItem(ACTIVE_KEY, id);
+    else localStorage.removeItem(ACTIVE_KEY);
+  } catch {
+    // localStorage is only a convenience (which conversation to reopen); IndexedDB holds the data.
+  }
+}
+
+function rememberedActive(): string | null {
+  try {
+    return localStorage.getItem(ACTIVE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function upsertMeta(list: ConversationMeta[], meta: ConversationMeta): ConversationMeta[] {
+  const rest = list.filter((m) => m.id !== meta.id);
+  return [meta, ...rest].sort((a, b) => b.updatedAt - a.updatedAt);
+}
+
+/** Saves the open conversation now (chained so saves never overlap). */
+export function saveActive(): Promise<void> {
+  if (saveTimer) {
+    clearTimeout(saveTimer);
+    saveTimer = null;
+  }
+  batcher.flushNow();
+  const { active } = useConversationStore.getState();
+  if (!active || !repository) return saveChain;
+  const repo = repository;
+  const meta = metaOf(active);
+  const events = active.events;
+  saveChain = saveChain
+    .then(() => repo.save(meta, events))
+    .then(
+      () => {
+        if (useConversationStore.getState().storageError) useConversationStore.setState({ storageError: null });
+      },
+      (error: unknown) => reportStorageError("save the conversation", error),
+    );
+  useConversationStore.setState((s) => ({ list: upsertMeta(s.list, meta) }));
+  return saveChain;
+}
+
+function scheduleSave(): void {
+  if (saveTimer) return;
+  saveTimer = setTimeout(() => {
+    saveTimer = null;
+    void saveActive();
+  }, SAVE_INTERVAL_MS);
+}
+
+export const conversationActions = {
+  /** Connects storage and opens the last conversation (or a new one). */
+  async init(repo: ConversationRepository | null): Promise<void> {
+    repository = repo;
+    if (!repo) {
+      useConversationStore.setState({ active: createConversation() });
+      return;
+    }
+    try {
+      const list = await repo.list();
+      const wanted = rememberedActive();
+      const id = list.find((m) => m.id === wanted)?.id ?? list[0]?.id;
+      const loaded = id ? await repo.load(id) : null;
+      useConversationStore.setState({ list, active: loaded ?? createConversation() });
+    } catch (error) {
+      reportStorageError("open the saved conversations", error);
+      useConversationStore.setState({ active: createConversation() });
+    }
+  },
+
+  /** Queues a streamed event; it reaches the store with the next frame. */
+  appendEvent(conversationId: string, event: LoopEvent): void {
+    if (pendingFor !== conversationId) {
+      batcher.flushNow();
+      pendingFor = conversationId;
+    }
+    pending.push(event);
+    batcher.schedule();
+    scheduleSave();
+  },
+
+  flush(): void {
+    batcher.flushNow();
+  },
+
+  setLiveRun(runId: string | null): void {
+    useConversationStore.setState({ liveRunId: runId });
+  },
+
+  updateSettings(patch: Partial<ConversationSettings>): void {
+    const { active } = useConversationStore.getState();
+    if (!active) return;
+    useConversationStore.setState({ active: { ...active, settings: { ...active.settings, ...patch } } });
+    scheduleSave();
+  },
+
+  /** Names a conversation after its first message, unless the user already named it. */
+  titleFromFirstMessage(text: string): void {
+    const { active } = useConversationStore.getState();
+    if (!active || active.title !== "New conversation") return;
+    const title = text.replace(/\s+/g, " ").trim().slice(0, 60) || "New conversation";
+    useConversationStore.setState({ active: { ...active, title } });
+  },
+
+  async rename(id: string, title: string): Promise<void> {
+    const clean = title.trim() || "Untitled";
+    const { active, list } = useConversationStore.getState();
+    if (active?.id === id) {
+      useConversationStore.setState({ active: { ...active, title: clean } });
+      await saveActive();
+      return;
+    }
+    const meta = list.find((m) => m.id === id);
+    if (!meta || !repository) return;
+    try {
+      const conversation = await repository.load(id);
+      if (!conversation) return;
+      const next = { ...metaOf(conversation), title: clean };
+      await repository.save(next, conversation.events);
+      useConversationStore.setState((s) => ({ list: s.list.map((m) => (m.id === id ? next : m)) }));
+    } catch (error) {
+      reportStorageError("rename the conversation", error);
+    }
+  },
+
+  async open(id: string): Promise<void> {
+    const { active } = useConversationStore.getState();
+    if (active?.id === id) return;
+    await saveActive();
+    if (!repository) return;
+    try {
+      const loaded = await repository.load(id);
+      if (!loaded) throw new Error("it is no longer stored");
+      pending = [];
+      useConversationStore.setState({ active: loaded });
+      rememberActive(id);
+    } catch (error) {
+      reportStorageError("open that conversation", error);
+    }
+  },
+
+  async create(settings?: ConversationSettings): Promise<Conversation> {
+    await saveActive();
+    const conversation = createConversation(Date.now(), settings ?? useConversationStore.getState().active?.settings);
+    pending = [];
+    useConversationStore.setState((s) => ({ active: conversation, list: upsertMeta(s.list, metaOf(conversation)) }));
+    rememberActive(conversation.id);
+    await saveActive();
+    return conversation;
+  },
+
+  /** Adds a conversation whose log came from elsewhere (an imported file) and opens it. */
+  async adopt(conversation: Conversation): Promise<void> {
+    await saveActive();
+    pending = [];
+    useConversationStore.setState((s) => ({ active: conversation, list: upsertMeta(s.list, metaOf(conversation)) }));
+    rememberActive(conversation.id);
+    await saveActive();
+  },
+
+  async remove(id: string): Promise<void> {
+    const { active } = useConversationStore.getState();
+    if (repository) {
+      try {
+        await saveChain;
+        await repository.delete(id);
+      } catch (error) {
+        reportStorageError("delete the conversation", error);
+        return;
+      }
+    }
+    useConversationStore.setState((s) => ({ list: s.list.filter((m) => m.id !== id) }));
+    if (active?.id === id) {
+      if (saveTimer) clearTimeout(saveTimer);
+      saveTimer = null;
+      pending = [];
+      useConversationStore.setState({ active: null });
+      const next = useConversationStore.getState().list[0];
+      if (next) await conversationActions.open(next.id);
+      else await conversationActions.create();
+    }
+  },
+
+  dismissStorageError(): void {
+    useConversationStore.setState({ storageError: null });
+  },
+};
+
+/** For tests: forget module state between cases. */
+export function resetConversationStoreForTests(): void {
+  repository = null;
+  pending = [];
+  if (saveTimer) clearTimeout(saveTimer);
+  saveTimer = null;
+  saveChain = Promise.resolve();
+  useConversationStore.setState({ list: [], active: null, liveRunId: null, storageError: null });
+}

@@ -1,0 +1,320 @@
+// The chat as a view of the event log: user turns, and for each top-level run one assistant
+// turn made of text, reasoning, tool-call cards and notices, in the order they were produced.
+// Pure functions; `createChatDeriver` caches finished runs so streaming costs only the live run.
+import type { ChatMessage, LoopEvent, RunStatus, ToolExecutionStatus } from "../middleware/types.ts";
+
+export type ToolCardStatus = "writing" | "running" | "not-run" | ToolExecutionStatus;
+
+export interface ToolCallCard {
+  callId: string;
+  stepId: string;
+  name: string;
+  /** The arguments as the model wrote them so far (while streaming), or as parsed. */
+  argumentsText: string;
+  arguments?: Record<string, unknown>;
+  status: ToolCardStatus;
+  /** What the model was given back. */
+  content?: string;
+  result?: unknown;
+  error?: string;
+  durationMs?: number;
+  protocol: string;
+  /** Steps of sub-agent runs started by this call (deep_research). */
+  nestedSteps: number;
+}
+
+export type AssistantBlock =
+  | { kind: "text"; key: string; stepId: string; text: string }
+  | { kind: "reasoning"; key: string; stepId: string; text: string }
+  | { kind: "tool-call"; key: string; card: ToolCallCard }
+  | { kind: "notice"; key: string; stepId?: string; tone: "error" | "warn" | "info"; text: string };
+
+export type AssistantStatus = "running" | "interrupted" | RunStatus;
+
+export interface AssistantTurn {
+  kind: "assistant";
+  key: string;
+  runId: string;
+  blocks: AssistantBlock[];
+  status: AssistantStatus;
+  error?: string;
+  steps: number;
+  /** Protocols used by the run's steps, in order of first use. */
+  protocols: string[];
+  startedAt: number;
+  endedAt?: number;
+}
+
+export interface UserTurn {
+  kind: "user";
+  key: string;
+  content: string;
+}
+
+export type ChatItem = UserTurn | AssistantTurn;
+
+/** The run a (possibly nested) event belongs to at the top level. */
+function topRunOf(event: LoopEvent, topOf: Map<string, string>): string {
+  const known = topOf.get(event.runId);
+  if (known) return known;
+  const top = event.parent ? (topOf.get(event.parent.runId) ?? event.parent.runId) : event.runId;
+  topOf.set(event.runId, top);
+  return top;
+}
+
+function lastUserMessage(messages: ChatMessage[]): string | undefined {
+  const last = messages[messages.length - 1];
+  return last?.role === "user" ? last.content : undefined;
+}
+
+function describeToolOutcome(status: ToolExecutionStatus): string {
+  switch (status) {
+    case "ok":
+      return "ok";
+    case "timeout":
+      return "timed out";
+    case "aborted":
+      return "stopped";
+    case "invalid-arguments":
+      return "invalid arguments";
+    case "unknown-tool":
+      return "unknown tool";
+    default:
+      return "error";
+  }
+}
+export { describeToolOutcome };
+
+/**
+ * The assistant turn of one top-level run, from that run's events (nested runs' events
+ * included: they count towards the card of the call that started them).
+ * `live` says whether the run is still going (else a run without run-end was interrupted).
+ */
+export function deriveAssistantTurn(runId: string, events: readonly LoopEvent[], live: boolean): AssistantTurn {
+  const blocks: AssistantBlock[] = [];
+  const cards = new Map<string, ToolCallCard>();
+  const stepProtocol = new Map<string, string>();
+  const protocols: string[] = [];
+  let steps = 0;
+  let status: AssistantStatus = live ? "running" : "interrupted";
+  let error: string | undefined;
+  let endedAt: number | undefined;
+  let last: AssistantBlock | undefined;
+  const startedAt = events[0]?.at ?? 0;
+
+  const replaceCard = (card: ToolCallCard) => {
+    cards.set(card.callId, card);
+    const index = blocks.findIndex((b) => b.kind === "tool-call" && b.card.callId === card.callId);
+    const block: AssistantBlock = { kind: "tool-call", key: `call-${card.callId}`, card };
+    if (index >= 0) blocks[index] = block;
+    else blocks.push(block);
+  };
+
+  for (const event of events) {
+    if (event.runId !== runId) {
+      // Nested run (sub-agent): count its steps on the card of the call that started it.
+      if (event.type === "step-start" && event.parent) {
+        const card = cards.get(event.parent.callId);
+        if (card) replaceCard({ ...card, nestedSteps: card.nestedSteps + 1 });
+      }
+      continue;
+    }
+    switch (event.type) {
+      case "step-start":
+        steps += 1;
+        stepProtocol.set(event.stepId, event.protocol);
+        if (!protocols.includes(event.protocol)) protocols.push(event.protocol);
+        last = undefined;
+        break;
+      case "parse": {
+        const p = event.event;
+        if (p.type === "text" || p.type === "reasoning") {
+          if (last && last.kind === p.type && last.stepId === event.stepId) {
+            const merged = { ...last, text: last.text + p.text };
+            blocks[blocks.length - 1] = merged;
+            last = merged;
+          } else {
+            const block: AssistantBlock = { kind: p.type, key: `${p.type}-${event.stepId}-${p.span.start}`, stepId: event.stepId, text: p.text };
+            blocks.push(block);
+            last = block;
+          }
+          break;
+        }
+        last = undefined;
+        if (p.type === "tool-call-start") {
+          replaceCard({
+            callId: p.id,
+            stepId: event.stepId,
+            name: p.name,
+            argumentsText: "",
+            status: "writing",
+            protocol: stepProtocol.get(event.stepId) ?? "",
+            nestedSteps: 0,
+          });
+        } else if (p.type === "tool-call-delta") {
+          const card = cards.get(p.id);
+          if (card) replaceCard({ ...card, argumentsText: card.argumentsText + p.argumentsDelta });
+        } else if (p.type === "tool-call-end") {
+          const card = cards.get(p.id);
+          const base: ToolCallCard = card ?? {
+            callId: p.id,
+            stepId: event.stepId,
+            name: p.call.name,
+            argumentsText: "",
+            status: "writing",
+            protocol: stepProtocol.get(event.stepId) ?? "",
+            nestedSteps: 0,
+          };
+          replaceCard({
+            ...base,
+            name: p.call.name,
+            arguments: p.call.arguments,
+            argumentsText: JSON.stringify(p.call.arguments),
+            status: base.status === "writing" ? "not-run" : base.status,
+          });
+        } else if (p.type === "parse-error") {
+          if (p.id && cards.has(p.id)) {
+            const card = cards.get(p.id)!;
+            replaceCard({ ...card, status: "not-run", error: p.message });
+          } else {
+            blocks.push({ kind: "notice", key: `perr-${event.stepId}-${p.span.start}-${blocks.length}`, stepId: event.stepId, tone: "warn", text: `Parse error (${p.kind}): ${p.message}` });
+          }
+        }
+        break;
+      }
+      case "tool-start": {
+        last = undefined;
+        const card = cards.get(event.call.id);
+        replaceCard({
+          ...(card ?? { stepId: event.stepId, protocol: stepProtocol.get(event.stepId) ?? "", nestedSteps: 0 }),
+          callId: event.call.id,
+          name: event.call.name,
+          arguments: event.call.arguments,
+          argumentsText: JSON.stringify(event.call.arguments),
+          status: "running",
+        } as ToolCallCard);
+        break;
+      }
+      case "tool-end": {
+        last = undefined;
+        const card = cards.get(event.callId);
+        const next: ToolCallCard = {
+          ...(card ?? {
+            callId: event.callId,
+            stepId: event.stepId,
+            name: event.name,
+            argumentsText: "",
+            protocol: stepProtocol.get(event.stepId) ?? "",
+            nestedSteps: 0,
+          }),
+          status: event.status,
+          content: event.content,
+          durationMs: event.durationMs,
+        };
+        if (event.result !== undefined) next.result = event.result;
+        if (event.error !== undefined) next.error = event.error;
+        replaceCard(next);
+        break;
+      }
+      case "step-end":
+        last = undefined;
+        if (event.status === "engine-error" && event.error) {
+          blocks.push({ kind: "notice", key: `step-err-${event.stepId}`, stepId: event.stepId, tone: "error", text: event.error });
+        }
+        break;
+      case "run-end":
+        status = event.status;
+        endedAt = event.at;
+        if (event.error) error = event.error;
+        break;
+      default:
+        break;
+    }
+  }
+  // Calls still "running" when a run is over were cut off by a stop or a failure.
+  if (status !== "running") {
+    for (const [id, card] of cards) {
+      if (card.status === "running" || card.status === "writing") replaceCard({ ...cards.get(id)!, status: card.status === "running" ? "aborted" : "not-run" });
+    }
+  }
+  const turn: AssistantTurn = { kind: "assistant", key: `run-${runId}`, runId, blocks, status, steps, protocols, startedAt };
+  if (error !== undefined) turn.error = error;
+  if (endedAt !== undefined) turn.endedAt = endedAt;
+  return turn;
+}
+
+interface RunSlice {
+  runId: string;
+  events: LoopEvent[];
+  userContent?: string;
+}
+
+/** Groups the log by top-level run, in order of appearance. */
+function groupRuns(events: readonly LoopEvent[], runs: RunSlice[], byId: Map<string, RunSlice>, topOf: Map<string, string>, from: number): void {
+  for (let i = from; i < events.length; i += 1) {
+    const event = events[i]!;
+    const top = topRunOf(event, topOf);
+    let slice = byId.get(top);
+    if (!slice) {
+      slice = { runId: top, events: [] };
+      byId.set(top, slice);
+      runs.push(slice);
+    }
+    slice.events.push(event);
+    if (event.type === "run-start" && !event.parent && event.runId === top) {
+      const content = lastUserMessage(event.messages);
+      if (content !== undefined) slice.userContent = content;
+    }
+  }
+}
+
+function itemsOf(slice: RunSlice, turn: AssistantTurn): ChatItem[] {
+  return slice.userContent !== undefined ? [{ kind: "user", key: `user-${slice.runId}`, content: slice.userContent }, turn] : [turn];
+}
+
+/** The whole chat, from scratch. */
+export function deriveChat(events: readonly LoopEvent[], liveRunId: string | null = null): ChatItem[] {
+  const runs: RunSlice[] = [];
+  groupRuns(events, runs, new Map(), new Map(), 0);
+  return runs.flatMap((slice) => itemsOf(slice, deriveAssistantTurn(slice.runId, slice.events, slice.runId === liveRunId)));
+}
+
+/**
+ * A memoising deriver for an append-only log: each call processes only the new events, and only
+ * runs that received events (or whose liveness changed) are derived again.
+ */
+export function createChatDeriver(): (events: readonly LoopEvent[], liveRunId: string | null) => ChatItem[] {
+  let source: readonly LoopEvent[] | null = null;
+  let processed = 0;
+  let runs: RunSlice[] = [];
+  let byId = new Map<string, RunSlice>();
+  let topOf = new Map<string, string>();
+  const cache = new Map<string, { count: number; live: boolean; items: ChatItem[] }>();
+  let result: ChatItem[] = [];
+  let resultLive: string | null = null;
+
+  return (events, liveRunId) => {
+    const continues = source !== null && events.length >= processed && (processed === 0 || events[0] === source[0]) && events[processed - 1] === source[processed - 1];
+    if (!continues) {
+      processed = 0;
+      runs = [];
+      byId = new Map();
+      topOf = new Map();
+      cache.clear();
+    }
+    source = events;
+    if (continues && processed === events.length && resultLive === liveRunId) return result;
+    groupRuns(events, runs, byId, topOf, processed);
+    processed = events.length;
+    resultLive = liveRunId;
+    result = runs.flatMap((slice) => {
+      const live = slice.runId === liveRunId;
+      const hit = cache.get(slice.runId);
+      if (hit && hit.count === slice.events.length && hit.live === live) return hit.items;
+      const items = itemsOf(slice, deriveAssistantTurn(slice.runId, slice.events, live));
+      cache.set(slice.runId, { count: slice.events.length, live, items });
+      return items;
+    });
+    return result;
+  };
+}

@@ -1,0 +1,35 @@
+// The conversation so far, as the next run's input: what the last top-level run ended with
+// (its run-end messages), or, for a run cut off without a run-end (a reload mid-run), its input
+// and the messages it had produced. System messages are left out: the settings supply them.
+import type { ChatMessage, LoopEvent } from "../middleware/types.ts";
+
+export function deriveHistory(events: readonly LoopEvent[]): ChatMessage[] {
+  let history: ChatMessage[] = [];
+  let currentRun: string | null = null;
+  for (const event of events) {
+    if (event.parent) continue;
+    if (event.type === "run-start") {
+      currentRun = event.runId;
+      history = [...event.messages];
+    } else if (event.type === "message" && event.runId === currentRun) {
+      // Input messages echoed by the loop are already in run-start's list.
+      if (!history.includes(event.message) && !sameAsLast(history, event.message)) history.push(event.message);
+    } else if (event.type === "run-end" && event.runId === currentRun) {
+      history = [...event.messages];
+      currentRun = null;
+    }
+  }
+  return history.filter((message) => message.role !== "system");
+}
+
+function sameAsLast(history: ChatMessage[], message: ChatMessage): boolean {
+  const last = history[history.length - 1];
+  return last !== undefined && JSON.stringify(last) === JSON.stringify(message);
+}
+
+/** How many model generations the log holds (a restored replay engine continues after them). */
+export function countGenerations(events: readonly LoopEvent[]): number {
+  let count = 0;
+  for (const event of events) if (event.type === "step-start") count += 1;
+  return count;
+}

@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { Engine, LoopEvent, Protocol } from "../middleware/types.ts";
+import { conversationActions, resetConversationStoreForTests, useConversationStore } from "./conversation-store.ts";
+import { deriveChat, type AssistantTurn } from "./derive-chat.ts";
+import { configureRunEnvironment, sendMessage, stopRun, useRunStore, type RunEnvironment, type RunLoopOptions } from "./run-controller.ts";
+
+afterEach(() => {
+  resetConversationStoreForTests();
+  useRunStore.setState({ running: false, notice: null });
+});
+
+const engine: Engine = { name: "fake", generate: async function* () {} };
+const protocol = { name: "hermes", label: "Hermes" } as Protocol;
+
+function environment(runLoop: (o: RunLoopOptions) => AsyncIterable<LoopEvent>, overrides: Partial<RunEnvironment> = {}): RunEnvironment {
+  return {
+    runLoop,
+    resolveProtocol: (name) => (name === "hermes" ? protocol : undefined),
+    resolveEngine: () => ({ engine }),
+    resolveTools: () => [],
+    protocolName: () => "hermes",
+    ...overrides,
+  };
+}
+
+/** A loop that streams some text and then waits for the signal, like a model mid-answer. */
+async function* streamingThenWait(options: RunLoopOptions): AsyncGenerator<LoopEvent> {
+  const runId = "run-1";
+  yield { type: "run-start", runId, at: 1, protocol: options.protocol.name, messages: options.messages, tools: [], limits: { maxSteps: 1, toolTimeoutMs: 1 } };
+  yield { type: "step-start", runId, at: 2, stepId: "s1", index: 0, protocol: "hermes", messages: options.messages, templateMessages: [], prompt: "", template: "chatml", settings: {} };
+  yield { type: "parse", runId, at: 3, stepId: "s1", event: { type: "text", text: "Partial answer", span: { start: 0, end: 14 } } };
+  await new Promise((resolve) => options.signal!.addEventListener("abort", resolve, { once: true }));
+  throw new DOMException("The operation was aborted.", "AbortError");
+}
+
+describe("the run controller", () => {
+  it("sends the history plus the new message with the conversation's settings, and logs every event", async () => {
+    await conversationActions.init(null);
+    conversationActions.updateSettings({ maxSteps: 3, temperature: 0.1, systemPrompt: "Be brief." });
+    let seen: RunLoopOptions | undefined;
+    configureRunEnvironment(
+      environment(async function* (options) {
+        seen = options;
+        yield { type: "run-start", runId: "r", at: 1, protocol: "hermes", messages: options.messages, tools: [], limits: { maxSteps: 3, toolTimeoutMs: 1 } };
+        yield { type: "run-end", runId: "r", at: 2, status: "final", messages: [...options.messages, { role: "assistant", content: "Hello!" }] };
+      }),
+    );
+    expect(await sendMessage("  hi  ")).toBe(true);
+    expect(seen).toMatchObject({ protocol, engine, maxSteps: 3, systemPrompt: "Be brief.", generation: { temperature: 0.1 }, messages: [{ role: "user", content: "hi" }] });
+    expect(useConversationStore.getState().active!.events.map((e) => e.type)).toEqual(["run-start", "run-end"]);
+    expect(useConversationStore.getState().active!.title).toBe("hi");
+
+    await sendMessage("again");
+    expect(seen!.messages).toEqual([
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "Hello!" },
+      { role: "user", content: "again" },
+    ]);
+  });
+
+  it("stops a turn, keeps what was generated and says it was stopped", async () => {
+    await conversationActions.init(null);
+    configureRunEnvironment(environment(streamingThenWait));
+    const turn = sendMessage("tell me");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(useRunStore.getState().running).toBe(true);
+    expect(useConversationStore.getState().liveRunId).toBe("run-1");
+    stopRun();
+    await turn;
+    expect(useRunStore.getState().running).toBe(false);
+    const items = deriveChat(useConversationStore.getState().active!.events);
+    const assistant = items[1] as AssistantTurn;
+    expect(assistant.status).toBe("aborted");
+    expect(assistant.blocks[0]).toMatchObject({ kind: "text", text: "Partial answer" });
+  });
+
+  it("puts an error thrown by the loop into the chat, even before the run started", async () => {
+    await conversationActions.init(null);
+    configureRunEnvironment(
+      environment(async function* () {
+        throw new Error("Could not download the model: 404");
+      }),
+    );
+    await sendMessage("hello");
+    const items = deriveChat(useConversationStore.getState().active!.events);
+    expect(items[0]).toMatchObject({ kind: "user", content: "hello" });
+    expect(items[1]).toMatchObject({ kind: "assistant", status: "engine-error", error: "Could not download the model: 404" });
+  });
+
+  it("refuses to send without an engine or with an unknown protocol, keeping the log untouched", async () => {
+    await conversationActions.init(null);
+    configureRunEnvironment(environment(streamingThenWait, { resolveEngine: () => ({ error: "Load a model or choose the replay engine first." }) }));
+    expect(await sendMessage("hi")).toBe(false);
+    expect(useRunStore.getState().notice).toBe("Load a model or choose the replay engine first.");
+    configureRunEnvironment(environment(streamingThenWait, { protocolName: () => "nope" }));
+    expect(await sendMessage("hi")).toBe(false);
+    expect(useRunStore.getState().notice).toMatch(/Unknown protocol "nope"/);
+    expect(useConversationStore.getState().active!.events).toEqual([]);
+  });
+
+  it("lets a replay engine continue after the generations already in the log", async () => {
+    await conversationActions.init(null);
+    const positions: number[] = [];
+    const replay = { ...engine, reset: (position: number) => positions.push(position) };
+    configureRunEnvironment(
+      environment(
+        async function* (options) {
+          yield { type: "run-start", runId: "r", at: 1, protocol: "hermes", messages: options.messages, tools: [], limits: { maxSteps: 3, toolTimeoutMs: 1 } };
+          yield { type: "step-start", runId: "r", at: 2, stepId: "s", index: 0, protocol: "hermes", messages: [], templateMessages: [], prompt: "", template: "", settings: {} };
+          yield { type: "run-end", runId: "r", at: 3, status: "final", messages: options.messages };
+        },
+        { resolveEngine: () => ({ engine: replay }) },
+      ),
+    );
+    await sendMessage("one");
+    await sendMessage("two");
+    expect(positions).toEqual([0, 1]);
+  });
+});

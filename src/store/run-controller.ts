@@ -1,0 +1,194 @@
+// Runs a turn: the conversation so far plus the user's message go through the tool loop with
+// the protocol, engine, template, tools and settings of the moment; every event lands in the
+// conversation's log. Stop aborts it. Whatever happens, the turn ends with a run-end in the log
+// (synthesised here when the loop itself fails), so a stopped or failed turn says so and keeps
+// what was generated.
+import { create } from "zustand";
+import type { ChatMessage, ChatTemplate, Engine, ExecutableTool, GenerationSettings, LoopEvent, Protocol, RunStatus } from "../middleware/types.ts";
+import type { ConversationSettings } from "./conversation.ts";
+import { conversationActions, saveActive, useConversationStore } from "./conversation-store.ts";
+import { countGenerations, deriveHistory } from "./derive-history.ts";
+
+export interface RunLoopOptions {
+  engine: Engine;
+  protocol: Protocol;
+  tools: ExecutableTool[];
+  messages: ChatMessage[];
+  systemPrompt?: string;
+  template?: ChatTemplate;
+  generation?: GenerationSettings;
+  maxSteps?: number;
+  toolTimeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export type RunLoop = (options: RunLoopOptions) => AsyncIterable<LoopEvent>;
+
+export type EngineResolution = { engine: Engine; template?: ChatTemplate } | { error: string };
+
+/** Where the controller gets what a run needs; the app wires the real modules in. */
+export interface RunEnvironment {
+  runLoop: RunLoop;
+  resolveProtocol: (name: string) => Protocol | undefined;
+  resolveEngine: () => EngineResolution;
+  resolveTools: (settings: ConversationSettings) => ExecutableTool[];
+  protocolName: () => string;
+}
+
+interface RunState {
+  running: boolean;
+  /** Why a message could not be sent (no engine yet, unknown protocol); shown by the input. */
+  notice: string | null;
+}
+
+export const useRunStore = create<RunState>()(() => ({ running: false, notice: null }));
+
+let environment: RunEnvironment | null = null;
+let controller: AbortController | null = null;
+
+export function configureRunEnvironment(env: RunEnvironment): void {
+  environment = env;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+/** Engines that replay a script by position (the replay engine) continue where the log stops. */
+function alignReplayPosition(engine: Engine, events: readonly LoopEvent[]): void {
+  const candidate = engine as Engine & { reset?: (position: number) => void };
+  if (typeof candidate.reset === "function") candidate.reset(countGenerations(events));
+}
+
+/** Sends a user message. Resolves when the turn is over; false when it could not start. */
+export async function sendMessage(text: string): Promise<boolean> {
+  const content = text.trim();
+  if (!content || useRunStore.getState().running) return false;
+  const env = environment;
+  const conversation = useConversationStore.getState().active;
+  if (!env || !conversation) {
+    useRunStore.setState({ notice: "The lab is still starting; try again in a moment." });
+    return false;
+  }
+  const resolved = env.resolveEngine();
+  if ("error" in resolved) {
+    useRunStore.setState({ notice: resolved.error });
+    return false;
+  }
+  const protocolName = env.protocolName();
+  const protocol = env.resolveProtocol(protocolName);
+  if (!protocol) {
+    useRunStore.setState({ notice: `Unknown protocol "${protocolName}": pick one in the header.` });
+    return false;
+  }
+  const { settings, id: conversationId } = conversation;
+  let tools: ExecutableTool[];
+  try {
+    tools = env.resolveTools(settings);
+  } catch (error) {
+    useRunStore.setState({ notice: `Could not prepare the tools: ${describe(error)}` });
+    return false;
+  }
+
+  const messages: ChatMessage[] = [...deriveHistory(conversation.events), { role: "user", content }];
+  alignReplayPosition(resolved.engine, conversation.events);
+  conversationActions.titleFromFirstMessage(content);
+  const abort = new AbortController();
+  controller = abort;
+  useRunStore.setState({ running: true, notice: null });
+
+  let runId: string | null = null;
+  let ended = false;
+  let lastMessages: ChatMessage[] = messages;
+  const append = (event: LoopEvent) => conversationActions.appendEvent(conversationId, event);
+  const options: RunLoopOptions = {
+    engine: resolved.engine,
+    protocol,
+    tools,
+    messages,
+    generation: { temperature: settings.temperature, maxTokens: settings.maxTokens },
+    maxSteps: settings.maxSteps,
+    toolTimeoutMs: settings.toolTimeoutMs,
+    signal: abort.signal,
+  };
+  if (settings.systemPrompt.trim()) options.systemPrompt = settings.systemPrompt;
+  if (resolved.template) options.template = resolved.template;
+
+  try {
+    for await (const event of env.runLoop(options)) {
+      if (!event.parent) {
+        if (event.type === "run-start" && runId === null) {
+          runId = event.runId;
+          conversationActions.setLiveRun(runId);
+        }
+        if (event.type === "run-end" && event.runId === runId) {
+          ended = true;
+          lastMessages = event.messages;
+        }
+        if (event.type === "message" && event.runId === runId) lastMessages = [...lastMessages, event.message];
+      }
+      append(event);
+    }
+  } catch (error) {
+    if (!ended) endRun(append, runId, messages, lastMessages, abort.signal.aborted ? "aborted" : "engine-error", describe(error), protocolName, tools, settings);
+    ended = true;
+  } finally {
+    if (!ended) {
+      endRun(
+        append,
+        runId,
+        messages,
+        lastMessages,
+        abort.signal.aborted ? "aborted" : "engine-error",
+        abort.signal.aborted ? "Stopped." : "The loop ended without saying how.",
+        protocolName,
+        tools,
+        settings,
+      );
+    }
+    if (controller === abort) controller = null;
+    conversationActions.flush();
+    conversationActions.setLiveRun(null);
+    useRunStore.setState({ running: false });
+    await saveActive();
+  }
+  return true;
+}
+
+/** Closes a run the loop could not close itself, so the log always says how a turn ended. */
+function endRun(
+  append: (event: LoopEvent) => void,
+  runId: string | null,
+  input: ChatMessage[],
+  messages: ChatMessage[],
+  status: RunStatus,
+  error: string,
+  protocol: string,
+  tools: ExecutableTool[],
+  settings: ConversationSettings,
+): void {
+  const at = Date.now();
+  const id = runId ?? `run-${at.toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  if (runId === null) {
+    append({
+      type: "run-start",
+      runId: id,
+      at,
+      protocol,
+      messages: input,
+      tools: tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
+      limits: { maxSteps: settings.maxSteps, toolTimeoutMs: settings.toolTimeoutMs },
+    });
+  }
+  append({ type: "run-end", runId: id, at, status, error, messages });
+}
+
+/** Stops the running turn (the Stop button and Esc). */
+export function stopRun(): void {
+  controller?.abort();
+}
+
+export function dismissRunNotice(): void {
+  useRunStore.setState({ notice: null });
+}
