@@ -77,9 +77,9 @@ describe("the run controller", () => {
   it("puts an error thrown by the loop into the chat, even before the run started", async () => {
     await conversationActions.init(null);
     configureRunEnvironment(
-      environment(async function* () {
-        throw new Error("Could not download the model: 404");
-      }),
+      environment(() => ({
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error("Could not download the model: 404")) }),
+      })),
     );
     await sendMessage("hello");
     const items = deriveChat(useConversationStore.getState().active!.events);
