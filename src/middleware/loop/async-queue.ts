@@ -33,14 +33,6 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
     return this.items.length - this.head;
   }
 
-  /** Takes every queued item without waiting. */
-  drain(): T[] {
-    const taken = this.items.slice(this.head);
-    this.items.length = 0;
-    this.head = 0;
-    return taken;
-  }
-
   next(): Promise<IteratorResult<T>> {
     if (this.size > 0) {
       const value = this.items[this.head] as T;

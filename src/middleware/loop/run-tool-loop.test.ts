@@ -139,6 +139,17 @@ describe("runToolLoop", () => {
     expect(ofType(events, "message").map((event) => event.message)).toEqual(result.messages.slice(1));
   });
 
+  it("runs the usable calls of a turn and then names the unusable ones to the model", async () => {
+    const { engine, generator } = run([callText("echo", { text: "a" }) + "<call>{oops</call>", "Fixed."], { maxSteps: 3 });
+    const { events, result } = await drive(generator);
+
+    expect(ofType(events, "step-end").map((event) => event.status)).toEqual(["tool-calls", "final"]);
+    expect(result.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "user", "assistant"]);
+    expect(result.messages[1]).toMatchObject({ content: "<call>{oops</call>", toolCalls: [{ name: "echo" }] });
+    expect(result.messages[3]!.content).toContain("The tool call is not valid JSON.");
+    expect(engine.prompts[1]).toContain(`<result name="echo">{"echoed":"a"}</result><|im_end|>\n<|im_start|>user\nYour last reply`);
+  });
+
   it("gives invalid arguments back to the model as a tool result saying what is wrong", async () => {
     const add = defineTool({
       name: "add",
@@ -307,6 +318,15 @@ describe("runToolLoop", () => {
     expect(result.messages.at(-1)).toEqual({ role: "assistant", content: "Some text", protocol: "call-tag" });
   });
 
+  it("marks a complete call as not run when the engine fails after it", async () => {
+    const { events, result } = await drive(run([{ text: callText("echo", { text: "x" }) + " and", failWith: new Error("boom") }]).generator);
+    expect(ofType(events, "tool-start")).toHaveLength(0);
+    expect(result.messages.slice(1)).toEqual([
+      { role: "assistant", content: " and", toolCalls: [{ id: "r:s1:call_1", name: "echo", arguments: { text: "x" } }], protocol: "call-tag" },
+      { role: "tool", toolCallId: "r:s1:call_1", name: "echo", content: "Error: not run: the model's output failed before it ran.", isError: true },
+    ]);
+  });
+
   it("reports an engine that fails before streaming as an engine error", async () => {
     const { events, result } = await drive(run([]).generator);
     expect(result.status).toBe("engine-error");
@@ -330,7 +350,7 @@ describe("runToolLoop", () => {
       await released;
       return "done";
     });
-    const { events } = await drive(run([callText("chatty"), "ok"], { tools: [chatty], toolTimeoutMs: 10_000 }).generator, (event) => {
+    const { events } = await drive(run([callText("chatty"), "ok"], { tools: [chatty], toolTimeoutMs: 2_000 }).generator, (event) => {
       if (event.runId === "inner") release();
     });
 

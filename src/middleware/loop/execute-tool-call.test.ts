@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import type { ExecutableTool, ToolContext } from "../types.ts";
+import { executeToolCall, type ExecuteToolCallInput } from "./execute-tool-call.ts";
+
+const context = { callId: "c1", stepId: "s1", emit: () => undefined, run: {} as ToolContext["run"] };
+
+function input(tool: Partial<ExecutableTool> & Pick<ExecutableTool, "execute">, extra: Partial<ExecuteToolCallInput> = {}): ExecuteToolCallInput {
+  const full: ExecutableTool = { name: "t", description: "", parameters: {}, ...tool };
+  return { call: { id: "c1", name: "t", arguments: { a: 1 } }, tools: [full], defaultTimeoutMs: 1_000, signal: new AbortController().signal, context, ...extra };
+}
+
+describe("executeToolCall", () => {
+  it("names the available tools when the called one does not exist", async () => {
+    const outcome = await executeToolCall(input({ execute: async () => 1 }, { call: { id: "c1", name: "nope", arguments: {} } }));
+    expect(outcome).toMatchObject({ status: "unknown-tool", isError: true, content: 'Error: there is no tool named "nope". Available tools: t.' });
+  });
+
+  it("passes the arguments and the context with its own signal to the tool", async () => {
+    let seen: { args: unknown; context: ToolContext } | undefined;
+    const outcome = await executeToolCall(
+      input({
+        execute: async (args, toolContext) => {
+          seen = { args, context: toolContext };
+          return "fine";
+        },
+      }),
+    );
+    expect(outcome).toMatchObject({ status: "ok", content: "fine", result: "fine", isError: false });
+    expect(seen?.args).toEqual({ a: 1 });
+    expect(seen?.context).toMatchObject({ callId: "c1", stepId: "s1" });
+    expect(seen?.context.signal.aborted).toBe(false);
+  });
+
+  it("gives a value that JSON cannot hold back as a description, not an exception", async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const outcome = await executeToolCall(input({ execute: async () => circular }));
+    expect(outcome.status).toBe("ok");
+    expect(outcome.content).toMatch(/^\(the tool returned a value that is not JSON: /);
+    expect(outcome.result).toBeUndefined();
+  });
+
+  it("says so when a tool returns nothing", async () => {
+    expect((await executeToolCall(input({ execute: async () => undefined }))).content).toBe("(the tool returned no result)");
+  });
+
+  it("treats a tool that throws synchronously like one that rejects", async () => {
+    const outcome = await executeToolCall(
+      input({
+        execute: () => {
+          throw new Error("sync failure");
+        },
+      }),
+    );
+    expect(outcome).toMatchObject({ status: "error", error: "Error: sync failure" });
+  });
+
+  it("does not start a tool when the run is already aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    let ran = false;
+    const outcome = await executeToolCall(input({ execute: async () => (ran = true) }, { signal: controller.signal }));
+    expect(ran).toBe(false);
+    expect(outcome.status).toBe("aborted");
+  });
+
+  it("counts a rejection caused by the timeout as a timeout", async () => {
+    const outcome = await executeToolCall(
+      input({
+        timeoutMs: 2,
+        execute: (_args, toolContext) =>
+          new Promise((_resolve, reject) => toolContext.signal.addEventListener("abort", () => reject(toolContext.signal.reason as Error))),
+      }),
+    );
+    expect(outcome.status).toBe("timeout");
+  });
+});

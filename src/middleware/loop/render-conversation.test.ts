@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import type { ChatMessage, ToolSpec } from "../types.ts";
+import { DEFAULT_SYSTEM_PROMPT, renderConversation } from "./render-conversation.ts";
+import { callTagProtocol as protocol } from "./test-support/call-tag-protocol.ts";
+
+const weather: ToolSpec = { name: "weather", description: "Weather for a city", parameters: { type: "object" } };
+const call = { id: "s1:c1", name: "weather", arguments: { city: "Seoul" } };
+const call2 = { id: "s1:c2", name: "weather", arguments: { city: "Busan" } };
+
+describe("renderConversation", () => {
+  it("puts the user's system prompt and the protocol's tool section in one system message", () => {
+    const rendered = renderConversation({ systemPrompt: "Be brief.", tools: [weather], protocol, messages: [{ role: "user", content: "Hi" }] });
+    expect(rendered).toEqual([
+      { role: "system", content: `Be brief.\n\n${protocol.systemPrompt([weather])}` },
+      { role: "user", content: "Hi" },
+    ]);
+  });
+
+  it("leaves the tool section out when there are no tools, and uses a default system prompt when none is given", () => {
+    expect(renderConversation({ tools: [], protocol, messages: [{ role: "user", content: "Hi" }] })[0]).toEqual({ role: "system", content: DEFAULT_SYSTEM_PROMPT });
+  });
+
+  it("sends no system message when the system prompt is explicitly empty and there are no tools", () => {
+    expect(renderConversation({ systemPrompt: "", tools: [], protocol, messages: [{ role: "user", content: "Hi" }] })).toEqual([{ role: "user", content: "Hi" }]);
+  });
+
+  it("folds the conversation's leading system messages into the system message", () => {
+    const rendered = renderConversation({ tools: [weather], protocol, messages: [{ role: "system", content: "You are a pirate." }, { role: "user", content: "Hi" }] });
+    expect(rendered[0]!.content).toBe(`You are a pirate.\n\n${protocol.systemPrompt([weather])}`);
+    expect(rendered).toHaveLength(2);
+  });
+
+  it("renders assistant turns with the protocol and the results of one turn as a single user turn, in call order", () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Weather in Seoul and Busan?" },
+      { role: "assistant", content: "Checking.", toolCalls: [call, call2], protocol: "xml" },
+      { role: "tool", toolCallId: "s1:c1", name: "weather", content: "Sunny" },
+      { role: "tool", toolCallId: "s1:c2", name: "weather", content: "Rain", isError: false },
+      { role: "assistant", content: "Seoul is sunny, Busan rainy." },
+      { role: "user", content: "Thanks" },
+    ];
+    const rendered = renderConversation({ systemPrompt: "S", tools: [weather], protocol, messages });
+    expect(rendered.slice(1)).toEqual([
+      { role: "user", content: "Weather in Seoul and Busan?" },
+      { role: "assistant", content: protocol.renderAssistant(messages[1] as Extract<ChatMessage, { role: "assistant" }>) },
+      { role: "user", content: '<result name="weather">Sunny</result>\n<result name="weather">Rain</result>' },
+      { role: "assistant", content: "Seoul is sunny, Busan rainy." },
+      { role: "user", content: "Thanks" },
+    ]);
+  });
+
+  it("keeps a loop's correction after tool results as its own user turn", () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Go" },
+      { role: "assistant", content: "", toolCalls: [call] },
+      { role: "tool", toolCallId: "s1:c1", name: "weather", content: "Sunny" },
+      { role: "user", content: "Your last reply contained a tool call that could not be used" },
+    ];
+    const roles = renderConversation({ tools: [weather], protocol, messages }).map((message) => message.role);
+    expect(roles).toEqual(["system", "user", "assistant", "user", "user"]);
+  });
+});
