@@ -1,0 +1,97 @@
+// Reads a call written as JSON: {"name": ..., "arguments": {...}}, and the variants small models
+// drift into ("parameters" for "arguments", arguments as a JSON-encoded string, an array of
+// calls, the OpenAI {"type":"function","function":{...}} shape). Every liberty taken is a repair.
+import { parseJsonLenient, type Repair } from "../repair/json-repair.ts";
+import { isPlainObject, type BodyReading, type CandidateOutcome } from "./call-candidate.ts";
+
+/** Keys that some models use for the arguments object instead of "arguments". */
+const ARGUMENT_ALIASES = ["parameters", "args", "input"] as const;
+/** Keys that some models use for the tool's name instead of "name". */
+const NAME_ALIASES = ["tool_name", "function_name", "tool"] as const;
+
+/**
+ * Reads a JSON call body. `knownName` is set when the surrounding tag already named the tool
+ * (`<get_weather>{...}</get_weather>`): then an object without a name is the arguments.
+ */
+export function readJsonCallBody(body: string, knownName?: string): BodyReading {
+  const parsed = parseJsonLenient(body);
+  if (!parsed.ok) return { ok: false, kind: "invalid-json", message: `the call is not valid JSON: ${parsed.message}` };
+  const repairs = parsed.repairs.map(({ kind, message, before, after }) => ({ kind, message, before, after }));
+  const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+  if (items.length === 0) return { ok: false, kind: "missing-tool-name", message: "the call is an empty JSON array" };
+  const outcomes = items.map((item) => readCallObject(item, knownName));
+  return { ok: true, outcomes, repairs, complete: true };
+}
+
+/** One call object → a candidate, or why it is not one. */
+export function readCallObject(item: unknown, knownName?: string): CandidateOutcome {
+  if (!isPlainObject(item)) {
+    return { ok: false, kind: "invalid-json", message: `a tool call must be a JSON object with "name" and "arguments", got ${describe(item)}` };
+  }
+  const repairs: Repair[] = [];
+  let object = item;
+  // The OpenAI shape nests the call under "function".
+  if (isPlainObject(object.function) && typeof object.function.name === "string") {
+    repairs.push({ kind: "openai-shape", message: 'read the call from its "function" field', before: "function", after: "" });
+    object = object.function;
+  }
+  let name: unknown = object.name;
+  if (typeof name !== "string") {
+    const alias = NAME_ALIASES.find((key) => typeof object[key] === "string");
+    if (alias) {
+      name = object[alias];
+      repairs.push({ kind: "name-key", message: `read the tool's name from "${alias}"`, before: alias, after: "name" });
+    } else if (knownName !== undefined && !("arguments" in object)) {
+      // The tag named the tool; the object is its arguments.
+      return { ok: true, call: { name: knownName, arguments: object, repairs } };
+    } else if (knownName !== undefined) {
+      name = knownName;
+    }
+  }
+  if (typeof name !== "string" || name.trim() === "") {
+    return { ok: false, kind: "missing-tool-name", message: 'the call has no "name" naming the tool' };
+  }
+  name = name.trim();
+  let args: unknown;
+  if ("arguments" in object) args = object.arguments;
+  else {
+    const alias = ARGUMENT_ALIASES.find((key) => key in object);
+    if (alias) {
+      args = object[alias];
+      repairs.push({ kind: `${alias}-key`, message: `read the arguments from "${alias}" instead of "arguments"`, before: alias, after: "arguments" });
+    } else {
+      args = {};
+      repairs.push({ kind: "missing-arguments", message: 'the call has no "arguments"; read as {}', before: "", after: "{}" });
+    }
+  }
+  if (typeof args === "string") {
+    const text = args.trim();
+    if (text === "") {
+      args = {};
+      repairs.push({ kind: "arguments-string", message: "the arguments were an empty string; read as {}", before: '""', after: "{}" });
+    } else {
+      const inner = parseJsonLenient(text);
+      if (!inner.ok || !isPlainObject(inner.value)) {
+        return {
+          ok: false,
+          kind: "invalid-arguments",
+          name: name as string,
+          message: `the arguments of ${String(name)} are a string that is not a JSON object${inner.ok ? "" : `: ${inner.message}`}`,
+        };
+      }
+      args = inner.value;
+      repairs.push({ kind: "arguments-string", message: "decoded arguments given as a JSON-encoded string", before: JSON.stringify(text), after: text });
+      for (const r of inner.repairs) repairs.push({ kind: r.kind, message: r.message, before: r.before, after: r.after });
+    }
+  } else if (args === null || args === undefined) {
+    args = {};
+    repairs.push({ kind: "missing-arguments", message: "the arguments were null; read as {}", before: "null", after: "{}" });
+  }
+  return { ok: true, call: { name: name as string, arguments: args, repairs } };
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return "an array";
+  if (value === null) return "null";
+  return `a ${typeof value}`;
+}

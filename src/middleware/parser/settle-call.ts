@@ -1,0 +1,67 @@
+// Turns a read call body into parse events: looks the tool up, checks and coerces the
+// arguments against its schema, and reports every repair. A call to an unknown tool or with
+// arguments that cannot be fixed is not a call: it becomes a parse error the loop can send
+// back to the model.
+import type { Repair } from "../repair/json-repair.ts";
+import { coerceArguments } from "../schema/coerce-arguments.ts";
+import type { ParseEvent, Span, ToolSpec } from "../types.ts";
+import type { BodyReading } from "./call-candidate.ts";
+
+export interface SettleContext {
+  toolByName: ReadonlyMap<string, ToolSpec>;
+  /** The whole call in the raw output. */
+  span: Span;
+  /** Where the call's opening tag is (the span of tool-call-start). */
+  openSpan: Span;
+  /** The raw text of the call, for parse errors. */
+  raw: string;
+  /** The id of the call already announced by tool-call-start, if any (it is the body's first call). */
+  startedId?: string;
+  /** Changes made by the scanner itself (an implicit close, a missing close tag). */
+  scannerRepairs: Repair[];
+  nextId: () => string;
+}
+
+export function settleCall(reading: BodyReading, context: SettleContext, out: ParseEvent[]): void {
+  const { span, raw } = context;
+  if (!reading.ok) {
+    const id = context.startedId ?? context.nextId();
+    pushRepairs(out, context.scannerRepairs, id, span);
+    out.push({ type: "parse-error", id, kind: reading.kind, message: reading.message, raw, span });
+    return;
+  }
+  reading.outcomes.forEach((outcome, index) => {
+    const started = index === 0 ? context.startedId : undefined;
+    const id = started ?? context.nextId();
+    if (index === 0) {
+      pushRepairs(out, context.scannerRepairs, id, span);
+      pushRepairs(out, reading.repairs, id, span);
+    }
+    if (!outcome.ok) {
+      out.push({ type: "parse-error", id, kind: outcome.kind, message: outcome.message, raw, span });
+      return;
+    }
+    const { name, arguments: args, repairs } = outcome.call;
+    pushRepairs(out, repairs, id, span);
+    const tool = context.toolByName.get(name);
+    if (!tool) {
+      const known = [...context.toolByName.keys()];
+      const message = `there is no tool named "${name}"${known.length ? ` (available: ${known.join(", ")})` : " (no tools are available)"}`;
+      out.push({ type: "parse-error", id, kind: "unknown-tool", message, raw, span });
+      return;
+    }
+    const coerced = coerceArguments(args, tool.parameters);
+    pushRepairs(out, coerced.repairs, id, span);
+    if (coerced.errors.length > 0) {
+      const message = `the arguments of ${name} do not fit its schema: ${coerced.errors.join("; ")}`;
+      out.push({ type: "parse-error", id, kind: "invalid-arguments", message, raw, span });
+      return;
+    }
+    if (started === undefined) out.push({ type: "tool-call-start", id, name, span: context.openSpan });
+    out.push({ type: "tool-call-end", id, call: { id, name, arguments: coerced.value }, span });
+  });
+}
+
+function pushRepairs(out: ParseEvent[], repairs: readonly Repair[], id: string, span: Span): void {
+  for (const r of repairs) out.push({ type: "repair", id, kind: r.kind, message: r.message, before: r.before, after: r.after, span });
+}
