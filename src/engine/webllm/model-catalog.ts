@@ -1,0 +1,102 @@
+// The models offered for tool calling: WebLLM's prebuilt list, filtered to instruction models
+// of the families whose chat templates we ship, with what a person needs to choose one.
+import { prebuiltAppConfig, type ModelRecord } from "@mlc-ai/web-llm";
+import { convTemplateNameForModel, type ConvTemplateName } from "../templates/model-templates.ts";
+
+export interface CatalogModel {
+  id: string;
+  family: string;
+  displayName: string;
+  /** Billions of parameters, parsed from the id. */
+  paramsB: number;
+  quantization: string;
+  /** q4f16/q0f16 weights need the adapter feature shader-f16. */
+  needsShaderF16: boolean;
+  vramMB: number;
+  /** Estimated download size in MB (weights only): parameters × bits per weight. */
+  downloadMB: number;
+  contextWindow?: number;
+  lowResource: boolean;
+  template: ConvTemplateName;
+}
+
+const FAMILIES: Array<[RegExp, string]> = [
+  [/^Qwen3-\d/i, "Qwen3"],
+  [/^Qwen2\.5-\d/i, "Qwen2.5"],
+  [/^Hermes-3-Llama-3\.2/i, "Hermes 3"],
+  [/^Llama-3\.2-\d/i, "Llama 3.2"],
+  [/^SmolLM2-/i, "SmolLM2"],
+  [/^Phi-3\.5-mini/i, "Phi-3.5"],
+  [/^gemma-2-2b-it-/i, "Gemma 2"],
+];
+
+/** Ids that do not spell their size. */
+const KNOWN_PARAMS_B: Array<[RegExp, number]> = [[/^Phi-3\.5-mini/i, 3.8]];
+
+/** The default for tool calling on an ordinary laptop GPU (see the README, "Engines"). */
+export const DEFAULT_MODEL_ID = "Qwen3-1.7B-q4f16_1-MLC";
+
+export function buildCatalog(models: ModelRecord[] = prebuiltAppConfig.model_list): CatalogModel[] {
+  const out: CatalogModel[] = [];
+  for (const record of models) {
+    const id = record.model_id;
+    const family = FAMILIES.find(([pattern]) => pattern.test(id))?.[1];
+    const template = convTemplateNameForModel(id);
+    const quantization = /-(q\df\d+(?:_\d)?)/.exec(id)?.[1] ?? "";
+    // Only 4-bit weights: full-precision (q0) variants are several times larger for no gain here.
+    if (!family || !template || !quantization.startsWith("q4")) continue;
+    const paramsB = parseParams(id);
+    const bitsPerWeight = 4.5; // 4-bit weights plus group scales
+    out.push({
+      id,
+      family,
+      displayName: displayNameOf(id, family, paramsB, quantization),
+      paramsB,
+      quantization,
+      needsShaderF16: /f16/.test(quantization),
+      vramMB: Math.round(record.vram_required_MB ?? 0),
+      downloadMB: Math.round((paramsB * 1e9 * bitsPerWeight) / 8 / 1e6),
+      ...(record.overrides?.context_window_size ? { contextWindow: record.overrides.context_window_size } : {}),
+      lowResource: Boolean(record.low_resource_required),
+      template,
+    });
+  }
+  return out.sort((a, b) => FAMILIES.findIndex(([, f]) => f === a.family) - FAMILIES.findIndex(([, f]) => f === b.family) || a.paramsB - b.paramsB || a.id.localeCompare(b.id));
+}
+
+export const catalog: CatalogModel[] = buildCatalog();
+
+export function findModel(modelId: string, models: CatalogModel[] = catalog): CatalogModel | undefined {
+  return models.find((m) => m.id === modelId);
+}
+
+/**
+ * The variant this adapter can run: without shader-f16 a q4f16 model id becomes its q4f32
+ * twin (same weights in f32 arithmetic), when the catalogue has one.
+ */
+export function pickVariant(modelId: string, shaderF16: boolean, models: CatalogModel[] = catalog): string {
+  if (shaderF16 || !/q4f16/.test(modelId)) return modelId;
+  const f32 = modelId.replace("q4f16", "q4f32");
+  return models.some((m) => m.id === f32) ? f32 : modelId;
+}
+
+/** Models this adapter can run (hides f16 variants when shader-f16 is missing). */
+export function modelsForAdapter(shaderF16: boolean, models: CatalogModel[] = catalog): CatalogModel[] {
+  return shaderF16 ? models : models.filter((m) => !m.needsShaderF16);
+}
+
+function parseParams(id: string): number {
+  const known = KNOWN_PARAMS_B.find(([pattern]) => pattern.test(id));
+  if (known) return known[1];
+  const match = /-(\d+(?:\.\d+)?)([BM])-/i.exec(`${id}-`);
+  if (!match?.[1] || !match[2]) return 0;
+  const n = Number(match[1]);
+  return match[2].toUpperCase() === "M" ? n / 1000 : n;
+}
+
+function displayNameOf(id: string, family: string, paramsB: number, quantization: string): string {
+  const spelled = /-(\d+(?:\.\d+)?[BM])-/i.exec(id)?.[1];
+  const size = spelled ?? `${paramsB}B`;
+  const ctx = /-1k$/.test(id) ? " · 1k context" : "";
+  return `${family} ${size} (${quantization})${ctx}`;
+}
