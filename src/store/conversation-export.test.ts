@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { parseTranscript } from "../engine/replay/transcript.ts";
+import type { LoopEvent } from "../middleware/types.ts";
+import { createConversation } from "./conversation.ts";
+import { exportConversation, importConversation, transcriptFromEvents } from "./conversation-export.ts";
+import { toolCallRun } from "./test-events.ts";
+
+describe("conversation export and import", () => {
+  it("round-trips the event log through JSON as a new conversation", () => {
+    const conversation = { ...createConversation(5), title: "Maths", events: toolCallRun("r1", [{ role: "user", content: "2+2?" }]) };
+    const text = JSON.stringify(exportConversation(conversation));
+    const imported = importConversation(text);
+    expect(imported.events).toEqual(conversation.events);
+    expect(imported.title).toBe("Maths (imported)");
+    expect(imported.id).not.toBe(conversation.id);
+    expect(imported.settings).toEqual(conversation.settings);
+  });
+
+  it("names what is wrong with a bad file", () => {
+    expect(() => importConversation("{not json")).toThrow(/not JSON/);
+    expect(() => importConversation(JSON.stringify({ hello: 1 }))).toThrow(/not a Toolcall Lab conversation export — format/);
+    const conversation = { ...createConversation(5), events: toolCallRun("r1", []) };
+    const file = exportConversation(conversation);
+    const broken = { ...file, events: [...file.events, { type: "tool-end", runId: "r1", at: 1, stepId: "s" }] };
+    expect(() => importConversation(JSON.stringify(broken))).toThrow(/events\.18\.callId/);
+    const unknownType = { ...file, events: [{ type: "explode", runId: "r", at: 1 }] };
+    expect(() => importConversation(JSON.stringify(unknownType))).toThrow(/events\.0\.type/);
+  });
+});
+
+describe("transcriptFromEvents", () => {
+  const delta = (runId: string, stepId: string, text: string, parent?: LoopEvent["parent"]): LoopEvent => ({ type: "output-delta", runId, at: 1, stepId, text, offset: 0, ...(parent ? { parent } : {}) });
+  const start = (runId: string, stepId: string, protocol: string, parent?: LoopEvent["parent"]): LoopEvent => ({
+    type: "step-start", runId, at: 1, stepId, index: 0, protocol, messages: [], templateMessages: [], prompt: "", template: "chatml", settings: {}, ...(parent ? { parent } : {}),
+  });
+
+  it("lists each step's raw output in the order steps started, nested steps included", () => {
+    const parent = { runId: "r1", stepId: "r1-s1", callId: "c" };
+    const events: LoopEvent[] = [
+      start("r1", "r1-s1", "xml"), delta("r1", "r1-s1", "<tool_call>"), delta("r1", "r1-s1", "…</tool_call>"),
+      start("sub", "sub-s1", "xml", parent), delta("sub", "sub-s1", "sub answer", parent),
+      start("r1", "r1-s2", "xml"), delta("r1", "r1-s2", "done"),
+      start("r2", "r2-s1", "hermes"), delta("r2", "r2-s1", "second run"),
+    ];
+    const all = transcriptFromEvents(events, "All");
+    expect(all.turns).toEqual(["<tool_call>…</tool_call>", "sub answer", "done", "second run"]);
+    expect(all.protocol).toBe("xml");
+    expect(parseTranscript(all)).toMatchObject({ title: "All", protocol: "xml" });
+    expect(transcriptFromEvents(events, "Second", "r2")).toMatchObject({ protocol: "hermes", turns: ["second run"] });
+    expect(transcriptFromEvents(events, "First", "r1").turns).toEqual(["<tool_call>…</tool_call>", "sub answer", "done"]);
+  });
+});

@@ -1,0 +1,133 @@
+// A conversation as a file: the event log with its title and settings, to inspect later or
+// elsewhere; and a replay transcript made from a log (each step's raw output, in order), so a
+// run seen once can be played again without a model.
+import { z } from "zod";
+import type { LoopEvent } from "../middleware/types.ts";
+import { defaultSettings, newConversationId, type Conversation, type ConversationSettings } from "./conversation.ts";
+
+export const EXPORT_FORMAT = "toolcall-lab/conversation";
+
+const loopEventTypes = ["run-start", "step-start", "output-delta", "parse", "usage", "tool-start", "tool-end", "message", "step-end", "run-end"] as const;
+
+const span = z.object({ start: z.number(), end: z.number() });
+const message = z.looseObject({ role: z.enum(["system", "user", "assistant", "tool"]), content: z.string() });
+const base = { runId: z.string().min(1), at: z.number(), parent: z.object({ runId: z.string(), stepId: z.string(), callId: z.string() }).optional() };
+
+// Each event type's fields that the views rely on; anything else is kept as it is.
+const eventSchema = z.discriminatedUnion("type", [
+  z.looseObject({ ...base, type: z.literal("run-start"), protocol: z.string(), messages: z.array(message), tools: z.array(z.looseObject({ name: z.string() })) }),
+  z.looseObject({ ...base, type: z.literal("step-start"), stepId: z.string(), index: z.number(), protocol: z.string(), prompt: z.string(), messages: z.array(message) }),
+  z.looseObject({ ...base, type: z.literal("output-delta"), stepId: z.string(), text: z.string(), offset: z.number() }),
+  z.looseObject({ ...base, type: z.literal("parse"), stepId: z.string(), event: z.looseObject({ type: z.string(), span }) }),
+  z.looseObject({ ...base, type: z.literal("usage"), stepId: z.string(), usage: z.looseObject({}) }),
+  z.looseObject({ ...base, type: z.literal("tool-start"), stepId: z.string(), call: z.looseObject({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) }) }),
+  z.looseObject({ ...base, type: z.literal("tool-end"), stepId: z.string(), callId: z.string(), name: z.string(), status: z.string(), content: z.string(), durationMs: z.number() }),
+  z.looseObject({ ...base, type: z.literal("message"), message }),
+  z.looseObject({ ...base, type: z.literal("step-end"), stepId: z.string(), status: z.string(), durationMs: z.number() }),
+  z.looseObject({ ...base, type: z.literal("run-end"), status: z.string(), messages: z.array(message) }),
+]);
+
+const exportSchema = z.object({
+  format: z.literal(EXPORT_FORMAT, { error: `format must be "${EXPORT_FORMAT}"` }),
+  version: z.literal(1),
+  title: z.string(),
+  createdAt: z.number().optional(),
+  settings: z.looseObject({}).optional(),
+  events: z.array(eventSchema),
+});
+
+export interface ConversationFile {
+  format: typeof EXPORT_FORMAT;
+  version: 1;
+  title: string;
+  createdAt: number;
+  exportedAt: number;
+  settings: ConversationSettings;
+  events: LoopEvent[];
+}
+
+export function exportConversation(conversation: Conversation, now = Date.now()): ConversationFile {
+  return {
+    format: EXPORT_FORMAT,
+    version: 1,
+    title: conversation.title,
+    createdAt: conversation.createdAt,
+    exportedAt: now,
+    settings: conversation.settings,
+    events: conversation.events,
+  };
+}
+
+export class ImportError extends Error {
+  override name = "ImportError";
+}
+
+/** Reads an exported file back as a new conversation; a bad file gets a message naming what is wrong. */
+export function importConversation(text: string, now = Date.now()): Conversation {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ImportError(`This file is not JSON (${error instanceof Error ? error.message : String(error)}).`);
+  }
+  const result = exportSchema.safeParse(json);
+  if (!result.success) {
+    const problems = result.error.issues.slice(0, 5).map((issue) => {
+      const where = issue.path.length ? issue.path.join(".") : "(top level)";
+      return `${where}: ${issue.message}`;
+    });
+    const more = result.error.issues.length > 5 ? ` (and ${result.error.issues.length - 5} more)` : "";
+    throw new ImportError(`This is not a Toolcall Lab conversation export — ${problems.join("; ")}${more}. Expected a file saved with "Export JSON".`);
+  }
+  const file = result.data;
+  const settings = { ...defaultSettings, ...(file.settings as Partial<ConversationSettings> | undefined) };
+  return {
+    id: newConversationId(),
+    title: `${file.title} (imported)`,
+    createdAt: file.createdAt ?? now,
+    updatedAt: now,
+    settings: { ...settings, research: { ...defaultSettings.research, ...settings.research } },
+    events: file.events as unknown as LoopEvent[],
+  };
+}
+
+export interface TranscriptFile {
+  title: string;
+  protocol?: string;
+  description: string;
+  turns: string[];
+}
+
+/**
+ * A replay transcript of a log: the raw output of every step (sub-agent steps included), in the
+ * order the steps started — the order in which a replay engine hands out turns.
+ * `runId` limits it to one top-level run and the runs nested under it.
+ */
+export function transcriptFromEvents(events: readonly LoopEvent[], title: string, runId?: string): TranscriptFile {
+  const belongs = new Set<string>(runId ? [runId] : []);
+  const stepOrder: string[] = [];
+  const outputs = new Map<string, string>();
+  let protocol: string | undefined;
+  for (const event of events) {
+    if (runId) {
+      if (event.runId !== runId && !(event.parent && belongs.has(event.parent.runId))) continue;
+      belongs.add(event.runId);
+    }
+    if (event.type === "step-start") {
+      stepOrder.push(event.stepId);
+      outputs.set(event.stepId, "");
+      if (!event.parent) protocol ??= event.protocol;
+    } else if (event.type === "output-delta") {
+      outputs.set(event.stepId, (outputs.get(event.stepId) ?? "") + event.text);
+    }
+  }
+  // A step that produced nothing (the engine failed before its first token) is not a turn.
+  const turns = stepOrder.map((id) => outputs.get(id) ?? "").filter((text) => text !== "");
+  const transcript: TranscriptFile = {
+    title,
+    description: `Made from a Toolcall Lab run: ${turns.length} model output${turns.length === 1 ? "" : "s"}.`,
+    turns,
+  };
+  if (protocol) transcript.protocol = protocol;
+  return transcript;
+}
