@@ -151,22 +151,36 @@ describe("runToolLoop", () => {
   });
 
   it("gives invalid arguments back to the model as a tool result saying what is wrong", async () => {
-    const add = defineTool({
-      name: "add",
-      description: "Adds",
-      parameters: z.object({ a: z.number(), b: z.number() }),
-      execute: async ({ a, b }) => a + b,
+    // The refinement is not expressible in JSON Schema: the tool's own zod check catches it.
+    const divide = defineTool({
+      name: "divide",
+      description: "Divides",
+      parameters: z.object({ a: z.number(), b: z.number().refine((value) => value !== 0, "must not be zero") }),
+      execute: async ({ a, b }) => a / b,
     });
-    const { engine, generator } = run([callText("add", { a: 1, b: "two" }), callText("add", { a: 1, b: 2 }), "3"], { tools: [add] });
+    const { engine, generator } = run([callText("divide", { a: 1, b: 0 }), callText("divide", { a: 1, b: 2 }), "0.5"], { tools: [divide] });
     const { events, result } = await drive(generator);
 
     const [invalid, valid] = ofType(events, "tool-end");
-    expect(invalid).toMatchObject({ status: "invalid-arguments" });
-    expect(invalid!.content).toMatch(/^Error: Invalid arguments for add: b: .+Call add again with arguments that match its parameters\.$/);
+    expect(invalid).toMatchObject({ status: "invalid-arguments", error: "Invalid arguments for divide: b: must not be zero" });
+    expect(invalid!.content).toBe("Error: Invalid arguments for divide: b: must not be zero. Call divide again with arguments that match its parameters.");
     expect(result.messages[2]).toMatchObject({ role: "tool", isError: true, content: invalid!.content });
     expect(engine.prompts[1]).toContain(invalid!.content);
-    expect(valid).toMatchObject({ status: "ok", content: "3", result: 3 });
+    expect(valid).toMatchObject({ status: "ok", content: "0.5", result: 0.5 });
     expect(result.status).toBe("final");
+  });
+
+  it("checks arguments against the tool's JSON Schema before it runs, and gives it the coerced value", async () => {
+    let received: unknown;
+    const repeat = tool("repeat", async (args) => (received = args), {
+      parameters: { type: "object", properties: { times: { type: "integer" } }, required: ["times"] },
+    });
+    const { events } = await drive(run([callText("repeat", {}), callText("repeat", { times: "3" }), "ok"], { tools: [repeat] }).generator);
+    const [missing, coerced] = ofType(events, "tool-end");
+    expect(missing).toMatchObject({ status: "invalid-arguments" });
+    expect(missing!.content).toContain("times");
+    expect(coerced).toMatchObject({ status: "ok" });
+    expect(received).toEqual({ times: 3 });
   });
 
   it("checks arguments with the given checker before the tool runs", async () => {

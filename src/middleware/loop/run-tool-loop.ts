@@ -20,6 +20,7 @@ import type { ArgumentsCheck, ToolCallOutcome } from "./execute-tool-call.ts";
 import { renderConversation } from "./render-conversation.ts";
 import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
+import { checkAgainstSchema } from "./schema-check.ts";
 import { streamStep, type StepOutput } from "./stream-step.ts";
 import { describeError } from "./tool-result-content.ts";
 
@@ -50,7 +51,10 @@ export interface RunToolLoopOptions {
   depth?: number;
   /** Prefix of the generated run id when `runId` is not given. */
   idPrefix?: string;
-  /** Checks (and may coerce) a call's arguments against its tool's schema before it runs. */
+  /**
+   * Checks (and may coerce) a call's arguments before its tool runs. Default: against the
+   * tool's JSON Schema.
+   */
   checkArguments?: (args: Record<string, unknown>, tool: ExecutableTool) => ArgumentsCheck;
 }
 
@@ -219,7 +223,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
       },
       stamp,
       lateEvents: state.lateEvents,
-      ...(options.checkArguments ? { checkArguments: options.checkArguments } : {}),
+      checkArguments: options.checkArguments ?? checkAgainstSchema,
     });
     yield* record(assistantMessage(output, protocol.name));
     for (const [position, call] of output.calls.entries()) yield* record(toolMessage(call.id, call.name, outcomes[position]));
