@@ -1,29 +1,52 @@
-// What the debugger needs from the protocol registry and the templates: a protocol's tool
-// section (to find and fold it in the prompt, and to show tools as the model saw them) and a
-// template's control tokens (to draw them as chips).
+// What the debugger needs from the protocol registry, the tool formats and the templates: a
+// protocol's tool section (to find and fold it in the prompt, and to show tools as the model
+// saw them), the tools in the big APIs' shapes, and a template's control tokens (chips).
+import { convTemplateExtras } from "../../engine/templates/model-templates.ts";
+import { getProtocol } from "../../middleware/protocols/registry.ts";
 import { chatmlTemplate } from "../../middleware/templates/chatml.ts";
+import { toAnthropicTool, toGeminiTool, toOpenAITool } from "../../middleware/tools/formats/index.ts";
 import type { ToolSpec } from "../../middleware/types.ts";
 
-const TEMPLATE_CONTROL_TOKENS: Record<string, readonly string[]> = {
+const CONTROL_TOKENS: Record<string, readonly string[]> = {
+  ...Object.fromEntries(Object.entries(convTemplateExtras).map(([name, extras]) => [name, extras.controlTokens])),
   [chatmlTemplate.name]: chatmlTemplate.controlTokens,
 };
 
+/** A template's control tokens, by the name a step records ("qwen3 (thinking off)" counts as "qwen3"). */
 export function controlTokensOf(templateName: string): readonly string[] {
-  return TEMPLATE_CONTROL_TOKENS[templateName] ?? [];
+  return CONTROL_TOKENS[templateName] ?? CONTROL_TOKENS[templateName.replace(/\s*\(.*\)$/, "")] ?? [];
 }
 
-/** The protocol's tool section for these tools, or an explanation of why there is none. */
-export function toolSectionOf(_protocol: string, _tools: ToolSpec[]): { text: string } | { error: string } {
-  return { error: "The protocol registry is not available yet." };
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The protocol's tool section for these tools, or why there is none. */
+export function toolSectionOf(protocolName: string, tools: ToolSpec[]): { text: string } | { error: string } {
+  const protocol = getProtocol(protocolName);
+  if (!protocol) return { error: `No protocol named "${protocolName}" is registered, so its tool section cannot be shown.` };
+  try {
+    return { text: protocol.systemPrompt(tools) };
+  } catch (error) {
+    return { error: `The ${protocol.label} protocol could not write its tool section: ${message(error)}` };
+  }
 }
 
 export type ToolShape = { id: string; label: string } & ({ text: string } | { error: string });
 
-/** The tools in the request shapes of the big APIs, as JSON text. */
-export function toolShapesOf(_tools: ToolSpec[]): ToolShape[] {
+function shape(id: string, label: string, make: () => unknown): ToolShape {
+  try {
+    return { id, label, text: JSON.stringify(make(), null, 2) };
+  } catch (error) {
+    return { id, label, error: `These tools could not be written in the ${label} shape: ${message(error)}` };
+  }
+}
+
+/** The tools as the OpenAI, Anthropic and Gemini APIs take them, as JSON text. */
+export function toolShapesOf(tools: ToolSpec[]): ToolShape[] {
   return [
-    { id: "openai", label: "OpenAI", error: "The converters are not available yet." },
-    { id: "anthropic", label: "Anthropic", error: "The converters are not available yet." },
-    { id: "gemini", label: "Gemini", error: "The converters are not available yet." },
+    shape("openai", "OpenAI", () => tools.map(toOpenAITool)),
+    shape("anthropic", "Anthropic", () => tools.map(toAnthropicTool)),
+    shape("gemini", "Gemini", () => [toGeminiTool(tools)]),
   ];
 }
