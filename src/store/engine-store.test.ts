@@ -1,0 +1,103 @@
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { EngineChunk } from "../middleware/types.ts";
+
+// A working localStorage, so remembering choices can be checked (Node has none).
+const storage = new Map<string, string>([["toolcall-lab:model", "SmolLM2-360M-Instruct-q4f16_1-MLC"]]);
+vi.stubGlobal("localStorage", {
+  getItem: (k: string) => storage.get(k) ?? null,
+  setItem: (k: string, v: string) => void storage.set(k, v),
+  removeItem: (k: string) => void storage.delete(k),
+});
+
+type StoreModule = typeof import("./engine-store.ts");
+let store: StoreModule;
+beforeAll(async () => {
+  store = await import("./engine-store.ts");
+});
+
+const noGpu = { state: "unavailable", reason: "no-api", message: "This browser has no WebGPU." } as const;
+const swiftshader = {
+  state: "available",
+  vendor: "google",
+  architecture: "swiftshader",
+  device: "",
+  description: "",
+  shaderF16: false,
+  isFallbackAdapter: true,
+} as const;
+
+async function text(stream: AsyncIterable<EngineChunk>): Promise<string> {
+  let out = "";
+  for await (const chunk of stream) if (chunk.type === "text") out += chunk.text;
+  return out;
+}
+
+describe("engine store", () => {
+  it("starts from the remembered model", () => {
+    expect(store.useEngineStore.getState().selectedModelId).toBe("SmolLM2-360M-Instruct-q4f16_1-MLC");
+  });
+
+  it("?engine=replay&transcript=<name> selects the replay engine, its transcript and its protocol", async () => {
+    await store.initEngines("?engine=replay&transcript=xml-convert-units", noGpu);
+    await vi.waitFor(() => expect(store.useEngineStore.getState().status.state).toBe("ready"));
+    const state = store.useEngineStore.getState();
+    expect(state.kind).toBe("replay");
+    expect(state.transcriptProtocol).toBe("xml");
+    expect(state.transcript?.title).toMatch(/XML/);
+    const resolved = store.resolveActiveEngine();
+    if ("error" in resolved) throw new Error(resolved.error);
+    expect(await text(resolved.engine.generate("p", {}, new AbortController().signal))).toContain("<tool_name>convert_units</tool_name>");
+    expect(resolved.template.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true })).toContain("<|im_start|>user\nhi<|im_end|>");
+    expect(storage.get("toolcall-lab:transcript")).toBe("xml-convert-units");
+  });
+
+  it("without WebGPU a model load fails clearly and the replay engine still works", async () => {
+    await store.loadModel("Qwen3-1.7B-q4f16_1-MLC");
+    const status = store.useEngineStore.getState().status;
+    expect(status).toMatchObject({ state: "error", kind: "no-webgpu" });
+    expect(store.resolveActiveEngine()).toEqual({ error: expect.stringMatching(/WebGPU/) });
+    await store.selectReplay("hermes-calculator");
+    expect(store.useEngineStore.getState().status.state).toBe("ready");
+    expect(store.useEngineStore.getState().transcriptProtocol).toBe("hermes");
+  });
+
+  it("a bad transcript name is an error with a suggestion, and nothing else is lost", async () => {
+    await store.selectReplay("no-such-transcript");
+    const state = store.useEngineStore.getState();
+    expect(state.status).toMatchObject({ state: "error", kind: "transcript", message: expect.stringMatching(/neither a built-in transcript nor a URL/) });
+    expect(state.engine).toBeNull();
+    expect(state.selectedModelId).toBe("Qwen3-1.7B-q4f16_1-MLC");
+  });
+
+  it("on an adapter without shader-f16 the f32 variant is chosen, and a failed worker start is reported", async () => {
+    store.selectModel("Qwen3-1.7B-q4f16_1-MLC");
+    await store.initEngines("", swiftshader);
+    expect(store.useEngineStore.getState().selectedModelId).toBe("Qwen3-1.7B-q4f32_1-MLC");
+    // Node has no Worker: the load fails, the store says so, the app stays usable.
+    await store.loadModel("Qwen3-4B-q4f16_1-MLC");
+    const state = store.useEngineStore.getState();
+    expect(state.selectedModelId).toBe("Qwen3-4B-q4f32_1-MLC");
+    expect(state.status).toMatchObject({ state: "error", kind: "worker-failed" });
+    expect(state.template.name).toBe("qwen3");
+    store.selectEngineKind("replay");
+    await vi.waitFor(() => expect(store.useEngineStore.getState().engine).not.toBeNull());
+    expect(store.useEngineStore.getState().status.state).toBe("ready");
+  });
+
+  it("thinking off renders Qwen3's empty think block and is remembered", () => {
+    store.setThinking(false);
+    const prompt = store.useEngineStore.getState().template.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true });
+    expect(prompt.endsWith("<|im_start|>assistant\n<think>\n\n</think>\n\n")).toBe(true);
+    expect(storage.get("toolcall-lab:thinking")).toBe("off");
+    store.setThinking(true);
+    expect(store.useEngineStore.getState().template.render([], { addGenerationPrompt: true }).endsWith("<|im_start|>assistant\n")).toBe(true);
+  });
+
+  it("resetReplay continues a restored conversation at the right turn", async () => {
+    await store.selectReplay("hermes-unknown-tool");
+    store.resetReplay(2);
+    const resolved = store.resolveActiveEngine();
+    if ("error" in resolved) throw new Error(resolved.error);
+    expect(await text(resolved.engine.generate("p", {}, new AbortController().signal))).toMatch(/can't look up the weather/);
+  });
+});

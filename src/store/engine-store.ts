@@ -1,0 +1,330 @@
+// Which engine the lab talks to, and its state: the replay engine (a transcript) or a WebLLM
+// model (loaded into a worker, with progress, cancel, unload and cache management). The run
+// controller asks `resolveActiveEngine()` for the engine and the chat template to render with.
+import { create } from "zustand";
+import { probeWebGpu, type WebGpuStatus } from "../engine/webgpu-probe.ts";
+import { loadTranscript, ReplayEngine, readEngineChoiceFromUrl, type Transcript } from "../engine/replay/index.ts";
+import { chatTemplateForModel, replayChatTemplate } from "../engine/templates/model-templates.ts";
+import { classifyEngineError, EngineFailure, type EngineFailureKind } from "../engine/webllm/engine-errors.ts";
+import type { LoadProgress } from "../engine/webllm/load-progress.ts";
+import { catalog, DEFAULT_MODEL_ID, findModel, modelsForAdapter, pickVariant } from "../engine/webllm/model-catalog.ts";
+import type { ChatTemplate, Engine } from "../middleware/types.ts";
+
+export type EngineKind = "webllm" | "replay";
+
+export type EngineStatus =
+  | { state: "idle"; note?: string }
+  | { state: "loading"; what: string; progress?: LoadProgress }
+  | { state: "ready"; note?: string }
+  | { state: "error"; kind: EngineFailureKind | "transcript"; message: string; suggestion: string; detail?: string };
+
+export const DEFAULT_TRANSCRIPT = "hermes-calculator";
+
+const KEYS = { kind: "toolcall-lab:engine", model: "toolcall-lab:model", transcript: "toolcall-lab:transcript", thinking: "toolcall-lab:thinking" };
+
+function remember(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Remembering is a convenience; the choice still holds for this page.
+  }
+}
+
+function recall(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export interface EngineState {
+  kind: EngineKind;
+  /** The engine the next turn uses, or null when none is ready. */
+  engine: Engine | null;
+  /** The chat template prompts are rendered with for this engine/model. */
+  template: ChatTemplate;
+  /** Status of the current kind's engine. */
+  status: EngineStatus;
+  gpu: WebGpuStatus;
+
+  /** WebLLM */
+  selectedModelId: string;
+  loadedModelId: string | null;
+  webllmEngine: Engine | null;
+  webllmStatus: EngineStatus;
+  cachedModels: Record<string, boolean>;
+  thinking: boolean;
+
+  /** Replay */
+  transcriptSource: string;
+  transcript: Transcript | null;
+  /** The protocol the loaded transcript is written in; the app switches to it. */
+  transcriptProtocol: string | null;
+  replayEngine: ReplayEngine | null;
+  replayStatus: EngineStatus;
+}
+
+const initialThinking = recall(KEYS.thinking) !== "off";
+
+export const useEngineStore = create<EngineState>()(() => ({
+  kind: recall(KEYS.kind) === "replay" ? "replay" : "webllm",
+  engine: null,
+  template: replayChatTemplate({ enableThinking: initialThinking }),
+  status: { state: "idle" },
+  gpu: { state: "checking" },
+  selectedModelId: recall(KEYS.model) || DEFAULT_MODEL_ID,
+  loadedModelId: null,
+  webllmEngine: null,
+  webllmStatus: { state: "idle" },
+  cachedModels: {},
+  thinking: initialThinking,
+  transcriptSource: recall(KEYS.transcript) || DEFAULT_TRANSCRIPT,
+  transcript: null,
+  transcriptProtocol: null,
+  replayEngine: null,
+  replayStatus: { state: "idle" },
+}));
+
+const get = () => useEngineStore.getState();
+
+/** Recomputes what the current kind exposes (engine, template, status). */
+function sync(patch: Partial<EngineState> = {}): void {
+  const next = { ...get(), ...patch };
+  const isReplay = next.kind === "replay";
+  const modelTemplate = next.loadedModelId ?? next.selectedModelId;
+  const template = isReplay
+    ? replayChatTemplate({ enableThinking: next.thinking })
+    : (chatTemplateForModel(modelTemplate, { enableThinking: next.thinking }) ?? replayChatTemplate({ enableThinking: next.thinking }));
+  useEngineStore.setState({
+    ...patch,
+    engine: isReplay ? next.replayEngine : next.webllmEngine,
+    status: isReplay ? next.replayStatus : next.webllmStatus,
+    template,
+  });
+}
+
+// The loaded model and an in-flight load live outside the store: they are handles, not state.
+let loaded: { modelId: string; unload: () => Promise<void> } | null = null;
+let loading: AbortController | null = null;
+let transcriptLoading: AbortController | null = null;
+
+export function selectEngineKind(kind: EngineKind): void {
+  remember(KEYS.kind, kind);
+  sync({ kind });
+  if (kind === "replay" && !get().replayEngine && get().replayStatus.state !== "loading") void selectReplay(get().transcriptSource);
+}
+
+/** Chooses the replay engine with a built-in transcript name or a transcript URL. */
+export async function selectReplay(nameOrUrl: string): Promise<void> {
+  const source = nameOrUrl.trim();
+  transcriptLoading?.abort();
+  const controller = new AbortController();
+  transcriptLoading = controller;
+  remember(KEYS.kind, "replay");
+  sync({ kind: "replay", transcriptSource: source, replayStatus: { state: "loading", what: `transcript ${source}` } });
+  try {
+    const transcript = await loadTranscript(source, undefined, controller.signal);
+    if (controller.signal.aborted) return;
+    remember(KEYS.transcript, source);
+    sync({
+      transcript,
+      transcriptProtocol: transcript.protocol ?? null,
+      replayEngine: new ReplayEngine(transcript),
+      replayStatus: { state: "ready" },
+    });
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    sync({
+      transcript: null,
+      transcriptProtocol: null,
+      replayEngine: null,
+      replayStatus: {
+        state: "error",
+        kind: "transcript",
+        message: error instanceof Error ? error.message : String(error),
+        suggestion: "Pick a built-in transcript, or check the transcript's address and format.",
+      },
+    });
+  } finally {
+    if (transcriptLoading === controller) transcriptLoading = null;
+  }
+}
+
+/** Starts the replay transcript over, or at a turn (a restored conversation). */
+export function resetReplay(position = 0): void {
+  get().replayEngine?.reset(position);
+}
+
+export function selectModel(modelId: string): void {
+  remember(KEYS.model, modelId);
+  sync({ selectedModelId: modelId });
+}
+
+export function setThinking(on: boolean): void {
+  remember(KEYS.thinking, on ? "on" : "off");
+  sync({ thinking: on });
+}
+
+function shaderF16(): boolean | undefined {
+  const gpu = get().gpu;
+  return gpu.state === "available" ? gpu.shaderF16 : undefined;
+}
+
+/** Loads a WebLLM model (the selected one by default) into a fresh worker. */
+export async function loadModel(modelId: string = get().selectedModelId): Promise<void> {
+  const f16 = shaderF16();
+  const id = f16 === false ? pickVariant(modelId, false) : modelId;
+  remember(KEYS.kind, "webllm");
+  remember(KEYS.model, id);
+  sync({ kind: "webllm", selectedModelId: id });
+
+  const gpu = get().gpu;
+  if (gpu.state === "unavailable") {
+    const failure = classifyEngineError(new Error(gpu.reason === "no-adapter" ? "no adapter: " + gpu.message : "no WebGPU: " + gpu.message), { phase: "load", modelId: id });
+    sync({ webllmStatus: { state: "error", kind: failure.kind, message: gpu.message, suggestion: failure.suggestion } });
+    return;
+  }
+
+  loading?.abort();
+  const controller = new AbortController();
+  loading = controller;
+  if (loaded) await unloadLoaded();
+  const name = findModel(id)?.displayName ?? id;
+  sync({ webllmEngine: null, loadedModelId: null, webllmStatus: { state: "loading", what: name } });
+  try {
+    const { loadWebLlmModel } = await import("../engine/webllm/model-loader.ts");
+    const model = await loadWebLlmModel(id, {
+      signal: controller.signal,
+      onProgress: (progress) => {
+        if (loading === controller) sync({ webllmStatus: { state: "loading", what: name, progress } });
+      },
+      onDeviceLost: (failure) => {
+        loaded = null;
+        sync({ webllmEngine: null, loadedModelId: null, webllmStatus: { state: "error", kind: failure.kind, message: failure.message, suggestion: failure.suggestion, detail: failure.detail } });
+      },
+    });
+    if (controller.signal.aborted) {
+      await model.unload().catch(() => undefined);
+      return;
+    }
+    loaded = { modelId: id, unload: model.unload };
+    sync({
+      webllmEngine: model.engine,
+      loadedModelId: id,
+      webllmStatus: { state: "ready" },
+      cachedModels: { ...get().cachedModels, [id]: true },
+    });
+  } catch (error) {
+    const failure = error instanceof EngineFailure ? error : classifyEngineError(error, { phase: "load", modelId: id });
+    if (failure.kind === "cancelled") {
+      sync({ webllmStatus: { state: "idle", note: failure.message } });
+    } else if (loading === controller) {
+      sync({ webllmStatus: { state: "error", kind: failure.kind, message: failure.message, suggestion: failure.suggestion, detail: failure.detail } });
+    }
+    void refreshCacheStatus([id]);
+  } finally {
+    if (loading === controller) loading = null;
+  }
+}
+
+export function cancelLoad(): void {
+  loading?.abort();
+}
+
+async function unloadLoaded(): Promise<void> {
+  const current = loaded;
+  loaded = null;
+  sync({ webllmEngine: null, loadedModelId: null });
+  if (current) await current.unload().catch(() => undefined);
+}
+
+export async function unload(): Promise<void> {
+  loading?.abort();
+  await unloadLoaded();
+  sync({ webllmStatus: { state: "idle", note: "Model unloaded; its GPU memory is free." } });
+}
+
+export async function deleteFromCache(modelId: string): Promise<void> {
+  if (get().loadedModelId === modelId) await unload();
+  try {
+    const { deleteModelFromCache } = await import("../engine/webllm/model-loader.ts");
+    await deleteModelFromCache(modelId);
+    sync({ cachedModels: { ...get().cachedModels, [modelId]: false }, webllmStatus: { state: "idle", note: `Deleted ${modelId} from the browser cache.` } });
+  } catch (error) {
+    const failure = classifyEngineError(error, { phase: "load", modelId });
+    sync({ webllmStatus: { state: "error", kind: failure.kind, message: failure.message, suggestion: failure.suggestion, detail: failure.detail } });
+  }
+  await refreshCacheStatus([modelId]);
+}
+
+export async function refreshCacheStatus(modelIds?: string[]): Promise<void> {
+  const f16 = shaderF16();
+  const ids = modelIds ?? modelsForAdapter(f16 ?? true).map((m) => m.id);
+  const { isModelCached } = await import("../engine/webllm/model-loader.ts");
+  const entries = await Promise.all(ids.map(async (id) => [id, await isModelCached(id)] as const));
+  useEngineStore.setState({ cachedModels: { ...get().cachedModels, ...Object.fromEntries(entries) } });
+}
+
+/**
+ * Starts the engine layer: probes WebGPU, then follows `?engine=replay&transcript=…` if given,
+ * otherwise the remembered choice; without WebGPU the replay engine is chosen.
+ */
+export async function initEngines(search: string = globalThis.location?.search ?? "", gpu?: WebGpuStatus): Promise<void> {
+  const fromUrl = readEngineChoiceFromUrl(search);
+  if (fromUrl?.engine === "replay") void selectReplay(fromUrl.transcript ?? get().transcriptSource);
+  const status = gpu ?? (await probeWebGpu());
+  useEngineStore.setState({ gpu: status });
+  if (status.state === "available" && !status.shaderF16) {
+    const id = pickVariant(get().selectedModelId, false);
+    if (id !== get().selectedModelId) selectModel(id);
+  }
+  if (fromUrl?.engine === "replay") return;
+  if (fromUrl?.engine === "webllm") {
+    if (fromUrl.model) selectModel(fromUrl.model);
+    selectEngineKind("webllm");
+  } else if (status.state === "unavailable" || get().kind === "replay") {
+    if (status.state === "unavailable") sync({ webllmStatus: { state: "error", kind: status.reason === "no-adapter" ? "no-adapter" : "no-webgpu", message: status.message, suggestion: "The replay engine runs without a GPU." } });
+    void selectReplay(get().transcriptSource);
+  } else {
+    sync({});
+  }
+  if (status.state === "available") void refreshCacheStatus().catch(() => undefined);
+}
+
+/** For the run controller: the engine and template of the moment, or why there is none. */
+export function resolveActiveEngine(): { engine: Engine; template: ChatTemplate } | { error: string } {
+  const { engine, template, kind, status } = get();
+  if (engine) return { engine, template };
+  if (status.state === "loading") return { error: `The ${kind === "replay" ? "transcript" : "model"} is still loading.` };
+  if (status.state === "error") return { error: `${status.message} ${status.suggestion}` };
+  return { error: kind === "replay" ? "Choose a transcript for the replay engine first." : "Load a model first (Model pane), or choose the replay engine." };
+}
+
+export const engineSelectors = {
+  kind: (s: EngineState) => s.kind,
+  engine: (s: EngineState) => s.engine,
+  template: (s: EngineState) => s.template,
+  status: (s: EngineState) => s.status,
+  transcriptProtocol: (s: EngineState) => s.transcriptProtocol,
+  thinking: (s: EngineState) => s.thinking,
+  ready: (s: EngineState) => s.engine !== null,
+  /** A short label for the header: which engine and what it runs. */
+  label: (s: EngineState) => (s.kind === "replay" ? `Replay: ${s.transcript?.title ?? s.transcriptSource}` : s.loadedModelId ? `WebLLM: ${findModel(s.loadedModelId)?.displayName ?? s.loadedModelId}` : "WebLLM: no model loaded"),
+};
+
+export const engineActions = {
+  selectEngineKind,
+  selectReplay,
+  resetReplay,
+  selectModel,
+  setThinking,
+  loadModel,
+  cancelLoad,
+  unload,
+  deleteFromCache,
+  refreshCacheStatus,
+  initEngines,
+};
+
+export { catalog };
