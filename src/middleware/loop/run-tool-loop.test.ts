@@ -4,18 +4,28 @@ import { z } from "zod";
 // rule against "tools" imports targets the app's src/tools.
 // eslint-disable-next-line no-restricted-imports
 import { defineTool } from "../tools/define-tool.ts";
+import { getProtocol } from "../protocols/registry.ts";
 import { chatmlTemplate } from "../templates/chatml.ts";
 import type { ChatMessage, ExecutableTool, LoopEvent, LoopEventType, ToolContext } from "../types.ts";
 import { runToolLoop, type RunToolLoopOptions } from "./run-tool-loop.ts";
-import { callTagProtocol as protocol, callText } from "./test-support/call-tag-protocol.ts";
+import { callTagProtocol, callText as tagCall } from "./test-support/call-tag-protocol.ts";
 import { drive } from "./test-support/drive.ts";
 import { ScriptedEngine, type ScriptedReply } from "./test-support/scripted-engine.ts";
 
 type EventOf<T extends LoopEventType> = Extract<LoopEvent, { type: T }>;
 const ofType = <T extends LoopEventType>(events: LoopEvent[], type: T) => events.filter((event): event is EventOf<T> => event.type === type);
 const types = (events: LoopEvent[]) => events.map((event) => event.type);
-/** The event types with the streaming ones collapsed, to check the shape of a run. */
-const outline = (events: LoopEvent[]) => types(events).filter((type, i, all) => !(["output-delta", "parse"].includes(type) && all[i - 1] === type));
+const STREAMING: LoopEventType[] = ["output-delta", "parse", "usage"];
+/** The event types with each stretch of streaming ones as one "stream", to check the shape of a run. */
+const outline = (events: LoopEvent[]) =>
+  types(events)
+    .map((type) => (STREAMING.includes(type) ? "stream" : type))
+    .filter((type, i, all) => !(type === "stream" && all[i - 1] === "stream"));
+
+const protocol = getProtocol("hermes")!;
+/** A call as a Qwen-style model writes it in the hermes protocol. */
+const callText = (name: string, args: Record<string, unknown> = {}) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
+const response = (content: string) => `<tool_response>\n${content}\n</tool_response>`;
 
 const user = (content: string): ChatMessage => ({ role: "user", content });
 
@@ -36,10 +46,10 @@ describe("runToolLoop", () => {
     const { engine, generator } = run(["Hello there, friend."]);
     const { events, result } = await drive(generator);
 
-    expect(outline(events)).toEqual(["run-start", "step-start", "output-delta", "parse", "message", "step-end", "run-end"]);
+    expect(outline(events)).toEqual(["run-start", "step-start", "stream", "message", "step-end", "run-end"]);
     expect(result.status).toBe("final");
     expect(result.finalText).toBe("Hello there, friend.");
-    expect(result.messages).toEqual([user("Hi"), { role: "assistant", content: "Hello there, friend.", protocol: "call-tag" }]);
+    expect(result.messages).toEqual([user("Hi"), { role: "assistant", content: "Hello there, friend.", protocol: "hermes" }]);
 
     const deltas = ofType(events, "output-delta");
     expect(deltas.length).toBeGreaterThan(1);
@@ -51,11 +61,11 @@ describe("runToolLoop", () => {
     }
 
     const [stepStart] = ofType(events, "step-start");
-    expect(stepStart).toMatchObject({ stepId: "r:s1", index: 1, protocol: "call-tag", template: "chatml" });
+    expect(stepStart).toMatchObject({ stepId: "r:s1", index: 1, protocol: "hermes", template: "chatml" });
     expect(stepStart!.prompt).toBe(chatmlTemplate.render(stepStart!.templateMessages, { addGenerationPrompt: true }));
     expect(engine.prompts).toEqual([stepStart!.prompt]);
     expect(stepStart!.templateMessages[0]!.role).toBe("system");
-    expect(stepStart!.templateMessages[0]!.content).toContain("echo: The echo tool");
+    expect(stepStart!.templateMessages[0]!.content).toContain('"description": "The echo tool"');
     expect(stepStart!.settings.stop).toEqual(["<|im_end|>", "<|endoftext|>"]);
     expect(ofType(events, "step-end")[0]).toMatchObject({ status: "final" });
     expect(ofType(events, "run-end")[0]).toMatchObject({ status: "final", messages: result.messages });
@@ -72,8 +82,8 @@ describe("runToolLoop", () => {
 
     expect(outline(events)).toEqual([
       "run-start",
-      "step-start", "output-delta", "parse", "tool-start", "tool-end", "message", "message", "step-end",
-      "step-start", "output-delta", "parse", "message", "step-end",
+      "step-start", "stream", "tool-start", "tool-end", "message", "message", "step-end",
+      "step-start", "stream", "message", "step-end",
       "run-end",
     ]);
     const [toolStart] = ofType(events, "tool-start");
@@ -85,14 +95,14 @@ describe("runToolLoop", () => {
 
     expect(result.messages).toEqual([
       user("Hi"),
-      { role: "assistant", content: "Let me check. ", toolCalls: [toolStart!.call], protocol: "call-tag" },
+      { role: "assistant", content: "Let me check. ", toolCalls: [toolStart!.call], protocol: "hermes" },
       { role: "tool", toolCallId: "r:s1:call_1", name: "echo", content: '{"echoed":"ping"}' },
-      { role: "assistant", content: "It said ping.", protocol: "call-tag" },
+      { role: "assistant", content: "It said ping.", protocol: "hermes" },
     ]);
     expect(result.finalText).toBe("It said ping.");
     expect(engine.prompts[1]).toContain(
-      `<|im_start|>assistant\nLet me check. ${callText("echo", { text: "ping" })}<|im_end|>\n` +
-        `<|im_start|>user\n<result name="echo">{"echoed":"ping"}</result><|im_end|>\n<|im_start|>assistant\n`,
+      `<|im_start|>assistant\n${protocol.renderAssistant(result.messages[1] as Extract<ChatMessage, { role: "assistant" }>)}<|im_end|>\n` +
+        `<|im_start|>user\n${response('{"echoed":"ping"}')}<|im_end|>\n<|im_start|>assistant\n`,
     );
   });
 
@@ -120,7 +130,7 @@ describe("runToolLoop", () => {
     expect(ofType(events, "tool-end").map((event) => [event.name, event.status])).toEqual([["fast", "ok"], ["slow", "ok"]]);
     const toolMessages = result.messages.filter((message) => message.role === "tool");
     expect(toolMessages.map((message) => message.content)).toEqual(["slow done", "fast done"]);
-    expect(engine.prompts[1]).toContain('<result name="slow">slow done</result>\n<result name="fast">fast done</result>');
+    expect(engine.prompts[1]).toContain(`${response("slow done")}\n${response("fast done")}`);
   });
 
   it("tells the model about a call to a tool that does not exist, naming the tools there are", async () => {
@@ -131,7 +141,7 @@ describe("runToolLoop", () => {
     expect(ofType(events, "tool-start")).toHaveLength(0);
     const correction = result.messages[2]!;
     expect(correction.role).toBe("user");
-    expect(correction.content).toContain('Unknown tool "weather"');
+    expect(correction.content).toContain('no tool named "weather"');
     expect(correction.content).toContain("Available tools: echo.");
     // The model sees what it wrote, then the note.
     expect(result.messages[1]).toMatchObject({ role: "assistant", content: callText("weather", { city: "Seoul" }) });
@@ -140,14 +150,14 @@ describe("runToolLoop", () => {
   });
 
   it("runs the usable calls of a turn and then names the unusable ones to the model", async () => {
-    const { engine, generator } = run([callText("echo", { text: "a" }) + "<call>{oops</call>", "Fixed."], { maxSteps: 3 });
+    const { engine, generator } = run([callText("echo", { text: "a" }) + "<tool_call>\n{oops\n</tool_call>", "Fixed."], { maxSteps: 3 });
     const { events, result } = await drive(generator);
 
     expect(ofType(events, "step-end").map((event) => event.status)).toEqual(["tool-calls", "final"]);
     expect(result.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "user", "assistant"]);
-    expect(result.messages[1]).toMatchObject({ content: "<call>{oops</call>", toolCalls: [{ name: "echo" }] });
-    expect(result.messages[3]!.content).toContain("The tool call is not valid JSON.");
-    expect(engine.prompts[1]).toContain(`<result name="echo">{"echoed":"a"}</result><|im_end|>\n<|im_start|>user\nYour last reply`);
+    expect(result.messages[1]).toMatchObject({ content: "<tool_call>\n{oops\n</tool_call>", toolCalls: [{ name: "echo" }] });
+    expect(result.messages[3]!.content).toContain("not valid JSON");
+    expect(engine.prompts[1]).toContain(`${response('{"echoed":"a"}')}<|im_end|>\n<|im_start|>user\nYour last reply`);
   });
 
   it("gives invalid arguments back to the model as a tool result saying what is wrong", async () => {
@@ -175,7 +185,9 @@ describe("runToolLoop", () => {
     const repeat = tool("repeat", async (args) => (received = args), {
       parameters: { type: "object", properties: { times: { type: "integer" } }, required: ["times"] },
     });
-    const { events } = await drive(run([callText("repeat", {}), callText("repeat", { times: "3" }), "ok"], { tools: [repeat] }).generator);
+    // The real parsers already check calls; a protocol whose parser does not shows the loop's own check.
+    const engine = new ScriptedEngine([tagCall("repeat", {}), tagCall("repeat", { times: "3" }), "ok"]);
+    const { events } = await drive(runToolLoop({ engine, protocol: callTagProtocol, tools: [repeat], messages: [user("Hi")] }));
     const [missing, coerced] = ofType(events, "tool-end");
     expect(missing).toMatchObject({ status: "invalid-arguments" });
     expect(missing!.content).toContain("times");
@@ -284,7 +296,7 @@ describe("runToolLoop", () => {
     expect(ofType(events, "run-end")[0]).toMatchObject({ status: "aborted" });
     expect(result.status).toBe("aborted");
     expect(result.finalText).toBe("Partial answer");
-    expect(ofType(events, "message")[0]!.message).toEqual({ role: "assistant", content: "Partial answer", protocol: "call-tag" });
+    expect(ofType(events, "message")[0]!.message).toEqual({ role: "assistant", content: "Partial answer", protocol: "hermes" });
   });
 
   it("treats an engine that throws AbortError on abort as aborted, not failed", async () => {
@@ -329,14 +341,14 @@ describe("runToolLoop", () => {
     expect(ofType(events, "step-end")[0]).toMatchObject({ status: "engine-error", error: "Error: Device was lost" });
     expect(ofType(events, "run-end")[0]).toMatchObject({ status: "engine-error", error: "Error: Device was lost" });
     expect(result.status).toBe("engine-error");
-    expect(result.messages.at(-1)).toEqual({ role: "assistant", content: "Some text", protocol: "call-tag" });
+    expect(result.messages.at(-1)).toEqual({ role: "assistant", content: "Some text", protocol: "hermes" });
   });
 
   it("marks a complete call as not run when the engine fails after it", async () => {
     const { events, result } = await drive(run([{ text: callText("echo", { text: "x" }) + " and", failWith: new Error("boom") }]).generator);
     expect(ofType(events, "tool-start")).toHaveLength(0);
     expect(result.messages.slice(1)).toEqual([
-      { role: "assistant", content: " and", toolCalls: [{ id: "r:s1:call_1", name: "echo", arguments: { text: "x" } }], protocol: "call-tag" },
+      { role: "assistant", content: " and", toolCalls: [{ id: "r:s1:call_1", name: "echo", arguments: { text: "x" } }], protocol: "hermes" },
       { role: "tool", toolCallId: "r:s1:call_1", name: "echo", content: "Error: not run: the model's output failed before it ran.", isError: true },
     ]);
   });
@@ -413,7 +425,7 @@ describe("runToolLoop", () => {
     });
     const engine = new ScriptedEngine([callText("probe"), "done"]);
     await drive(runToolLoop({ engine, protocol, tools: [probe], messages: [user("x")], generation: { temperature: 0.2 }, depth: 1 }));
-    expect(seen).toMatchObject({ engine, protocol: "call-tag", template: chatmlTemplate, generation: { temperature: 0.2 }, depth: 1, tools: [probe] });
+    expect(seen).toMatchObject({ engine, protocol: "hermes", template: chatmlTemplate, generation: { temperature: 0.2 }, depth: 1, tools: [probe] });
   });
 
   it("stops the engine when the consumer leaves the generator early", async () => {

@@ -30,6 +30,7 @@ function createParser(tools: ToolSpec[]): StreamParser {
           continue;
         }
         const name = String(parsed.name);
+        // Names are checked, arguments are not: the loop's own argument check is what tests see.
         if (!tools.some((tool) => tool.name === name)) {
           events.push({ type: "parse-error", kind: "unknown-tool", message: `Unknown tool "${name}".`, raw: match[0], span });
           continue;
