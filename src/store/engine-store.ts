@@ -112,7 +112,8 @@ let transcriptLoading: AbortController | null = null;
 export function selectEngineKind(kind: EngineKind): void {
   remember(KEYS.kind, kind);
   sync({ kind });
-  if (kind === "replay" && !get().replayEngine && get().replayStatus.state !== "loading") void selectReplay(get().transcriptSource);
+  // After a failed transcript, switching back uses the last one that loaded.
+  if (kind === "replay" && !get().replayEngine && get().replayStatus.state !== "loading") void selectReplay(recall(KEYS.transcript) || DEFAULT_TRANSCRIPT);
 }
 
 /** Chooses the replay engine with a built-in transcript name or a transcript URL. */
