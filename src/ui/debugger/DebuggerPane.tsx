@@ -6,7 +6,7 @@ import { useCallback, useDeferredValue, useMemo, useRef, useState } from "react"
 import type { LoopEvent, ToolSpec } from "../../middleware/types.ts";
 import { useDebuggerStore } from "../../store/debugger-store.ts";
 import { previousStepInRun, resolveSelectedStep, selectionIdFor, StepFolder, type StepView } from "./build-steps.ts";
-import { formatDuration, formatTokens, STEP_STATUS_LABEL, statusTone } from "./format.ts";
+import { formatDuration, formatTokens, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
 import { ParseStepsView } from "./ParseStepsView.tsx";
 import { PromptView } from "./PromptView.tsx";
 import { controlTokensOf, toolSectionOf } from "./protocol-support.ts";
@@ -87,7 +87,7 @@ export function DebuggerPane({ events, tools }: DebuggerPaneProps) {
         <div className="dbg-detail">
           <div className="dbg-step-head">
             <strong>
-              {step.depth > 0 ? "Sub-agent step" : "Step"} {step.index + 1}
+              {stepLabel(step)}
             </strong>
             <span className="dbg-protocol">{step.protocol}</span>
             <span className={`dbg-badge tone-${statusTone(step.status)}`}>{STEP_STATUS_LABEL[step.status]}</span>

@@ -2,7 +2,7 @@
 // started them. Virtualized, so a session of a thousand steps stays quick.
 import { memo, useCallback, type KeyboardEvent } from "react";
 import type { StepView, StepsModel } from "./build-steps.ts";
-import { formatDuration, formatTokens, STEP_STATUS_LABEL, statusTone } from "./format.ts";
+import { formatDuration, formatTokens, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
 import { VirtualList } from "./VirtualList.tsx";
 
 const ROW_HEIGHT = 46;
@@ -74,7 +74,7 @@ const StepRow = memo(function StepRow({ step, selected, onSelect }: { step: Step
       <span className="dbg-step-line">
         {step.depth > 0 && <span className="dbg-nest" aria-hidden="true">↳</span>}
         <span className="dbg-step-title">
-          {step.depth > 0 ? "Sub-agent step" : "Step"} {step.index + 1}
+          {stepLabel(step)}
         </span>
         <span className="dbg-protocol">{step.protocol}</span>
         <span className={`dbg-badge tone-${tone}`}>{STEP_STATUS_LABEL[step.status]}</span>

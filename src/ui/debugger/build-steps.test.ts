@@ -50,6 +50,7 @@ describe("buildSteps", () => {
     const model = buildSteps(main.events);
     expect(model.order).toEqual([stepKey("main", "m0"), stepKey("sub", "s0"), stepKey("sub", "s1"), stepKey("main", "m1")]);
     expect(model.order.map((k) => model.steps.get(k)?.depth)).toEqual([0, 1, 1, 0]);
+    expect(model.order.map((k) => model.steps.get(k)?.turn)).toEqual([1, 1, 1, 1]);
     const parent = model.steps.get(stepKey("main", "m0"));
     expect(parent?.childStepKeys).toEqual([stepKey("sub", "s0"), stepKey("sub", "s1")]);
     expect(parent?.toolExecutions[0]?.childStepKeys).toEqual([stepKey("sub", "s0"), stepKey("sub", "s1")]);
@@ -114,12 +115,21 @@ describe("step selection", () => {
     expect(a && previousStepInRun(model, a)).toBeUndefined();
   });
 
+  it("takes the previous turn's last step as the predecessor of a turn's first step", () => {
+    const next = new RunLogBuilder("next", undefined, 1_900_000_000_000).runStart();
+    toolCallStepEvents(next, "n0", 0, "PA+B+C");
+    const both = buildSteps([...main.events, ...next.events]);
+    const n0 = both.steps.get(stepKey("next", "n0"));
+    expect(n0 && previousStepInRun(both, n0)?.id).toBe("b");
+  });
+
   it("selects by the loop's step id unless two runs share it", () => {
     const a = model.steps.get(stepKey("main", "a"));
     expect(a && selectionIdFor(model, a)).toBe("a");
     const second = new RunLogBuilder("other", undefined, 1_800_000_000_000).runStart();
     toolCallStepEvents(second, "a", 0, "Q");
     const both = buildSteps([...main.events, ...second.events]);
+    expect(both.order.map((k) => both.steps.get(k)?.turn)).toEqual([1, 1, 2]);
     const firstA = both.steps.get(stepKey("main", "a"));
     expect(firstA && selectionIdFor(both, firstA)).toBe(stepKey("main", "a"));
     expect(resolveSelectedStep(both, stepKey("main", "a"))?.runId).toBe("main");

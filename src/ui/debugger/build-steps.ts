@@ -54,6 +54,8 @@ export interface StepView {
   parent?: ParentRef;
   /** 0 for the top-level run; 1 for a sub-agent's steps; and so on. */
   depth: number;
+  /** Which top-level run (a user turn) this step belongs to, 1-based; sub-agent steps share their parent's. */
+  turn: number;
   protocol: string;
   template: string;
   status: StepViewStatus;
@@ -115,6 +117,8 @@ export class StepFolder {
   private dirty = new Set<string>();
   private executionsByCall = new Map<string, ToolExecution>();
   private stepsOfRun = new Map<string, string[]>();
+  private turnOfRun = new Map<string, number>();
+  private topLevelTurns = 0;
   private seen: readonly LoopEvent[] = [];
   private seenCount = 0;
   private model: StepsModel = { steps: new Map(), order: [], runs: new Map() };
@@ -128,6 +132,8 @@ export class StepFolder {
     this.dirty = new Set();
     this.executionsByCall = new Map();
     this.stepsOfRun = new Map();
+    this.turnOfRun = new Map();
+    this.topLevelTurns = 0;
     this.seen = [];
     this.seenCount = 0;
     this.model = { steps: new Map(), order: [], runs: new Map() };
@@ -174,6 +180,15 @@ export class StepFolder {
     return out;
   }
 
+  private turnFor(runId: string, parentStep: MutableStep | undefined): number {
+    let turn = this.turnOfRun.get(runId);
+    if (turn === undefined) {
+      turn = parentStep ? parentStep.turn : ++this.topLevelTurns;
+      this.turnOfRun.set(runId, turn);
+    }
+    return turn;
+  }
+
   private touch(key: string) {
     this.dirty.add(key);
   }
@@ -218,6 +233,7 @@ export class StepFolder {
           index: event.index,
           parent: event.parent,
           depth: parentStep ? parentStep.depth + 1 : event.parent ? 1 : 0,
+          turn: this.turnFor(event.runId, parentStep),
           protocol: event.protocol,
           template: event.template,
           status: "running",
@@ -355,13 +371,22 @@ export function latestStep(model: StepsModel): StepView | undefined {
   return latest;
 }
 
-/** The step before this one in the same run (whose prompt this step's prompt extends). */
+/**
+ * The step whose prompt this step's prompt extends: the one before it in its run, or for a
+ * turn's first step the last step of the previous turn (the conversation carries on).
+ */
 export function previousStepInRun(model: StepsModel, step: StepView): StepView | undefined {
   let best: StepView | undefined;
   for (const other of model.steps.values()) {
     if (other.runId === step.runId && other.index < step.index && (!best || other.index > best.index)) best = other;
   }
-  return best;
+  if (best || step.depth > 0) return best;
+  const at = model.order.indexOf(step.key);
+  for (let i = at - 1; i >= 0; i--) {
+    const other = model.steps.get(model.order[i] as string);
+    if (other && other.depth === 0) return other;
+  }
+  return undefined;
 }
 
 /** What the debugger store should hold for a step: its id, unless another step shares it. */

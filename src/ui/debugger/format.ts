@@ -79,3 +79,8 @@ export function summarizeParseEvent(event: ParseEvent): string {
       return `${event.kind}: ${event.message}`;
   }
 }
+
+/** "Turn 2 · step 3", or "Sub-agent step 1" for a nested step (it sits under its parent). */
+export function stepLabel(step: { depth: number; index: number; turn: number }): string {
+  return step.depth > 0 ? `Sub-agent step ${step.index + 1}` : `Turn ${step.turn} · step ${step.index + 1}`;
+}
