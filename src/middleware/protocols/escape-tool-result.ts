@@ -24,13 +24,19 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** Any opening or closing tag. */
+const ANY_TAG = /<(\/?)(?=[A-Za-z_])/g;
+
 /**
- * Escapes `content` so that it is inert inside a tool-result block. `extraTags` names more tags
- * that would start a call in the protocol (the xml protocol's tool-named tags).
+ * Escapes `content` so that it is inert inside a tool-result block. `tags` says which tags:
+ * the protocols' own (and `extraTags`), or "all" for a protocol where any tag naming a tool is
+ * a call (xml), since the tools of the conversation are not known when a result is rendered.
  */
-export function escapeToolResult(content: string, extraTags: readonly string[] = []): string {
+export function escapeToolResult(content: string, extraTags: readonly string[] | "all" = []): string {
+  const withoutTokens = content.replace(CONTROL_TOKEN, "&lt;|");
+  if (extraTags === "all") return withoutTokens.replace(ANY_TAG, "&lt;$1");
   const names = [...PROTOCOL_TAGS, ...extraTags].map(escapeRegExp).join("|");
   // `<tag`, `</tag` followed by the end of the name (`>`, `=`, `/`, a blank or the end).
   const tag = new RegExp(`<(/?)(${names})(?=[\\s>=/]|$)`, "g");
-  return content.replace(CONTROL_TOKEN, "&lt;|").replace(tag, "&lt;$1$2");
+  return withoutTokens.replace(tag, "&lt;$1$2");
 }

@@ -3,7 +3,7 @@
 import type { ChatMessage } from "../types.ts";
 import { escapeToolResult } from "./escape-tool-result.ts";
 
-export function renderToolResponse(message: Extract<ChatMessage, { role: "tool" }>, extraTags: readonly string[] = []): string {
+export function renderToolResponse(message: Extract<ChatMessage, { role: "tool" }>, extraTags: readonly string[] | "all" = []): string {
   return `<tool_response>\n${escapeToolResult(message.content, extraTags)}\n</tool_response>`;
 }
 

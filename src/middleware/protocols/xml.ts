@@ -71,6 +71,7 @@ export const xmlProtocol: Protocol = {
           example(tools),
         ].join("\n"),
   renderAssistant: (message) => joinAssistantTurn(message.content, (message.toolCalls ?? []).map(renderXmlCall)),
-  renderToolResult: (message) => renderToolResponse(message, []),
+  // Any tag may name a tool here, and the tools are not known at this point: escape them all.
+  renderToolResult: (message) => renderToolResponse(message, "all"),
   createParser: (tools) => new ToolCallScanner({ tools, extraOpeners: toolNamedOpeners(tools) }),
 };

@@ -1,0 +1,89 @@
+// One contract, run against every registered protocol: its prompt names the tools, what it
+// renders it reads back, and streaming gives exactly the one-shot result.
+import { describe, expect, it } from "vitest";
+import { charChunks, foldOf, parseText, splitAt, tagBoundaries, testTools } from "../parser/test-fixtures.ts";
+import type { ToolCall } from "../types.ts";
+import { getProtocol, listProtocols } from "./registry.ts";
+
+const calls: ToolCall[] = [
+  { id: "call_1", name: "get_weather", arguments: { location: 'São Paulo & "Rio" <downtown>', days: 3, detailed: false } },
+  { id: "call_2", name: "tag_items", arguments: { tags: ["a b", "c<d", "e&f"], options: { deep: true, limit: 10 } } },
+  { id: "call_3", name: "get_weather", arguments: { location: "line one\nline two" } },
+];
+
+describe("the registry", () => {
+  it("holds hermes, xml and qwen3-coder", () => {
+    expect(listProtocols().map((p) => p.name)).toEqual(expect.arrayContaining(["hermes", "xml", "qwen3-coder"]));
+    expect(getProtocol("no-such-protocol")).toBeUndefined();
+  });
+});
+
+describe.each(listProtocols().map((p) => [p.name, p] as const))("protocol contract: %s", (name, protocol) => {
+  it("is found by its name and has a label", () => {
+    expect(getProtocol(name)).toBe(protocol);
+    expect(protocol.label.length).toBeGreaterThan(0);
+  });
+
+  it("names every tool and its description in the system prompt, and says nothing without tools", () => {
+    const prompt = protocol.systemPrompt(testTools);
+    for (const tool of testTools) {
+      expect(prompt).toContain(tool.name);
+      expect(prompt).toContain(tool.description);
+    }
+    expect(prompt).toContain("<tool_call>");
+    expect(protocol.systemPrompt([])).toBe("");
+  });
+
+  it("reads back the calls it renders, one-shot and streamed", () => {
+    const rendered = protocol.renderAssistant({ role: "assistant", content: "Let me check.", toolCalls: calls });
+    for (const chunks of [[rendered], charChunks(rendered), splitAt(rendered, tagBoundaries(rendered))]) {
+      const r = parseText(protocol, chunks);
+      expect(r.errors).toEqual([]);
+      expect(r.calls).toEqual(calls);
+      expect(r.text.trim()).toBe("Let me check.");
+    }
+  });
+
+  it("renders an assistant turn without calls as its text", () => {
+    expect(protocol.renderAssistant({ role: "assistant", content: "Hello." })).toBe("Hello.");
+  });
+
+  it("reports a call to an unknown tool in its own format as unknown-tool", () => {
+    const rendered = protocol.renderAssistant({ role: "assistant", content: "", toolCalls: [{ id: "x", name: "launch_rockets", arguments: { when: "now" } }] });
+    const r = parseText(protocol, rendered);
+    expect(r.calls).toEqual([]);
+    expect(r.errors.map((e) => e.kind)).toEqual(["unknown-tool"]);
+  });
+
+  it("reports a call cut off mid-way in its own format as unfinished", () => {
+    const rendered = protocol.renderAssistant({ role: "assistant", content: "", toolCalls: [calls[0]!] });
+    const cut = rendered.slice(0, rendered.indexOf("Paulo"));
+    const r = parseText(protocol, cut);
+    expect(r.calls).toEqual([]);
+    expect(r.errors.map((e) => e.kind)).toEqual(["unfinished-tool-call"]);
+  });
+
+  it("gives the same result streamed as one-shot", () => {
+    const turn = protocol.renderAssistant({ role: "assistant", content: "Checking <b>both</b>.", toolCalls: calls.slice(0, 2) });
+    const samples = [
+      turn,
+      `<think>I should look it up.</think>${turn}`,
+      `<think>unclosed ${turn}`,
+      `${turn}\nAnd some words after.`,
+      `${turn.slice(0, turn.length - 5)}`,
+      "No calls at all, 3 < 4.",
+    ];
+    for (const raw of samples) {
+      const oneShot = foldOf(protocol, [raw]);
+      expect(foldOf(protocol, charChunks(raw))).toEqual(oneShot);
+      expect(foldOf(protocol, splitAt(raw, tagBoundaries(raw)))).toEqual(oneShot);
+      expect(foldOf(protocol, splitAt(raw, [3, 17, 18, 40, 41, 42, 90, 200]))).toEqual(oneShot);
+    }
+  });
+
+  it("numbers calls from call_1 in every new parser", () => {
+    const rendered = protocol.renderAssistant({ role: "assistant", content: "", toolCalls: calls.slice(0, 1) });
+    expect(parseText(protocol, rendered).calls[0]!.id).toBe("call_1");
+    expect(parseText(protocol, rendered).calls[0]!.id).toBe("call_1");
+  });
+});
