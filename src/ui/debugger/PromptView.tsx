@@ -2,6 +2,7 @@
 // request only what this step added to the previous step's prompt.
 import { memo, useMemo, useState } from "react";
 import type { StepView } from "./build-steps.ts";
+import { stepLabel } from "./format.ts";
 import { promptChangesSince, segmentPrompt, type PromptPiece } from "./prompt-segments.ts";
 
 interface PromptViewProps {
@@ -36,9 +37,9 @@ export const PromptView = memo(function PromptView({ step, previous, controlToke
       </header>
       {changes && previous && (
         <p className="dbg-note" data-testid="prompt-diff-note">
-          Hidden: the first {changes.hiddenChars.toLocaleString()} characters ({changes.hiddenLines} lines), the same as step{" "}
-          {previous.index + 1}&apos;s prompt.
-          {changes.droppedChars > 0 && ` Step ${previous.index + 1}'s prompt had ${changes.droppedChars.toLocaleString()} more characters after that point that this prompt does not.`}
+          Hidden: the first {changes.hiddenChars.toLocaleString()} characters ({changes.hiddenLines} lines), the same as in the prompt of{" "}
+          {stepLabel(previous).toLowerCase()}.
+          {changes.droppedChars > 0 && ` That prompt had ${changes.droppedChars.toLocaleString()} more characters after that point that this prompt does not.`}
           {changes.added.length === 0 && " Nothing was added."}
         </p>
       )}

@@ -65,7 +65,7 @@ function ExecutionCard({ execution, model, onSelectStep }: { execution: ToolExec
           <span className="dbg-label">Sub-agent steps</span>
           {children.map((child) => (
             <button key={child.key} type="button" className="dbg-small-button" onClick={() => onSelectStep(child)}>
-              step {child.index + 1}
+              step {child.index}
             </button>
           ))}
         </div>

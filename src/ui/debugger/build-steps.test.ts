@@ -135,3 +135,13 @@ describe("step selection", () => {
     expect(resolveSelectedStep(both, stepKey("main", "a"))?.runId).toBe("main");
   });
 });
+
+describe("a long session", () => {
+  it("folds 1,000 steps into 1,000 timeline rows, one turn per two steps", () => {
+    const model = buildSteps(longSession(1000));
+    expect(model.order).toHaveLength(1000);
+    const last = model.steps.get(model.order[999] as string);
+    expect(last?.turn).toBe(500);
+    expect(last?.status).toBe("final");
+  });
+});

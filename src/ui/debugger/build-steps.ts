@@ -49,7 +49,7 @@ export interface StepView {
   /** The loop's step id (what the debugger store and the chat's tool cards hold). */
   id: string;
   runId: string;
-  /** Position within its run (0-based). */
+  /** Position within its run, as the loop numbers it (from 1). */
   index: number;
   parent?: ParentRef;
   /** 0 for the top-level run; 1 for a sub-agent's steps; and so on. */

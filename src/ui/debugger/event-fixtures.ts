@@ -116,13 +116,31 @@ export function toolCallStepEvents(builder: RunLogBuilder, stepId: string, index
   return callId;
 }
 
-/** A long session: `steps` finished steps in one run, for scale tests and the benchmark. */
+/**
+ * A long session of `steps` finished steps, for scale tests and the benchmark: turns of two
+ * steps each (a tool call, then the answer), as a conversation with the calculator grows.
+ */
 export function longSession(steps: number): LoopEvent[] {
-  const builder = new RunLogBuilder("run-long").runStart();
+  const events: LoopEvent[] = [];
   let prompt = "<|im_start|>system\nYou are helpful.<|im_end|>\n";
-  for (let i = 0; i < steps; i++) {
-    prompt += `<|im_start|>user\nQuestion ${i}<|im_end|>\n<|im_start|>assistant\n`;
-    toolCallStepEvents(builder, `s${i}`, i, prompt);
+  let clock = 1_700_000_000_000;
+  for (let turn = 0; turn * 2 < steps; turn++) {
+    const run = new RunLogBuilder(`run-${turn}`, undefined, clock).runStart();
+    prompt += `<|im_start|>user\nWhat is ${turn} + 2?<|im_end|>\n<|im_start|>assistant\n`;
+    toolCallStepEvents(run, `run-${turn}:s1`, 1, prompt);
+    if (turn * 2 + 1 < steps) {
+      prompt += `<tool_call>…</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>4</tool_response><|im_end|>\n<|im_start|>assistant\n`;
+      const answer = `It is ${turn + 2}.`;
+      run
+        .stepStart(`run-${turn}:s2`, 2, prompt)
+        .output(`run-${turn}:s2`, answer, 0)
+        .parse(`run-${turn}:s2`, { type: "text", text: answer, span: { start: 0, end: answer.length } })
+        .usage(`run-${turn}:s2`, 150, 8)
+        .stepEnd(`run-${turn}:s2`, "final");
+    }
+    run.runEnd();
+    events.push(...run.events);
+    clock = run.events[run.events.length - 1]!.at + 1;
   }
-  return builder.runEnd().events;
+  return events;
 }

@@ -56,8 +56,9 @@ export function toDisplayJson(value: unknown): string {
   }
 }
 
+/** One line of at most `max` characters; line breaks and tabs shown as \n and \t. */
 function clip(text: string, max = 80): string {
-  const oneLine = JSON.stringify(text).slice(1, -1);
+  const oneLine = text.replace(/\n/g, "\\n").replace(/\t/g, "\\t").replace(/\r/g, "\\r");
   return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
 }
 
@@ -82,5 +83,5 @@ export function summarizeParseEvent(event: ParseEvent): string {
 
 /** "Turn 2 · step 3", or "Sub-agent step 1" for a nested step (it sits under its parent). */
 export function stepLabel(step: { depth: number; index: number; turn: number }): string {
-  return step.depth > 0 ? `Sub-agent step ${step.index + 1}` : `Turn ${step.turn} · step ${step.index + 1}`;
+  return step.depth > 0 ? `Sub-agent step ${step.index}` : `Turn ${step.turn} · step ${step.index}`;
 }
