@@ -9,5 +9,8 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "src/**/*.test.tsx", "scripts/**/*.test.ts"],
     environment: "node",
+    // Generous: CI machines have 2 cores, and importing WebLLM or a tokenizer takes seconds there.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });
