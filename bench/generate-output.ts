@@ -1,0 +1,125 @@
+// Deterministic model outputs for the parser benchmark: prose with tool calls mixed in, in the
+// hermes (<tool_call>{json}</tool_call>) or xml (a tag named after the tool, one child tag per
+// argument — the form both our xml protocol and the peer's morphXml read) shape, and a seeded
+// random split into the 1–4 character chunks an engine streams.
+import type { ToolSpec } from "../src/middleware/types.ts";
+
+/** "xml-tool-call" is our xml protocol's own form, <tool_call><tool_name>…; the peer does not read it. */
+export type OutputFormat = "hermes" | "xml" | "xml-tool-call";
+
+export interface GeneratedOutput {
+  text: string;
+  /** How many tool calls the text holds. */
+  calls: number;
+  /** The offset just after each call, to count the calls inside a prefix of the text. */
+  callEnds: number[];
+}
+
+export const benchTools: ToolSpec[] = [
+  {
+    name: "get_weather",
+    description: "Current weather for a city",
+    parameters: {
+      type: "object",
+      properties: {
+        location: { type: "string" },
+        unit: { type: "string", enum: ["celsius", "fahrenheit"] },
+        days: { type: "integer" },
+      },
+      required: ["location"],
+    },
+  },
+  {
+    name: "search_notes",
+    description: "Search the user's notes",
+    parameters: {
+      type: "object",
+      properties: { query: { type: "string" }, limit: { type: "integer" } },
+      required: ["query"],
+    },
+  },
+];
+
+/** A small fast PRNG (mulberry32): the same seed gives the same outputs on every run. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = (
+  "the a model tool call weather city note search result answer user query today tomorrow " +
+  "rain sun cloud wind forecast because then however which would could should first next " +
+  "finally think check look find report temperature degrees north south Zürich café naïve"
+).split(" ");
+/** Prose that looks like markup without being a call, so parsers must hold back and decide. */
+const PROSE_MARKUP = ["x < y", "<b>note</b>", "a <i>short</i> remark", "if a<b then", "<tool", "3 > 2", "<div>", "tool_call"];
+const CITIES = ["Seoul", "Paris", "New York", "Zürich", "São Paulo", "Busan", "Tokyo"];
+const QUERIES = ["groceries", "meeting notes", "trip to Busan", "book list", "ideas for the weekend"];
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)] as T;
+}
+
+function sentence(random: () => number): string {
+  const length = 6 + Math.floor(random() * 14);
+  const words: string[] = [];
+  for (let i = 0; i < length; i++) words.push(random() < 0.06 ? pick(random, PROSE_MARKUP) : pick(random, WORDS));
+  const text = words.join(" ");
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
+function call(random: () => number, format: OutputFormat): string {
+  const weather = random() < 0.6;
+  const args: Record<string, unknown> = weather
+    ? { location: pick(random, CITIES), unit: pick(random, ["celsius", "fahrenheit"]), days: 1 + Math.floor(random() * 7) }
+    : { query: pick(random, QUERIES), limit: 1 + Math.floor(random() * 20) };
+  const name = weather ? "get_weather" : "search_notes";
+  if (format === "hermes") return `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
+  const children = Object.entries(args).map(([key, value]) => `<${key}>${String(value)}</${key}>`);
+  if (format === "xml-tool-call") return `<tool_call>\n<tool_name>${name}</tool_name>\n${children.join("\n")}\n</tool_call>`;
+  return `<${name}>\n${children.join("\n")}\n</${name}>`;
+}
+
+/** About `bytes` UTF-8 bytes of output: paragraphs of prose, a call after roughly every other one. */
+export function generateOutput(bytes: number, format: OutputFormat, seed = 1): GeneratedOutput {
+  const random = seededRandom(seed);
+  const parts: string[] = [];
+  const callEnds: number[] = [];
+  let length = 0;
+  let size = 0;
+  const add = (piece: string) => {
+    parts.push(piece);
+    length += piece.length;
+    size += Buffer.byteLength(piece);
+  };
+  while (size < bytes) {
+    const sentences = 1 + Math.floor(random() * 4);
+    const paragraph: string[] = [];
+    for (let i = 0; i < sentences; i++) paragraph.push(sentence(random));
+    add(`${paragraph.join(" ")}\n\n`);
+    if (random() < 0.5 && size < bytes) {
+      add(call(random, format));
+      callEnds.push(length);
+      add("\n\n");
+    }
+  }
+  return { text: parts.join(""), calls: callEnds.length, callEnds };
+}
+
+/** The text cut into chunks of 1–4 characters (seeded), as a token stream would deliver it. */
+export function chunkText(text: string, seed = 7): string[] {
+  const random = seededRandom(seed);
+  const chunks: string[] = [];
+  for (let i = 0; i < text.length; ) {
+    const size = 1 + Math.floor(random() * 4);
+    chunks.push(text.slice(i, i + size));
+    i += size;
+  }
+  return chunks;
+}

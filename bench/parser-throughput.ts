@@ -1,0 +1,220 @@
+// Streaming-parse throughput: our hermes and xml parsers against @ai-sdk-tool/parser's hermes
+// and morphXml middleware, on the same generated outputs cut into the same 1–4 character
+// chunks, in the same run. Prints a table, the call counts each parser found (so the
+// comparison is known to be fair) and the ratios: ours/peer throughput, and how the per-byte
+// cost changes from 1 KB to 1 MB (flat means linear work).
+import { getProtocol } from "../src/middleware/protocols/registry.ts";
+import type { ToolSpec } from "../src/middleware/types.ts";
+import { benchTools, chunkText, generateOutput, type GeneratedOutput, type OutputFormat } from "./generate-output.ts";
+import { peerMiddleware, runPeer } from "./peer-parser.ts";
+
+const SIZES = [
+  { label: "1 KB", bytes: 1_000 },
+  { label: "10 KB", bytes: 10_000 },
+  { label: "100 KB", bytes: 100_000 },
+  { label: "1 MB", bytes: 1_000_000 },
+];
+/**
+ * Our runs repeat until this much time has passed (and at least MIN_RUNS times). The fastest run
+ * counts, for both parsers: on a shared machine it is the figure least disturbed by other work.
+ */
+const OURS_MIN_TOTAL_MS = 400;
+const MIN_RUNS = 3;
+const MAX_RUNS = 200;
+
+interface Measurement {
+  parser: string;
+  format: OutputFormat;
+  size: string;
+  /** UTF-8 bytes parsed (of the part fed, when capped). */
+  bytes: number;
+  chunks: number;
+  calls: number;
+  expectedCalls: number;
+  ms: number;
+  runs: number;
+  capped: boolean;
+  totalBytes: number;
+}
+
+interface Input {
+  size: string;
+  output: GeneratedOutput;
+  chunks: string[];
+  bytes: number;
+}
+
+function inputs(format: OutputFormat): Input[] {
+  return SIZES.map(({ label, bytes }) => {
+    const output = generateOutput(bytes, format);
+    return { size: label, output, chunks: chunkText(output.text), bytes: Buffer.byteLength(output.text) };
+  });
+}
+
+function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+/** One pass of our parser over the chunks; counts the calls it completes. */
+function parseOnce(protocolName: string, tools: ToolSpec[], chunks: readonly string[]): number {
+  const protocol = getProtocol(protocolName);
+  if (!protocol) throw new Error(`no protocol named ${protocolName}`);
+  const parser = protocol.createParser(tools);
+  let calls = 0;
+  for (const chunk of chunks) {
+    for (const event of parser.push(chunk)) if (event.type === "tool-call-end") calls++;
+  }
+  for (const event of parser.end()) if (event.type === "tool-call-end") calls++;
+  return calls;
+}
+
+function measureOurs(protocolName: string, format: OutputFormat, input: Input): Measurement {
+  parseOnce(protocolName, benchTools, input.chunks); // warm-up
+  const times: number[] = [];
+  let calls = 0;
+  let total = 0;
+  while (times.length < MAX_RUNS && (times.length < MIN_RUNS || total < OURS_MIN_TOTAL_MS)) {
+    collectGarbage();
+    const start = performance.now();
+    calls = parseOnce(protocolName, benchTools, input.chunks);
+    const elapsed = performance.now() - start;
+    times.push(elapsed);
+    total += elapsed;
+  }
+  return {
+    parser: `ours ${protocolName}`,
+    format,
+    size: input.size,
+    bytes: input.bytes,
+    chunks: input.chunks.length,
+    calls,
+    expectedCalls: input.output.calls,
+    ms: Math.min(...times),
+    runs: times.length,
+    capped: false,
+    totalBytes: input.bytes,
+  };
+}
+
+async function measurePeer(label: string, format: "hermes" | "xml", input: Input, capMs: number, plumbingOnly: boolean): Promise<Measurement> {
+  const middleware = plumbingOnly ? undefined : peerMiddleware[format].middleware;
+  // Small inputs are quick enough to repeat; large ones run once, under the cap.
+  const runs = input.bytes <= 10_100 ? MIN_RUNS : 1;
+  const results = [];
+  for (let i = 0; i < runs; i++) {
+    collectGarbage();
+    results.push(await runPeer(middleware, benchTools, input.chunks, capMs));
+  }
+  const last = results[results.length - 1]!;
+  const fedText = input.output.text.slice(0, last.fedChars);
+  return {
+    parser: label,
+    format,
+    size: input.size,
+    bytes: Buffer.byteLength(fedText),
+    chunks: Math.ceil((input.chunks.length * last.fedChars) / Math.max(1, input.output.text.length)),
+    calls: last.calls,
+    expectedCalls: input.output.callEnds.filter((end) => end <= last.fedChars).length,
+    ms: Math.min(...results.map((r) => r.elapsedMs)),
+    runs,
+    capped: last.capped,
+    totalBytes: input.bytes,
+  };
+}
+
+const mbPerSecond = (m: Measurement) => m.bytes / 1e6 / (m.ms / 1000);
+const nsPerChunk = (m: Measurement) => (m.ms * 1e6) / m.chunks;
+const nsPerByte = (m: Measurement) => (m.ms * 1e6) / m.bytes;
+
+function formatNumber(value: number, digits = 3): string {
+  if (value >= 1000) return Math.round(value).toLocaleString("en-US");
+  return value.toPrecision(digits);
+}
+
+function printTable(rows: Measurement[]): void {
+  const header = ["parser", "input", "size", "bytes", "chunks", "calls found/expected", "runs", "time ms", "MB/s", "ns/chunk", "ns/byte"];
+  const lines = rows.map((m) => [
+    m.parser,
+    m.format,
+    m.size,
+    m.capped ? `${m.bytes.toLocaleString("en-US")} of ${m.totalBytes.toLocaleString("en-US")} (capped)` : m.bytes.toLocaleString("en-US"),
+    m.chunks.toLocaleString("en-US"),
+    `${m.calls}/${m.expectedCalls}${m.calls === m.expectedCalls ? "" : " ≠"}`,
+    String(m.runs),
+    formatNumber(m.ms),
+    formatNumber(mbPerSecond(m)),
+    formatNumber(nsPerChunk(m)),
+    formatNumber(nsPerByte(m)),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
+  const render = (cells: string[]) => cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  console.log(render(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const line of lines) console.log(render(line));
+}
+
+export interface ParserThroughputOptions {
+  /** The longest one peer run may take before it is stopped (its partial figures are shown). */
+  peerCapMs: number;
+}
+
+export async function runParserThroughput({ peerCapMs }: ParserThroughputOptions): Promise<void> {
+  console.log("Streaming-parse throughput: 1–4 character chunks (seeded), mixed prose and calls (deterministic).");
+  console.log(`MB = 10^6 bytes (UTF-8). Best of ≥${MIN_RUNS} runs (ours; the peer's ≤ 10 KB inputs) after a warm-up. Peer: @ai-sdk-tool/parser via wrapLanguageModel + doStream, capped at ${peerCapMs / 1000} s per run.`);
+  console.log(`Node ${process.version}${(globalThis as { gc?: unknown }).gc ? ", GC between runs" : ""}.\n`);
+
+  const rows: Measurement[] = [];
+  for (const format of ["hermes", "xml"] as const) {
+    const data = inputs(format);
+    for (const input of data) rows.push(measureOurs(format, format, input));
+    // Warm the peer's code up (JIT) on the 10 KB input first, as ours is warmed up.
+    await runPeer(peerMiddleware[format].middleware, benchTools, data[1]!.chunks, peerCapMs);
+    for (const input of data) {
+      const row = await measurePeer(`peer ${peerMiddleware[format].name}`, format, input, peerCapMs, false);
+      rows.push(row);
+      console.error(`  … ${row.parser} ${row.size}: ${formatNumber(row.ms)} ms${row.capped ? " (capped)" : ""}`);
+    }
+  }
+  // Our xml protocol's own form, which the peer does not read: ours only.
+  for (const input of inputs("xml-tool-call")) rows.push(measureOurs("xml", "xml-tool-call", input));
+  // What the AI SDK stream plumbing alone costs per chunk (no parser): part of every peer figure.
+  const plumbing = inputs("hermes");
+  await runPeer(undefined, benchTools, plumbing[1]!.chunks, peerCapMs);
+  for (const input of plumbing) rows.push(await measurePeer("stream plumbing only", "hermes", input, peerCapMs, true));
+
+  console.log("");
+  printTable(rows);
+  printRatios(rows);
+}
+
+function printRatios(rows: Measurement[]): void {
+  const find = (parser: string, format: OutputFormat, size: string) => rows.find((r) => r.parser === parser && r.format === format && r.size === size);
+  console.log("\nThroughput, ours / peer (same input, same chunks):");
+  for (const format of ["hermes", "xml"] as const) {
+    const cells = SIZES.map(({ label }) => {
+      const ours = find(`ours ${format}`, format, label);
+      const peer = find(`peer ${peerMiddleware[format].name}`, format, label);
+      if (!ours || !peer) return `${label}: n/a`;
+      const ratio = mbPerSecond(ours) / mbPerSecond(peer);
+      // A capped peer ran only on the start of the input, where it is fastest: the ratio is a lower bound.
+      return `${label}: ${peer.capped ? "≥ " : ""}${formatNumber(ratio)}×`;
+    });
+    console.log(`  ${format.padEnd(7)} ${cells.join("   ")}`);
+  }
+  console.log("\nPer-byte cost at 1 MB ÷ per-byte cost at 1 KB (1 = flat, linear work):");
+  const parsers = [...new Set(rows.map((r) => `${r.parser}|${r.format}`))];
+  for (const key of parsers) {
+    const [parser, format] = key.split("|") as [string, OutputFormat];
+    const small = find(parser, format, "1 KB");
+    const large = find(parser, format, "1 MB");
+    if (!small || !large) continue;
+    const note = large.capped ? ` (capped: measured on the first ${formatNumber(large.bytes / 1000)} KB only)` : "";
+    console.log(`  ${`${parser} [${format}]`.padEnd(44)} ${formatNumber(nsPerByte(large) / nsPerByte(small))}${note}`);
+  }
+  const disagreements = rows.filter((r) => r.calls !== r.expectedCalls && r.parser !== "stream plumbing only");
+  console.log(
+    disagreements.length === 0
+      ? "\nEvery parser found every call on every input it finished: the comparison is like for like."
+      : `\nCall counts differ from the generated calls in: ${disagreements.map((r) => `${r.parser} ${r.format} ${r.size} (${r.calls}/${r.expectedCalls})`).join(", ")}`,
+  );
+}
