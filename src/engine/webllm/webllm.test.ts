@@ -1,9 +1,10 @@
-import { CreateWebWorkerMLCEngine } from "@mlc-ai/web-llm";
+import { CreateWebWorkerMLCEngine, prebuiltAppConfig } from "@mlc-ai/web-llm";
 import { describe, expect, it } from "vitest";
 import type { EngineChunk } from "../../middleware/types.ts";
 import { classifyEngineError, EngineFailure } from "./engine-errors.ts";
 import { readLoadProgress } from "./load-progress.ts";
-import { buildCatalog, catalog, DEFAULT_MODEL_ID, findModel, modelsForAdapter, pickVariant } from "./model-catalog.ts";
+import { buildCatalog, catalog, DEFAULT_MODEL_ID, findModel, isCatalogCandidate, modelsForAdapter, pickVariant } from "./model-catalog.ts";
+import { prebuiltModelRecords } from "./prebuilt-models.ts";
 import { loadWebLlmModel } from "./model-loader.ts";
 import { buildRequest, mapUsage } from "./webllm-engine.ts";
 
@@ -276,6 +277,24 @@ describe("failure classification", () => {
 });
 
 describe("model catalogue", () => {
+  it("its snapshot equals WebLLM's own prebuilt records for every catalogue model", () => {
+    const live = prebuiltAppConfig.model_list
+      .filter((r) => isCatalogCandidate(r.model_id))
+      .map((r) => ({
+        model_id: r.model_id,
+        vram_required_MB: r.vram_required_MB,
+        low_resource_required: r.low_resource_required,
+        context_window_size: r.overrides?.context_window_size,
+      }));
+    const snapshot = prebuiltModelRecords.map((r) => ({
+      model_id: r.model_id,
+      vram_required_MB: r.vram_required_MB,
+      low_resource_required: r.low_resource_required,
+      context_window_size: r.overrides?.context_window_size,
+    }));
+    expect(snapshot).toEqual(live);
+  });
+
   it("holds only 4-bit instruction models of the supported families, each with VRAM and size", () => {
     expect(new Set(catalog.map((m) => m.family))).toEqual(new Set(["Qwen3", "Qwen2.5", "Hermes 3", "Llama 3.2", "SmolLM2", "Phi-3.5", "Gemma 2"]));
     for (const model of catalog) {
@@ -293,7 +312,7 @@ describe("model catalogue", () => {
     expect(pickVariant("gemma-2-2b-it-q4f16_1-MLC-1k", false)).toBe("gemma-2-2b-it-q4f32_1-MLC-1k");
     expect(pickVariant("Qwen3-1.7B-q4f32_1-MLC", false)).toBe("Qwen3-1.7B-q4f32_1-MLC");
     // No f32 twin: keep the id (loading will explain the missing feature).
-    const onlyF16 = buildCatalog([{ model: "x", model_id: "Qwen3-9B-q4f16_1-MLC", model_lib: "x", vram_required_MB: 1 }]);
+    const onlyF16 = buildCatalog([{ model_id: "Qwen3-9B-q4f16_1-MLC", vram_required_MB: 1 }]);
     expect(pickVariant("Qwen3-9B-q4f16_1-MLC", false, onlyF16)).toBe("Qwen3-9B-q4f16_1-MLC");
     expect(modelsForAdapter(false).every((m) => !m.needsShaderF16)).toBe(true);
     expect(modelsForAdapter(true).length).toBe(catalog.length);
