@@ -7,7 +7,6 @@ import { defaultSettings, newConversationId, type Conversation, type Conversatio
 
 export const EXPORT_FORMAT = "toolcall-lab/conversation";
 
-const loopEventTypes = ["run-start", "step-start", "output-delta", "parse", "usage", "tool-start", "tool-end", "message", "step-end", "run-end"] as const;
 
 const span = z.object({ start: z.number(), end: z.number() });
 const message = z.looseObject({ role: z.enum(["system", "user", "assistant", "tool"]), content: z.string() });

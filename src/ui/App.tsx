@@ -1,11 +1,38 @@
+import { useEffect, useMemo } from "react";
+import { useConversationStore, conversationActions } from "../store/conversation-store.ts";
+import { engineSelectors, useEngineStore } from "../store/engine-store.ts";
+import { startLab } from "../store/lab-startup.ts";
+import { allTools, enabledTools, toSpecs } from "../store/tool-catalog.ts";
+import { ChatPane } from "./chat/ChatPane.tsx";
+import { ProtocolSelect } from "./chat/ProtocolSelect.tsx";
+import { DebuggerPane } from "./debugger/DebuggerPane.tsx";
+import { SessionsPanel } from "./sessions/SessionsPanel.tsx";
+import { SettingsPanel } from "./settings/SettingsPanel.tsx";
 import { useWebGpuStatus, WebGpuBadge } from "./WebGpuBadge.tsx";
+
+const EMPTY_EVENTS: never[] = [];
 
 export function App() {
   const gpu = useWebGpuStatus();
+  useEffect(() => startLab(), []);
+  const events = useConversationStore((s) => s.active?.events ?? EMPTY_EVENTS);
+  const settings = useConversationStore((s) => s.active?.settings);
+  const title = useConversationStore((s) => s.active?.title);
+  const storageError = useConversationStore((s) => s.storageError);
+  const engineLabel = useEngineStore(engineSelectors.label);
+  const engineReady = useEngineStore(engineSelectors.ready);
+  const everyTool = useMemo(() => (settings ? toSpecs(allTools(settings)) : []), [settings]);
+  const offered = useMemo(() => (settings ? toSpecs(enabledTools(settings)) : []), [settings]);
+
   return (
     <div className="app">
       <header className="app-header">
         <h1 className="brand">Toolcall Lab</h1>
+        <ProtocolSelect />
+        <span className={`badge ${engineReady ? "badge-engine" : "badge-muted"}`} data-testid="engine-label" title={engineLabel}>
+          {engineLabel}
+        </span>
+        <span className="header-spacer" />
         <WebGpuBadge status={gpu} />
       </header>
       {gpu.state === "unavailable" && (
@@ -13,18 +40,42 @@ export function App() {
           {gpu.message}
         </div>
       )}
+      {storageError && (
+        <div className="notice notice-err notice-row" role="alert" data-testid="storage-error">
+          <span>{storageError}</span>
+          <button type="button" onClick={conversationActions.dismissStorageError}>
+            Dismiss
+          </button>
+        </div>
+      )}
       <main className="panes">
-        <section className="pane pane-model" aria-label="Model">
-          <h2>Model</h2>
-          <p className="empty">Pick a model to load it into this page, or choose the replay engine.</p>
-        </section>
+        <div className="pane pane-side">
+          <section className="side-section" aria-label="Model">
+            <h2>Model</h2>
+            <p className="empty">Pick a model to load it into this page, or choose the replay engine.</p>
+          </section>
+          <details className="side-section" open>
+            <summary>
+              <h2>Conversations</h2>
+            </summary>
+            <SessionsPanel />
+          </details>
+          <details className="side-section" open>
+            <summary>
+              <h2>Settings</h2>
+            </summary>
+            <SettingsPanel tools={everyTool} />
+          </details>
+        </div>
         <section className="pane pane-chat" aria-label="Chat">
-          <h2>Chat</h2>
-          <p className="empty">Your conversation with the model appears here, with each tool call as a card.</p>
+          <h2 className="pane-title">
+            Chat {title && <span className="pane-subtitle" data-testid="conversation-title">{title}</span>}
+          </h2>
+          <ChatPane />
         </section>
         <section className="pane pane-debugger" aria-label="Debugger">
           <h2>Debugger</h2>
-          <p className="empty">Every loop step appears here: the exact prompt, the raw output and each parse step.</p>
+          <DebuggerPane events={events} tools={offered} />
         </section>
       </main>
     </div>

@@ -1,0 +1,38 @@
+// Starts the lab once: storage, engines, and the run controller's wiring to the real loop,
+// protocols, engine and tools. The protocol follows a replay transcript's own protocol.
+import { runToolLoop } from "../middleware/loop/run-tool-loop.ts";
+import { getProtocol } from "../middleware/protocols/registry.ts";
+import { createIndexedDbRepository } from "../persistence/conversation-db.ts";
+import { conversationActions } from "./conversation-store.ts";
+import { initEngines, resolveActiveEngine, useEngineStore } from "./engine-store.ts";
+import { useProtocolStore } from "./protocol-store.ts";
+import { configureRunEnvironment } from "./run-controller.ts";
+import { enabledTools } from "./tool-catalog.ts";
+
+let started = false;
+
+export function startLab(): void {
+  if (started) return;
+  started = true;
+  configureRunEnvironment({
+    runLoop: (options) => runToolLoop(options),
+    resolveProtocol: getProtocol,
+    resolveEngine: resolveActiveEngine,
+    resolveTools: enabledTools,
+    protocolName: () => useProtocolStore.getState().protocol,
+  });
+  void conversationActions.init(createIndexedDbRepository());
+  followTranscriptProtocol();
+  void initEngines();
+}
+
+/** When a replay transcript says which protocol it is written in, the next turn uses it. */
+function followTranscriptProtocol(): void {
+  const apply = (name: string | null) => {
+    if (name && getProtocol(name)) useProtocolStore.getState().setProtocol(name);
+  };
+  apply(useEngineStore.getState().transcriptProtocol);
+  useEngineStore.subscribe((state, previous) => {
+    if (state.transcriptProtocol !== previous.transcriptProtocol || state.transcript !== previous.transcript) apply(state.transcriptProtocol);
+  });
+}

@@ -1,0 +1,65 @@
+// One assistant turn: the run's text (as sanitized Markdown), reasoning folded away, tool-call
+// cards in the order they happened, and how the turn ended when it did not simply answer.
+import { memo } from "react";
+import type { AssistantBlock, AssistantTurn } from "../../store/derive-chat.ts";
+import { Markdown } from "../markdown/Markdown.tsx";
+import { ToolCallCard } from "./ToolCallCard.tsx";
+
+function endNote(turn: AssistantTurn): { tone: "warn" | "error"; text: string } | null {
+  switch (turn.status) {
+    case "aborted":
+      return { tone: "warn", text: "Stopped. What was generated so far is kept." };
+    case "engine-error":
+      return { tone: "error", text: `Failed: ${turn.error ?? "the engine reported an error."}` };
+    case "max-steps":
+      return { tone: "warn", text: `Stopped at the step limit (${turn.steps} step${turn.steps === 1 ? "" : "s"}) before a final answer. Raise "Max steps" in Settings to let it continue.` };
+    case "interrupted":
+      return { tone: "warn", text: "Interrupted: the page was closed or reloaded while this turn was running." };
+    default:
+      return null;
+  }
+}
+
+function Block({ block, streaming }: { block: AssistantBlock; streaming: boolean }) {
+  switch (block.kind) {
+    case "text":
+      return <Markdown text={block.text} />;
+    case "reasoning":
+      return (
+        <details className="reasoning">
+          <summary>{streaming ? "Thinking…" : "Reasoning"} <span className="muted">({block.text.trim().length} chars)</span></summary>
+          <div className="reasoning-text">{block.text.trim()}</div>
+        </details>
+      );
+    case "tool-call":
+      return <ToolCallCard card={block.card} />;
+    case "notice":
+      return <div className={`chat-notice notice-${block.tone}`}>{block.text}</div>;
+  }
+}
+
+export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn: AssistantTurn }) {
+  const running = turn.status === "running";
+  const note = endNote(turn);
+  // A failure already shown as a step notice is not repeated in the end note.
+  const errorShown = turn.error !== undefined && turn.blocks.some((b) => b.kind === "notice" && b.text === turn.error);
+  const duration = turn.endedAt !== undefined ? turn.endedAt - turn.startedAt : undefined;
+  return (
+    <article className={`msg msg-assistant status-${turn.status}`} data-testid="message-assistant" data-status={turn.status} data-run-id={turn.runId}>
+      <header className="msg-meta">
+        <span className="msg-role">assistant</span>
+        {turn.protocols.length > 0 && <span className="chip">{turn.protocols.join(" → ")}</span>}
+        {turn.steps > 0 && <span>{turn.steps} step{turn.steps === 1 ? "" : "s"}</span>}
+        {duration !== undefined && <span>{duration < 1000 ? `${duration} ms` : `${(duration / 1000).toFixed(1)} s`}</span>}
+      </header>
+      <div className="msg-body">
+        {turn.blocks.map((block, index) => (
+          <Block key={block.key} block={block} streaming={running && index === turn.blocks.length - 1} />
+        ))}
+        {running && <span className="typing" aria-label="generating" />}
+        {!running && turn.blocks.length === 0 && !note && <p className="muted">(empty reply)</p>}
+        {note && !(note.tone === "error" && errorShown) && <div className={`chat-notice notice-${note.tone}`} data-testid="turn-end-note">{note.text}</div>}
+      </div>
+    </article>
+  );
+});

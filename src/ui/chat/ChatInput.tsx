@@ -1,0 +1,70 @@
+// The message box: Enter sends, Shift+Enter starts a new line; Stop (or Esc anywhere) stops the
+// running turn. A message that cannot be sent stays in the box, with the reason above it.
+import { useEffect, useRef, useState } from "react";
+import { dismissRunNotice, sendMessage, stopRun, useRunStore } from "../../store/run-controller.ts";
+
+export function ChatInput() {
+  const [text, setText] = useState("");
+  const running = useRunStore((s) => s.running);
+  const notice = useRunStore((s) => s.notice);
+  const box = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && useRunStore.getState().running) {
+        event.preventDefault();
+        stopRun();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const send = async () => {
+    if (running || !text.trim()) return;
+    const sending = text;
+    setText("");
+    const started = await sendMessage(sending);
+    // Not sent (no engine yet, say): give the text back rather than lose it.
+    if (!started) setText((current) => current || sending);
+    box.current?.focus();
+  };
+
+  return (
+    <div className="chat-input">
+      {notice && (
+        <div className="chat-notice notice-warn input-notice" role="alert" data-testid="send-notice">
+          <span>{notice}</span>
+          <button type="button" className="link-button" onClick={dismissRunNotice} aria-label="Dismiss">
+            ×
+          </button>
+        </div>
+      )}
+      <div className="chat-input-row">
+        <textarea
+          ref={box}
+          data-testid="chat-input"
+          aria-label="Message"
+          placeholder={running ? "Generating… (Esc to stop)" : "Ask something that needs a tool — Enter to send, Shift+Enter for a new line"}
+          value={text}
+          rows={2}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+              event.preventDefault();
+              void send();
+            }
+          }}
+        />
+        <div className="chat-input-buttons">
+          <button type="button" className="primary" data-testid="send-button" disabled={running || !text.trim()} onClick={() => void send()}>
+            Send
+          </button>
+          <button type="button" data-testid="stop-button" disabled={!running} onClick={stopRun} title="Stop (Esc)">
+            Stop
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+// The header's protocol switch: which tool-calling protocol the next turn teaches the model and
+// parses its output with. Option values are the registry's protocol names.
+import { useMemo } from "react";
+import { listProtocols } from "../../middleware/protocols/registry.ts";
+import { useProtocolStore } from "../../store/protocol-store.ts";
+
+export function ProtocolSelect() {
+  const protocol = useProtocolStore((s) => s.protocol);
+  const setProtocol = useProtocolStore((s) => s.setProtocol);
+  const protocols = useMemo(() => listProtocols(), []);
+  const known = protocols.some((p) => p.name === protocol);
+  return (
+    <label className="header-control" title="The protocol the next turn uses; each step records its own">
+      <span>Protocol</span>
+      <select data-testid="protocol-select" value={protocol} onChange={(event) => setProtocol(event.target.value)}>
+        {!known && <option value={protocol}>{protocol} (unknown)</option>}
+        {protocols.map((p) => (
+          <option key={p.name} value={p.name}>
+            {p.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

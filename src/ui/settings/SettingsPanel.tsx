@@ -1,0 +1,151 @@
+// The open conversation's settings: loop limits, generation, system prompt, which tools the
+// model is offered, and deep_research's own settings. Changes apply from the next turn.
+import { useId, type ReactNode } from "react";
+import type { ToolSpec } from "../../middleware/types.ts";
+import { deliverableFormats, type ConversationSettings, type DeliverableFormat } from "../../store/conversation.ts";
+import { conversationActions, useConversationStore } from "../../store/conversation-store.ts";
+import "./settings.css";
+
+function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children(id)}
+      {hint && <div className="field-hint">{hint}</div>}
+    </div>
+  );
+}
+
+function NumberField(props: {
+  label: string;
+  value: number;
+  min: number;
+  max: number;
+  step?: number;
+  hint?: string;
+  testId: string;
+  onChange: (value: number) => void;
+}) {
+  return (
+    <Field label={props.label} {...(props.hint ? { hint: props.hint } : {})}>
+      {(id) => (
+        <input
+          id={id}
+          type="number"
+          data-testid={props.testId}
+          min={props.min}
+          max={props.max}
+          step={props.step ?? 1}
+          value={props.value}
+          onChange={(event) => {
+            const value = event.target.valueAsNumber;
+            // Out-of-range or empty input is clamped rather than stored as NaN.
+            if (Number.isFinite(value)) props.onChange(Math.min(props.max, Math.max(props.min, value)));
+          }}
+        />
+      )}
+    </Field>
+  );
+}
+
+export function SettingsPanel({ tools }: { tools: ToolSpec[] }) {
+  const settings = useConversationStore((s) => s.active?.settings);
+  if (!settings) return null;
+  const update = (patch: Partial<ConversationSettings>) => conversationActions.updateSettings(patch);
+  const updateResearch = (patch: Partial<ConversationSettings["research"]>) => update({ research: { ...settings.research, ...patch } });
+  const disabled = new Set(settings.disabledTools);
+  const hasResearch = tools.some((t) => t.name === "deep_research");
+
+  return (
+    <div className="settings" data-testid="settings-panel">
+      <div className="field-grid">
+        <NumberField label="Max steps" testId="setting-max-steps" value={settings.maxSteps} min={1} max={50} onChange={(maxSteps) => update({ maxSteps })} />
+        <NumberField
+          label="Tool timeout (s)"
+          testId="setting-tool-timeout"
+          value={settings.toolTimeoutMs / 1000}
+          min={1}
+          max={600}
+          onChange={(s) => update({ toolTimeoutMs: Math.round(s * 1000) })}
+        />
+        <NumberField label="Temperature" testId="setting-temperature" value={settings.temperature} min={0} max={2} step={0.1} onChange={(temperature) => update({ temperature })} />
+        <NumberField label="Max tokens" testId="setting-max-tokens" value={settings.maxTokens} min={16} max={32768} step={16} onChange={(maxTokens) => update({ maxTokens })} />
+      </div>
+      <Field label="System prompt" hint="Empty: the default. The protocol's tool section is added after it.">
+        {(id) => (
+          <textarea
+            id={id}
+            data-testid="setting-system-prompt"
+            rows={3}
+            value={settings.systemPrompt}
+            placeholder="You are a helpful assistant."
+            onChange={(event) => update({ systemPrompt: event.target.value })}
+          />
+        )}
+      </Field>
+      <fieldset className="tools-fieldset">
+        <legend>Tools offered to the model</legend>
+        {tools.length === 0 && <div className="field-hint">No tools are available.</div>}
+        {tools.map((tool) => (
+          <label key={tool.name} className="tool-toggle" title={tool.description}>
+            <input
+              type="checkbox"
+              data-testid={`tool-toggle-${tool.name}`}
+              checked={!disabled.has(tool.name)}
+              onChange={(event) => {
+                const next = new Set(settings.disabledTools);
+                if (event.target.checked) next.delete(tool.name);
+                else next.add(tool.name);
+                update({ disabledTools: [...next] });
+              }}
+            />
+            <span className="mono">{tool.name}</span>
+          </label>
+        ))}
+      </fieldset>
+      {hasResearch && (
+        <fieldset className="tools-fieldset">
+          <legend>deep_research</legend>
+          <Field label="Research system prompt" hint="Persona, language, format — used only by the research sub-agent.">
+            {(id) => (
+              <textarea
+                id={id}
+                data-testid="setting-research-prompt"
+                rows={3}
+                value={settings.research.systemPrompt}
+                onChange={(event) => updateResearch({ systemPrompt: event.target.value })}
+              />
+            )}
+          </Field>
+          <div className="field-grid">
+            <Field label="Fallback format" hint="When the model gives none.">
+              {(id) => (
+                <select
+                  id={id}
+                  data-testid="setting-research-format"
+                  value={settings.research.fallbackFormat}
+                  onChange={(event) => updateResearch({ fallbackFormat: event.target.value as DeliverableFormat })}
+                >
+                  {deliverableFormats.map((format) => (
+                    <option key={format} value={format}>
+                      {format}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <NumberField
+              label="Research timeout (s)"
+              testId="setting-research-timeout"
+              value={settings.research.timeoutMs / 1000}
+              min={5}
+              max={3600}
+              onChange={(s) => updateResearch({ timeoutMs: Math.round(s * 1000) })}
+            />
+          </div>
+        </fieldset>
+      )}
+    </div>
+  );
+}
