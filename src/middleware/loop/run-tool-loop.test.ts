@@ -360,6 +360,22 @@ describe("runToolLoop", () => {
     expect(result.messages).toEqual([user("Hi")]);
   });
 
+  it("ends the step and the run visibly when the protocol's parser fails", async () => {
+    const faulty = {
+      ...protocol,
+      createParser: () => ({
+        push: () => {
+          throw new Error("parser bug");
+        },
+        end: () => [],
+      }),
+    };
+    const { events, result } = await drive(run(["Hello"], { protocol: faulty }).generator);
+    expect(ofType(events, "step-end")[0]).toMatchObject({ stepId: "r:s1", status: "engine-error", error: "Internal error: Error: parser bug" });
+    expect(ofType(events, "run-end")[0]).toMatchObject({ status: "engine-error", error: "Internal error: Error: parser bug" });
+    expect(result.status).toBe("engine-error");
+  });
+
   it("passes the engine's usage through", async () => {
     const usage = { promptTokens: 42, completionTokens: 7, decodeTokensPerSecond: 30, finishReason: "stop" };
     const { events } = await drive(run([{ text: "Done.", usage }]).generator);

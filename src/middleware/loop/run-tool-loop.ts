@@ -77,6 +77,8 @@ interface RunState {
   readonly stamp: StampEvent;
   readonly messages: ChatMessage[];
   readonly lateEvents: LoopEvent[];
+  /** The step under way, so that an unexpected failure can still close it. */
+  openStep?: { stepId: string; startedAt: number };
 }
 
 interface StepResult {
@@ -131,9 +133,11 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
       }
     }
   } catch (thrown) {
-    // A bug in a protocol's parser or renderer must still end the run visibly.
+    // A bug in a protocol's parser or renderer must still end the step and the run visibly.
     status = "engine-error";
     error = `Internal error: ${describeError(thrown)}`;
+    const open = state.openStep;
+    if (open) yield state.stamp({ type: "step-end", stepId: open.stepId, status: "engine-error", durationMs: performance.now() - open.startedAt, error });
   } finally {
     options.signal?.removeEventListener("abort", followCaller);
     // Reached early when the consumer stops iterating: stop whatever is still running.
@@ -172,6 +176,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     template: template.name,
     settings,
   });
+  state.openStep = { stepId, startedAt };
 
   const output = yield* streamStep({ engine: options.engine, prompt, settings, signal: state.signal, parser: protocol.createParser(toolSpecs), stepId, stamp });
 
@@ -180,6 +185,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     yield stamp({ type: "message", message });
   }
   function* end(result: StepResult): Generator<LoopEvent, StepResult> {
+    state.openStep = undefined;
     yield stamp({ type: "step-end", stepId, status: result.status, durationMs: performance.now() - startedAt, ...(result.error !== undefined ? { error: result.error } : {}) });
     return result;
   }

@@ -2,7 +2,7 @@
 // yields what happens as it happens (raw text, parse events, usage). It ends with what the
 // output amounts to and how the stream ended; an abort or an engine failure keeps everything
 // generated until then.
-import type { Engine, EngineUsage, GenerationSettings, LoopEvent, StreamParser } from "../types.ts";
+import type { Engine, EngineChunk, EngineUsage, GenerationSettings, LoopEvent, StreamParser } from "../types.ts";
 import { untilAborted } from "./abortable-iteration.ts";
 import { scopeParseEvent, type StampEvent } from "./event-shapes.ts";
 import { ReplyCollector, type Reply } from "./reply-collector.ts";
@@ -41,31 +41,37 @@ export async function* streamStep(input: StreamStepInput): AsyncGenerator<LoopEv
     }
   }
 
-  try {
-    const stream = input.engine.generate(input.prompt, input.settings, signal);
-    for await (const chunk of untilAborted(stream, signal)) {
-      if (chunk.type === "usage") {
-        usage = { ...usage, ...chunk.usage };
-        yield stamp({ type: "usage", stepId, usage: chunk.usage });
-        continue;
-      }
-      if (chunk.text === "") continue;
-      const offset = rawOutput.length;
-      rawOutput += chunk.text;
-      yield stamp({ type: "output-delta", stepId, text: chunk.text, offset });
-      yield* parsed(input.parser.push(chunk.text));
+  // Only the engine's failures are engine errors; a parser that throws is a bug and goes up.
+  const failure: { thrown?: unknown } = {};
+  for await (const chunk of engineChunks(input, failure)) {
+    if (chunk.type === "usage") {
+      usage = { ...usage, ...chunk.usage };
+      yield stamp({ type: "usage", stepId, usage: chunk.usage });
+      continue;
     }
-    if (signal.aborted) ending = "aborted";
-  } catch (thrown) {
-    // An engine may end an aborted stream by throwing (an AbortError): that is an abort.
-    if (signal.aborted) ending = "aborted";
-    else {
-      ending = "engine-error";
-      error = describeError(thrown);
-    }
+    if (chunk.text === "") continue;
+    const offset = rawOutput.length;
+    rawOutput += chunk.text;
+    yield stamp({ type: "output-delta", stepId, text: chunk.text, offset });
+    yield* parsed(input.parser.push(chunk.text));
+  }
+  // An engine may end an aborted stream by throwing (an AbortError): that is an abort.
+  if (signal.aborted) ending = "aborted";
+  else if ("thrown" in failure) {
+    ending = "engine-error";
+    error = describeError(failure.thrown);
   }
   // The parser decides what the output so far is, also after an abort or a failure, so text
   // it held back (a possible tag start) is not lost.
   yield* parsed(input.parser.end());
   return { ...collector.reply(), rawOutput, ending, ...(error !== undefined ? { error } : {}), ...(usage ? { usage } : {}) };
+}
+
+/** The engine's chunks until it ends, fails or the signal aborts; a failure is recorded, not thrown. */
+async function* engineChunks(input: StreamStepInput, failure: { thrown?: unknown }): AsyncGenerator<EngineChunk> {
+  try {
+    yield* untilAborted(input.engine.generate(input.prompt, input.settings, input.signal), input.signal);
+  } catch (thrown) {
+    failure.thrown = thrown;
+  }
 }
