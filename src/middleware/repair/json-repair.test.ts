@@ -182,6 +182,35 @@ describe("parseJsonLenient: failures", () => {
     expect(failure(text)).toMatch(message);
   });
 
+  it("never throws, whatever the text: it returns a value or a message", () => {
+    const jsonish = fc.array(fc.constantFrom("{", "}", "[", "]", ",", ":", '"', "'", "\\", "a", "1", "-", ".", "e", " ", "\n", "True", "None", "```json\n", "\u00e9"), { maxLength: 40 });
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), jsonish.map((parts) => parts.join(""))), (text) => {
+        const result = parseJsonLenient(text);
+        if (result.ok) expect(result.repairs.every((r) => typeof r.kind === "string" && typeof r.message === "string")).toBe(true);
+        else expect(result.message.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("never repairs a cut-off JSON value into a different value: a truncated string is refused", () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string().filter((k) => k !== "__proto__"), fc.string(), { minKeys: 1 }), fc.nat(), (object, cut) => {
+        const text = JSON.stringify(object);
+        const prefix = text.slice(0, 1 + (cut % (text.length - 1)));
+        const result = parseJsonLenient(prefix);
+        if (!result.ok) return;
+        // Whatever it repaired, the strings it kept are whole strings of the original.
+        for (const [key, value] of Object.entries(result.value as Record<string, string>)) {
+          expect(Object.hasOwn(object, key)).toBe(true);
+          expect(object[key]).toBe(value);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it("refuses absurd nesting instead of overflowing the stack", () => {
     expect(failure("[".repeat(10_000))).toMatch(/nested deeper/);
   });
