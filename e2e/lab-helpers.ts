@@ -1,0 +1,32 @@
+// Shared steps for the lab's end-to-end tests: open the page on the replay engine with a
+// transcript (built-in, or one served by the test), and send a message as a person would.
+import { expect, type Page } from "@playwright/test";
+
+export interface TestTranscript {
+  title: string;
+  protocol?: string;
+  turns: string[];
+  chunkChars?: number;
+  delayMs?: number;
+}
+
+/** Serves a transcript at a same-origin URL and returns that URL. */
+export async function serveTranscript(page: Page, name: string, transcript: TestTranscript): Promise<string> {
+  const path = `/e2e-transcripts/${name}.json`;
+  await page.route(`**${path}`, (route) => route.fulfill({ contentType: "application/json", body: JSON.stringify(transcript) }));
+  return path;
+}
+
+/** Opens the lab on the replay engine, in a fresh conversation. */
+export async function openLab(page: Page, transcript: string): Promise<void> {
+  await page.goto(`/?engine=replay&transcript=${encodeURIComponent(transcript)}`);
+  await expect(page.getByTestId("engine-label")).toContainText("Replay");
+  await expect(page.getByTestId("engine-label")).not.toContainText(transcript.startsWith("/") ? transcript : "\u0000");
+  await expect(page.getByTestId("session-list")).toBeVisible();
+}
+
+export async function send(page: Page, text: string): Promise<void> {
+  const input = page.getByTestId("chat-input");
+  await input.fill(text);
+  await input.press("Enter");
+}

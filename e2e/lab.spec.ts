@@ -1,0 +1,169 @@
+// The lab as a person uses it, with the replay engine standing in for a model.
+import { expect, test } from "@playwright/test";
+import { openLab, send, serveTranscript } from "./lab-helpers.ts";
+
+test("a replayed conversation with a tool call, end to end", async ({ page }) => {
+  await openLab(page, "hermes-calculator");
+  await expect(page.getByTestId("protocol-select")).toHaveValue("hermes");
+  await send(page, "What is 1234 * 5678?");
+
+  await expect(page.getByTestId("message-user")).toHaveText("What is 1234 * 5678?");
+  const card = page.getByTestId("tool-call-card");
+  await expect(card).toHaveAttribute("data-status", "ok");
+  await expect(card).toHaveAttribute("data-tool", "calculator");
+  await expect(card).toContainText("1234 * 5678");
+  await expect(card).toContainText("7006652");
+  const answer = page.getByTestId("message-assistant");
+  await expect(answer).toHaveAttribute("data-status", "final");
+  await expect(answer.locator("strong")).toHaveText("7,006,652");
+  await expect(answer).toContainText("I'll work that out with the calculator.");
+  await expect(page.getByTestId("chat-input")).toHaveValue("");
+
+  // The card opens its step in the debugger: the step that made the call.
+  await card.getByRole("button").first().click();
+  await expect(card).toHaveClass(/is-selected/);
+  await expect(page.getByTestId("prompt-view")).toContainText("What is 1234 * 5678?");
+  await expect(page.getByTestId("raw-output-view")).toContainText("<tool_call>");
+});
+
+test("Shift+Enter makes a new line and Enter sends", async ({ page }) => {
+  await openLab(page, "hermes-calculator");
+  const input = page.getByTestId("chat-input");
+  await input.fill("first line");
+  await input.press("Shift+Enter");
+  await input.pressSequentially("second line");
+  await expect(input).toHaveValue("first line\nsecond line");
+  await expect(page.getByTestId("message-user")).toHaveCount(0);
+  await input.press("Enter");
+  await expect(page.getByTestId("message-user")).toHaveText("first line\nsecond line");
+});
+
+test("the protocol toggle changes the next step's prompt, and each step records its protocol", async ({ page }) => {
+  const url = await serveTranscript(page, "two-protocols", {
+    title: "Hermes then XML",
+    protocol: "hermes",
+    chunkChars: 16,
+    delayMs: 1,
+    turns: [
+      '<tool_call>\n{"name": "calculator", "arguments": {"expression": "6 * 7"}}\n</tool_call>',
+      "6 × 7 = 42.",
+      "<tool_call>\n<tool_name>convert_units</tool_name>\n<value>5</value>\n<from>kg</from>\n<to>lb</to>\n</tool_call>",
+      "5 kg is about 11.02 lb.",
+    ],
+  });
+  await openLab(page, url);
+  await expect(page.getByTestId("protocol-select")).toHaveValue("hermes");
+  const xmlWording = "write the call in XML within <tool_call></tool_call> tags";
+
+  await send(page, "6 times 7?");
+  await expect(page.getByTestId("message-assistant")).toHaveAttribute("data-status", "final");
+  await expect(page.getByTestId("prompt-view")).not.toContainText(xmlWording);
+
+  await page.getByTestId("protocol-select").selectOption("xml");
+  await send(page, "5 kg in pounds?");
+  await expect(page.getByTestId("message-assistant").nth(1)).toHaveAttribute("data-status", "final");
+  await expect(page.getByTestId("tool-call-card").nth(1)).toHaveAttribute("data-status", "ok");
+  await expect(page.getByTestId("tool-call-card").nth(1)).toContainText("11.02");
+  // The debugger follows the latest step: the XML run's last prompt carries the XML wording.
+  await expect(page.getByTestId("prompt-view")).toContainText(xmlWording);
+
+  // The exported event log says which protocol each step used.
+  const download = page.waitForEvent("download");
+  await page.getByTestId("export-json").click();
+  const file = await download;
+  const stream = await file.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  const exported = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { events: { type: string; protocol?: string }[] };
+  const stepProtocols = exported.events.filter((e) => e.type === "step-start").map((e) => e.protocol);
+  expect(stepProtocols).toEqual(["hermes", "hermes", "xml", "xml"]);
+});
+
+test("HTML and script in model output are rendered inert", async ({ page }) => {
+  const url = await serveTranscript(page, "xss", {
+    title: "Hostile output",
+    protocol: "hermes",
+    chunkChars: 32,
+    delayMs: 1,
+    turns: [
+      'Look: <img src=x onerror="window.__xss = 1"> and <script>window.__xss = 2</script> ' +
+        '[click me](javascript:window.__xss=3) <iframe src="javascript:window.__xss=4"></iframe> **done**',
+    ],
+  });
+  await openLab(page, url);
+  await send(page, "say something nasty");
+  const message = page.getByTestId("message-assistant");
+  await expect(message).toHaveAttribute("data-status", "final");
+  await expect(message).toContainText('<img src=x onerror="window.__xss = 1">');
+  await expect(message).toContainText("<script>window.__xss = 2</script>");
+  await expect(message.locator("strong")).toHaveText("done");
+  await expect(message.locator("img, script, iframe")).toHaveCount(0);
+  await expect(message.locator("a")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  expect(await page.locator("img[src=x], script:not([src]):text('__xss')").count()).toBe(0);
+});
+
+test("a reload keeps the conversation", async ({ page }) => {
+  await openLab(page, "hermes-calculator");
+  await send(page, "What is 1234 * 5678?");
+  await expect(page.getByTestId("message-assistant")).toHaveAttribute("data-status", "final");
+  await page.getByTestId("session-rename").first().click();
+  await page.getByTestId("session-rename-input").fill("Big multiplication");
+  await page.getByTestId("session-rename-input").press("Enter");
+  await expect(page.getByTestId("conversation-title")).toHaveText("Big multiplication");
+
+  await page.reload();
+  await expect(page.getByTestId("message-user")).toHaveText("What is 1234 * 5678?");
+  await expect(page.getByTestId("tool-call-card")).toHaveAttribute("data-status", "ok");
+  await expect(page.getByTestId("message-assistant")).toContainText("7,006,652");
+  await expect(page.getByTestId("conversation-title")).toHaveText("Big multiplication");
+  await expect(page.getByTestId("step-item")).toHaveCount(2);
+});
+
+test("stop mid-stream keeps the partial output and says it was stopped", async ({ page }) => {
+  const long = "This answer streams slowly so that it can be stopped halfway through. ".repeat(12);
+  const url = await serveTranscript(page, "slow", { title: "Slow", protocol: "hermes", chunkChars: 3, delayMs: 40, turns: [long, "unused"] });
+  await openLab(page, url);
+  await send(page, "talk for a while");
+  const message = page.getByTestId("message-assistant");
+  await expect(message).toContainText("streams slowly");
+  await expect(page.getByTestId("stop-button")).toBeEnabled();
+  await page.getByTestId("stop-button").click();
+  await expect(message).toHaveAttribute("data-status", "aborted");
+  await expect(message.getByTestId("turn-end-note")).toContainText("Stopped");
+  const kept = (await message.locator(".md").first().textContent()) ?? "";
+  expect(kept.length).toBeGreaterThan(10);
+  expect(long.startsWith(kept.trim())).toBe(true);
+  expect(kept.trim().length).toBeLessThan(long.trim().length);
+  await expect(page.getByTestId("send-button")).toBeDisabled(); // empty input
+  await expect(page.getByTestId("stop-button")).toBeDisabled();
+});
+
+test("Esc stops a running turn", async ({ page }) => {
+  const long = "Streaming on and on. ".repeat(40);
+  const url = await serveTranscript(page, "slow-esc", { title: "Slow", protocol: "hermes", chunkChars: 2, delayMs: 40, turns: [long] });
+  await openLab(page, url);
+  await send(page, "go");
+  const message = page.getByTestId("message-assistant");
+  await expect(message).toContainText("Streaming on");
+  await page.keyboard.press("Escape");
+  await expect(message).toHaveAttribute("data-status", "aborted");
+});
+
+test("an engine error is shown in the chat, not swallowed", async ({ page }) => {
+  const url = await serveTranscript(page, "one-turn", { title: "One turn", protocol: "hermes", delayMs: 1, turns: ["Only one answer."] });
+  await openLab(page, url);
+  await send(page, "first");
+  await expect(page.getByTestId("message-assistant")).toHaveAttribute("data-status", "final");
+  await send(page, "second");
+  const failed = page.getByTestId("message-assistant").nth(1);
+  await expect(failed).toHaveAttribute("data-status", "engine-error");
+  await expect(failed).toContainText("transcript exhausted");
+});
+
+test("importing a file that is not an export says what is wrong", async ({ page }) => {
+  await openLab(page, "hermes-calculator");
+  await page.getByTestId("import-file").setInputFiles({ name: "notes.json", mimeType: "application/json", buffer: Buffer.from('{"hello": "world"}') });
+  await expect(page.getByTestId("import-message")).toContainText("Could not import notes.json");
+  await expect(page.getByTestId("import-message")).toContainText("format");
+});
