@@ -6,6 +6,7 @@ import { allTools, enabledTools, toSpecs } from "../store/tool-catalog.ts";
 import { ChatPane } from "./chat/ChatPane.tsx";
 import { ProtocolSelect } from "./chat/ProtocolSelect.tsx";
 import { DebuggerPane } from "./debugger/DebuggerPane.tsx";
+import { ModelPanel } from "./model/ModelPanel.tsx";
 import { SessionsPanel } from "./sessions/SessionsPanel.tsx";
 import { SettingsPanel } from "./settings/SettingsPanel.tsx";
 import { useWebGpuStatus, WebGpuBadge } from "./WebGpuBadge.tsx";
@@ -52,7 +53,7 @@ export function App() {
         <div className="pane pane-side">
           <section className="side-section" aria-label="Model">
             <h2>Model</h2>
-            <p className="empty">Pick a model to load it into this page, or choose the replay engine.</p>
+            <ModelPanel />
           </section>
           <details className="side-section" open>
             <summary>

@@ -1,0 +1,22 @@
+// The Model pane: choose the engine (a WebLLM model or the replay engine) and manage it.
+import { selectEngineKind, useEngineStore, type EngineKind } from "../../store/engine-store.ts";
+import { ReplaySection } from "./ReplaySection.tsx";
+import { WebLlmSection } from "./WebLlmSection.tsx";
+import "./model.css";
+
+export function ModelPanel() {
+  const kind = useEngineStore((s) => s.kind);
+  const gpu = useEngineStore((s) => s.gpu);
+  return (
+    <div className="model-panel" data-testid="model-panel" data-engine={kind}>
+      <label className="model-field">
+        <span>Engine</span>
+        <select data-testid="engine-select" value={kind} onChange={(e) => selectEngineKind(e.target.value as EngineKind)}>
+          <option value="webllm">WebLLM (a model on your GPU){gpu.state === "unavailable" ? " — needs WebGPU" : ""}</option>
+          <option value="replay">Replay (a scripted transcript, no GPU)</option>
+        </select>
+      </label>
+      {kind === "webllm" ? <WebLlmSection /> : <ReplaySection />}
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+// Choosing, loading and managing a WebLLM model.
+import { useMemo } from "react";
+import { catalog, modelsForAdapter, type CatalogModel } from "../../engine/webllm/model-catalog.ts";
+import { cancelLoad, deleteFromCache, loadModel, selectEngineKind, selectModel, setThinking, unload, useEngineStore } from "../../store/engine-store.ts";
+import { EngineErrorBox, LoadProgressBar, StatusLine } from "./EngineStatusBox.tsx";
+
+function formatMB(mb: number): string {
+  return mb >= 1000 ? `${(mb / 1000).toFixed(1)} GB` : `${mb} MB`;
+}
+
+export function WebLlmSection() {
+  const gpu = useEngineStore((s) => s.gpu);
+  const status = useEngineStore((s) => s.webllmStatus);
+  const selected = useEngineStore((s) => s.selectedModelId);
+  const loadedId = useEngineStore((s) => s.loadedModelId);
+  const cached = useEngineStore((s) => s.cachedModels);
+  const thinking = useEngineStore((s) => s.thinking);
+  const template = useEngineStore((s) => s.template);
+
+  const shaderF16 = gpu.state === "available" ? gpu.shaderF16 : true;
+  const models = useMemo(() => modelsForAdapter(shaderF16), [shaderF16]);
+  const families = useMemo(() => groupByFamily(models), [models]);
+  const model = catalog.find((m) => m.id === selected);
+  const loadingNow = status.state === "loading";
+  const supportsThinking = "supportsThinkingToggle" in template && Boolean((template as { supportsThinkingToggle?: boolean }).supportsThinkingToggle);
+
+  if (gpu.state === "unavailable") {
+    return (
+      <div className="model-section">
+        <div className="engine-error" data-testid="no-webgpu-offer" role="status">
+          <p className="engine-error-message">{gpu.message}</p>
+          <p className="engine-error-suggestion">The replay engine plays recorded model output through the whole tool loop — no GPU needed.</p>
+          <button type="button" className="primary" data-testid="use-replay-button" onClick={() => selectEngineKind("replay")}>
+            Use the replay engine
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="model-section">
+      <label className="model-field">
+        <span>Model</span>
+        <select data-testid="model-select" value={selected} disabled={loadingNow} onChange={(e) => selectModel(e.target.value)}>
+          {!models.some((m) => m.id === selected) && <option value={selected}>{selected}</option>}
+          {families.map(([family, list]) => (
+            <optgroup key={family} label={family}>
+              {list.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.displayName} · ≈{formatMB(m.downloadMB)} · {formatMB(m.vramMB)} VRAM{cached[m.id] ? " · cached" : ""}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+      </label>
+      {model && (
+        <dl className="model-facts" data-testid="model-facts">
+          <dt>Download</dt>
+          <dd>≈{formatMB(model.downloadMB)}{cached[model.id] ? " (cached)" : ""}</dd>
+          <dt>GPU memory</dt>
+          <dd>{formatMB(model.vramMB)}</dd>
+          <dt>Context</dt>
+          <dd>{model.contextWindow ? `${model.contextWindow} tokens` : "—"}</dd>
+        </dl>
+      )}
+      {gpu.state === "available" && !gpu.shaderF16 && <p className="model-hint">This GPU has no shader-f16, so only f32 variants are listed.</p>}
+      {supportsThinking && (
+        <label className="model-check">
+          <input type="checkbox" data-testid="thinking-toggle" checked={thinking} onChange={(e) => setThinking(e.target.checked)} />
+          Thinking (Qwen3 reasons in a &lt;think&gt; block first)
+        </label>
+      )}
+      <div className="model-buttons">
+        {loadingNow ? (
+          <button type="button" data-testid="cancel-load-button" onClick={cancelLoad}>
+            Cancel
+          </button>
+        ) : (
+          <button type="button" className="primary" data-testid="load-model-button" disabled={loadedId === selected} onClick={() => void loadModel(selected)}>
+            {loadedId === selected ? "Loaded" : cached[selected] ? "Load (cached)" : "Download and load"}
+          </button>
+        )}
+        <button type="button" data-testid="unload-button" disabled={!loadedId || loadingNow} onClick={() => void unload()}>
+          Unload
+        </button>
+        <button type="button" data-testid="delete-cache-button" disabled={!cached[selected] || loadingNow} onClick={() => void deleteFromCache(selected)}>
+          Delete from cache
+        </button>
+      </div>
+      {status.state === "loading" && <LoadProgressBar status={status} />}
+      {status.state === "error" && <EngineErrorBox status={status} offerReplay />}
+      <StatusLine status={status} readyText={`Ready: ${catalog.find((m) => m.id === loadedId)?.displayName ?? loadedId ?? ""}`} />
+    </div>
+  );
+}
+
+function groupByFamily(models: CatalogModel[]): Array<[string, CatalogModel[]]> {
+  const groups = new Map<string, CatalogModel[]>();
+  for (const m of models) groups.set(m.family, [...(groups.get(m.family) ?? []), m]);
+  return [...groups];
+}
