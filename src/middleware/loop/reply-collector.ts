@@ -41,7 +41,8 @@ export class ReplyCollector {
         break;
       }
       default:
-        break;
+        // Starts, deltas and repairs describe output that a later end or error accounts for.
+        return;
     }
     this.coveredUntil = Math.max(this.coveredUntil, event.span.end);
   }

@@ -335,6 +335,29 @@ describe("runToolLoop", () => {
     expect(result.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool"]);
   });
 
+  it("does not generate at all when the signal is already aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { engine, generator } = run(["never"], { signal: controller.signal });
+    const { events, result } = await drive(generator);
+    expect(engine.requests).toHaveLength(0);
+    expect(types(events)).toEqual(["run-start", "run-end"]);
+    expect(result).toEqual({ status: "aborted", messages: [user("Hi")], finalText: "" });
+  });
+
+  it("keeps a half-written call as text when the run is stopped mid-call", async () => {
+    const controller = new AbortController();
+    const partial = 'Checking. <tool_call>\n{"name": "echo", "argu';
+    const { generator } = run([{ text: partial, hang: true }], { signal: controller.signal });
+    const { events, result } = await drive(generator, (event) => {
+      if (event.type === "output-delta" && event.offset + event.text.length >= partial.length) controller.abort();
+    });
+    expect(result.status).toBe("aborted");
+    expect(ofType(events, "tool-start")).toHaveLength(0);
+    expect(result.messages[1]).toMatchObject({ role: "assistant", content: partial });
+    expect(result.messages[1]).not.toHaveProperty("toolCalls");
+  });
+
   it("keeps the partial reply and the engine's message when the engine fails", async () => {
     const { events, result } = await drive(run([{ text: "Some text", failWith: new Error("Device was lost") }]).generator);
 
@@ -464,6 +487,16 @@ describe("runToolLoop", () => {
     expect(ofType(events, "run-start")[0]!.protocol).toBe("other");
     expect(ofType(events, "step-start")[0]!.protocol).toBe("other");
     expect(result.messages[1]).toMatchObject({ protocol: "other" });
+  });
+
+  it("renders an earlier turn's calls in the protocol of the current run", async () => {
+    const first = await drive(run([callText("echo", { text: "hi" }), "Done."]).generator);
+    const xml = getProtocol("xml")!;
+    const engine = new ScriptedEngine(["Again."]);
+    await drive(runToolLoop({ engine, protocol: xml, tools: [echo], messages: [...first.result.messages, user("Once more")] }));
+    const assistantTurn = first.result.messages[1] as Extract<ChatMessage, { role: "assistant" }>;
+    expect(engine.prompts[0]).toContain(xml.renderAssistant(assistantTurn));
+    expect(engine.prompts[0]).not.toContain(protocol.renderAssistant(assistantTurn));
   });
 
   it("merges the caller's stop strings with the template's", async () => {
