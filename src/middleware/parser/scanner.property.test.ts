@@ -87,6 +87,24 @@ function checkSpans(raw: string, events: ParseEvent[]): void {
   }
 }
 
+/** Every ended call was announced once, before its deltas and its end; nothing follows its end. */
+function checkCallLifecycle(events: ParseEvent[]): void {
+  const started = new Set<string>();
+  const ended = new Set<string>();
+  for (const e of events) {
+    if (e.type === "tool-call-start") {
+      expect(started.has(e.id)).toBe(false);
+      started.add(e.id);
+    } else if (e.type === "tool-call-delta") {
+      expect(started.has(e.id) && !ended.has(e.id)).toBe(true);
+    } else if (e.type === "tool-call-end") {
+      expect(started.has(e.id) && !ended.has(e.id)).toBe(true);
+      expect(e.call.id).toBe(e.id);
+      ended.add(e.id);
+    }
+  }
+}
+
 describe.each(protocols.map((p) => [p.name, p] as const))("chunking does not change the result (%s)", (_name, protocol) => {
   it("random chunkings fold to the one-shot result", () => {
     fc.assert(
@@ -116,11 +134,14 @@ describe.each(protocols.map((p) => [p.name, p] as const))("chunking does not cha
     );
   });
 
-  it("every event's span points at its text in the raw output", () => {
+  it("every event's span points at its text in the raw output, and calls start before they end", () => {
     fc.assert(
       fc.property(output, cuts, (raw, positions) => {
-        checkSpans(raw, parseChunks(protocol, testTools, [raw]));
-        checkSpans(raw, parseChunks(protocol, testTools, splitAt(raw, positions.map((p) => p % (raw.length + 1)))));
+        for (const chunks of [[raw], splitAt(raw, positions.map((p) => p % (raw.length + 1)))]) {
+          const events = parseChunks(protocol, testTools, chunks);
+          checkSpans(raw, events);
+          checkCallLifecycle(events);
+        }
       }),
       { numRuns: 200 },
     );
