@@ -150,7 +150,7 @@ export function SessionsPanel() {
                   if (window.confirm(`Delete "${meta.title}"? This cannot be undone.`)) void switchTo(() => conversationActions.remove(meta.id));
                 }}
               >
-                🗑
+                ×
               </button>
             </span>
           </li>

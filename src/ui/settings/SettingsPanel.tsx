@@ -1,6 +1,6 @@
 // The open conversation's settings: loop limits, generation, system prompt, which tools the
 // model is offered, and deep_research's own settings. Changes apply from the next turn.
-import { useId, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import type { ToolSpec } from "../../middleware/types.ts";
 import { deliverableFormats, type ConversationSettings, type DeliverableFormat } from "../../store/conversation.ts";
 import { conversationActions, useConversationStore } from "../../store/conversation-store.ts";
@@ -27,6 +27,10 @@ function NumberField(props: {
   testId: string;
   onChange: (value: number) => void;
 }) {
+  // What the person is typing; committed while it is a valid number in range, clamped on blur,
+  // so typing "512" is not cut to the minimum at its first digit.
+  const [draft, setDraft] = useState<string | null>(null);
+  const inRange = (value: number) => Number.isFinite(value) && value >= props.min && value <= props.max;
   return (
     <Field label={props.label} {...(props.hint ? { hint: props.hint } : {})}>
       {(id) => (
@@ -37,11 +41,16 @@ function NumberField(props: {
           min={props.min}
           max={props.max}
           step={props.step ?? 1}
-          value={props.value}
+          value={draft ?? String(props.value)}
           onChange={(event) => {
+            setDraft(event.target.value);
             const value = event.target.valueAsNumber;
-            // Out-of-range or empty input is clamped rather than stored as NaN.
+            if (inRange(value)) props.onChange(value);
+          }}
+          onBlur={(event) => {
+            const value = event.target.valueAsNumber;
             if (Number.isFinite(value)) props.onChange(Math.min(props.max, Math.max(props.min, value)));
+            setDraft(null);
           }}
         />
       )}

@@ -1,0 +1,27 @@
+// Screenshots of the lab's main states at two window sizes, written to test-results/screens/
+// for a person to look at.
+import { expect, test } from "@playwright/test";
+import { openLab, send } from "./lab-helpers.ts";
+
+for (const size of [
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`lab screenshots at ${size.width}x${size.height}`, async ({ page }) => {
+    await page.setViewportSize(size);
+    await openLab(page, "hermes-thinking");
+    await page.screenshot({ path: `test-results/screens/lab-empty-${size.width}x${size.height}.png` });
+
+    await send(page, "Please remember that my favourite colour is teal.");
+    await expect(page.getByTestId("message-assistant")).toHaveAttribute("data-status", "final");
+    await page.screenshot({ path: `test-results/screens/lab-conversation-${size.width}x${size.height}.png` });
+
+    await page.getByTestId("tool-call-card").first().getByRole("button").first().click();
+    await page.locator(".reasoning summary").first().click();
+    await page.screenshot({ path: `test-results/screens/lab-card-open-${size.width}x${size.height}.png` });
+
+    await send(page, "And once more?");
+    await expect(page.getByTestId("message-assistant").nth(1)).toHaveAttribute("data-status", "engine-error");
+    await page.screenshot({ path: `test-results/screens/lab-error-${size.width}x${size.height}.png` });
+  });
+}
