@@ -34,6 +34,12 @@ export async function loadTranscript(
     );
   }
   const body = await response.text();
+  // Single-page servers answer unknown paths with their index.html (status 200).
+  if (/^\s*</.test(body) || /text\/html/i.test(response.headers.get("content-type") ?? "")) {
+    throw new TranscriptError(
+      `${source} returned a web page (HTML), not a transcript JSON — most likely there is no transcript at that address. Check the URL.`,
+    );
+  }
   let json: unknown;
   try {
     json = JSON.parse(body);

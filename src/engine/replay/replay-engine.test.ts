@@ -135,6 +135,7 @@ describe("loadTranscript", () => {
   it("explains a 404, bad JSON, an invalid transcript, a network failure and an unknown name", async () => {
     await expect(loadTranscript("/t.json", respond("gone", 404))).rejects.toThrow(/could not download.*404/i);
     await expect(loadTranscript("/t.json", respond("{not json"))).rejects.toThrow(/not valid JSON/);
+    await expect(loadTranscript("/t.json", respond("<!doctype html><html></html>"))).rejects.toThrow(/returned a web page \(HTML\)/);
     await expect(loadTranscript("/t.json", respond('{"title":"x"}'))).rejects.toThrow(/turns/);
     const offline: FetchLike = async () => {
       throw new TypeError("Failed to fetch");
