@@ -14,7 +14,7 @@ import { readCallBody } from "./call-body.ts";
 import { readJsonCallBody } from "./json-call.ts";
 import { parseJsonLenient } from "../repair/json-repair.ts";
 import { settleCall } from "./settle-call.ts";
-import { matchTagAt, NO_TAG, PARTIAL_TAG } from "./tag-match.ts";
+import { NO_TAG, PARTIAL_TAG, TagSet } from "./tag-match.ts";
 
 /** A tag that opens a tool call, and the tag that closes it. */
 export interface CallOpener {
@@ -80,8 +80,10 @@ export class ToolCallScanner implements StreamParser {
   private readonly tools: readonly ToolSpec[];
   private readonly toolByName: ReadonlyMap<string, ToolSpec>;
   private readonly openers: readonly CallOpener[];
-  private readonly textTags: readonly string[];
-  private readonly thinkTags: readonly string[];
+  private readonly textTags: TagSet;
+  private readonly thinkTags: TagSet;
+  /** Per opener: the tags that end its call (its close tag, or a new <tool_call>). */
+  private readonly callTags: Map<CallOpener, TagSet>;
 
   private mode: Mode = Mode.Start;
   /** Input received so far, in characters. Every buffer scanned ends here. */
@@ -107,8 +109,9 @@ export class ToolCallScanner implements StreamParser {
     this.toolByName = new Map(options.tools.map((t) => [t.name, t]));
     this.openers = [TOOL_CALL_OPENER, ...(options.extraOpeners ?? [])];
     // Order matters only for ties; no tag here is a prefix of another.
-    this.textTags = [THINK_OPEN, THINK_CLOSE, TOOL_CALL_OPENER.close, ...this.openers.map((o) => o.open)];
-    this.thinkTags = [THINK_CLOSE, TOOL_CALL_OPENER.open];
+    this.textTags = new TagSet([THINK_OPEN, THINK_CLOSE, TOOL_CALL_OPENER.close, ...this.openers.map((o) => o.open)]);
+    this.thinkTags = new TagSet([THINK_CLOSE, TOOL_CALL_OPENER.open]);
+    this.callTags = new Map(this.openers.map((o) => [o, new TagSet([o.close, TOOL_CALL_OPENER.open])]));
   }
 
   push(chunk: string): ParseEvent[] {
@@ -208,7 +211,7 @@ export class ToolCallScanner implements StreamParser {
         this.emitFlow(mode, from === 0 ? buf : buf.slice(from), base + from);
         return buf.length;
       }
-      const tag = matchTagAt(buf, lt, tags);
+      const tag = tags.match(buf, lt);
       if (tag === NO_TAG || (tag === PARTIAL_TAG && final)) {
         k = lt + 1;
         continue;
@@ -218,7 +221,7 @@ export class ToolCallScanner implements StreamParser {
         this.held = buf.slice(lt);
         return buf.length;
       }
-      const tagText = tags[tag]!;
+      const tagText = tags.tags[tag]!;
       const end = lt + tagText.length;
       this.onFlowTag(mode, tagText, base + lt);
       return end;
@@ -287,7 +290,7 @@ export class ToolCallScanner implements StreamParser {
         return k;
       }
     }
-    const tags = [call.opener.close, TOOL_CALL_OPENER.open];
+    const tags = this.callTags.get(call.opener)!;
     const segment = from;
     if (call.kind === BodyKind.Json) {
       for (; k < buf.length; k++) {
@@ -321,8 +324,8 @@ export class ToolCallScanner implements StreamParser {
   }
 
   /** At a `<` inside a call: closes the call, holds a possible tag back, or returns -1. */
-  private callTag(buf: string, segment: number, lt: number, base: number, tags: string[], final: boolean): number {
-    const tag = matchTagAt(buf, lt, tags);
+  private callTag(buf: string, segment: number, lt: number, base: number, tags: TagSet, final: boolean): number {
+    const tag = tags.match(buf, lt);
     if (tag === NO_TAG || (tag === PARTIAL_TAG && final)) return -1;
     this.appendBody(buf, segment, lt, base);
     if (tag === PARTIAL_TAG) {
@@ -330,7 +333,7 @@ export class ToolCallScanner implements StreamParser {
       return buf.length;
     }
     const call = this.call!;
-    const end = lt + tags[tag]!.length;
+    const end = lt + tags.tags[tag]!.length;
     if (tag === 0) {
       this.finishCall(call, call.body, base + end, true, []);
       return end;

@@ -24,3 +24,20 @@ export function matchTagAt(buf: string, at: number, tags: readonly string[]): nu
   }
   return partial ? PARTIAL_TAG : NO_TAG;
 }
+
+/** A fixed list of tags with a quick rejection on the character after `<` (most `<` in prose). */
+export class TagSet {
+  readonly tags: readonly string[];
+  private readonly secondChars: Set<number>;
+
+  constructor(tags: readonly string[]) {
+    this.tags = tags;
+    this.secondChars = new Set(tags.filter((t) => t.length > 1).map((t) => t.charCodeAt(1)));
+  }
+
+  /** Like matchTagAt, for a `<` at `at`. */
+  match(buf: string, at: number): number {
+    if (at + 1 < buf.length && !this.secondChars.has(buf.charCodeAt(at + 1))) return NO_TAG;
+    return matchTagAt(buf, at, this.tags);
+  }
+}
