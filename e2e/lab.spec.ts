@@ -167,3 +167,37 @@ test("importing a file that is not an export says what is wrong", async ({ page 
   await expect(page.getByTestId("import-message")).toContainText("Could not import notes.json");
   await expect(page.getByTestId("import-message")).toContainText("format");
 });
+
+test("a storage failure is shown in a banner, and the conversation stays on the page", async ({ page }) => {
+  await page.addInitScript(() => {
+    const realPut = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore["put"]>) {
+      if (this.name === "eventChunks") throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+      return realPut.apply(this, args);
+    };
+  });
+  await openLab(page, "hermes-calculator");
+  await send(page, "What is 1234 * 5678?");
+  await expect(page.getByTestId("message-assistant")).toHaveAttribute("data-status", "final");
+  const banner = page.getByTestId("storage-error");
+  await expect(banner).toContainText("Could not save the conversation");
+  await expect(banner).toContainText("QuotaExceededError");
+  await expect(page.getByTestId("message-assistant")).toContainText("7,006,652");
+});
+
+test("a tool switched off in Settings is not offered to the model", async ({ page }) => {
+  await openLab(page, "hermes-calculator");
+  await page.getByTestId("tool-toggle-calculator").uncheck();
+  await page.getByTestId("setting-max-steps").fill("2");
+  await send(page, "What is 1234 * 5678?");
+  // The parser knows only the offered tools: the call is refused and the model is told which exist.
+  const message = page.getByTestId("message-assistant");
+  await expect(message).toHaveAttribute("data-status", "final");
+  await expect(message).toContainText('Parse error (unknown-tool): there is no tool named "calculator"');
+  await expect(message).toContainText("available: get_current_time");
+  await expect(page.getByTestId("tool-call-card")).toHaveCount(0);
+  // Reopened after a reload, the conversation keeps its settings.
+  await page.reload();
+  await expect(page.getByTestId("tool-toggle-calculator")).not.toBeChecked();
+  await expect(page.getByTestId("setting-max-steps")).toHaveValue("2");
+});
