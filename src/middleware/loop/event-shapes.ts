@@ -10,8 +10,18 @@ export type StampEvent = (body: LoopEventBody) => LoopEvent;
 
 export type ParentRef = NonNullable<LoopEvent["parent"]>;
 
+/**
+ * Stamps a body in place: bodies are fresh literals made for this one event, and the loop
+ * stamps one per streamed chunk, where copying every event's fields showed in profiles.
+ */
 export function eventStamper(runId: string, parent: ParentRef | undefined): StampEvent {
-  return (body) => ({ ...body, runId, at: Date.now(), ...(parent ? { parent } : {}) }) as LoopEvent;
+  return (body) => {
+    const event = body as LoopEvent;
+    event.runId = runId;
+    event.at = Date.now();
+    if (parent) event.parent = parent;
+    return event;
+  };
 }
 
 export type ParseErrorEvent = Extract<ParseEvent, { type: "parse-error" }>;
