@@ -13,6 +13,13 @@ const enum Phase {
   AfterFence,
 }
 
+/**
+ * Keys a call object may begin with. An object whose first key is another one (an answer
+ * given as JSON) is released as text at once instead of being held to the end.
+ */
+const CALL_KEYS = new Set(["name", "arguments", "parameters", "function", "type", "id", "tool", "tool_name", "function_name", "args", "input"]);
+const MAX_KEY = 16;
+
 /** Languages a fence around a call object may name. */
 const FENCE_LANGUAGES = new Set(["", "json", "json5", "javascript", "js", "tool_call", "tool_code"]);
 const MAX_FENCE_INFO = 16;
@@ -25,6 +32,9 @@ export class BareCallTracker {
   private depth = 0;
   private quote = 0;
   private escaped = false;
+  /** The first string of the value, while it is read; then null once it is checked. */
+  private firstKey: string | null = "";
+  private readingFirstKey = false;
 
   /** The JSON value is complete and nothing but blanks (and the closing fence) followed it. */
   get complete(): boolean {
@@ -97,10 +107,25 @@ export class BareCallTracker {
     if (this.quote !== 0) {
       if (this.escaped) this.escaped = false;
       else if (c === 92) this.escaped = true;
-      else if (c === this.quote) this.quote = 0;
+      else if (c === this.quote) {
+        this.quote = 0;
+        if (this.readingFirstKey) {
+          this.readingFirstKey = false;
+          const key = this.firstKey;
+          this.firstKey = null;
+          return key !== null && CALL_KEYS.has(key);
+        }
+      }
+      if (this.readingFirstKey) {
+        this.firstKey += String.fromCharCode(c);
+        if (this.firstKey!.length > MAX_KEY) return false;
+      }
       return true;
     }
-    if (c === 34 || c === 39) this.quote = c;
+    if (c === 34 || c === 39) {
+      this.quote = c;
+      if (this.firstKey !== null) this.readingFirstKey = true;
+    }
     else if (c === 123 || c === 91) this.depth++;
     else if (c === 125 || c === 93) {
       this.depth--;

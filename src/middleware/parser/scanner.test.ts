@@ -230,6 +230,11 @@ describe("bare and fenced calls", () => {
     expect(r.text).toBe(raw);
   });
 
+  it("releases JSON as text as soon as its first key shows it is not a call", () => {
+    const parser = hermes.createParser([weatherTool]);
+    expect(parser.push('{"capital": "Par')).toEqual([{ type: "text", text: '{"capital": "Par', span: { start: 0, end: 16 } }]);
+  });
+
   it("reports a bare call to an unknown tool", () => {
     const r = parseText(hermes, '{"name": "launch", "arguments": {}}');
     expect(r.calls).toEqual([]);
