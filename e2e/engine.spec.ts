@@ -4,7 +4,8 @@
 import { chromium, expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { baseChromiumArgs, systemChromiumPath } from "./browser.ts";
 
-const SHOTS = "test-results/screens";
+// Outside test-results, which other runs may clear.
+const SHOTS = process.env.ENGINE_SHOTS ?? "test-results/screens";
 
 /** Blocks every request that leaves this machine, recording where the app tried to go. */
 async function blockNetwork(context: BrowserContext, mode: "abort" | "hang" = "abort"): Promise<string[]> {

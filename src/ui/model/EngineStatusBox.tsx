@@ -33,11 +33,9 @@ export function LoadProgressBar({ status }: { status: Extract<EngineStatus, { st
   ].filter(Boolean);
   return (
     <div className="load-progress" data-testid="load-progress">
-      <div className="load-progress-head">
-        <span>Loading {status.what}</span>
-        <span>{facts.join(" · ")}</span>
-      </div>
+      <div className="load-progress-head">Loading {status.what}</div>
       <progress max={100} value={progress ? percent : undefined} aria-label={`Loading ${status.what}`} />
+      <div className="load-progress-facts">{facts.join(" · ")}</div>
       {progress?.text && <p className="load-progress-text">{progress.text}</p>}
     </div>
   );

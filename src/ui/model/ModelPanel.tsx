@@ -12,8 +12,8 @@ export function ModelPanel() {
       <label className="model-field">
         <span>Engine</span>
         <select data-testid="engine-select" value={kind} onChange={(e) => selectEngineKind(e.target.value as EngineKind)}>
-          <option value="webllm">WebLLM (a model on your GPU){gpu.state === "unavailable" ? " — needs WebGPU" : ""}</option>
-          <option value="replay">Replay (a scripted transcript, no GPU)</option>
+          <option value="webllm">WebLLM model{gpu.state === "unavailable" ? " (needs WebGPU)" : " (your GPU)"}</option>
+          <option value="replay">Replay transcript (no GPU)</option>
         </select>
       </label>
       {kind === "webllm" ? <WebLlmSection /> : <ReplaySection />}
