@@ -243,8 +243,8 @@ describe("bare and fenced calls", () => {
 
   it("does not hold text back once the output cannot be a bare call", () => {
     const parser = hermes.createParser([weatherTool]);
-    expect(parser.push('{"a": 1}')).toEqual([]);
-    expect(parser.push(" and more")).toEqual([{ type: "text", text: '{"a": 1} and more', span: { start: 0, end: 17 } }]);
+    expect(parser.push('{"name": 1}')).toEqual([]);
+    expect(parser.push(" and more")).toEqual([{ type: "text", text: '{"name": 1} and more', span: { start: 0, end: 20 } }]);
   });
 });
 
