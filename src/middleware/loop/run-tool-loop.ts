@@ -12,6 +12,7 @@ import type {
   Protocol,
   RunStatus,
   StepStatus,
+  SubRunContext,
   ToolSpec,
 } from "../types.ts";
 import { correctionMessage } from "./correction-message.ts";
@@ -219,14 +220,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
       stepId,
       defaultTimeoutMs: state.toolTimeoutMs,
       signal: state.signal,
-      subRun: {
-        engine: options.engine,
-        protocol: protocol.name,
-        template,
-        generation: options.generation ?? {},
-        depth: options.depth ?? 0,
-        tools: options.tools,
-      },
+      subRun: subRunContext(state),
       stamp,
       lateEvents: state.lateEvents,
       checkArguments: options.checkArguments ?? checkAgainstSchema,
@@ -245,6 +239,18 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   }
   if (lastStep) return yield* end({ status: "max-steps", runStatus: "max-steps" });
   return yield* end({ status: output.calls.length > 0 ? "tool-calls" : "parse-error" });
+}
+
+/** What a tool that starts a sub-agent gets to know about the calling run. */
+function subRunContext({ options, template }: RunState): SubRunContext {
+  return {
+    engine: options.engine,
+    protocol: options.protocol.name,
+    template,
+    generation: options.generation ?? {},
+    depth: options.depth ?? 0,
+    tools: options.tools,
+  };
 }
 
 function assistantMessage(output: StepOutput, protocol: string): Extract<ChatMessage, { role: "assistant" }> {
