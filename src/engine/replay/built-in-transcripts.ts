@@ -131,7 +131,7 @@ export const builtInTranscripts = {
       // Main agent: delegates.
       hermesCall("deep_research", {
         query: "How long does light from the Sun take to reach Earth?",
-        deliverable_format: "two sentences",
+        deliverable_format: "markdown_brief",
       }),
       // Sub-agent, step 1: computes.
       `<think>\nDistance ≈ 149,597,870.7 km, speed of light 299,792.458 km/s.\n</think>\n\n${hermesCall("calculator", { expression: "149597870.7 / 299792.458" })}`,
