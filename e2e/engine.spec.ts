@@ -149,3 +149,16 @@ test("a page without WebGPU offers the replay engine and uses it by default", as
     await browser.close();
   }
 });
+
+test("the built-in endless-loop transcript: run_javascript times out and the turn still ends with an answer", async ({ page }) => {
+  await page.goto("/?engine=replay&transcript=javascript-endless-loop");
+  await expect(page.getByTestId("engine-status")).toHaveAttribute("data-state", "ready");
+  // A short tool timeout keeps the test quick; the loop is stopped by it, not by the test.
+  await page.getByTestId("setting-tool-timeout").fill("2");
+  await sendMessage(page, "Count forever.");
+  const answer = page.getByTestId("message-assistant").last();
+  await expect(answer).toHaveAttribute("data-status", "final", { timeout: 30_000 });
+  await expect(answer).toContainText("never finishes");
+  await expect(page.locator('[data-testid="tool-call-card"][data-tool="run_javascript"]')).toHaveAttribute("data-status", "timeout");
+  await expect(page.getByTestId("chat-input")).toBeEditable();
+});
