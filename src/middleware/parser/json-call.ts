@@ -15,12 +15,70 @@ const NAME_ALIASES = ["tool_name", "function_name", "tool"] as const;
  */
 export function readJsonCallBody(body: string, knownName?: string): BodyReading {
   const parsed = parseJsonLenient(body);
-  if (!parsed.ok) return { ok: false, kind: "invalid-json", message: `the call is not valid JSON: ${parsed.message}` };
-  const repairs = parsed.repairs.map(({ kind, message, before, after }) => ({ kind, message, before, after }));
+  if (!parsed.ok) return readSeveralValues(body, knownName) ?? { ok: false, kind: "invalid-json", message: `the call is not valid JSON: ${parsed.message}` };
+  const repairs = parsed.repairs.map(stripSpan);
   const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
   if (items.length === 0) return { ok: false, kind: "missing-tool-name", message: "the call is an empty JSON array" };
   const outcomes = items.map((item) => readCallObject(item, knownName));
   return { ok: true, outcomes, repairs, complete: true };
+}
+
+function stripSpan({ kind, message, before, after }: Repair): Repair {
+  return { kind, message, before, after };
+}
+
+/**
+ * Some models put several call objects one after the other in one tag, or add a remark after
+ * the object. Reads each top-level value; what follows the last one is reported, not lost.
+ */
+function readSeveralValues(body: string, knownName?: string): BodyReading | undefined {
+  const { values, rest } = splitTopLevelValues(body);
+  if (values.length === 0) return undefined;
+  const repairs: Repair[] = [];
+  const items: unknown[] = [];
+  for (const value of values) {
+    const parsed = parseJsonLenient(value);
+    if (!parsed.ok) return undefined;
+    repairs.push(...parsed.repairs.map(stripSpan));
+    items.push(parsed.value);
+  }
+  if (values.length > 1) {
+    repairs.push({ kind: "several-objects", message: `read ${values.length} JSON values written one after the other as ${values.length} calls`, before: "", after: "" });
+  }
+  if (rest.trim() !== "") repairs.push({ kind: "ignored-text", message: "ignored text after the call's JSON", before: rest.trim(), after: "" });
+  const outcomes = items.flatMap((item) => (Array.isArray(item) ? item : [item])).map((item) => readCallObject(item, knownName));
+  return { ok: true, outcomes, repairs, complete: true };
+}
+
+/** Splits `{…} {…}` (blanks or commas between) into its values, and the text after them. */
+function splitTopLevelValues(text: string): { values: string[]; rest: string } {
+  const values: string[] = [];
+  let i = 0;
+  for (;;) {
+    while (i < text.length && /[\s,]/.test(text[i]!)) i++;
+    const c = text[i];
+    if (c !== "{" && c !== "[") break;
+    const start = i;
+    let depth = 0;
+    let quote = "";
+    let escaped = false;
+    for (; i < text.length; i++) {
+      const ch = text[i]!;
+      if (quote) {
+        if (escaped) escaped = false;
+        else if (ch === "\\") escaped = true;
+        else if (ch === quote) quote = "";
+      } else if (ch === '"' || ch === "'") quote = ch;
+      else if (ch === "{" || ch === "[") depth++;
+      else if ((ch === "}" || ch === "]") && --depth === 0) {
+        i++;
+        break;
+      }
+    }
+    if (depth !== 0) return { values: [], rest: text };
+    values.push(text.slice(start, i));
+  }
+  return { values, rest: text.slice(i) };
 }
 
 /** One call object → a candidate, or why it is not one. */

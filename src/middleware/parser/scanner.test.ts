@@ -122,6 +122,18 @@ describe("tool calls", () => {
     ]);
   });
 
+  it("reads several call objects written one after the other in one tag", () => {
+    const r = parseText(hermes, '<tool_call>\n{"name": "get_weather", "arguments": {"location": "A"}}\n{"name": "get_weather", "arguments": {"location": "B"}}\n</tool_call>');
+    expect(r.calls.map((c) => c.arguments)).toEqual([{ location: "A" }, { location: "B" }]);
+    expect(r.repairs.map((x) => x.kind)).toEqual(["several-objects"]);
+  });
+
+  it("keeps a remark written after the call's JSON as a repair, not a failure", () => {
+    const r = parseText(hermes, '<tool_call>{"name": "get_weather", "arguments": {"location": "A"}} (checking now)</tool_call>');
+    expect(r.calls).toHaveLength(1);
+    expect(r.repairs).toEqual([expect.objectContaining({ kind: "ignored-text", before: "(checking now)" })]);
+  });
+
   it("closes a call implicitly when a new <tool_call> begins", () => {
     const r = parseText(hermes, '<tool_call>{"name": "get_weather", "arguments": {"location": "A"}}\n<tool_call>{"name": "get_weather", "arguments": {"location": "B"}}</tool_call>');
     expect(r.calls.map((c) => c.arguments)).toEqual([{ location: "A" }, { location: "B" }]);
