@@ -18,8 +18,10 @@ export const PromptView = memo(function PromptView({ step, previous, controlToke
     () => (changesOnly && previous ? promptChangesSince(previous.prompt, step.prompt) : null),
     [changesOnly, previous, step.prompt],
   );
-  const pieces = useMemo(
-    () => segmentPrompt(changes ? changes.added : step.prompt, controlTokens, toolSection),
+  // The body depends on the prompt text only: a streaming step's object changes with every
+  // chunk, and re-rendering a long prompt that did not change would be wasted work.
+  const body = useMemo(
+    () => <PromptPieces pieces={segmentPrompt(changes ? changes.added : step.prompt, controlTokens, toolSection)} />,
     [changes, step.prompt, controlTokens, toolSection],
   );
 
@@ -44,7 +46,7 @@ export const PromptView = memo(function PromptView({ step, previous, controlToke
         </p>
       )}
       <div className="dbg-panel-body dbg-text" data-testid="prompt-view">
-        {step.prompt.length === 0 ? <p className="dbg-empty">This step's prompt is empty.</p> : <PromptPieces pieces={pieces} />}
+        {step.prompt.length === 0 ? <p className="dbg-empty">This step's prompt is empty.</p> : body}
       </div>
     </section>
   );
