@@ -50,6 +50,9 @@ const callSegment = fc.oneof(
   value.map((v) => `<tool_call>\n<function=get_weather>\n<parameter=location>\n${v}\n</parameter>\n</function>\n</tool_call>`),
   fc.constant(`<function=tag_items>\n<parameter=tags>\n["a", "b"]\n</parameter>\n</function>`),
   fc.constant(`<tool_call>\nnot a call`),
+  fc.constant(`<tool_call>{"name": "get_weather", "arguments": {"location": "A"}}\n{"name": "get_weather", "arguments": {"location": "B"}} ok?</tool_call>`),
+  fc.constant(`<tool_call>\n{"name": "get_weather", "arguments": {"location": "He said "hi" there"}}\n</tool_call>`),
+  fc.constant(`<tool_call>\n{"name": "get_weather", "arguments": {"location": "an "odd quote"}}\n</tool_call>`),
 );
 const thinkSegment = prose.map((p) => `<think>${p}</think>`);
 const segment = fc.oneof({ arbitrary: prose, weight: 3 }, { arbitrary: callSegment, weight: 3 }, { arbitrary: thinkSegment, weight: 1 });

@@ -154,6 +154,13 @@ describe("tool calls", () => {
     expect(r.repairs.map((x) => x.kind)).toEqual(["missing-close-tag"]);
   });
 
+  it("recovers the close tag and what follows when an odd unescaped quote hid it from the string tracking", () => {
+    const r = parseText(hermes, 'A <tool_call>{"name": "get_weather", "arguments": {"location": "an "odd one"}}</tool_call> B <tool_call>{"name": "get_weather", "arguments": {"location": "C"}}</tool_call>');
+    expect(r.calls.map((c) => c.arguments)).toEqual([{ location: 'an "odd one' }, { location: "C" }]);
+    expect(r.text).toBe("A  B ");
+    expect(r.errors).toEqual([]);
+  });
+
   it("keeps text that follows a complete call without its close tag", () => {
     const r = parseText(hermes, '<tool_call>{"name": "get_weather", "arguments": {"location": "Seoul"}} Done.');
     expect(r.calls).toHaveLength(1);
