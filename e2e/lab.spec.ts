@@ -201,3 +201,38 @@ test("a tool switched off in Settings is not offered to the model", async ({ pag
   await expect(page.getByTestId("tool-toggle-calculator")).not.toBeChecked();
   await expect(page.getByTestId("setting-max-steps")).toHaveValue("2");
 });
+
+test("a conversation exported as JSON imports back, and its run becomes a replay transcript", async ({ page }) => {
+  await openLab(page, "hermes-calculator");
+  await send(page, "What is 1234 * 5678?");
+  await expect(page.getByTestId("message-assistant")).toHaveAttribute("data-status", "final");
+
+  const readDownload = async (button: string) => {
+    const download = page.waitForEvent("download");
+    await page.getByTestId(button).click();
+    const file = await download;
+    const chunks: Buffer[] = [];
+    for await (const chunk of await file.createReadStream()) chunks.push(chunk as Buffer);
+    return { name: file.suggestedFilename(), text: Buffer.concat(chunks).toString("utf8") };
+  };
+
+  const transcript = JSON.parse((await readDownload("export-transcript")).text) as { protocol: string; turns: string[] };
+  expect(transcript.protocol).toBe("hermes");
+  // The raw outputs of the run's two steps: exactly what the replayed model said.
+  expect(transcript.turns).toEqual([
+    'I\'ll work that out with the calculator.\n<tool_call>\n{"name":"calculator","arguments":{"expression":"1234 * 5678"}}\n</tool_call>',
+    "1234 × 5678 = **7,006,652**.",
+  ]);
+
+  const exported = await readDownload("export-json");
+  expect(exported.name).toMatch(/\.toolcall-lab\.json$/);
+  await page.getByTestId("new-conversation").click();
+  await expect(page.getByTestId("message-user")).toHaveCount(0);
+  await page.getByTestId("import-file").setInputFiles({ name: exported.name, mimeType: "application/json", buffer: Buffer.from(exported.text) });
+  await expect(page.getByTestId("import-message")).toContainText("Imported");
+  await expect(page.getByTestId("conversation-title")).toContainText("(imported)");
+  await expect(page.getByTestId("message-user")).toHaveText("What is 1234 * 5678?");
+  await expect(page.getByTestId("tool-call-card")).toHaveAttribute("data-status", "ok");
+  await expect(page.getByTestId("step-item")).toHaveCount(2);
+  await expect(page.getByTestId("session-item")).toHaveCount(3);
+});

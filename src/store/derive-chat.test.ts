@@ -58,6 +58,17 @@ describe("deriveChat", () => {
     expect(turn.blocks.some((b) => b.kind === "notice" && b.text.includes("exhausted"))).toBe(true);
   });
 
+  it("counts the parser's repairs on the card of the call they fixed, even when reported before it started", () => {
+    const events = toolCallRun("r1", [userA]);
+    const repair: LoopEvent = {
+      type: "parse", runId: "r1", at: 1, stepId: "r1-s1",
+      event: { type: "repair", id: "r1-call", kind: "single-quotes", message: "m", before: "'a'", after: '"a"', span: { start: 20, end: 23 } },
+    };
+    const withRepairs = [...events.slice(0, 5), repair, ...events.slice(5, 7), repair, ...events.slice(7)];
+    const card = (deriveChat(withRepairs)[1] as AssistantTurn).blocks.find((b) => b.kind === "tool-call");
+    expect(card?.kind === "tool-call" && card.card.repairs).toBe(2);
+  });
+
   it("counts a sub-agent's steps on the card of the call that started it", () => {
     const base = toolCallRun("r1", [userA]);
     const nested: LoopEvent = {

@@ -21,6 +21,8 @@ export interface ToolCallCard {
   protocol: string;
   /** Steps of sub-agent runs started by this call (deep_research). */
   nestedSteps: number;
+  /** Repairs the parser made to this call (quotes, commas, coercions). */
+  repairs: number;
 }
 
 export type AssistantBlock =
@@ -102,7 +104,10 @@ export function deriveAssistantTurn(runId: string, events: readonly LoopEvent[],
   let last: AssistantBlock | undefined;
   const startedAt = events[0]?.at ?? 0;
 
-  const replaceCard = (card: ToolCallCard) => {
+  // Repairs are reported while the call's JSON is read, which can be before its card exists.
+  const repairCounts = new Map<string, number>();
+  const replaceCard = (input: ToolCallCard) => {
+    const card = { ...input, repairs: repairCounts.get(input.callId) ?? input.repairs };
     cards.set(card.callId, card);
     const index = blocks.findIndex((b) => b.kind === "tool-call" && b.card.callId === card.callId);
     const block: AssistantBlock = { kind: "tool-call", key: `call-${card.callId}`, card };
@@ -150,6 +155,7 @@ export function deriveAssistantTurn(runId: string, events: readonly LoopEvent[],
             status: "writing",
             protocol: stepProtocol.get(event.stepId) ?? "",
             nestedSteps: 0,
+            repairs: 0,
           });
         } else if (p.type === "tool-call-delta") {
           const card = cards.get(p.id);
@@ -164,6 +170,7 @@ export function deriveAssistantTurn(runId: string, events: readonly LoopEvent[],
             status: "writing",
             protocol: stepProtocol.get(event.stepId) ?? "",
             nestedSteps: 0,
+            repairs: 0,
           };
           replaceCard({
             ...base,
@@ -172,6 +179,12 @@ export function deriveAssistantTurn(runId: string, events: readonly LoopEvent[],
             argumentsText: JSON.stringify(p.call.arguments),
             status: base.status === "writing" ? "not-run" : base.status,
           });
+        } else if (p.type === "repair") {
+          if (p.id) {
+            repairCounts.set(p.id, (repairCounts.get(p.id) ?? 0) + 1);
+            const card = cards.get(p.id);
+            if (card) replaceCard(card);
+          }
         } else if (p.type === "parse-error") {
           if (p.id && cards.has(p.id)) {
             const card = cards.get(p.id)!;
@@ -186,7 +199,7 @@ export function deriveAssistantTurn(runId: string, events: readonly LoopEvent[],
         last = undefined;
         const card = cards.get(event.call.id);
         replaceCard({
-          ...(card ?? { stepId: event.stepId, protocol: stepProtocol.get(event.stepId) ?? "", nestedSteps: 0 }),
+          ...(card ?? { stepId: event.stepId, protocol: stepProtocol.get(event.stepId) ?? "", nestedSteps: 0, repairs: 0 }),
           callId: event.call.id,
           name: event.call.name,
           arguments: event.call.arguments,
@@ -206,6 +219,7 @@ export function deriveAssistantTurn(runId: string, events: readonly LoopEvent[],
             argumentsText: "",
             protocol: stepProtocol.get(event.stepId) ?? "",
             nestedSteps: 0,
+            repairs: 0,
           }),
           status: event.status,
           content: event.content,

@@ -64,6 +64,7 @@ export const ToolCallCard = memo(function ToolCallCard({ card }: { card: Card })
         <span className="tool-args mono">({preview})</span>
         <span className="tool-meta">
           {card.nestedSteps > 0 && <span className="chip">{card.nestedSteps} sub-steps</span>}
+          {card.repairs > 0 && <span className="chip chip-repair" title="The parser repaired this call; see its parse steps">{card.repairs} repaired</span>}
           <span className={`tool-status status-${t}`}>{statusLabel(card)}</span>
           {card.durationMs !== undefined && <span className="tool-duration">{formatDuration(card.durationMs)}</span>}
         </span>
