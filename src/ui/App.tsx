@@ -13,17 +13,28 @@ import { useWebGpuStatus, WebGpuBadge } from "./WebGpuBadge.tsx";
 
 const EMPTY_EVENTS: never[] = [];
 
+// The event log changes every frame while a turn streams; only the components that show it
+// subscribe to it, so the rest of the page does not re-render with each frame.
+function LabDebugger() {
+  const events = useConversationStore((s) => s.active?.events ?? EMPTY_EVENTS);
+  const settings = useConversationStore((s) => s.active?.settings);
+  const offered = useMemo(() => (settings ? toSpecs(enabledTools(settings)) : []), [settings]);
+  return <DebuggerPane events={events} tools={offered} />;
+}
+
+function LabSettings() {
+  const settings = useConversationStore((s) => s.active?.settings);
+  const everyTool = useMemo(() => (settings ? toSpecs(allTools(settings)) : []), [settings]);
+  return <SettingsPanel tools={everyTool} />;
+}
+
 export function App() {
   const gpu = useWebGpuStatus();
   useEffect(() => startLab(), []);
-  const events = useConversationStore((s) => s.active?.events ?? EMPTY_EVENTS);
-  const settings = useConversationStore((s) => s.active?.settings);
   const title = useConversationStore((s) => s.active?.title);
   const storageError = useConversationStore((s) => s.storageError);
   const engineLabel = useEngineStore(engineSelectors.label);
   const engineReady = useEngineStore(engineSelectors.ready);
-  const everyTool = useMemo(() => (settings ? toSpecs(allTools(settings)) : []), [settings]);
-  const offered = useMemo(() => (settings ? toSpecs(enabledTools(settings)) : []), [settings]);
 
   return (
     <div className="app">
@@ -65,7 +76,7 @@ export function App() {
             <summary>
               <h2>Settings</h2>
             </summary>
-            <SettingsPanel tools={everyTool} />
+            <LabSettings />
           </details>
         </div>
         <section className="pane pane-chat" aria-label="Chat">
@@ -76,7 +87,7 @@ export function App() {
         </section>
         <section className="pane pane-debugger" aria-label="Debugger">
           <h2>Debugger</h2>
-          <DebuggerPane events={events} tools={offered} />
+          <LabDebugger />
         </section>
       </main>
     </div>
