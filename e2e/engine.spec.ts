@@ -34,6 +34,10 @@ async function sendMessage(page: Page, text: string) {
 
 test("loading a model with the network blocked shows a clear download error, and the app stays usable", async ({ page, context }) => {
   const blocked = await blockNetwork(context);
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(request.url());
+  });
   await page.goto("/?engine=webllm");
   const panel = await modelPanel(page);
   await expect(page.getByTestId("engine-select")).toHaveValue("webllm");
@@ -42,6 +46,8 @@ test("loading a model with the network blocked shows a clear download error, and
   await expect(page.getByTestId("model-select")).toHaveValue("Qwen3-1.7B-q4f32_1-MLC");
   await expect(page.locator('[data-testid="model-select"] option[value="Qwen3-1.7B-q4f16_1-MLC"]')).toHaveCount(0);
   await panel.screenshot({ path: `${SHOTS}/model-panel-webllm-idle.png` });
+  // WebLLM's library (megabytes) is not fetched until the model list is used.
+  expect(scripts.filter((url) => /model-loader/.test(url))).toEqual([]);
 
   await page.getByTestId("model-select").selectOption("Qwen3-0.6B-q4f32_1-MLC");
   await page.getByTestId("load-model-button").click();

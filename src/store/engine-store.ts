@@ -290,7 +290,19 @@ export async function initEngines(search: string = globalThis.location?.search ?
   } else {
     sync({});
   }
-  if (status.state === "available") void refreshCacheStatus().catch(() => undefined);
+  // Cache status is checked when the model list is first used (ensureCacheStatus), not here:
+  // the check needs WebLLM's library, which the page should not download before it is wanted.
+}
+
+let cacheChecked = false;
+
+/** Checks which catalogue models are cached, once (the model picker calls it on first use). */
+export function ensureCacheStatus(): void {
+  if (cacheChecked || get().gpu.state !== "available") return;
+  cacheChecked = true;
+  void refreshCacheStatus().catch(() => {
+    cacheChecked = false;
+  });
 }
 
 /** For the run controller: the engine and template of the moment, or why there is none. */
@@ -325,6 +337,7 @@ export const engineActions = {
   unload,
   deleteFromCache,
   refreshCacheStatus,
+  ensureCacheStatus,
   initEngines,
 };
 

@@ -1,7 +1,7 @@
 // Choosing, loading and managing a WebLLM model.
 import { useMemo } from "react";
 import { catalog, modelsForAdapter, type CatalogModel } from "../../engine/webllm/model-catalog.ts";
-import { cancelLoad, deleteFromCache, loadModel, selectEngineKind, selectModel, setThinking, unload, useEngineStore } from "../../store/engine-store.ts";
+import { cancelLoad, deleteFromCache, ensureCacheStatus, loadModel, selectEngineKind, selectModel, setThinking, unload, useEngineStore } from "../../store/engine-store.ts";
 import { EngineErrorBox, LoadProgressBar, StatusLine } from "./EngineStatusBox.tsx";
 
 function formatMB(mb: number): string {
@@ -42,7 +42,14 @@ export function WebLlmSection() {
     <div className="model-section">
       <label className="model-field">
         <span>Model</span>
-        <select data-testid="model-select" value={selected} disabled={loadingNow} onChange={(e) => selectModel(e.target.value)}>
+        <select
+          data-testid="model-select"
+          value={selected}
+          disabled={loadingNow}
+          onFocus={ensureCacheStatus}
+          onPointerDown={ensureCacheStatus}
+          onChange={(e) => selectModel(e.target.value)}
+        >
           {!models.some((m) => m.id === selected) && <option value={selected}>{selected}</option>}
           {families.map(([family, list]) => (
             <optgroup key={family} label={family}>
