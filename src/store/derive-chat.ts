@@ -106,13 +106,14 @@ export function deriveAssistantTurn(runId: string, events: readonly LoopEvent[],
 
   // Repairs are reported while the call's JSON is read, which can be before its card exists.
   const repairCounts = new Map<string, number>();
+  const cardPositions = new Map<string, number>();
   const replaceCard = (input: ToolCallCard) => {
     const card = { ...input, repairs: repairCounts.get(input.callId) ?? input.repairs };
     cards.set(card.callId, card);
-    const index = blocks.findIndex((b) => b.kind === "tool-call" && b.card.callId === card.callId);
+    const index = cardPositions.get(card.callId);
     const block: AssistantBlock = { kind: "tool-call", key: `call-${card.callId}`, card };
-    if (index >= 0) blocks[index] = block;
-    else blocks.push(block);
+    if (index !== undefined) blocks[index] = block;
+    else cardPositions.set(card.callId, blocks.push(block) - 1);
   };
 
   for (const event of events) {
