@@ -57,6 +57,12 @@ const enum BodyKind {
 
 /** Body characters searched for the tool's name so tool-call-start can be announced early. */
 const NAME_SEARCH_LIMIT = 600;
+/**
+ * Searches per call. A name written first is found within four (the quotes or angle brackets
+ * around it); a body that names its tool later is announced when it ends. This bounds the
+ * work on bodies that never match.
+ */
+const NAME_SEARCH_ATTEMPTS = 8;
 const JSON_NAME = /^\s*(?:```[A-Za-z0-9_]*\s*)?\{\s*"(?:name|tool_name)"\s*:\s*"([^"\\]+)"/;
 const MARKUP_NAME = /^\s*(?:<(?:tool_name|function_name)>\s*([^<\s][^<]*?)\s*<\/|<function=([^>\s]+)>|<invoke\s+name="([^"]+)")/;
 
@@ -73,6 +79,7 @@ interface OpenCall {
   jsonEnd: number;
   id?: string;
   nameSearchDone: boolean;
+  nameSearches: number;
   returnMode: Mode.Text | Mode.Think;
 }
 
@@ -267,6 +274,7 @@ export class ToolCallScanner implements StreamParser {
       depth: 0,
       jsonEnd: -1,
       nameSearchDone: false,
+      nameSearches: 0,
       returnMode,
     };
   }
@@ -367,7 +375,7 @@ export class ToolCallScanner implements StreamParser {
       const head = (call.opener.bodyPrefix ?? "") + (call.body.length > NAME_SEARCH_LIMIT ? call.body.slice(0, NAME_SEARCH_LIMIT) : call.body);
       const m = (call.kind === BodyKind.Json ? JSON_NAME : MARKUP_NAME).exec(head);
       if (m) name = (m[1] ?? m[2] ?? m[3])!.trim();
-      else if (call.body.length > NAME_SEARCH_LIMIT) call.nameSearchDone = true;
+      else if (call.body.length > NAME_SEARCH_LIMIT || ++call.nameSearches >= NAME_SEARCH_ATTEMPTS) call.nameSearchDone = true;
     }
     if (name === undefined) return;
     call.nameSearchDone = true;

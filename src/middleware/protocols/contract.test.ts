@@ -81,6 +81,18 @@ describe.each(listProtocols().map((p) => [p.name, p] as const))("protocol contra
     }
   });
 
+  it("announces each call while its body is still streaming", () => {
+    const rendered = protocol.renderAssistant({ role: "assistant", content: "", toolCalls: calls.slice(0, 2) });
+    const { events } = parseText(protocol, charChunks(rendered));
+    for (const id of ["call_1", "call_2"]) {
+      const start = events.findIndex((e) => e.type === "tool-call-start" && e.id === id);
+      const end = events.findIndex((e) => e.type === "tool-call-end" && e.id === id);
+      expect(start).toBeGreaterThanOrEqual(0);
+      // Several deltas between start and end: the start came early, not with the end.
+      expect(events.slice(start, end).filter((e) => e.type === "tool-call-delta").length).toBeGreaterThan(5);
+    }
+  });
+
   it("numbers calls from call_1 in every new parser", () => {
     const rendered = protocol.renderAssistant({ role: "assistant", content: "", toolCalls: calls.slice(0, 1) });
     expect(parseText(protocol, rendered).calls[0]!.id).toBe("call_1");
