@@ -43,7 +43,8 @@ export const convTemplates = {
     add_role_after_system_message: true,
   },
   hermes3_llama3: {
-    // Hermes speaks ChatML on a Llama 3 tokenizer (mlc-llm's hermes2_pro_llama3 shape).
+    // Hermes speaks ChatML on a Llama 3 tokenizer (mlc-llm's hermes2_pro_llama3 shape). The
+    // default system message is ours: the lab always sends its own system message.
     name: "hermes3_llama3",
     system_template: "<|im_start|>system\n{system_message}<|im_end|>\n",
     system_message: "You are Hermes 3, a helpful assistant.",
@@ -57,7 +58,7 @@ export const convTemplates = {
   chatml: {
     name: "chatml",
     system_template: "<|im_start|>system\n{system_message}<|im_end|>\n",
-    system_message: "You are a helpful AI assistant.",
+    system_message: "A conversation between a user and an LLM-based AI assistant. The assistant gives helpful and honest answers.",
     roles: { user: "<|im_start|>user", assistant: "<|im_start|>assistant" },
     seps: ["<|im_end|>\n"],
     role_content_sep: "\n",
