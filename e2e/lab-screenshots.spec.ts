@@ -20,8 +20,18 @@ for (const size of [
     await page.locator(".reasoning summary").first().click();
     await page.screenshot({ path: `test-results/screens/lab-card-open-${size.width}x${size.height}.png` });
 
+    await page.getByTestId("setting-max-steps").scrollIntoViewIfNeeded();
     await send(page, "And once more?");
     await expect(page.getByTestId("message-assistant").nth(1)).toHaveAttribute("data-status", "engine-error");
     await page.screenshot({ path: `test-results/screens/lab-error-${size.width}x${size.height}.png` });
   });
 }
+
+test("lab screenshot of a deep_research run with nested steps and a stopped turn", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openLab(page, "deep-research");
+  await send(page, "How long does sunlight take to reach Earth?");
+  await expect(page.getByTestId("message-assistant")).toHaveAttribute("data-status", "final", { timeout: 30_000 });
+  await expect(page.getByTestId("tool-call-card")).toContainText("sub-steps");
+  await page.screenshot({ path: "test-results/screens/lab-deep-research-1280x800.png" });
+});

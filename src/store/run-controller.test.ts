@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Engine, LoopEvent, Protocol } from "../middleware/types.ts";
 import { conversationActions, resetConversationStoreForTests, useConversationStore } from "./conversation-store.ts";
 import { deriveChat, type AssistantTurn } from "./derive-chat.ts";
-import { configureRunEnvironment, sendMessage, stopRun, useRunStore, type RunEnvironment, type RunLoopOptions } from "./run-controller.ts";
+import { configureRunEnvironment, sendMessage, stopRun, stopRunAndWait, useRunStore, type RunEnvironment, type RunLoopOptions } from "./run-controller.ts";
 
 afterEach(() => {
   resetConversationStoreForTests();
@@ -115,5 +115,19 @@ describe("the run controller", () => {
     await sendMessage("one");
     await sendMessage("two");
     expect(positions).toEqual([0, 1]);
+  });
+});
+
+describe("switching conversations mid-turn", () => {
+  it("stopRunAndWait lets the stopped turn close its run in its own conversation first", async () => {
+    await conversationActions.init(null);
+    configureRunEnvironment(environment(streamingThenWait));
+    const first = useConversationStore.getState().active!.id;
+    void sendMessage("tell me");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await stopRunAndWait();
+    const events = useConversationStore.getState().active!.events;
+    expect(useConversationStore.getState().active!.id).toBe(first);
+    expect(events[events.length - 1]).toMatchObject({ type: "run-end", status: "aborted" });
   });
 });

@@ -45,6 +45,7 @@ export const useRunStore = create<RunState>()(() => ({ running: false, notice: n
 
 let environment: RunEnvironment | null = null;
 let controller: AbortController | null = null;
+let currentTurn: Promise<boolean> | null = null;
 
 export function configureRunEnvironment(env: RunEnvironment): void {
   environment = env;
@@ -62,7 +63,16 @@ function alignReplayPosition(engine: Engine, events: readonly LoopEvent[]): void
 }
 
 /** Sends a user message. Resolves when the turn is over; false when it could not start. */
-export async function sendMessage(text: string): Promise<boolean> {
+export function sendMessage(text: string): Promise<boolean> {
+  const turn = runTurn(text);
+  currentTurn = turn;
+  void turn.finally(() => {
+    if (currentTurn === turn) currentTurn = null;
+  });
+  return turn;
+}
+
+async function runTurn(text: string): Promise<boolean> {
   const content = text.trim();
   if (!content || useRunStore.getState().running) return false;
   const env = environment;
@@ -187,6 +197,13 @@ function endRun(
 /** Stops the running turn (the Stop button and Esc). */
 export function stopRun(): void {
   controller?.abort();
+}
+
+/** Stops the running turn and waits until its end is in the log (before switching conversations). */
+export async function stopRunAndWait(): Promise<void> {
+  const turn = currentTurn;
+  stopRun();
+  if (turn) await turn.catch(() => undefined);
 }
 
 export function dismissRunNotice(): void {

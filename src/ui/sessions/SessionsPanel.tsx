@@ -3,7 +3,7 @@
 import { useRef, useState } from "react";
 import { exportConversation, importConversation, transcriptFromEvents } from "../../store/conversation-export.ts";
 import { conversationActions, useConversationStore } from "../../store/conversation-store.ts";
-import { stopRun, useRunStore } from "../../store/run-controller.ts";
+import { stopRunAndWait, useRunStore } from "../../store/run-controller.ts";
 import { downloadJson, safeFileName } from "./download.ts";
 import "./sessions.css";
 
@@ -29,7 +29,8 @@ export function SessionsPanel() {
   const shown = activeId && !list.some((m) => m.id === activeId) ? [{ id: activeId, title: activeTitle ?? "", updatedAt: Date.now() }, ...list] : list;
 
   const switchTo = async (action: () => Promise<unknown>) => {
-    if (running) stopRun();
+    // A running turn is stopped and closed in its own conversation before another one opens.
+    if (running) await stopRunAndWait();
     await action();
   };
 
