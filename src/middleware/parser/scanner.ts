@@ -6,13 +6,12 @@
 // prefix at the end of a chunk (`<tool_ca`), which is held back, and is bounded by the
 // longest tag. A call's body is collected as it streams and read once when the call ends.
 // Every decision depends on the characters alone, so any chunking gives the same result.
-import type { Repair } from "../repair/json-repair.ts";
+import { parseJsonLenient, type Repair } from "../repair/json-repair.ts";
 import type { ParseEvent, StreamParser, ToolSpec } from "../types.ts";
 import { BareCallTracker } from "./bare-call-tracker.ts";
-import { isPlainObject } from "./call-candidate.ts";
 import { readCallBody } from "./call-body.ts";
+import { isPlainObject } from "./call-candidate.ts";
 import { readJsonCallBody } from "./json-call.ts";
-import { parseJsonLenient } from "../repair/json-repair.ts";
 import { settleCall } from "./settle-call.ts";
 import { NO_TAG, PARTIAL_TAG, TagSet } from "./tag-match.ts";
 
