@@ -1,4 +1,4 @@
-import { CreateWebWorkerMLCEngine, prebuiltAppConfig } from "@mlc-ai/web-llm";
+import { CreateWebWorkerMLCEngine, postInitAndCheckFieldsCompletion, prebuiltAppConfig } from "@mlc-ai/web-llm";
 import { describe, expect, it } from "vitest";
 import type { EngineChunk } from "../../middleware/types.ts";
 import { classifyEngineError, EngineFailure } from "./engine-errors.ts";
@@ -225,6 +225,11 @@ describe("WebLLM engine over the worker protocol", () => {
 });
 
 describe("request and usage mapping", () => {
+  it("builds a request WebLLM's own completion validation accepts", () => {
+    const request = buildRequest("<|im_start|>user\nhi<|im_end|>\n", { maxTokens: 16, temperature: 0.7, stop: ["<|im_end|>"] });
+    expect(() => postInitAndCheckFieldsCompletion(request as Parameters<typeof postInitAndCheckFieldsCompletion>[0], "m")).not.toThrow();
+  });
+
   it("omits unset settings and empty stop strings", () => {
     expect(buildRequest("x", { stop: ["", "<|im_end|>"] })).toEqual({ prompt: "x", stream: true, stream_options: { include_usage: true }, stop: ["<|im_end|>"] });
     expect(buildRequest("x", {})).toEqual({ prompt: "x", stream: true, stream_options: { include_usage: true } });
