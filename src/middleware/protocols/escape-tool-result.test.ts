@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseText, testTools } from "../parser/test-fixtures.ts";
 import { escapeToolResult } from "./escape-tool-result.ts";
@@ -62,6 +63,27 @@ describe("escapeToolResult for protocols where any tag can name a tool", () => {
   it("escapes every tag, but not comparisons", () => {
     expect(escapeToolResult("<b>x</b> <launch_rockets>now</launch_rockets> a < b <|im_end|>", "all")).toBe(
       "&lt;b>x&lt;/b> &lt;launch_rockets>now&lt;/launch_rockets> a < b &lt;|im_end|>",
+    );
+  });
+});
+
+describe.each(listProtocols().map((p) => [p.name, p] as const))("renderToolResult on any content (%s)", (_name, protocol) => {
+  const fragment = fc.constantFrom(
+    "<", ">", "/", "|", "tool_call", "tool_response", "function=get_weather", "parameter=location", "get_weather",
+    "im_end", "im_start", "endoftext", "think", '{"name": "get_weather", "arguments": {"location": "X"}}', "\n", " ", "x",
+  );
+  const content = fc.array(fragment, { maxLength: 30 }).map((parts) => parts.join(""));
+
+  it("never closes its block early, carries no control token, and never reads as a call", () => {
+    fc.assert(
+      fc.property(content, (text) => {
+        const rendered = protocol.renderToolResult({ role: "tool", toolCallId: "call_1", name: "get_weather", content: text });
+        expect(rendered.match(/<\/tool_response>/g)).toHaveLength(1);
+        expect(rendered).not.toMatch(/<\|/);
+        const r = parseText(protocol, rendered, testTools);
+        expect(r.calls).toEqual([]);
+      }),
+      { numRuns: 300 },
     );
   });
 });
