@@ -201,7 +201,10 @@ export async function loadModel(modelId: string = get().selectedModelId): Promis
         if (loading === controller) sync({ webllmStatus: { state: "loading", what: name, progress } });
       },
       onDeviceLost: (failure) => {
+        // The worker's GPU device is gone: end it; the next load makes a fresh one.
+        const current = loaded;
         loaded = null;
+        void current?.unload().catch(() => undefined);
         sync({ webllmEngine: null, loadedModelId: null, webllmStatus: { state: "error", kind: failure.kind, message: failure.message, suggestion: failure.suggestion, detail: failure.detail } });
       },
     });
