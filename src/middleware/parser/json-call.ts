@@ -16,15 +16,16 @@ const NAME_ALIASES = ["tool_name", "function_name", "tool"] as const;
 export function readJsonCallBody(body: string, knownName?: string): BodyReading {
   const parsed = parseJsonLenient(body);
   if (!parsed.ok) return readSeveralValues(body, knownName) ?? { ok: false, kind: "invalid-json", message: `the call is not valid JSON: ${parsed.message}` };
-  const repairs = parsed.repairs.map(stripSpan);
+  // Body-level repairs keep their spans (offsets into the body), so the UI can point at them.
+  const repairs = parsed.repairs.map(copyRepair);
   const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
   if (items.length === 0) return { ok: false, kind: "missing-tool-name", message: "the call is an empty JSON array" };
   const outcomes = items.map((item) => readCallObject(item, knownName));
   return { ok: true, outcomes, repairs, complete: true };
 }
 
-function stripSpan({ kind, message, before, after }: Repair): Repair {
-  return { kind, message, before, after };
+function copyRepair({ kind, message, before, after, span }: Repair, shift = 0): Repair {
+  return span ? { kind, message, before, after, span: { start: span.start + shift, end: span.end + shift } } : { kind, message, before, after };
 }
 
 /**
@@ -36,23 +37,26 @@ function readSeveralValues(body: string, knownName?: string): BodyReading | unde
   if (values.length === 0) return undefined;
   const repairs: Repair[] = [];
   const items: unknown[] = [];
-  for (const value of values) {
-    const parsed = parseJsonLenient(value);
+  for (const { text, start } of values) {
+    const parsed = parseJsonLenient(text);
     if (!parsed.ok) return undefined;
-    repairs.push(...parsed.repairs.map(stripSpan));
+    repairs.push(...parsed.repairs.map((r) => copyRepair(r, start)));
     items.push(parsed.value);
   }
   if (values.length > 1) {
     repairs.push({ kind: "several-objects", message: `read ${values.length} JSON values written one after the other as ${values.length} calls`, before: "", after: "" });
   }
-  if (rest.trim() !== "") repairs.push({ kind: "ignored-text", message: "ignored text after the call's JSON", before: rest.trim(), after: "" });
+  if (rest.trim() !== "") {
+    const span = { start: body.length - rest.length, end: body.length };
+    repairs.push({ kind: "ignored-text", message: "ignored text after the call's JSON", before: rest.trim(), after: "", span });
+  }
   const outcomes = items.flatMap((item) => (Array.isArray(item) ? item : [item])).map((item) => readCallObject(item, knownName));
   return { ok: true, outcomes, repairs, complete: true };
 }
 
 /** Splits `{…} {…}` (blanks or commas between) into its values, and the text after them. */
-function splitTopLevelValues(text: string): { values: string[]; rest: string } {
-  const values: string[] = [];
+function splitTopLevelValues(text: string): { values: { text: string; start: number }[]; rest: string } {
+  const values: { text: string; start: number }[] = [];
   let i = 0;
   for (;;) {
     while (i < text.length && /[\s,]/.test(text[i]!)) i++;
@@ -76,7 +80,7 @@ function splitTopLevelValues(text: string): { values: string[]; rest: string } {
       }
     }
     if (depth !== 0) return { values: [], rest: text };
-    values.push(text.slice(start, i));
+    values.push({ text: text.slice(start, i), start });
   }
   return { values, rest: text.slice(i) };
 }

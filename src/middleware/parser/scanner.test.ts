@@ -210,6 +210,15 @@ describe("broken JSON repaired where safe", () => {
     });
   }
 
+  it("places a JSON repair at its own span in the raw output", () => {
+    const raw = `Sure. ${call('{"location": "Seoul",}')}`;
+    for (const chunks of [[raw], charChunks(raw)]) {
+      const repair = parseText(hermes, chunks).events.find((e) => e.type === "repair")!;
+      expect(repair).toMatchObject({ kind: "trailing-comma", id: "call_1" });
+      expect(raw.slice(repair.span.start, repair.span.end)).toBe(",}");
+    }
+  });
+
   it("adds a missing final brace when the close tag is there", () => {
     const r = parseText(hermes, '<tool_call>\n{"name": "get_weather", "arguments": {"location": "Seoul"}\n</tool_call>');
     expect(r.calls.map((c) => c.arguments)).toEqual([{ location: "Seoul" }]);

@@ -408,6 +408,7 @@ export class ToolCallScanner implements StreamParser {
         raw,
         ...(call.id !== undefined ? { startedId: call.id } : {}),
         scannerRepairs,
+        bodyOffset: call.start + opener.open.length - (opener.bodyPrefix?.length ?? 0),
         nextId: this.nextId,
       },
       this.out,
@@ -478,6 +479,7 @@ export class ToolCallScanner implements StreamParser {
           span,
           openSpan: span,
           raw: text,
+          bodyOffset: span.start,
           scannerRepairs: [
             {
               kind: "bare-call",

@@ -19,6 +19,8 @@ export interface SettleContext {
   startedId?: string;
   /** Changes made by the scanner itself (an implicit close, a missing close tag). */
   scannerRepairs: Repair[];
+  /** Where the text given to the body reader starts in the raw output: repairs with spans are placed by it. */
+  bodyOffset?: number;
   nextId: () => string;
 }
 
@@ -35,7 +37,7 @@ export function settleCall(reading: BodyReading, context: SettleContext, out: Pa
     const id = started ?? context.nextId();
     if (index === 0) {
       pushRepairs(out, context.scannerRepairs, id, span);
-      pushRepairs(out, reading.repairs, id, span);
+      pushRepairs(out, reading.repairs, id, span, context.bodyOffset);
     }
     if (!outcome.ok) {
       out.push({ type: "parse-error", id, kind: outcome.kind, message: outcome.message, raw, span });
@@ -62,6 +64,17 @@ export function settleCall(reading: BodyReading, context: SettleContext, out: Pa
   });
 }
 
-function pushRepairs(out: ParseEvent[], repairs: readonly Repair[], id: string, span: Span): void {
-  for (const r of repairs) out.push({ type: "repair", id, kind: r.kind, message: r.message, before: r.before, after: r.after, span });
+/** Repairs are placed at their own span when they know it (clipped to the call), else on the whole call. */
+function pushRepairs(out: ParseEvent[], repairs: readonly Repair[], id: string, span: Span, bodyOffset?: number): void {
+  for (const r of repairs) {
+    const at =
+      r.span && bodyOffset !== undefined
+        ? { start: clip(bodyOffset + r.span.start, span), end: clip(bodyOffset + r.span.end, span) }
+        : { start: span.start, end: span.end };
+    out.push({ type: "repair", id, kind: r.kind, message: r.message, before: r.before, after: r.after, span: at });
+  }
+}
+
+function clip(offset: number, span: Span): number {
+  return Math.min(Math.max(offset, span.start), span.end);
 }
