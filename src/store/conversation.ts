@@ -1,9 +1,10 @@
 // A conversation as the lab keeps it: its settings and its event log. The log is the single
 // source of truth; messages, tool-call cards and step lists are derived from it.
 import type { LoopEvent } from "../middleware/types.ts";
+import { DEFAULT_RESEARCH_TIMEOUT_MS, DELIVERABLE_FORMATS, type DeliverableFormat } from "../tools/index.ts";
 
-export type DeliverableFormat = "markdown_brief" | "markdown_report" | "json_outline";
-export const deliverableFormats: DeliverableFormat[] = ["markdown_brief", "markdown_report", "json_outline"];
+export type { DeliverableFormat };
+export const deliverableFormats: readonly DeliverableFormat[] = DELIVERABLE_FORMATS;
 
 export interface ResearchSettings {
   /** Persona, language and format for the sub-agent; applied only when deep_research runs. */
@@ -48,7 +49,7 @@ export const defaultSettings: ConversationSettings = {
   research: {
     systemPrompt: "You are a careful researcher. Break the question down, use the tools to check facts, and answer concisely in the user's language.",
     fallbackFormat: "markdown_brief",
-    timeoutMs: 120_000,
+    timeoutMs: DEFAULT_RESEARCH_TIMEOUT_MS,
   },
 };
 
