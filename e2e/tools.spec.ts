@@ -2,6 +2,8 @@
 // the real tools (the calculator's parser, the JavaScript sandbox worker, IndexedDB, the
 // deep_research sub-agent) and the chat and debugger show what happened. Each test serves its
 // own transcript, so the model's text never contains the values the tools must produce.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 
 const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
@@ -41,7 +43,18 @@ test("run_javascript: an endless loop is killed at the tool timeout, and the nex
     call("run_javascript", { code: "let n = 0;\nwhile (true) { n++; }" }),
     "That never finished.",
     call("run_javascript", {
-      code: "console.log('hello from the sandbox');\nlet net;\ntry { await fetch('/'); net = 'fetched'; } catch (e) { net = e.message; }\nreturn { doubled: [1, 2, 3].map((x) => x * 2), dom: typeof document, net };",
+      code: [
+        "console.log('hello from the sandbox');",
+        "const attempt = async (f) => { try { await f(); return 'allowed'; } catch (e) { return e.message; } };",
+        "return {",
+        "  doubled: [1, 2, 3].map((x) => x * 2),",
+        "  dom: typeof document,",
+        "  net: await attempt(() => fetch('/')),",
+        "  netViaPrototype: await attempt(() => WorkerGlobalScope.prototype.fetch.call(self, '/')),",
+        "  xhr: await attempt(() => new XMLHttpRequest()),",
+        "  compile: await attempt(() => (function () {}).constructor('return 1')()),",
+        "};",
+      ].join("\n"),
     }),
     "Done.",
   ]);
@@ -61,7 +74,10 @@ test("run_javascript: an endless loop is killed at the tool timeout, and the nex
   await expect(second).toContainText('"doubled":[2,4,6]');
   await expect(second).toContainText("hello from the sandbox");
   await expect(second).toContainText('"dom":"undefined"');
-  await expect(second).toContainText("Network access is disabled");
+  await expect(second).toContainText('"net":"fetch: Network access is disabled');
+  await expect(second).toContainText('"netViaPrototype":"fetch: Network access is disabled');
+  await expect(second).toContainText('"xhr":"XMLHttpRequest: Network access is disabled');
+  await expect(second).toContainText('"compile":"Function constructor: compiling code from strings is disabled');
 });
 
 test("remember, then recall after a reload: the note lives in IndexedDB", async ({ page }) => {
@@ -113,4 +129,46 @@ test("deep_research runs a sub-agent whose steps show nested under the calling s
   // timeline's rows (a layout matter of the debugger, not of the tools).
   await steps.and(page.locator('[data-depth="1"]')).first().dispatchEvent("click");
   await expect(page.getByTestId("tool-exec-view")).toContainText("499.0047");
+});
+
+test("fetch_url reads a page's text in the browser, and explains a site that refuses to be read (CORS)", async ({ page, baseURL }) => {
+  await page.route("**/e2e-pages/tides.html", (route) =>
+    route.fulfill({
+      contentType: "text/html",
+      body: "<html><head><title>Tides</title><script>window.secret = 1</script><style>p { color: red }</style></head><body><h1>High tide</h1><p>At <b>06:40</b> today.</p></body></html>",
+    }),
+  );
+  // A real cross-origin server (another port) that sends no Access-Control-Allow-Origin: the
+  // browser withholds its answer from the page. (Playwright's route.fulfill skips CORS.)
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "text/html" });
+    response.end("<p>private</p>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const foreign = `http://127.0.0.1:${(server.address() as AddressInfo).port}/page`;
+  try {
+    await openWithTranscript(page, "fetch", [
+      call("fetch_url", { url: `${baseURL}/e2e-pages/tides.html` }),
+      "Read it.",
+      call("fetch_url", { url: foreign }),
+      "Could not read it.",
+    ]);
+    await send(page, "When is high tide?");
+    await turnDone(page, 1);
+    const first = page.locator('[data-testid="tool-call-card"][data-tool="fetch_url"]').first();
+    await expect(first).toHaveAttribute("data-status", "ok");
+    await expect(first).toContainText("High tide");
+    await expect(first).toContainText("At 06:40 today.");
+    await expect(first).not.toContainText("window.secret");
+    await expect(first).not.toContainText("color: red");
+
+    await send(page, "And that other page?");
+    await turnDone(page, 2);
+    const second = page.locator('[data-testid="tool-call-card"][data-tool="fetch_url"]').nth(1);
+    await expect(second).toHaveAttribute("data-status", "error");
+    await expect(second).toContainText("does not allow reading it from a browser page (CORS)");
+    await expect(second).not.toContainText("private");
+  } finally {
+    server.close();
+  }
 });

@@ -86,4 +86,14 @@ describe("lockDownNetwork", () => {
     }).toThrow(TypeError);
     expect(() => Object.defineProperty(scope, "fetch", { value: () => "restored" })).toThrow(TypeError);
   });
+
+  it("also replaces them on the scope's prototypes, where a worker keeps fetch and importScripts", () => {
+    class GlobalScopeLike {}
+    Object.defineProperty(GlobalScopeLike.prototype, "fetch", { value: () => "network!", configurable: true, writable: true });
+    const scope = new GlobalScopeLike() as { fetch: () => unknown };
+    lockDownNetwork(scope);
+    const viaPrototype = (GlobalScopeLike.prototype as { fetch: () => unknown }).fetch;
+    expect(() => viaPrototype.call(scope)).toThrow(NETWORK_DISABLED_MESSAGE);
+    expect(() => scope.fetch()).toThrow(NETWORK_DISABLED_MESSAGE);
+  });
 });

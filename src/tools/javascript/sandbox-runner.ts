@@ -20,20 +20,31 @@ const BLOCKED_GLOBALS = [
   "caches",
 ] as const;
 
-function blocked(name: string): () => never {
+export const COMPILING_DISABLED_MESSAGE = "compiling code from strings is disabled in run_javascript; write the code directly.";
+
+function blocked(name: string, message = NETWORK_DISABLED_MESSAGE): () => never {
   return function blockedGlobal() {
-    throw new Error(`${name}: ${NETWORK_DISABLED_MESSAGE}`);
+    throw new Error(`${name}: ${message}`);
   };
 }
 
 /**
- * Replaces network globals on `scope` with stubs that throw, non-writable and non-configurable so
- * user code cannot put them back.
+ * Puts `value` in place of `name` on `scope` and on every prototype of it that defines the name:
+ * in a worker `fetch`, `importScripts` or `postMessage` live on WorkerGlobalScope.prototype, and
+ * `WorkerGlobalScope.prototype.fetch.call(self, …)` would otherwise get around an own property.
+ * Non-writable and non-configurable, so user code cannot put the original back.
  */
-export function lockDownNetwork(scope: Record<string, unknown>): void {
-  for (const name of BLOCKED_GLOBALS) {
-    Object.defineProperty(scope, name, { value: blocked(name), writable: false, configurable: false, enumerable: false });
+export function replaceEverywhere(scope: object, name: string, value: unknown): void {
+  for (let holder = Object.getPrototypeOf(scope) as object | null; holder && holder !== Object.prototype; holder = Object.getPrototypeOf(holder) as object | null) {
+    const descriptor = Object.getOwnPropertyDescriptor(holder, name);
+    if (descriptor?.configurable) Object.defineProperty(holder, name, { value, writable: false, configurable: false, enumerable: false });
   }
+  Object.defineProperty(scope, name, { value, writable: false, configurable: false, enumerable: false });
+}
+
+/** Replaces the network globals on `scope` (and its prototypes) with stubs that throw. */
+export function lockDownNetwork(scope: object): void {
+  for (const name of BLOCKED_GLOBALS) replaceEverywhere(scope, name, blocked(name));
 }
 
 /**
@@ -42,22 +53,18 @@ export function lockDownNetwork(scope: Record<string, unknown>): void {
  * Changes this realm's intrinsics: call it only inside the worker.
  */
 export function lockDownCompilers(scope: Record<string, unknown>): void {
-  Object.defineProperty(scope, "eval", { value: blocked("eval"), writable: false, configurable: false });
+  replaceEverywhere(scope, "eval", blocked("eval", COMPILING_DISABLED_MESSAGE));
   for (const fn of [function () {}, async function () {}, function* () {}, async function* () {}]) {
     const prototype = Object.getPrototypeOf(fn) as object;
-    Object.defineProperty(prototype, "constructor", { value: blocked("Function constructor"), writable: false, configurable: false });
+    Object.defineProperty(prototype, "constructor", { value: blocked("Function constructor", COMPILING_DISABLED_MESSAGE), writable: false, configurable: false });
   }
-  Object.defineProperty(scope, "Function", { value: blocked("Function"), writable: false, configurable: false });
+  replaceEverywhere(scope, "Function", blocked("Function", COMPILING_DISABLED_MESSAGE));
   for (const timer of ["setTimeout", "setInterval"] as const) {
     const original = scope[timer] as ((handler: unknown, ...rest: unknown[]) => unknown) | undefined;
     if (typeof original !== "function") continue;
-    Object.defineProperty(scope, timer, {
-      value: (handler: unknown, ...rest: unknown[]) => {
-        if (typeof handler !== "function") throw new TypeError(`${timer} with a string of code is disabled in run_javascript`);
-        return original.call(scope, handler, ...rest);
-      },
-      writable: false,
-      configurable: false,
+    replaceEverywhere(scope, timer, (handler: unknown, ...rest: unknown[]) => {
+      if (typeof handler !== "function") throw new TypeError(`${timer} with a string of code is disabled in run_javascript`);
+      return original.call(scope, handler, ...rest);
     });
   }
 }

@@ -1,7 +1,7 @@
 // The run_javascript sandbox: a dedicated worker (no DOM) that runs one piece of code per
 // worker. The page terminates it when the code takes too long or the turn is aborted.
 import type { SandboxRequest, SandboxResponse } from "./sandbox-protocol.ts";
-import { compileUserCode, ConsoleCapture, describeError, lockDownCompilers, lockDownNetwork, runCompiled } from "./sandbox-runner.ts";
+import { compileUserCode, ConsoleCapture, describeError, lockDownCompilers, lockDownNetwork, replaceEverywhere, runCompiled } from "./sandbox-runner.ts";
 
 const scope = self as unknown as Record<string, unknown> & DedicatedWorkerGlobalScope;
 // Captured before lockDown, which takes these away from the user's code.
@@ -13,7 +13,7 @@ Object.defineProperty(scope, "console", { value: capture.console(), writable: fa
 lockDownNetwork(scope);
 lockDownCompilers(scope);
 // The user's code must not forge the reply.
-Object.defineProperty(scope, "postMessage", { value: () => undefined, writable: false, configurable: false });
+replaceEverywhere(scope, "postMessage", () => undefined);
 
 scope.onmessage = async (event: MessageEvent<SandboxRequest>) => {
   let run: () => Promise<unknown>;
