@@ -45,6 +45,8 @@ export function StepTimeline({ model, selectedKey, following, onSelect, onFollow
       <VirtualList
         count={order.length}
         rowHeight={ROW_HEIGHT}
+        // As tall as its rows, up to the CSS max-height: a short run leaves no empty box.
+        style={{ height: order.length * ROW_HEIGHT + 1 }}
         scrollToIndex={selectedIndex}
         aria-label="Loop steps"
         data-testid="step-timeline"

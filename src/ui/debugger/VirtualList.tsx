@@ -1,6 +1,6 @@
 // A fixed-row-height windowed list: only the rows in view (plus a few) are in the DOM, so a
 // list of thousands of steps or parse events scrolls and updates as fast as one of twenty.
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from "react";
 
 const OVERSCAN = 6;
 
@@ -11,11 +11,12 @@ interface VirtualListProps {
   /** Brought into view whenever it changes. */
   scrollToIndex?: number | null;
   className?: string;
+  style?: CSSProperties;
   "aria-label"?: string;
   "data-testid"?: string;
 }
 
-export function VirtualList({ count, rowHeight, renderRow, scrollToIndex, className, ...rest }: VirtualListProps) {
+export function VirtualList({ count, rowHeight, renderRow, scrollToIndex, className, style, ...rest }: VirtualListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
@@ -52,7 +53,7 @@ export function VirtualList({ count, rowHeight, renderRow, scrollToIndex, classN
     );
   }
   return (
-    <div ref={scroller} className={`dbg-vlist ${className ?? ""}`} onScroll={onScroll} {...rest}>
+    <div ref={scroller} className={`dbg-vlist ${className ?? ""}`} style={style} onScroll={onScroll} {...rest}>
       <div className="dbg-vlist-inner" style={{ height: count * rowHeight }}>
         {rows}
       </div>
