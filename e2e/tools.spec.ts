@@ -80,6 +80,28 @@ test("run_javascript: an endless loop is killed at the tool timeout, and the nex
   await expect(second).toContainText('"compile":"Function constructor: compiling code from strings is disabled');
 });
 
+test("stopping the turn during an endless loop aborts the call, and the next call runs", async ({ page }) => {
+  await openWithTranscript(page, "javascript-stop", [
+    call("run_javascript", { code: "while (true) {}" }),
+    call("run_javascript", { code: "return 6 * 7" }),
+    "Back in business.",
+  ]);
+  // A long timeout: only the stop button can end this run in time.
+  await page.getByTestId("setting-tool-timeout").fill("300");
+  await send(page, "Spin forever.");
+  const endless = page.locator('[data-testid="tool-call-card"][data-tool="run_javascript"]').first();
+  await expect(endless).toHaveAttribute("data-status", "running");
+  await page.getByTestId("stop-button").click();
+  await expect(endless).toHaveAttribute("data-status", "aborted");
+  await expect(page.getByTestId("message-assistant").first()).toHaveAttribute("data-status", "aborted");
+
+  await send(page, "Try something quick.");
+  await turnDone(page, 2);
+  const quick = page.locator('[data-testid="tool-call-card"][data-tool="run_javascript"]').nth(1);
+  await expect(quick).toHaveAttribute("data-status", "ok");
+  await expect(quick).toContainText("42");
+});
+
 test("remember, then recall after a reload: the note lives in IndexedDB", async ({ page }) => {
   await openWithTranscript(page, "remember", [call("remember", { key: "favourite_colour", value: "teal green" }), "Noted."]);
   await send(page, "Remember that my favourite colour is teal green.");
