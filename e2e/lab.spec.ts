@@ -236,3 +236,34 @@ test("a conversation exported as JSON imports back, and its run becomes a replay
   await expect(page.getByTestId("step-item")).toHaveCount(2);
   await expect(page.getByTestId("session-item")).toHaveCount(3);
 });
+
+test("a transcript's own protocol is picked in the header", async ({ page }) => {
+  await openLab(page, "xml-convert-units");
+  await expect(page.getByTestId("protocol-select")).toHaveValue("xml");
+  await send(page, "5 kg in pounds?");
+  await expect(page.getByTestId("tool-call-card")).toHaveAttribute("data-status", "ok");
+  await expect(page.getByTestId("message-assistant").locator(".chip").first()).toHaveText("xml");
+});
+
+test("conversations can be started, switched and deleted", async ({ page }) => {
+  await openLab(page, "hermes-calculator");
+  await send(page, "What is 1234 * 5678?");
+  await expect(page.getByTestId("message-assistant")).toHaveAttribute("data-status", "final");
+  await page.getByTestId("new-conversation").click();
+  await expect(page.getByTestId("session-item")).toHaveCount(2);
+  await expect(page.getByTestId("message-user")).toHaveCount(0);
+  // A new conversation replays its transcript from the first turn again.
+  await send(page, "Again: 1234 * 5678?");
+  await expect(page.getByTestId("message-assistant")).toHaveAttribute("data-status", "final");
+  await expect(page.getByTestId("tool-call-card")).toHaveAttribute("data-status", "ok");
+
+  await page.getByTestId("session-item").filter({ hasText: "What is 1234" }).locator(".session-open").click();
+  await expect(page.getByTestId("message-user")).toHaveText("What is 1234 * 5678?");
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByTestId("session-item").filter({ hasText: "What is 1234" }).getByTestId("session-delete").click();
+  await expect(page.getByTestId("session-item")).toHaveCount(1);
+  await expect(page.getByTestId("message-user")).toHaveText("Again: 1234 * 5678?");
+  await page.reload();
+  await expect(page.getByTestId("session-item")).toHaveCount(1);
+  await expect(page.getByTestId("message-user")).toHaveText("Again: 1234 * 5678?");
+});

@@ -151,6 +151,11 @@ export const conversationActions = {
     scheduleSave();
   },
 
+  setReplayOrigin(origin: { engine: string; generation: number }): void {
+    const { active } = useConversationStore.getState();
+    if (active) useConversationStore.setState({ active: { ...active, replayOrigin: origin } });
+  },
+
   /** Names a conversation after its first message, unless the user already named it. */
   titleFromFirstMessage(text: string): void {
     const { active } = useConversationStore.getState();

@@ -33,6 +33,8 @@ export interface ConversationMeta {
   createdAt: number;
   updatedAt: number;
   settings: ConversationSettings;
+  /** Which replay script this conversation plays and at which generation it took over. */
+  replayOrigin?: { engine: string; generation: number };
 }
 
 export interface Conversation extends ConversationMeta {

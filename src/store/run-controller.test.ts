@@ -98,10 +98,11 @@ describe("the run controller", () => {
     expect(useConversationStore.getState().active!.events).toEqual([]);
   });
 
-  it("lets a replay engine continue after the generations already in the log", async () => {
+  it("lets a replay engine continue after the generations already in the log, and a newly chosen script start at its first turn", async () => {
     await conversationActions.init(null);
     const positions: number[] = [];
-    const replay = { ...engine, reset: (position: number) => positions.push(position) };
+    let engineName = "replay: A";
+    const replay = () => ({ name: engineName, generate: engine.generate, reset: (position: number) => positions.push(position) });
     configureRunEnvironment(
       environment(
         async function* (options) {
@@ -109,12 +110,15 @@ describe("the run controller", () => {
           yield { type: "step-start", runId: "r", at: 2, stepId: "s", index: 0, protocol: "hermes", messages: [], templateMessages: [], prompt: "", template: "", settings: {} };
           yield { type: "run-end", runId: "r", at: 3, status: "final", messages: options.messages };
         },
-        { resolveEngine: () => ({ engine: replay }) },
+        { resolveEngine: () => ({ engine: replay() }) },
       ),
     );
     await sendMessage("one");
-    await sendMessage("two");
-    expect(positions).toEqual([0, 1]);
+    await sendMessage("two"); // a fresh engine object with the same script: a reload
+    engineName = "replay: B";
+    await sendMessage("three");
+    await sendMessage("four");
+    expect(positions).toEqual([0, 1, 0, 1]);
   });
 });
 

@@ -5,7 +5,7 @@
 // what was generated.
 import { create } from "zustand";
 import type { ChatMessage, ChatTemplate, Engine, ExecutableTool, GenerationSettings, LoopEvent, Protocol, RunStatus } from "../middleware/types.ts";
-import type { ConversationSettings } from "./conversation.ts";
+import type { Conversation, ConversationSettings } from "./conversation.ts";
 import { conversationActions, saveActive, useConversationStore } from "./conversation-store.ts";
 import { countGenerations, deriveHistory } from "./derive-history.ts";
 
@@ -57,9 +57,21 @@ function describe(error: unknown): string {
 }
 
 /** Engines that replay a script by position (the replay engine) continue where the log stops. */
-function alignReplayPosition(engine: Engine, events: readonly LoopEvent[]): void {
+/**
+ * Engines that replay a script by position (the replay engine) continue where this
+ * conversation's log stops — after a reload too. A script chosen mid-conversation starts at
+ * its first turn: the conversation remembers at which generation each script took over.
+ */
+function alignReplayPosition(engine: Engine, conversation: Conversation): void {
   const candidate = engine as Engine & { reset?: (position: number) => void };
-  if (typeof candidate.reset === "function") candidate.reset(countGenerations(events));
+  if (typeof candidate.reset !== "function") return;
+  const generations = countGenerations(conversation.events);
+  let origin = conversation.replayOrigin;
+  if (!origin || origin.engine !== engine.name || origin.generation > generations) {
+    origin = { engine: engine.name, generation: generations };
+    conversationActions.setReplayOrigin(origin);
+  }
+  candidate.reset(generations - origin.generation);
 }
 
 /** Sends a user message. Resolves when the turn is over; false when it could not start. */
@@ -102,7 +114,7 @@ async function runTurn(text: string): Promise<boolean> {
   }
 
   const messages: ChatMessage[] = [...deriveHistory(conversation.events), { role: "user", content }];
-  alignReplayPosition(resolved.engine, conversation.events);
+  alignReplayPosition(resolved.engine, conversation);
   conversationActions.titleFromFirstMessage(content);
   const abort = new AbortController();
   controller = abort;
