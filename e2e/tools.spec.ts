@@ -147,9 +147,7 @@ test("deep_research runs a sub-agent whose steps show nested under the calling s
 
   // The sub-agent's own calculator call ran for real.
   await expect(research).toContainText("2 sub-steps");
-  // Selected by a dispatched click: at this viewport the step detail currently overlaps the
-  // timeline's rows (a layout matter of the debugger, not of the tools).
-  await steps.and(page.locator('[data-depth="1"]')).first().dispatchEvent("click");
+  await steps.and(page.locator('[data-depth="1"]')).first().click();
   await expect(page.getByTestId("tool-exec-view")).toContainText("499.0047");
 });
 
