@@ -23,6 +23,8 @@ for (const size of [
     await page.getByTestId("setting-max-steps").scrollIntoViewIfNeeded();
     await send(page, "And once more?");
     await expect(page.getByTestId("message-assistant").nth(1)).toHaveAttribute("data-status", "engine-error");
+    // The newest turn is scrolled into view, even after a card above it was expanded.
+    await expect(page.getByTestId("message-assistant").nth(1).locator(".chat-notice").first()).toBeInViewport();
     await page.screenshot({ path: `test-results/screens/lab-error-${size.width}x${size.height}.png` });
   });
 }

@@ -14,10 +14,18 @@ export function ChatPane({ emptyHint }: { emptyHint?: string }) {
   const items = useMemo(() => derive(events ?? [], liveRunId), [derive, events, liveRunId]);
   const scroller = useRef<HTMLDivElement>(null);
   const stuckToBottom = useRef(true);
+  const shownCount = useRef(0);
 
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && stuckToBottom.current) el.scrollTop = el.scrollHeight;
+    // A new turn (the user just sent) always brings the bottom into view; streaming keeps it
+    // there unless the reader scrolled up.
+    const grew = items.length > shownCount.current;
+    shownCount.current = items.length;
+    if (el && (grew || stuckToBottom.current)) {
+      el.scrollTop = el.scrollHeight;
+      stuckToBottom.current = true;
+    }
   }, [items]);
 
   return (
