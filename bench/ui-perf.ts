@@ -147,7 +147,7 @@ interface StreamFigures {
   longTasks: { count: number; longestMs: number; over50: number } | null;
 }
 
-async function streamScenario(browser: Browser, base: string, label: string, delayMs: number): Promise<StreamFigures> {
+export async function streamScenario(browser: Browser, base: string, label: string, delayMs: number): Promise<StreamFigures> {
   const chunkChars = 4;
   const output = longOutput(12_000);
   const transcript = { title: `bench stream (${label})`, protocol: "hermes", turns: [output, "It is 42."], chunkChars, delayMs };
@@ -192,7 +192,7 @@ async function timeToPaint(page: Page, action: string): Promise<number> {
   }, action);
 }
 
-async function sessionScenario(browser: Browser, base: string, steps: number): Promise<SessionFigures> {
+export async function sessionScenario(browser: Browser, base: string, steps: number): Promise<SessionFigures> {
   const file = { format: "toolcall-lab/conversation", version: 1, title: `Bench: ${steps} steps`, createdAt: Date.now(), events: longSession(steps) };
   const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
   await page.addInitScript(recordLongTasks);

@@ -119,17 +119,26 @@ export function toolCallStepEvents(builder: RunLogBuilder, stepId: string, index
 /**
  * A long session of `steps` finished steps, for scale tests and the benchmark: turns of two
  * steps each (a tool call, then the answer), as a conversation with the calculator grows.
+ * Prompts keep the system turn and the latest turns within a small model's context (about
+ * 6,000 characters), as a real long conversation would.
  */
 export function longSession(steps: number): LoopEvent[] {
   const events: LoopEvent[] = [];
-  let prompt = "<|im_start|>system\nYou are helpful.<|im_end|>\n";
+  const system = "<|im_start|>system\nYou are helpful.<|im_end|>\n";
+  const contextChars = 6000;
+  let history = "";
+  const promptOf = (tail: string) => {
+    history += tail;
+    const cut = history.length > contextChars ? history.indexOf("<|im_start|>user", history.length - contextChars) : -1;
+    if (cut > 0) history = history.slice(cut);
+    return system + history;
+  };
   let clock = 1_700_000_000_000;
   for (let turn = 0; turn * 2 < steps; turn++) {
     const run = new RunLogBuilder(`run-${turn}`, undefined, clock).runStart();
-    prompt += `<|im_start|>user\nWhat is ${turn} + 2?<|im_end|>\n<|im_start|>assistant\n`;
-    toolCallStepEvents(run, `run-${turn}:s1`, 1, prompt);
+    toolCallStepEvents(run, `run-${turn}:s1`, 1, promptOf(`<|im_start|>user\nWhat is ${turn} + 2?<|im_end|>\n<|im_start|>assistant\n`));
     if (turn * 2 + 1 < steps) {
-      prompt += `<tool_call>…</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>4</tool_response><|im_end|>\n<|im_start|>assistant\n`;
+      const prompt = promptOf(`<tool_call>…</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>4</tool_response><|im_end|>\n<|im_start|>assistant\n`);
       const answer = `It is ${turn + 2}.`;
       run
         .stepStart(`run-${turn}:s2`, 2, prompt)
