@@ -267,3 +267,14 @@ test("conversations can be started, switched and deleted", async ({ page }) => {
   await expect(page.getByTestId("session-item")).toHaveCount(1);
   await expect(page.getByTestId("message-user")).toHaveText("Again: 1234 * 5678?");
 });
+
+test("sending before any engine is ready explains why and keeps the message", async ({ page }) => {
+  await page.goto("/?engine=webllm");
+  await expect(page.getByTestId("engine-label")).toContainText("no model loaded");
+  const input = page.getByTestId("chat-input");
+  await input.fill("Hello?");
+  await input.press("Enter");
+  await expect(page.getByTestId("send-notice")).toContainText("Load a model first");
+  await expect(input).toHaveValue("Hello?");
+  await expect(page.getByTestId("message-user")).toHaveCount(0);
+});
