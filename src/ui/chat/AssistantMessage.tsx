@@ -1,6 +1,6 @@
 // One assistant turn: the run's text (as sanitized Markdown), reasoning folded away, tool-call
 // cards in the order they happened, and how the turn ended when it did not simply answer.
-import { memo } from "react";
+import { memo, useState } from "react";
 import type { AssistantBlock, AssistantTurn } from "../../store/derive-chat.ts";
 import { Markdown } from "../markdown/Markdown.tsx";
 import { ToolCallCard } from "./ToolCallCard.tsx";
@@ -38,6 +38,28 @@ function Block({ block, streaming }: { block: AssistantBlock; streaming: boolean
   }
 }
 
+/** Copies the turn's text (Markdown source) to the clipboard, saying whether it worked. */
+function CopyText({ text }: { text: string }) {
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  if (!text) return null;
+  return (
+    <button
+      type="button"
+      className="msg-copy"
+      title="Copy the reply's text (Markdown)"
+      onClick={() => {
+        navigator.clipboard.writeText(text).then(
+          () => setState("copied"),
+          () => setState("failed"),
+        );
+        setTimeout(() => setState("idle"), 1500);
+      }}
+    >
+      {state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : "Copy"}
+    </button>
+  );
+}
+
 export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn: AssistantTurn }) {
   const running = turn.status === "running";
   const note = endNote(turn);
@@ -51,6 +73,7 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
         {turn.protocols.length > 0 && <span className="chip">{turn.protocols.join(" → ")}</span>}
         {turn.steps > 0 && <span>{turn.steps} step{turn.steps === 1 ? "" : "s"}</span>}
         {duration !== undefined && <span>{duration < 1000 ? `${duration} ms` : `${(duration / 1000).toFixed(1)} s`}</span>}
+        {!running && <CopyText text={turn.blocks.flatMap((b) => (b.kind === "text" ? [b.text.trim()] : [])).join("\n\n")} />}
       </header>
       <div className="msg-body">
         {turn.blocks.map((block, index) => (
