@@ -14,6 +14,7 @@ import { RawOutputView } from "./RawOutputView.tsx";
 import { StepTimeline } from "./StepTimeline.tsx";
 import { ToolDefinitions } from "./ToolDefinitions.tsx";
 import { ToolExecView } from "./ToolExecView.tsx";
+import { useThrottled } from "./use-throttled.ts";
 
 export interface DebuggerPaneProps {
   /** The conversation's event log. */
@@ -24,10 +25,12 @@ export interface DebuggerPaneProps {
 
 type Tab = "step" | "tools";
 
+const STREAM_REDRAW_MS = 100;
+
 export function DebuggerPane({ events, tools }: DebuggerPaneProps) {
-  // Streaming appends many events a second; rendering the latest log at low priority lets React
-  // skip intermediate logs rather than fall behind.
-  const deferredEvents = useDeferredValue(events);
+  // Streaming appends many events a second: the pane redraws at most every STREAM_REDRAW_MS, and
+  // at low priority, so React skips intermediate logs rather than fall behind.
+  const deferredEvents = useDeferredValue(useThrottled(events, STREAM_REDRAW_MS));
   const folder = useRef<StepFolder | null>(null);
   const model = useMemo(() => {
     folder.current ??= new StepFolder();

@@ -64,7 +64,8 @@ export const RawOutputView = memo(function RawOutputView({ step, selectedParseIn
         ) : (
           segments.map((segment) => (
             <span
-              key={`${segment.start}-${segment.end}`}
+              // Keyed by start only: the growing last segment of a live stream keeps its element.
+              key={segment.start === segment.end ? `${segment.start}:caret` : segment.start}
               className={`dbg-seg kind-${segment.kind}${segment.highlighted ? " is-highlighted" : ""}${segment.start === segment.end ? " is-empty" : ""}`}
               data-kind={segment.kind}
               data-start={segment.start}
