@@ -107,6 +107,8 @@ test("a sub-agent's steps appear indented under the step that started them", asy
   const parentBox = await page.getByTestId("step-item").first().locator(".dbg-step-title").boundingBox();
   const childBox = await nested.first().locator(".dbg-step-title").boundingBox();
   expect(childBox && parentBox && childBox.x > parentBox.x).toBe(true);
+  await nested.first().click();
+  await page.screenshot({ path: `${SHOTS}/debugger-nested-1280x800.png` });
 });
 
 for (const size of [
