@@ -13,6 +13,13 @@ export interface PeerRun {
   fedChars: number;
   capped: boolean;
   elapsedMs: number;
+  /** CPU time of the process over the run (user + system). */
+  cpuMs: number;
+}
+
+export function processCpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
 }
 
 export const peerMiddleware: Record<"hermes" | "xml", { name: string; middleware: LanguageModelV3Middleware }> = {
@@ -81,6 +88,7 @@ export async function runPeer(middleware: LanguageModelV3Middleware | undefined,
     tools: tools.map((tool) => ({ type: "function" as const, name: tool.name, description: tool.description, inputSchema: tool.parameters })),
   });
   state.start = performance.now();
+  const cpuStart = processCpuMs();
   const reader = stream.getReader();
   let calls = 0;
   for (;;) {
@@ -88,5 +96,5 @@ export async function runPeer(middleware: LanguageModelV3Middleware | undefined,
     if (done) break;
     if (value.type === "tool-call") calls++;
   }
-  return { calls, fedChars: state.fed, capped: state.capped, elapsedMs: performance.now() - state.start };
+  return { calls, fedChars: state.fed, capped: state.capped, elapsedMs: performance.now() - state.start, cpuMs: processCpuMs() - cpuStart };
 }
