@@ -42,4 +42,26 @@ describe("defineTool", () => {
     expect(echo.parameters).toEqual({ type: "object", properties: { text: { type: "string" } } });
     await expect(echo.execute({ text: "hi" }, context)).resolves.toBe("hi");
   });
+
+  it("accepts an OpenAI-style definition", async () => {
+    const lookup = defineTool({
+      type: "function",
+      function: { name: "lookup", description: "Look a word up", parameters: { type: "object", properties: { word: { type: "string" } }, required: ["word"] } },
+      timeoutMs: 500,
+      execute: async (args) => `definition of ${String(args.word)}`,
+    });
+    expect(lookup).toMatchObject({
+      name: "lookup",
+      description: "Look a word up",
+      parameters: { type: "object", properties: { word: { type: "string" } }, required: ["word"] },
+      timeoutMs: 500,
+    });
+    await expect(lookup.execute({ word: "tool" }, context)).resolves.toBe("definition of tool");
+  });
+
+  it("refuses an OpenAI-style definition without a name, saying where", () => {
+    expect(() =>
+      defineTool({ type: "function", function: { name: "", description: "x" }, execute: async () => null }),
+    ).toThrow(/OpenAI tool.function.name must be a non-empty string/);
+  });
 });

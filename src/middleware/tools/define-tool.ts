@@ -1,7 +1,9 @@
 // Defines an executable tool from a zod schema (its JSON Schema is generated, never written
-// twice) or from a plain JSON Schema.
+// twice), from a plain JSON Schema, or from an OpenAI-style definition
+// ({type: "function", function: {name, description, parameters}}) as other libraries write them.
 import { z } from "zod";
 import type { ExecutableTool, JsonSchema, ToolContext } from "../types.ts";
+import { fromOpenAITool, type OpenAITool } from "./formats/openai.ts";
 
 /** Thrown when a tool's arguments do not match its schema; the loop reports it to the model. */
 export class ToolArgumentsError extends Error {
@@ -34,11 +36,30 @@ export function defineTool(
   },
 ): ExecutableTool;
 export function defineTool(
-  definition: ToolDefinitionBase & {
-    parameters: z.ZodType | JsonSchema;
-    execute: (args: never, context: ToolContext) => Promise<unknown>;
+  definition: OpenAITool & {
+    execute: (args: Record<string, unknown>, context: ToolContext) => Promise<unknown>;
+    timeoutMs?: number;
+    safeErrorMessage?: string;
   },
+): ExecutableTool;
+export function defineTool(
+  definition:
+    | (ToolDefinitionBase & {
+        parameters: z.ZodType | JsonSchema;
+        execute: (args: never, context: ToolContext) => Promise<unknown>;
+      })
+    | (OpenAITool & { execute: (args: never, context: ToolContext) => Promise<unknown>; timeoutMs?: number; safeErrorMessage?: string }),
 ): ExecutableTool {
+  if ("function" in definition) {
+    const { execute, timeoutMs, safeErrorMessage } = definition;
+    const run = execute as (args: unknown, context: ToolContext) => Promise<unknown>;
+    return {
+      ...fromOpenAITool(definition),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(safeErrorMessage !== undefined ? { safeErrorMessage } : {}),
+      execute: (args, context) => run(args, context),
+    };
+  }
   const { parameters, execute, ...rest } = definition;
   const run = execute as (args: unknown, context: ToolContext) => Promise<unknown>;
   if (parameters instanceof z.ZodType) {
