@@ -47,6 +47,14 @@ test("selecting a parse step highlights its span in the raw output, and clicking
   expect(litText).not.toContain("I'll work that out");
   await expect(page.getByTestId("parse-step-detail")).toContainText("1234 * 5678");
 
+  // The routine events (prose and argument chunks) can be hidden, leaving the decisions.
+  await page.getByLabel("calls, repairs and errors only").check();
+  const types = await page.getByTestId("parse-step").evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.type));
+  expect(types).toContain("tool-call-end");
+  expect(types).not.toContain("text");
+  expect(types).not.toContain("tool-call-delta");
+  await page.getByLabel("calls, repairs and errors only").uncheck();
+
   // And back: a click on the prose selects the text event that covers it.
   await raw.locator('[data-kind="text"]').first().click();
   const selected = page.locator('[data-testid=parse-step][aria-pressed="true"]');

@@ -1,7 +1,7 @@
 // The parser's decisions in order, with their offsets into the raw output. Selecting one
 // highlights its span there; the selected event's full detail (a repair's before → after)
 // shows below the list.
-import { memo } from "react";
+import { memo, useMemo, useState } from "react";
 import type { ParseEvent } from "../../middleware/types.ts";
 import type { StepView } from "./build-steps.ts";
 import { summarizeParseEvent, toDisplayJson } from "./format.ts";
@@ -9,6 +9,7 @@ import { spanKindOf } from "./raw-output-spans.ts";
 import { VirtualList } from "./VirtualList.tsx";
 
 const ROW_HEIGHT = 28;
+const ROUTINE = new Set<ParseEvent["type"]>(["text", "reasoning", "tool-call-delta"]);
 
 interface ParseStepsViewProps {
   step: StepView;
@@ -19,11 +20,27 @@ interface ParseStepsViewProps {
 export const ParseStepsView = memo(function ParseStepsView({ step, selectedParseIndex, onSelectParseEvent }: ParseStepsViewProps) {
   const events = step.parseEvents;
   const selected = selectedParseIndex === null ? undefined : events[selectedParseIndex];
+  // A streamed step has an event per chunk of prose or arguments; the decisions worth reading
+  // (calls, repairs, errors) can be shown alone.
+  const [decisionsOnly, setDecisionsOnly] = useState(false);
+  const shown = useMemo(
+    () => (decisionsOnly ? events.filter(({ event }) => !ROUTINE.has(event.type)).map((e) => e.index) : null),
+    [decisionsOnly, events],
+  );
+  const count = shown ? shown.length : events.length;
+  const rowOf = (i: number) => (shown ? shown[i] : i);
+  const selectedRow = selectedParseIndex === null ? null : shown ? shown.indexOf(selectedParseIndex) : selectedParseIndex;
   return (
     <section className="dbg-panel" aria-label="Parse steps">
       <header className="dbg-panel-head">
         <h3>Parse steps</h3>
-        <span className="dbg-hint">{events.length.toLocaleString()} events</span>
+        <span className="dbg-hint">
+          {shown ? `${shown.length.toLocaleString()} of ${events.length.toLocaleString()}` : events.length.toLocaleString()} events
+        </span>
+        <label className="dbg-toggle">
+          <input type="checkbox" checked={decisionsOnly} onChange={(e) => setDecisionsOnly(e.target.checked)} />
+          calls, repairs and errors only
+        </label>
       </header>
       <div className="dbg-panel-body dbg-parse" data-testid="parse-steps-view">
         {events.length === 0 ? (
@@ -33,13 +50,14 @@ export const ParseStepsView = memo(function ParseStepsView({ step, selectedParse
         ) : (
           <VirtualList
             className="dbg-parse-list"
-            count={events.length}
+            count={count}
             rowHeight={ROW_HEIGHT}
-            scrollToIndex={selectedParseIndex}
+            scrollToIndex={selectedRow}
             aria-label="Parser events"
-            renderRow={(i) => {
-              const item = events[i];
-              if (!item) return null;
+            renderRow={(row) => {
+              const i = rowOf(row);
+              const item = i === undefined ? undefined : events[i];
+              if (!item || i === undefined) return null;
               const { event } = item;
               const isSelected = i === selectedParseIndex;
               return (
