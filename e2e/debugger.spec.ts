@@ -101,6 +101,14 @@ test("tool executions and tool definitions of the selected step", async ({ page 
   await expect(page.getByTestId("tool-def-openai")).toContainText('"type": "function"');
   await expect(page.getByTestId("tool-def-anthropic")).toContainText('"input_schema"');
   await expect(page.getByTestId("tool-def-gemini")).toContainText('"functionDeclarations"');
+
+  // Copy puts exactly the shown definitions on the clipboard, and says so.
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByRole("button", { name: "Copy the OpenAI definitions" }).click();
+  await expect(page.getByText("Copied.")).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toBe(await page.getByTestId("tool-def-openai").textContent());
+  expect(JSON.parse(copied)[0].function.name).toBeTruthy();
 });
 
 test("a sub-agent's steps appear indented under the step that started them", async ({ page }) => {
