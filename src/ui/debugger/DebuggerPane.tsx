@@ -5,6 +5,7 @@ import "./debugger.css";
 import { useCallback, useDeferredValue, useMemo, useRef, useState } from "react";
 import type { LoopEvent, ToolSpec } from "../../middleware/types.ts";
 import { useDebuggerStore } from "../../store/debugger-store.ts";
+import { useProtocolStore } from "../../store/protocol-store.ts";
 import { previousStepInRun, resolveSelectedStep, selectionIdFor, StepFolder, type StepView } from "./build-steps.ts";
 import { formatDuration, formatTokens, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
 import { ParseStepsView } from "./ParseStepsView.tsx";
@@ -42,6 +43,8 @@ export function DebuggerPane({ events, tools }: DebuggerPaneProps) {
   const selectStep = useDebuggerStore((s) => s.selectStep);
   const selectParseEvent = useDebuggerStore((s) => s.selectParseEvent);
   const [tab, setTab] = useState<Tab>("step");
+  // With no step yet, the tools are shown as the protocol chosen for the next turn will write them.
+  const nextProtocol = useProtocolStore((s) => s.protocol);
 
   const step = resolveSelectedStep(model, selectedId);
   const pinned = step !== undefined && selectedId !== null && (selectedId === step.key || selectedId === step.id);
@@ -77,7 +80,7 @@ export function DebuggerPane({ events, tools }: DebuggerPaneProps) {
         </p>
         <details className="dbg-empty-tools">
           <summary>Tool definitions ({tools.length})</summary>
-          <ToolDefinitions protocol={undefined} tools={tools} source="enabled" />
+          <ToolDefinitions protocol={nextProtocol} tools={tools} source="enabled" />
         </details>
       </div>
     );
