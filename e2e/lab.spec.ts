@@ -278,3 +278,14 @@ test("sending before any engine is ready explains why and keeps the message", as
   await expect(input).toHaveValue("Hello?");
   await expect(page.getByTestId("message-user")).toHaveCount(0);
 });
+
+test("a long streamed reply keeps its newest line in view", async ({ page }) => {
+  const lines = Array.from({ length: 80 }, (_, i) => `Line ${i + 1} of a long answer.`);
+  const url = await serveTranscript(page, "long", { title: "Long", protocol: "hermes", chunkChars: 24, delayMs: 5, turns: [lines.join("\n\n")] });
+  await openLab(page, url);
+  await send(page, "write a lot");
+  const message = page.getByTestId("message-assistant");
+  await expect(message).toHaveAttribute("data-status", "final");
+  await expect(message.getByText("Line 80 of a long answer.")).toBeInViewport();
+  await expect(page.getByTestId("message-user")).not.toBeInViewport();
+});

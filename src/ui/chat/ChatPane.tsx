@@ -1,7 +1,7 @@
 // The conversation: every turn derived from the event log, newest at the bottom, kept in view
 // while it streams unless the reader has scrolled up.
 import "./chat.css";
-import { useLayoutEffect, useMemo, useRef } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { useConversationStore } from "../../store/conversation-store.ts";
 import { createChatDeriver } from "../../store/derive-chat.ts";
 import { AssistantMessage } from "./AssistantMessage.tsx";
@@ -13,20 +13,30 @@ export function ChatPane({ emptyHint }: { emptyHint?: string }) {
   const derive = useMemo(() => createChatDeriver(), []);
   const items = useMemo(() => derive(events ?? [], liveRunId), [derive, events, liveRunId]);
   const scroller = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
   const stuckToBottom = useRef(true);
   const shownCount = useRef(0);
 
+  // A new turn (the user just sent, or a conversation opened) brings the bottom into view.
   useLayoutEffect(() => {
-    const el = scroller.current;
-    // A new turn (the user just sent) always brings the bottom into view; streaming keeps it
-    // there unless the reader scrolled up.
-    const grew = items.length > shownCount.current;
+    if (items.length > shownCount.current) stuckToBottom.current = true;
     shownCount.current = items.length;
-    if (el && (grew || stuckToBottom.current)) {
-      el.scrollTop = el.scrollHeight;
-      stuckToBottom.current = true;
-    }
   }, [items]);
+
+  // While a turn streams, the view follows the bottom unless the reader scrolled up. A resize
+  // observer runs after layout, so following costs no extra layout pass per frame.
+  useEffect(() => {
+    const el = scroller.current;
+    const inner = content.current;
+    if (!el || !inner) return;
+    const follow = () => {
+      if (stuckToBottom.current) el.scrollTop = el.scrollHeight;
+    };
+    const observer = new ResizeObserver(follow);
+    observer.observe(inner);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
 
   return (
     <div className="chat">
@@ -39,16 +49,18 @@ export function ChatPane({ emptyHint }: { emptyHint?: string }) {
           stuckToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
         }}
       >
-        {items.length === 0 && <p className="empty chat-empty">{emptyHint ?? "Your conversation with the model appears here, with each tool call as a card."}</p>}
-        {items.map((item) =>
-          item.kind === "user" ? (
-            <article key={item.key} className="msg msg-user" data-testid="message-user">
-              <div className="msg-body">{item.content}</div>
-            </article>
-          ) : (
-            <AssistantMessage key={item.key} turn={item} />
-          ),
-        )}
+        <div className="chat-items" ref={content}>
+          {items.length === 0 && <p className="empty chat-empty">{emptyHint ?? "Your conversation with the model appears here, with each tool call as a card."}</p>}
+          {items.map((item) =>
+            item.kind === "user" ? (
+              <article key={item.key} className="msg msg-user" data-testid="message-user">
+                <div className="msg-body">{item.content}</div>
+              </article>
+            ) : (
+              <AssistantMessage key={item.key} turn={item} />
+            ),
+          )}
+        </div>
       </div>
       <ChatInput />
     </div>
