@@ -1,6 +1,6 @@
 // The step debugger, used as a person would: a replayed conversation, then its steps inspected.
 import { expect, test, type Page } from "@playwright/test";
-import { openLab, send } from "./lab-helpers.ts";
+import { openLab, send, serveTranscript } from "./lab-helpers.ts";
 
 // Screenshots go to test-results/screens unless DEBUGGER_SHOTS names another folder (test-results
 // is emptied by every Playwright run, including other people's on this machine).
@@ -125,6 +125,27 @@ test("a sub-agent's steps appear indented under the step that started them", asy
   expect(childBox && parentBox && childBox.x > parentBox.x).toBe(true);
   await nested.first().click();
   await page.screenshot({ path: `${SHOTS}/debugger-nested-1280x800.png` });
+});
+
+test("the raw output is live while the model streams, and the step says it is running", async ({ page }) => {
+  const slow = await serveTranscript(page, "debugger-slow", {
+    title: "Slow prose",
+    protocol: "hermes",
+    turns: ["Counting slowly: one, two, three, four, five, six, seven, eight, nine, ten. Done."],
+    chunkChars: 3,
+    delayMs: 60,
+  });
+  await openLab(page, slow);
+  await send(page, "Count to ten.");
+  const running = page.locator('[data-testid=step-item][data-status="running"]');
+  await expect(running).toHaveCount(1);
+  const raw = page.getByTestId("raw-output-view");
+  await expect(raw).toContainText("Counting");
+  const early = (await raw.textContent()) ?? "";
+  expect(early).not.toContain("Done.");
+  await expect(raw).toContainText("Done.");
+  await expect(page.locator('[data-testid=step-item][data-status="final"]')).toHaveCount(1);
+  await expect(running).toHaveCount(0);
 });
 
 for (const size of [
