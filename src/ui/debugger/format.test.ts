@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { formatDuration, formatTokens, stepLabel, summarizeParseEvent, toDisplayJson } from "./format.ts";
+
+describe("debugger formatting", () => {
+  it("writes durations in the unit that reads best", () => {
+    expect(formatDuration(undefined)).toBe("—");
+    expect(formatDuration(12.4)).toBe("12 ms");
+    expect(formatDuration(1234)).toBe("1.23 s");
+    expect(formatDuration(12_345)).toBe("12.3 s");
+    expect(formatDuration(125_000)).toBe("2 min 5 s");
+  });
+
+  it("says which token counts are known", () => {
+    expect(formatTokens({})).toBe("tokens —");
+    expect(formatTokens({ promptTokens: 120, completionTokens: 30 })).toBe("120 in · 30 out");
+    expect(formatTokens({ completionTokens: 7 })).toBe("? in · 7 out");
+  });
+
+  it("labels top-level steps by turn and nested ones as sub-agent steps", () => {
+    expect(stepLabel({ depth: 0, index: 2, turn: 3 })).toBe("Turn 3 · step 2");
+    expect(stepLabel({ depth: 1, index: 1, turn: 3 })).toBe("Sub-agent step 1");
+  });
+
+  it("summarizes parse events on one line, repairs as before → after", () => {
+    const span = { start: 0, end: 1 };
+    expect(summarizeParseEvent({ type: "text", text: "a\nb", span })).toBe('"a\\nb"');
+    expect(summarizeParseEvent({ type: "repair", kind: "single-quotes", message: "", before: "'a'", after: '"a"', span })).toBe(
+      "single-quotes: 'a' → \"a\"",
+    );
+    expect(summarizeParseEvent({ type: "parse-error", kind: "invalid-json", message: "bad", raw: "{", span })).toBe("invalid-json: bad");
+    expect(summarizeParseEvent({ type: "text", text: "x".repeat(200), span })).toBe(`"${"x".repeat(80)}…"`);
+  });
+
+  it("shows any tool result, and says when one cannot be shown as JSON", () => {
+    expect(toDisplayJson({ a: 1 })).toBe('{\n  "a": 1\n}');
+    expect(toDisplayJson(undefined)).toBe("undefined");
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(toDisplayJson(cyclic)).toMatch(/^\(not displayable as JSON: /);
+  });
+});
