@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { EngineChunk } from "../../middleware/types.ts";
 import { builtInTranscriptNames, builtInTranscripts } from "./built-in-transcripts.ts";
 import { loadTranscript, type FetchLike } from "./load-transcript.ts";
@@ -83,6 +83,30 @@ describe("ReplayEngine", () => {
     }
     expect(text.length).toBe(3);
     expect(usage).toEqual({ type: "usage", usage: expect.objectContaining({ finishReason: "abort" }) });
+  });
+
+  it("keeps its chunk rate when timers fire late, delivering the chunks that fell due together", async () => {
+    // Browsers stretch short timers to 4 ms; here every timer fires 4 ms after it was set.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    const fakeSetTimeout = globalThis.setTimeout;
+    vi.stubGlobal("setTimeout", ((handler: () => void, ms?: number) => fakeSetTimeout(handler, Math.max(4, ms ?? 0))) as typeof setTimeout);
+    try {
+      const engine = new ReplayEngine({ title: "fast", turns: ["x".repeat(40)] }, { chunkChars: 1, delayMs: 1 });
+      const received: number[] = [];
+      const done = (async () => {
+        for await (const chunk of engine.generate("", {}, new AbortController().signal)) {
+          if (chunk.type === "text") received.push(performance.now());
+        }
+      })();
+      for (let tick = 0; tick < 10; tick++) await vi.advanceTimersByTimeAsync(4);
+      await done;
+      // 40 chunks at 1 ms each are due by 40 ms: all arrive within the 10 late ticks.
+      expect(received).toHaveLength(40);
+      expect(Math.max(...received)).toBeLessThanOrEqual(40);
+    } finally {
+      vi.unstubAllGlobals();
+      vi.useRealTimers();
+    }
   });
 
   it("plays nothing when the signal is already aborted", async () => {

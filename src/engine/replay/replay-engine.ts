@@ -72,12 +72,17 @@ export class ReplayEngine implements Engine {
     const started = performance.now();
     let firstChunkAt: number | undefined;
     let finishReason: "stop" | "abort" = "stop";
-    for (let offset = 0; offset < text.length; offset += this.chunkChars) {
+    // Chunk n is due delayMs × (n + 1) after the start. Pacing by a clock rather than sleeping
+    // delayMs per chunk keeps the promised rate when the browser stretches short timers to 4 ms:
+    // the chunks that fell due meanwhile are delivered one after another on the next wake.
+    let chunkIndex = 0;
+    for (let offset = 0; offset < text.length; offset += this.chunkChars, chunkIndex++) {
       if (signal.aborted) {
         finishReason = "abort";
         break;
       }
-      if (this.delayMs > 0 && !(await sleep(this.delayMs, signal))) {
+      const wait = started + this.delayMs * (chunkIndex + 1) - performance.now();
+      if (this.delayMs > 0 && wait > 0 && !(await sleep(wait, signal))) {
         finishReason = "abort";
         break;
       }
