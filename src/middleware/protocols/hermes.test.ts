@@ -37,6 +37,16 @@ describe("hermes prompt and rendering", () => {
     );
   });
 
+  it("leaves out the blank lines a model wrote around its think block or before a call", () => {
+    const rendered = hermesProtocol.renderAssistant({
+      role: "assistant",
+      content: "\n\n",
+      toolCalls: [{ id: "call_1", name: "get_weather", arguments: { location: "Seoul" } }],
+    });
+    expect(rendered).toBe('<tool_call>\n{"name": "get_weather", "arguments": {"location": "Seoul"}}\n</tool_call>');
+    expect(hermesProtocol.renderAssistant({ role: "assistant", content: "\nIt is sunny.\n\n" })).toBe("It is sunny.");
+  });
+
   it("renders a tool result inside <tool_response>", () => {
     expect(hermesProtocol.renderToolResult({ role: "tool", toolCallId: "call_1", name: "get_weather", content: '{"temp": 21}' })).toBe(
       '<tool_response>\n{"temp": 21}\n</tool_response>',

@@ -7,8 +7,13 @@ export function renderToolResponse(message: Extract<ChatMessage, { role: "tool" 
   return `<tool_response>\n${escapeToolResult(message.content, extraTags)}\n</tool_response>`;
 }
 
-/** Joins an assistant turn's text and its rendered calls the way the Qwen templates do. */
+/**
+ * Joins an assistant turn's text and its rendered calls the way the Qwen templates do. The text
+ * is trimmed, as those templates trim history: the blank lines a model writes around a think
+ * block or before a call would otherwise pile up in every later prompt.
+ */
 export function joinAssistantTurn(content: string, renderedCalls: string[]): string {
-  const parts = content.length > 0 ? [content, ...renderedCalls] : renderedCalls;
+  const text = content.trim();
+  const parts = text.length > 0 ? [text, ...renderedCalls] : renderedCalls;
   return parts.join("\n");
 }
