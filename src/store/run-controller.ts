@@ -4,23 +4,17 @@
 // (synthesised here when the loop itself fails), so a stopped or failed turn says so and keeps
 // what was generated.
 import { create } from "zustand";
-import type { ChatMessage, ChatTemplate, Engine, ExecutableTool, GenerationSettings, LoopEvent, Protocol, RunStatus } from "../middleware/types.ts";
+import type { RunToolLoopOptions } from "../middleware/loop/run-tool-loop.ts";
+import type { ChatMessage, ChatTemplate, Engine, ExecutableTool, LoopEvent, Protocol, RunStatus } from "../middleware/types.ts";
 import type { Conversation, ConversationSettings } from "./conversation.ts";
 import { conversationActions, saveActive, useConversationStore } from "./conversation-store.ts";
 import { countGenerations, deriveHistory } from "./derive-history.ts";
 
-export interface RunLoopOptions {
-  engine: Engine;
-  protocol: Protocol;
-  tools: ExecutableTool[];
-  messages: ChatMessage[];
-  systemPrompt?: string;
-  template?: ChatTemplate;
-  generation?: GenerationSettings;
-  maxSteps?: number;
-  toolTimeoutMs?: number;
-  signal?: AbortSignal;
-}
+/** What the controller hands the loop: the loop's own options, less ids and nesting. */
+export type RunLoopOptions = Pick<
+  RunToolLoopOptions,
+  "engine" | "protocol" | "tools" | "messages" | "systemPrompt" | "template" | "generation" | "maxSteps" | "toolTimeoutMs" | "signal"
+>;
 
 export type RunLoop = (options: RunLoopOptions) => AsyncIterable<LoopEvent>;
 
