@@ -14,8 +14,9 @@ import { baseChromiumArgs, systemChromiumPath } from "../e2e/browser.ts";
 import { longSession } from "../src/ui/debugger/event-fixtures.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
-// Its own output folder: `dist/` belongs to the end-to-end tests' server, which may be running.
-const OUT_DIR = join(ROOT, "node_modules", ".cache", "toolcall-lab-ui-bench");
+// Its own output folder: `dist/` belongs to the end-to-end tests' server, which may be running,
+// and `node_modules/` may be shared by several checkouts (git worktrees), so not there either.
+const OUT_DIR = join(ROOT, ".bench-cache", "ui-bench");
 const LONG_TASK_TARGET_MS = 50;
 const INITIAL_JS_TARGET_KB = 250;
 /** Chunks that load only when a WebLLM model is chosen (the engine, its worker). */
@@ -261,7 +262,8 @@ export async function runUiPerfBenchmark(): Promise<void> {
   for (const f of size.files) console.log(`  ${f.file}: ${f.gzipKb.toFixed(1)} KB`);
   for (const f of size.excluded) console.log(`  not counted (a worker or WebLLM chunk, loaded on demand): ${f.file}: ${f.gzipKb.toFixed(1)} KB`);
 
-  const port = await freePort();
+  // BENCH_PORT fixes the preview server's port (e.g. to keep clear of other servers); else a free one.
+  const port = Number(process.env.BENCH_PORT) || (await freePort());
   const server = preview(port);
   const base = `http://127.0.0.1:${port}`;
   const executablePath = systemChromiumPath();
