@@ -14,8 +14,9 @@ import { baseChromiumArgs, systemChromiumPath } from "../e2e/browser.ts";
 import { longSession } from "../src/ui/debugger/event-fixtures.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
-// Its own output folder: `dist/` belongs to the end-to-end tests' server, which may be running.
-const OUT_DIR = join(ROOT, "node_modules", ".cache", "toolcall-lab-ui-bench");
+// Its own output folder: `dist/` belongs to the end-to-end tests' server, which may be running,
+// and `node_modules/` may be shared by several checkouts (git worktrees), so not there either.
+const OUT_DIR = join(ROOT, ".bench-cache", "ui-bench");
 const LONG_TASK_TARGET_MS = 50;
 const INITIAL_JS_TARGET_KB = 250;
 /** Chunks that load only when a WebLLM model is chosen (the engine, its worker). */
@@ -201,15 +202,17 @@ export async function sessionScenario(browser: Browser, base: string, steps: num
   await page.getByTestId("import-file").waitFor({ state: "attached" });
   // The file reaches the page's own file input from a same-origin URL: Playwright's
   // setInputFiles would decode megabytes of base64 on the page's main thread and blur the figures.
+  // It is fetched as a Blob, as a picked file is bytes: made from a string, the File would be
+  // encoded to UTF-8 on the main thread (≈ 60 ms for 7 MB), work the app does not do.
   const body = JSON.stringify(file);
   await page.route((url) => url.pathname === "/__bench/session.json", (route) => route.fulfill({ contentType: "application/json", body }));
   const since = await page.evaluate(() => performance.now());
   await page.evaluate(async () => {
-    const text = await (await fetch("/__bench/session.json")).text();
+    const bytes = await (await fetch("/__bench/session.json")).blob();
     const input = document.querySelector<HTMLInputElement>("[data-testid=import-file]");
     if (!input) throw new Error("the page has no import-file input");
     const transfer = new DataTransfer();
-    transfer.items.add(new File([text], "session.json", { type: "application/json" }));
+    transfer.items.add(new File([bytes], "session.json", { type: "application/json" }));
     input.files = transfer.files;
     input.dispatchEvent(new Event("change", { bubbles: true }));
   });
@@ -261,7 +264,8 @@ export async function runUiPerfBenchmark(): Promise<void> {
   for (const f of size.files) console.log(`  ${f.file}: ${f.gzipKb.toFixed(1)} KB`);
   for (const f of size.excluded) console.log(`  not counted (a worker or WebLLM chunk, loaded on demand): ${f.file}: ${f.gzipKb.toFixed(1)} KB`);
 
-  const port = await freePort();
+  // BENCH_PORT fixes the preview server's port (e.g. to keep clear of other servers); else a free one.
+  const port = Number(process.env.BENCH_PORT) || (await freePort());
   const server = preview(port);
   const base = `http://127.0.0.1:${port}`;
   const executablePath = systemChromiumPath();
@@ -271,8 +275,9 @@ export async function runUiPerfBenchmark(): Promise<void> {
     browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: baseChromiumArgs });
     const live = browser;
     for (const [label, delayMs] of [
-      // Browsers stretch nested timers to >= 4 ms, and the page's own work slows the pace
-      // further: the achieved rate is printed next to the figures.
+      // The replay engine paces chunks by a clock (chunk n is due 2 ms × (n + 1) after the
+      // start), so delayMs 2 asks for 500 chunks/s even where timers fire late. The rate printed
+      // is measured from Send to the final step (the tool run and the short second step included).
       ["paced: delayMs 2 (500 chunks/s asked)", 2],
       ["unthrottled: delayMs 0", 0],
     ] as const) {

@@ -1,6 +1,7 @@
 // The lab as a person uses it, with the replay engine standing in for a model.
 import { expect, test } from "@playwright/test";
 import { openLab, send, serveTranscript } from "./lab-helpers.ts";
+import { longSession } from "../src/ui/debugger/event-fixtures.ts";
 
 test("a replayed conversation with a tool call, end to end", async ({ page }) => {
   await openLab(page, "hermes-calculator");
@@ -235,6 +236,39 @@ test("a conversation exported as JSON imports back, and its run becomes a replay
   await expect(page.getByTestId("tool-call-card")).toHaveAttribute("data-status", "ok");
   await expect(page.getByTestId("step-item")).toHaveCount(2);
   await expect(page.getByTestId("session-item")).toHaveCount(3);
+});
+
+test("a long imported conversation opens at its newest turn, keeps only turns near the view in the page, and scrolls back to its first", async ({ page }) => {
+  await openLab(page, "hermes-calculator");
+  const file = { format: "toolcall-lab/conversation", version: 1, title: "Long", createdAt: 1, events: longSession(300) };
+  await page.getByTestId("import-file").setInputFiles({ name: "long.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(file)) });
+  await expect(page.getByTestId("import-message")).toContainText("Imported");
+  const turns = page.getByTestId("message-assistant");
+  await expect(turns.last()).toContainText("It is 151.");
+  await expect(turns.last()).toBeInViewport();
+  // 150 turns, a screenful of them (and some either side) rendered.
+  const rendered = await turns.count();
+  expect(rendered).toBeGreaterThan(2);
+  expect(rendered).toBeLessThan(60);
+  await page.screenshot({ path: "test-results/screens/lab-long-conversation-bottom.png" });
+
+  const log = page.getByTestId("chat-log");
+  await log.evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect(turns.first()).toContainText("It is 2.");
+  await expect(turns.first()).toBeInViewport();
+  await page.screenshot({ path: "test-results/screens/lab-long-conversation-top.png" });
+  // Scrolling down step by step meets a turn wherever it stops, never blank space.
+  for (const fraction of [0.25, 0.5, 0.75]) {
+    await log.evaluate((el, f) => el.scrollTo({ top: (el.scrollHeight - el.clientHeight) * f }), fraction);
+    await expect.poll(() => log.evaluate((el) => {
+      const view = el.getBoundingClientRect();
+      return [...el.querySelectorAll("[data-testid=message-assistant]")].some((m) => {
+        const r = m.getBoundingClientRect();
+        return r.bottom > view.top + view.height / 2 && r.top < view.top + view.height / 2 + 60;
+      });
+    })).toBe(true);
+  }
+  await page.screenshot({ path: "test-results/screens/lab-long-conversation-middle.png" });
 });
 
 test("a transcript's own protocol is picked in the header", async ({ page }) => {

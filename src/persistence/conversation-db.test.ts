@@ -19,6 +19,44 @@ describe("the IndexedDB conversation repository", () => {
     expect(loaded?.settings).toEqual(conversation.settings);
   });
 
+  it("cuts a large save into chunks of a bounded size, and loads them back in order", async () => {
+    const factory = new IDBFactory();
+    const repo = createIndexedDbRepository(factory, { chunkEvents: 3 });
+    const conversation = createConversation(100);
+    const events = [...toolCallRun("r1", [{ role: "user", content: "hi" }]), ...toolCallRun("r2", [{ role: "user", content: "again" }])];
+    expect(events.length).toBeGreaterThan(7);
+    await repo.save(metaOf(conversation), events.slice(0, 2));
+    await repo.save(metaOf(conversation), events);
+    expect((await repo.load(conversation.id))?.events).toEqual(events);
+    // Read back by a repository with another chunk size: the stored layout is self-describing.
+    expect((await createIndexedDbRepository(factory).load(conversation.id))?.events).toEqual(events);
+  });
+
+  it("ignores chunks written by a save that never wrote its record", async () => {
+    const factory = new IDBFactory();
+    const repo = createIndexedDbRepository(factory, { chunkEvents: 2 });
+    const conversation = createConversation(100);
+    const events = toolCallRun("r1", []);
+    await repo.save(metaOf(conversation), events.slice(0, 2));
+    // A save cut short: a chunk past the record's count, as if the page closed before the record.
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = factory.open("toolcall-lab", 1);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction("eventChunks", "readwrite");
+      tx.objectStore("eventChunks").put({ conversationId: conversation.id, seq: 1, events: events.slice(2, 4) });
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    db.close();
+    expect((await repo.load(conversation.id))?.events).toEqual(events.slice(0, 2));
+    // The next save writes over the leftover chunk.
+    await repo.save(metaOf(conversation), events);
+    expect((await repo.load(conversation.id))?.events).toEqual(events);
+  });
+
   it("lists newest first, renames and deletes", async () => {
     const repo = createIndexedDbRepository(new IDBFactory());
     const a = { ...createConversation(100), title: "A" };

@@ -1,6 +1,9 @@
 // Conversations in IndexedDB. The event log is append-only, so it is stored in chunks: a save
 // writes only the events added since the last save (cheap while a long run streams), and a
-// load concatenates the chunks in order.
+// load concatenates the chunks in order. A large save (an imported session) is cut into chunks
+// of a bounded number of events, each copied and written in its own transaction, so no single
+// task of the page copies megabytes; the conversation's record, which says how many chunks
+// count, is written last, so a save cut short leaves the stored conversation as it was.
 import type { LoopEvent } from "../middleware/types.ts";
 import type { Conversation, ConversationMeta } from "../store/conversation.ts";
 import { openDatabase, requestToPromise, transactionDone } from "./idb.ts";
@@ -44,7 +47,13 @@ function metaFromRecord(record: ConversationRecord): ConversationMeta {
   return meta;
 }
 
-export function createIndexedDbRepository(factory: IDBFactory | null = globalThis.indexedDB ?? null): ConversationRepository {
+/** Events per stored chunk: copying and writing this many takes a few milliseconds. */
+const CHUNK_EVENTS = 200;
+
+export function createIndexedDbRepository(
+  factory: IDBFactory | null = globalThis.indexedDB ?? null,
+  { chunkEvents = CHUNK_EVENTS }: { chunkEvents?: number } = {},
+): ConversationRepository {
   let dbPromise: Promise<IDBDatabase> | null = null;
   const db = () => {
     dbPromise ??= openDatabase(factory, DB_NAME, DB_VERSION, (database) => {
@@ -70,7 +79,9 @@ export function createIndexedDbRepository(factory: IDBFactory | null = globalThi
       const tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readonly");
       const record = await requestToPromise(tx.objectStore(CONVERSATIONS).get(id) as IDBRequest<ConversationRecord | undefined>);
       if (!record) return null;
-      const chunks = await requestToPromise(tx.objectStore(EVENT_CHUNKS).getAll(chunkRange(id)) as IDBRequest<EventChunkRecord[]>);
+      // Chunks past the record's count are left from a save that did not finish: not part of the log.
+      const counted = record.chunkCount > 0 ? IDBKeyRange.bound([id, 0], [id, record.chunkCount - 1]) : null;
+      const chunks = counted ? await requestToPromise(tx.objectStore(EVENT_CHUNKS).getAll(counted) as IDBRequest<EventChunkRecord[]>) : [];
       chunks.sort((a, b) => a.seq - b.seq);
       const events = chunks.flatMap((chunk) => chunk.events).slice(0, record.eventCount);
       return { ...metaFromRecord(record), events };
@@ -78,27 +89,42 @@ export function createIndexedDbRepository(factory: IDBFactory | null = globalThi
 
     async save(meta, events) {
       const database = await db();
-      const tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readwrite");
-      const done = transactionDone(tx);
-      const conversations = tx.objectStore(CONVERSATIONS);
-      const chunks = tx.objectStore(EVENT_CHUNKS);
-      const existing = await requestToPromise(conversations.get(meta.id) as IDBRequest<ConversationRecord | undefined>);
+      const read = database.transaction(CONVERSATIONS, "readonly");
+      const existing = await requestToPromise(read.objectStore(CONVERSATIONS).get(meta.id) as IDBRequest<ConversationRecord | undefined>);
       let eventCount = existing?.eventCount ?? 0;
       let chunkCount = existing?.chunkCount ?? 0;
-      if (events.length < eventCount) {
-        // The log never shrinks in the app; if it did, rewrite it rather than keep stale events.
-        chunks.delete(chunkRange(meta.id));
+      // The log never shrinks in the app; if it did, it is rewritten rather than keep stale events.
+      const rewrite = events.length < eventCount;
+      if (rewrite) {
         eventCount = 0;
         chunkCount = 0;
       }
-      if (events.length > eventCount) {
-        const record: EventChunkRecord = { conversationId: meta.id, seq: chunkCount, events: toStorable(events.slice(eventCount)) };
-        chunks.put(record);
+      // All chunks but the last go first, each in a transaction of its own (the page gets a turn
+      // between them); the last goes with the record.
+      const added = events.slice(eventCount);
+      const slices: LoopEvent[][] = [];
+      for (let at = 0; at < added.length; at += chunkEvents) slices.push(added.slice(at, at + chunkEvents));
+      if (!rewrite) {
+        for (const slice of slices.slice(0, -1)) {
+          const tx = database.transaction(EVENT_CHUNKS, "readwrite");
+          const done = transactionDone(tx);
+          tx.objectStore(EVENT_CHUNKS).put({ conversationId: meta.id, seq: chunkCount, events: toStorable(slice) } satisfies EventChunkRecord);
+          await done;
+          chunkCount += 1;
+          eventCount += slice.length;
+        }
+      }
+      const tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readwrite");
+      const done = transactionDone(tx);
+      const chunks = tx.objectStore(EVENT_CHUNKS);
+      if (rewrite) chunks.delete(chunkRange(meta.id));
+      for (const slice of rewrite ? slices : slices.slice(-1)) {
+        chunks.put({ conversationId: meta.id, seq: chunkCount, events: toStorable(slice) } satisfies EventChunkRecord);
         chunkCount += 1;
-        eventCount = events.length;
+        eventCount += slice.length;
       }
       const next: ConversationRecord = { ...toStorable(meta), eventCount, chunkCount };
-      conversations.put(next);
+      tx.objectStore(CONVERSATIONS).put(next);
       await done;
     },
 

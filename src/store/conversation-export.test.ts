@@ -6,25 +6,41 @@ import { exportConversation, importConversation, transcriptFromEvents } from "./
 import { toolCallRun } from "./test-events.ts";
 
 describe("conversation export and import", () => {
-  it("round-trips the event log through JSON as a new conversation", () => {
+  it("round-trips the event log through JSON as a new conversation", async () => {
     const conversation = { ...createConversation(5), title: "Maths", events: toolCallRun("r1", [{ role: "user", content: "2+2?" }]) };
     const text = JSON.stringify(exportConversation(conversation));
-    const imported = importConversation(text);
+    const imported = await importConversation(text);
     expect(imported.events).toEqual(conversation.events);
     expect(imported.title).toBe("Maths (imported)");
     expect(imported.id).not.toBe(conversation.id);
     expect(imported.settings).toEqual(conversation.settings);
   });
 
-  it("names what is wrong with a bad file", () => {
-    expect(() => importConversation("{not json")).toThrow(/not JSON/);
-    expect(() => importConversation(JSON.stringify({ hello: 1 }))).toThrow(/not a Toolcall Lab conversation export — format/);
+  it("names what is wrong with a bad file", async () => {
+    await expect(importConversation("{not json")).rejects.toThrow(/not JSON/);
+    await expect(importConversation(JSON.stringify({ hello: 1 }))).rejects.toThrow(/not a Toolcall Lab conversation export — format/);
     const conversation = { ...createConversation(5), events: toolCallRun("r1", []) };
     const file = exportConversation(conversation);
     const broken = { ...file, events: [...file.events, { type: "tool-end", runId: "r1", at: 1, stepId: "s" }] };
-    expect(() => importConversation(JSON.stringify(broken))).toThrow(/events\.18\.callId/);
+    await expect(importConversation(JSON.stringify(broken))).rejects.toThrow(/events\.18\.callId/);
     const unknownType = { ...file, events: [{ type: "explode", runId: "r", at: 1 }] };
-    expect(() => importConversation(JSON.stringify(unknownType))).toThrow(/events\.0\.type/);
+    await expect(importConversation(JSON.stringify(unknownType))).rejects.toThrow(/events\.0\.type/);
+    await expect(importConversation(JSON.stringify({ ...file, events: "none" }))).rejects.toThrow(/events: .*expected array/i);
+  });
+
+  it("checks a long log a slice at a time, pausing between slices, and names a bad event by its place in the whole log", async () => {
+    const conversation = { ...createConversation(5), events: Array.from({ length: 40 }, (_, i) => toolCallRun(`r${i}`, [])).flat() };
+    expect(conversation.events.length).toBeGreaterThan(600);
+    let pauses = 0;
+    const pause = async () => {
+      pauses += 1;
+    };
+    const imported = await importConversation(JSON.stringify(exportConversation(conversation)), 1, pause);
+    expect(imported.events).toEqual(conversation.events);
+    expect(pauses).toBe(Math.ceil(conversation.events.length / 250));
+    const file = exportConversation(conversation);
+    const broken = { ...file, events: file.events.map((e, i) => (i === 600 || i === 601 ? { ...e, runId: "" } : e)) };
+    await expect(importConversation(JSON.stringify(broken), 1, pause)).rejects.toThrow(/events\.600\.runId: .*events\.601\.runId/);
   });
 });
 

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { LoopEvent } from "../middleware/types.ts";
 import { defaultSettings, newConversationId, type Conversation, type ConversationSettings } from "./conversation.ts";
+import { createYieldPoint } from "./yield-to-page.ts";
 
 export const EXPORT_FORMAT = "toolcall-lab/conversation";
 
@@ -26,14 +27,18 @@ const eventSchema = z.discriminatedUnion("type", [
   z.looseObject({ ...base, type: z.literal("run-end"), status: z.string(), messages: z.array(message) }),
 ]);
 
+// The file's fields; its events are checked apart, a slice at a time (see importConversation).
 const exportSchema = z.object({
   format: z.literal(EXPORT_FORMAT, { error: `format must be "${EXPORT_FORMAT}"` }),
   version: z.literal(1),
   title: z.string(),
   createdAt: z.number().optional(),
   settings: z.looseObject({}).optional(),
-  events: z.array(eventSchema),
+  events: z.array(z.unknown()),
 });
+const eventsSchema = z.array(eventSchema);
+/** Events checked in one go: a few milliseconds' work, after which the page gets a turn. */
+const EVENTS_PER_SLICE = 250;
 
 export interface ConversationFile {
   format: typeof EXPORT_FORMAT;
@@ -61,8 +66,12 @@ export class ImportError extends Error {
   override name = "ImportError";
 }
 
-/** Reads an exported file back as a new conversation; a bad file gets a message naming what is wrong. */
-export function importConversation(text: string, now = Date.now()): Conversation {
+/**
+ * Reads an exported file back as a new conversation; a bad file gets a message naming what is
+ * wrong. The events of a large file are checked in slices with `pause()` between them (by
+ * default, a turn for the page whenever 10 ms of work have passed).
+ */
+export async function importConversation(text: string, now = Date.now(), pause: () => Promise<void> = createYieldPoint()): Promise<Conversation> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -70,12 +79,20 @@ export function importConversation(text: string, now = Date.now()): Conversation
     throw new ImportError(`This file is not JSON (${error instanceof Error ? error.message : String(error)}).`);
   }
   const result = exportSchema.safeParse(json);
-  if (!result.success) {
-    const problems = result.error.issues.slice(0, 5).map((issue) => {
-      const where = issue.path.length ? issue.path.join(".") : "(top level)";
+  const issues: { path: PropertyKey[]; message: string }[] = result.success ? [] : [...result.error.issues];
+  const events = result.success ? result.data.events : [];
+  for (let at = 0; at < events.length; at += EVENTS_PER_SLICE) {
+    await pause();
+    const slice = eventsSchema.safeParse(events.slice(at, at + EVENTS_PER_SLICE));
+    if (slice.success) continue;
+    for (const issue of slice.error.issues) issues.push({ ...issue, path: ["events", at + (issue.path[0] as number), ...issue.path.slice(1)] });
+  }
+  if (!result.success || issues.length > 0) {
+    const problems = issues.slice(0, 5).map((issue) => {
+      const where = issue.path.length ? issue.path.map(String).join(".") : "(top level)";
       return `${where}: ${issue.message}`;
     });
-    const more = result.error.issues.length > 5 ? ` (and ${result.error.issues.length - 5} more)` : "";
+    const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : "";
     throw new ImportError(`This is not a Toolcall Lab conversation export — ${problems.join("; ")}${more}. Expected a file saved with "Export JSON".`);
   }
   const file = result.data;
@@ -86,7 +103,7 @@ export function importConversation(text: string, now = Date.now()): Conversation
     createdAt: file.createdAt ?? now,
     updatedAt: now,
     settings: { ...settings, research: { ...defaultSettings.research, ...settings.research } },
-    events: file.events as unknown as LoopEvent[],
+    events: file.events as LoopEvent[],
   };
 }
 

@@ -109,6 +109,22 @@ describe("ReplayEngine", () => {
     }
   });
 
+  it("gives the event loop a turn during a burst (no delay), so the page is never held in one long task", async () => {
+    const engine = new ReplayEngine({ title: "burst", turns: ["x".repeat(60)] }, { chunkChars: 1, delayMs: 0 });
+    let timerRan = false;
+    setTimeout(() => (timerRan = true), 0);
+    let chunksBeforeTimer = 0;
+    for await (const chunk of engine.generate("", {}, never())) {
+      if (chunk.type !== "text") continue;
+      if (!timerRan) chunksBeforeTimer += 1;
+      // Each chunk's consumer takes 1 ms (a parser, a store update): 60 ms of work in all.
+      const until = performance.now() + 1;
+      while (performance.now() < until);
+    }
+    expect(timerRan).toBe(true);
+    expect(chunksBeforeTimer).toBeLessThan(20);
+  });
+
   it("plays nothing when the signal is already aborted", async () => {
     const controller = new AbortController();
     controller.abort();

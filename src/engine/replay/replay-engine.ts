@@ -4,6 +4,9 @@
 import type { Engine, EngineChunk, GenerationSettings } from "../../middleware/types.ts";
 import { DEFAULT_CHUNK_CHARS, DEFAULT_DELAY_MS, type Transcript } from "./transcript.ts";
 
+/** Longest run of back-to-back chunks before the event loop gets a turn. */
+const BURST_MS = 8;
+
 export class TranscriptExhaustedError extends Error {
   override name = "TranscriptExhaustedError";
 }
@@ -75,16 +78,24 @@ export class ReplayEngine implements Engine {
     // Chunk n is due delayMs × (n + 1) after the start. Pacing by a clock rather than sleeping
     // delayMs per chunk keeps the promised rate when the browser stretches short timers to 4 ms:
     // the chunks that fell due meanwhile are delivered one after another on the next wake.
+    // Chunks that are due at once (no delay, or a backlog after a stretched timer) still leave
+    // the event loop a turn every few milliseconds: a burst never holds the page in one long task.
     let chunkIndex = 0;
+    let lastTurn = started;
     for (let offset = 0; offset < text.length; offset += this.chunkChars, chunkIndex++) {
       if (signal.aborted) {
         finishReason = "abort";
         break;
       }
-      const wait = started + this.delayMs * (chunkIndex + 1) - performance.now();
-      if (this.delayMs > 0 && wait > 0 && !(await sleep(wait, signal))) {
-        finishReason = "abort";
-        break;
+      const now = performance.now();
+      const wait = started + this.delayMs * (chunkIndex + 1) - now;
+      const pause = this.delayMs > 0 && wait > 0 ? wait : now - lastTurn >= BURST_MS ? 0 : null;
+      if (pause !== null) {
+        if (!(await sleep(pause, signal))) {
+          finishReason = "abort";
+          break;
+        }
+        lastTurn = performance.now();
       }
       firstChunkAt ??= performance.now();
       yield { type: "text", text: text.slice(offset, offset + this.chunkChars) };

@@ -1,7 +1,8 @@
 // Saved conversations: open, rename, delete, start a new one; export the open one as JSON (its
 // event log), make a replay transcript from it, or import an exported file.
 import { useRef, useState } from "react";
-import { exportConversation, importConversation, transcriptFromEvents } from "../../store/conversation-export.ts";
+import { exportConversation, transcriptFromEvents } from "../../store/conversation-export.ts";
+import { importConversationFile } from "../../store/import-file.ts";
 import { conversationActions, useConversationStore } from "../../store/conversation-store.ts";
 import { stopRunAndWait, useRunStore } from "../../store/run-controller.ts";
 import { downloadJson, safeFileName } from "./download.ts";
@@ -61,7 +62,7 @@ export function SessionsPanel() {
 
   const onImport = async (file: File) => {
     try {
-      const conversation = importConversation(await file.text());
+      const conversation = await importConversationFile(file);
       await switchTo(() => conversationActions.adopt(conversation));
       setImportMessage({ tone: "ok", text: `Imported "${conversation.title}" (${conversation.events.length} events).` });
     } catch (error) {
