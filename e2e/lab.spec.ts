@@ -313,13 +313,54 @@ test("sending before any engine is ready explains why and keeps the message", as
   await expect(page.getByTestId("message-user")).toHaveCount(0);
 });
 
-test("a long streamed reply keeps its newest line in view", async ({ page }) => {
-  const lines = Array.from({ length: 80 }, (_, i) => `Line ${i + 1} of a long answer.`);
-  const url = await serveTranscript(page, "long", { title: "Long", protocol: "hermes", chunkChars: 24, delayMs: 5, turns: [lines.join("\n\n")] });
+test("a long streamed reply keeps its newest line in view while it streams, on a slow machine too", async ({ page }) => {
+  const lines = Array.from({ length: 400 }, (_, i) => `Line ${i + 1} of a long answer.`);
+  const url = await serveTranscript(page, "long", { title: "Long", protocol: "hermes", chunkChars: 60, delayMs: 16, turns: [lines.join("\n\n")] });
+  await openLab(page, url);
+  // A slow CPU (CI's was one) lets the stream grow the content between the view's own scroll to
+  // the bottom and that scroll's event; the view must still count as following.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
+  await send(page, "write a lot");
+  const message = page.getByTestId("message-assistant");
+  const log = page.getByTestId("chat-log");
+  // While it streams, the newest paragraph comes into view (it may be a frame behind the text).
+  const newestInView = () =>
+    log.evaluate((el) => {
+      const reply = el.querySelector("[data-testid=message-assistant]");
+      if (reply?.getAttribute("data-status") !== "running") return "finished";
+      const newest = reply.querySelectorAll("p");
+      const last = newest[newest.length - 1];
+      if (!last) return "no paragraph yet";
+      const view = el.getBoundingClientRect();
+      const box = last.getBoundingClientRect();
+      return box.top < view.bottom && box.bottom > view.top ? "in view" : "out of view";
+    });
+  await expect(message.getByText("Line 40 of a long answer.")).toBeAttached();
+  await expect.poll(newestInView, { intervals: [50] }).toBe("in view");
+  await expect(message.getByText("Line 250 of a long answer.")).toBeAttached();
+  await expect.poll(newestInView, { intervals: [50] }).toBe("in view");
+  await expect(message).toHaveAttribute("data-status", "final");
+  await expect(message.getByText("Line 400 of a long answer.")).toBeInViewport();
+  await expect(page.getByTestId("message-user")).not.toBeInViewport();
+});
+
+test("a reader who scrolls up while a reply streams keeps their place", async ({ page }) => {
+  const lines = Array.from({ length: 400 }, (_, i) => `Line ${i + 1} of a long answer.`);
+  const url = await serveTranscript(page, "long", { title: "Long", protocol: "hermes", chunkChars: 60, delayMs: 16, turns: [lines.join("\n\n")] });
   await openLab(page, url);
   await send(page, "write a lot");
   const message = page.getByTestId("message-assistant");
+  await expect(message.getByText("Line 100 of a long answer.")).toBeAttached();
+  const reading = message.getByText("Line 20 of a long answer.", { exact: true });
+  await reading.evaluate((el) => el.scrollIntoView({ block: "start" }));
+  const topOf = () => reading.evaluate((el) => Math.round(el.getBoundingClientRect().top));
+  const readingTop = await topOf();
+  await expect(message).toHaveAttribute("data-status", "running");
+  await expect(message.getByText("Line 300 of a long answer.")).toBeAttached();
+  expect(await topOf()).toBe(readingTop);
   await expect(message).toHaveAttribute("data-status", "final");
-  await expect(message.getByText("Line 80 of a long answer.")).toBeInViewport();
-  await expect(page.getByTestId("message-user")).not.toBeInViewport();
+  expect(await topOf()).toBe(readingTop);
+  await expect(reading).toBeInViewport();
+  await expect(message.getByText("Line 400 of a long answer.")).not.toBeInViewport();
 });

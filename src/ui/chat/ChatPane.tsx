@@ -33,6 +33,7 @@ export function ChatPane({ emptyHint }: { emptyHint?: string }) {
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const stuckToBottom = useRef(true);
+  const lastScrollTop = useRef(0);
   const [view, setView] = useState<View>({ top: 0, height: 0, stuck: true });
   const [shownCount, setShownCount] = useState(items.length);
   // Measured heights by item key; `measured` changes whenever one does, to re-window.
@@ -87,7 +88,10 @@ export function ChatPane({ emptyHint }: { emptyHint?: string }) {
         if (heights.current.get(key) === size) continue;
         heights.current.set(key, size);
         changed = true;
-        if (target.getBoundingClientRect().top < viewTop) shift += size - before;
+        // Only a row wholly above the view moves what is in view. A row that reaches into the
+        // view (a reply streaming while the reader scrolled up into it) grows below its top:
+        // shifting by that growth would drag the reader along to the bottom.
+        if (target.getBoundingClientRect().bottom <= viewTop) shift += size - before;
       }
       if (!changed) return;
       if (el && shift !== 0 && !stuckToBottom.current) el.scrollTop += shift;
@@ -114,7 +118,13 @@ export function ChatPane({ emptyHint }: { emptyHint?: string }) {
         data-testid="chat-log"
         onScroll={(event) => {
           const el = event.currentTarget;
-          const stuck = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+          const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+          // Only a scroll upward lets go of the bottom. The view's own follow-scrolls go down, and
+          // by the time their scroll event arrives the stream may have grown the content past
+          // STICK_PX: judged by distance alone, a fast stream would stop being followed.
+          const movedUp = el.scrollTop < lastScrollTop.current;
+          lastScrollTop.current = el.scrollTop;
+          const stuck = atBottom || (stuckToBottom.current && !movedUp);
           stuckToBottom.current = stuck;
           if (windowed || stuck !== view.stuck) setView({ top: el.scrollTop, height: el.clientHeight, stuck });
         }}
