@@ -121,6 +121,25 @@ test("a reload keeps the conversation", async ({ page }) => {
   await expect(page.getByTestId("step-item")).toHaveCount(2);
 });
 
+test("a reload while a reply streams keeps what had streamed, and says the run was cut short", async ({ page }) => {
+  const words = Array.from({ length: 300 }, (_, i) => `Word ${i + 1}.`).join(" ");
+  const url = await serveTranscript(page, "slow", { title: "Slow", protocol: "hermes", chunkChars: 8, delayMs: 30, turns: [words] });
+  await openLab(page, url);
+  await send(page, "count slowly");
+  const message = page.getByTestId("message-assistant");
+  await expect(message).toContainText("Word 40.");
+  // Saves are throttled to one a second while streaming; leaving the page saves at once.
+  const shown = await message.innerText();
+  await page.reload();
+  await expect(page.getByTestId("message-user")).toHaveText("count slowly");
+  await expect(message).toHaveAttribute("data-status", "interrupted");
+  await expect(message).toContainText("Interrupted: the page was closed or reloaded");
+  const kept = await message.innerText();
+  const lastShown = shown.match(/Word (\d+)\./g)?.at(-1);
+  expect(lastShown).toBeDefined();
+  expect(kept).toContain(lastShown as string);
+});
+
 test("stop mid-stream keeps the partial output and says it was stopped", async ({ page }) => {
   const long = "This answer streams slowly so that it can be stopped halfway through. ".repeat(12);
   const url = await serveTranscript(page, "slow", { title: "Slow", protocol: "hermes", chunkChars: 3, delayMs: 40, turns: [long, "unused"] });

@@ -55,14 +55,22 @@ export function createIndexedDbRepository(
   { chunkEvents = CHUNK_EVENTS }: { chunkEvents?: number } = {},
 ): ConversationRepository {
   let dbPromise: Promise<IDBDatabase> | null = null;
+  // The open database once it is open, and what this tab last stored of each conversation: with
+  // both known, a save issues its writes in the same task it is called in (no read first), which
+  // is what lets a save made as the page is hidden or closed land.
+  let opened: IDBDatabase | null = null;
+  const stored = new Map<string, { eventCount: number; chunkCount: number }>();
   const db = () => {
     dbPromise ??= openDatabase(factory, DB_NAME, DB_VERSION, (database) => {
       if (!database.objectStoreNames.contains(CONVERSATIONS)) database.createObjectStore(CONVERSATIONS, { keyPath: "id" });
       if (!database.objectStoreNames.contains(EVENT_CHUNKS)) database.createObjectStore(EVENT_CHUNKS, { keyPath: ["conversationId", "seq"] });
-    }).catch((error: unknown) => {
-      dbPromise = null; // let a later attempt try again
-      throw error;
-    });
+    }).then(
+      (database) => (opened = database),
+      (error: unknown) => {
+        dbPromise = null; // let a later attempt try again
+        throw error;
+      },
+    );
     return dbPromise;
   };
 
@@ -84,52 +92,58 @@ export function createIndexedDbRepository(
       const chunks = counted ? await requestToPromise(tx.objectStore(EVENT_CHUNKS).getAll(counted) as IDBRequest<EventChunkRecord[]>) : [];
       chunks.sort((a, b) => a.seq - b.seq);
       const events = chunks.flatMap((chunk) => chunk.events).slice(0, record.eventCount);
+      stored.set(id, { eventCount: record.eventCount, chunkCount: record.chunkCount });
       return { ...metaFromRecord(record), events };
     },
 
     async save(meta, events) {
-      const database = await db();
-      const read = database.transaction(CONVERSATIONS, "readonly");
-      const existing = await requestToPromise(read.objectStore(CONVERSATIONS).get(meta.id) as IDBRequest<ConversationRecord | undefined>);
+      const database = opened ?? (await db());
+      let tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readwrite");
+      let done = transactionDone(tx);
+      const known = stored.get(meta.id);
+      stored.delete(meta.id); // until this save commits, what is stored is read afresh
+      const existing = known ?? (await requestToPromise(tx.objectStore(CONVERSATIONS).get(meta.id) as IDBRequest<ConversationRecord | undefined>));
       let eventCount = existing?.eventCount ?? 0;
       let chunkCount = existing?.chunkCount ?? 0;
       // The log never shrinks in the app; if it did, it is rewritten rather than keep stale events.
       const rewrite = events.length < eventCount;
       if (rewrite) {
+        tx.objectStore(EVENT_CHUNKS).delete(chunkRange(meta.id));
         eventCount = 0;
         chunkCount = 0;
       }
-      // All chunks but the last go first, each in a transaction of its own (the page gets a turn
-      // between them); the last goes with the record.
       const added = events.slice(eventCount);
       const slices: LoopEvent[][] = [];
       for (let at = 0; at < added.length; at += chunkEvents) slices.push(added.slice(at, at + chunkEvents));
-      if (!rewrite) {
-        for (const slice of slices.slice(0, -1)) {
-          const tx = database.transaction(EVENT_CHUNKS, "readwrite");
-          const done = transactionDone(tx);
-          tx.objectStore(EVENT_CHUNKS).put({ conversationId: meta.id, seq: chunkCount, events: toStorable(slice) } satisfies EventChunkRecord);
-          await done;
-          chunkCount += 1;
-          eventCount += slice.length;
-        }
-      }
-      const tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readwrite");
-      const done = transactionDone(tx);
-      const chunks = tx.objectStore(EVENT_CHUNKS);
-      if (rewrite) chunks.delete(chunkRange(meta.id));
-      for (const slice of rewrite ? slices : slices.slice(-1)) {
-        chunks.put({ conversationId: meta.id, seq: chunkCount, events: toStorable(slice) } satisfies EventChunkRecord);
+      const putChunk = (target: IDBTransaction, slice: LoopEvent[]) => {
+        target.objectStore(EVENT_CHUNKS).put({ conversationId: meta.id, seq: chunkCount, events: toStorable(slice) } satisfies EventChunkRecord);
         chunkCount += 1;
         eventCount += slice.length;
+      };
+      // A large save (an imported session): every chunk but the last is written in a
+      // transaction of its own (the page gets a turn between them), and the record is not
+      // touched until the last, so a save cut short leaves the stored conversation as it was
+      // (a load reads only the chunks the record counts).
+      if (!rewrite) {
+        for (const slice of slices.slice(0, -1)) {
+          putChunk(tx, slice);
+          await done;
+          tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readwrite");
+          done = transactionDone(tx);
+        }
       }
+      for (const slice of rewrite ? slices : slices.slice(-1)) putChunk(tx, slice);
       const next: ConversationRecord = { ...toStorable(meta), eventCount, chunkCount };
       tx.objectStore(CONVERSATIONS).put(next);
+      // Nothing more will be asked of it: commit now rather than when the page next gets a turn.
+      tx.commit?.();
       await done;
+      stored.set(meta.id, { eventCount, chunkCount });
     },
 
     async delete(id) {
-      const database = await db();
+      stored.delete(id);
+      const database = opened ?? (await db());
       const tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readwrite");
       const done = transactionDone(tx);
       tx.objectStore(CONVERSATIONS).delete(id);

@@ -3,7 +3,7 @@
 import { runToolLoop } from "../middleware/loop/run-tool-loop.ts";
 import { getProtocol } from "../middleware/protocols/registry.ts";
 import { createIndexedDbRepository } from "../persistence/conversation-db.ts";
-import { conversationActions } from "./conversation-store.ts";
+import { conversationActions, saveActive } from "./conversation-store.ts";
 import { initEngines, resolveActiveEngine, useEngineStore } from "./engine-store.ts";
 import { useProtocolStore } from "./protocol-store.ts";
 import { configureRunEnvironment } from "./run-controller.ts";
@@ -22,6 +22,7 @@ export function startLab(): void {
     protocolName: () => useProtocolStore.getState().protocol,
   });
   void conversationActions.init(createIndexedDbRepository());
+  saveWhenThePageGoes();
   followTranscriptProtocol();
   void initEngines();
 }
@@ -35,4 +36,17 @@ function followTranscriptProtocol(): void {
   useEngineStore.subscribe((state, previous) => {
     if (state.transcriptProtocol !== previous.transcriptProtocol || state.transcript !== previous.transcript) apply(state.transcriptProtocol);
   });
+}
+
+/**
+ * While a reply streams, saves are throttled to one a second; a tab hidden or closed in between
+ * saves at once, so what was streamed up to then is kept. (The page may be gone before the write
+ * finishes; hiding a tab, the usual first step, leaves it time.)
+ */
+function saveWhenThePageGoes(): void {
+  const save = () => void saveActive();
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") save();
+  });
+  window.addEventListener("pagehide", save);
 }
