@@ -49,8 +49,10 @@ test("selecting a parse step highlights its span in the raw output, and clicking
 
   // The routine events (prose and argument chunks) can be hidden, leaving the decisions.
   await page.getByLabel("calls, repairs and errors only").check();
-  const types = await page.getByTestId("parse-step").evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.type));
-  expect(types).toContain("tool-call-end");
+  // The list re-renders after the toggle: wait for it rather than read it mid-way.
+  const shownTypes = () => page.getByTestId("parse-step").evaluateAll((rows) => [...new Set(rows.map((row) => (row as HTMLElement).dataset.type))].sort());
+  await expect.poll(shownTypes).toContain("tool-call-end");
+  const types = await shownTypes();
   expect(types).not.toContain("text");
   expect(types).not.toContain("tool-call-delta");
   await page.getByLabel("calls, repairs and errors only").uncheck();
