@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist", "node_modules", "test-results", "playwright-report", "e2e/.output"] },
+  { ignores: ["dist", "node_modules", "test-results", "playwright-report", "e2e/.output", ".bench-cache", "bench/results"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
