@@ -6,29 +6,22 @@ import { chatTemplateFromConv, type ConvTemplate, type ConvTemplateExtras, type 
 
 const chatmlTokens = ["<|im_start|>", "<|im_end|>", "<|endoftext|>"];
 
+// Qwen2 / 2.5 and Qwen3 write their turns alike; they differ in name (and in the think tags of
+// the extras below).
+const qwenTurns = {
+  system_template: "<|im_start|>system\n{system_message}<|im_end|>\n",
+  system_message: "You are a helpful assistant.",
+  roles: { user: "<|im_start|>user", assistant: "<|im_start|>assistant" },
+  seps: ["<|im_end|>\n"],
+  role_content_sep: "\n",
+  role_empty_sep: "\n",
+  stop_str: ["<|endoftext|>", "<|im_end|>"],
+  stop_token_ids: [151643, 151645],
+} satisfies Omit<ConvTemplate, "name">;
+
 export const convTemplates = {
-  qwen3: {
-    name: "qwen3",
-    system_template: "<|im_start|>system\n{system_message}<|im_end|>\n",
-    system_message: "You are a helpful assistant.",
-    roles: { user: "<|im_start|>user", assistant: "<|im_start|>assistant" },
-    seps: ["<|im_end|>\n"],
-    role_content_sep: "\n",
-    role_empty_sep: "\n",
-    stop_str: ["<|endoftext|>", "<|im_end|>"],
-    stop_token_ids: [151643, 151645],
-  },
-  qwen2: {
-    name: "qwen2",
-    system_template: "<|im_start|>system\n{system_message}<|im_end|>\n",
-    system_message: "You are a helpful assistant.",
-    roles: { user: "<|im_start|>user", assistant: "<|im_start|>assistant" },
-    seps: ["<|im_end|>\n"],
-    role_content_sep: "\n",
-    role_empty_sep: "\n",
-    stop_str: ["<|endoftext|>", "<|im_end|>"],
-    stop_token_ids: [151643, 151645],
-  },
+  qwen3: { name: "qwen3", ...qwenTurns },
+  qwen2: { name: "qwen2", ...qwenTurns },
   "llama-3_1": {
     name: "llama-3_1",
     system_template: "<|start_header_id|>system<|end_header_id|>\n\n{system_message}<|eot_id|>",
