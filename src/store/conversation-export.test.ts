@@ -64,5 +64,22 @@ describe("transcriptFromEvents", () => {
     expect(parseTranscript(all)).toMatchObject({ title: "All", protocol: "xml" });
     expect(transcriptFromEvents(events, "Second", "r2")).toMatchObject({ protocol: "hermes", turns: ["second run"] });
     expect(transcriptFromEvents(events, "First", "r1").turns).toEqual(["<tool_call>…</tool_call>", "sub answer", "done"]);
+    expect(all.usage).toBeUndefined(); // no step had token counts
+  });
+
+  it("keeps each turn's token counts where the run had them, null where not, aligned with the turns", () => {
+    const usage = (stepId: string, promptTokens?: number, completionTokens?: number): LoopEvent => ({
+      type: "usage", runId: "r1", at: 1, stepId, usage: { finishReason: "stop", ...(promptTokens !== undefined ? { promptTokens } : {}), ...(completionTokens !== undefined ? { completionTokens } : {}) },
+    });
+    const events: LoopEvent[] = [
+      start("r1", "r1-s1", "hermes"), delta("r1", "r1-s1", "call"), usage("r1-s1", 812, 41),
+      start("r1", "r1-s2", "hermes"), usage("r1-s2", 900), // failed before its first token: not a turn
+      start("r1", "r1-s3", "hermes"), delta("r1", "r1-s3", "no counts"), usage("r1-s3"),
+      start("r1", "r1-s4", "hermes"), delta("r1", "r1-s4", "final"), usage("r1-s4", 870, 12),
+    ];
+    const transcript = transcriptFromEvents(events, "Counted");
+    expect(transcript.turns).toEqual(["call", "no counts", "final"]);
+    expect(transcript.usage).toEqual([{ promptTokens: 812, completionTokens: 41 }, null, { promptTokens: 870, completionTokens: 12 }]);
+    expect(parseTranscript(JSON.parse(JSON.stringify(transcript))).usage).toEqual(transcript.usage);
   });
 });

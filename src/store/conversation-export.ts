@@ -112,6 +112,8 @@ export interface TranscriptFile {
   protocol?: string;
   description: string;
   turns: string[];
+  /** Token counts of each turn, where the run had them. */
+  usage?: ({ promptTokens?: number; completionTokens?: number } | null)[];
 }
 
 /**
@@ -123,6 +125,7 @@ export function transcriptFromEvents(events: readonly LoopEvent[], title: string
   const belongs = new Set<string>(runId ? [runId] : []);
   const stepOrder: string[] = [];
   const outputs = new Map<string, string>();
+  const counts = new Map<string, { promptTokens?: number; completionTokens?: number }>();
   let protocol: string | undefined;
   for (const event of events) {
     if (runId) {
@@ -135,15 +138,20 @@ export function transcriptFromEvents(events: readonly LoopEvent[], title: string
       if (!event.parent) protocol ??= event.protocol;
     } else if (event.type === "output-delta") {
       outputs.set(event.stepId, (outputs.get(event.stepId) ?? "") + event.text);
+    } else if (event.type === "usage") {
+      const { promptTokens, completionTokens } = event.usage;
+      if (promptTokens !== undefined || completionTokens !== undefined) counts.set(event.stepId, { promptTokens, completionTokens });
     }
   }
   // A step that produced nothing (the engine failed before its first token) is not a turn.
-  const turns = stepOrder.map((id) => outputs.get(id) ?? "").filter((text) => text !== "");
+  const played = stepOrder.filter((id) => (outputs.get(id) ?? "") !== "");
+  const turns = played.map((id) => outputs.get(id) ?? "");
   const transcript: TranscriptFile = {
     title,
     description: `Made from a Toolcall Lab run: ${turns.length} model output${turns.length === 1 ? "" : "s"}.`,
     turns,
   };
   if (protocol) transcript.protocol = protocol;
+  if (played.some((id) => counts.has(id))) transcript.usage = played.map((id) => counts.get(id) ?? null);
   return transcript;
 }

@@ -31,6 +31,28 @@ describe("ReplayEngine", () => {
     expect(engine.remaining).toBe(1);
   });
 
+  it("reports a turn's recorded token counts as its own, but not for a turn stopped early or cut at a stop string", async () => {
+    const recorded: Transcript = { title: "r", turns: ["one", "two<|im_end|>tail", "three", "four"], usage: [{ promptTokens: 10, completionTokens: 2 }, { promptTokens: 20, completionTokens: 5 }, null, { promptTokens: 40, completionTokens: 9 }] };
+    const engine = new ReplayEngine(recorded, { chunkChars: 2, delayMs: 0 });
+    const usageOf = async (settings: object, signal = never()) => {
+      const { usage } = await collect(engine.generate("p", settings, signal));
+      return usage[0]?.type === "usage" ? usage[0].usage : undefined;
+    };
+    expect(await usageOf({})).toMatchObject({ promptTokens: 10, completionTokens: 2, finishReason: "stop" });
+    const cut = await usageOf({ stop: ["<|im_end|>"] });
+    expect(cut).not.toHaveProperty("promptTokens");
+    expect(await usageOf({})).not.toHaveProperty("completionTokens"); // null: the run had none
+    const controller = new AbortController();
+    controller.abort();
+    const stopped = await usageOf({}, controller.signal);
+    expect(stopped).toMatchObject({ finishReason: "abort" });
+    expect(stopped).not.toHaveProperty("promptTokens");
+  });
+
+  it("names a bad token count in a transcript", () => {
+    expect(() => parseTranscript({ title: "t", turns: ["a"], usage: [{ promptTokens: -1 }] })).toThrow(/usage\.0\.promptTokens/);
+  });
+
   it("uses the transcript's own chunk size and delay when no override is given", async () => {
     const engine = new ReplayEngine({ title: "t", turns: ["abcdefg"], chunkChars: 3, delayMs: 1 });
     expect((await collect(engine.generate("p", {}, never()))).text).toEqual(["abc", "def", "g"]);

@@ -100,9 +100,12 @@ export class ReplayEngine implements Engine {
       firstChunkAt ??= performance.now();
       yield { type: "text", text: text.slice(offset, offset + this.chunkChars) };
     }
+    // Recorded counts belong to the whole turn: not to one stopped early or cut at a stop string.
+    const recorded = finishReason === "stop" && text.length === turn.length ? this.transcript.usage?.[index] : undefined;
     yield {
       type: "usage",
       usage: {
+        ...recorded,
         finishReason,
         ...(firstChunkAt !== undefined ? { timeToFirstTokenMs: firstChunkAt - started } : {}),
       },

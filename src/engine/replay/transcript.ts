@@ -5,6 +5,8 @@ import { z } from "zod";
 export const DEFAULT_CHUNK_CHARS = 4;
 export const DEFAULT_DELAY_MS = 15;
 
+const tokenCount = z.number().int().nonnegative();
+
 export const transcriptSchema = z.object({
   title: z.string().min(1, "title must not be empty"),
   /** The protocol the turns are written in; the app switches to it when it loads the transcript. */
@@ -15,6 +17,11 @@ export const transcriptSchema = z.object({
   delayMs: z.number().nonnegative().finite().optional(),
   /** Free text shown next to the title: what the transcript demonstrates. */
   description: z.string().optional(),
+  /**
+   * The token counts of turns[n] in the run the transcript was made from (null where it had
+   * none): the replay reports them as a real engine reports its own. A replay counts nothing.
+   */
+  usage: z.array(z.object({ promptTokens: tokenCount.optional(), completionTokens: tokenCount.optional() }).nullable()).optional(),
 });
 
 export type Transcript = z.infer<typeof transcriptSchema>;
@@ -33,6 +40,6 @@ export function parseTranscript(value: unknown, source = "transcript"): Transcri
   });
   throw new TranscriptError(
     `${source} is not a valid replay transcript — ${problems.join("; ")}. ` +
-      `Expected {"title": string, "protocol"?: string, "turns": string[], "chunkChars"?: number, "delayMs"?: number}.`,
+      `Expected {"title": string, "protocol"?: string, "turns": string[], "chunkChars"?: number, "delayMs"?: number, "usage"?: ({"promptTokens"?: number, "completionTokens"?: number} | null)[]}.`,
   );
 }
