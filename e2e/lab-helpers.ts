@@ -8,6 +8,7 @@ export interface TestTranscript {
   turns: string[];
   chunkChars?: number;
   delayMs?: number;
+  usage?: ({ promptTokens?: number; completionTokens?: number } | null)[];
 }
 
 /** Serves a transcript at a same-origin URL and returns that URL. */

@@ -290,6 +290,23 @@ test("a long imported conversation opens at its newest turn, keeps only turns ne
   await page.screenshot({ path: "test-results/screens/lab-long-conversation-middle.png" });
 });
 
+test("a transcript's recorded token counts show on the steps it replays", async ({ page }) => {
+  const url = await serveTranscript(page, "counted", {
+    title: "Counted",
+    protocol: "hermes",
+    delayMs: 0,
+    turns: ['<tool_call>\n{"name": "calculator", "arguments": {"expression": "6 * 7"}}\n</tool_call>', "It is 42."],
+    usage: [{ promptTokens: 812, completionTokens: 31 }, null],
+  });
+  await openLab(page, url);
+  await send(page, "6 times 7?");
+  await expect(page.getByTestId("message-assistant")).toHaveAttribute("data-status", "final");
+  const steps = page.getByTestId("step-item");
+  await expect(steps).toHaveCount(2);
+  await expect(steps.first()).toContainText("812 in · 31 out");
+  await expect(steps.last()).toContainText("tokens —");
+});
+
 test("a transcript's own protocol is picked in the header", async ({ page }) => {
   await openLab(page, "xml-convert-units");
   await expect(page.getByTestId("protocol-select")).toHaveValue("xml");
