@@ -130,6 +130,15 @@ export interface Protocol {
 export interface GenerationSettings {
   maxTokens?: number;
   temperature?: number;
+  /** Nucleus sampling; sent explicitly so a run can be reproduced. */
+  topP?: number;
+  /** Multiplies down the logits of tokens already seen (1 = off). */
+  repetitionPenalty?: number;
+  /** OpenAI-style additive penalties (0 = off). */
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  /** Sampling seed, where the engine honours one. */
+  seed?: number;
   stop?: string[];
   /** An EBNF grammar to constrain output, where the engine supports it. */
   grammar?: string;
@@ -143,6 +152,8 @@ export interface EngineUsage {
   decodeTokensPerSecond?: number;
   prefillTokensPerSecond?: number;
   finishReason?: "stop" | "length" | "abort" | (string & {});
+  /** With finishReason "length": what ran out — the max_tokens budget or the context window. */
+  cutOff?: "max-tokens" | "context-window";
 }
 
 export type EngineChunk = { type: "text"; text: string } | { type: "usage"; usage: EngineUsage };
@@ -158,10 +169,10 @@ export interface Engine {
 }
 
 /** How a loop step ended. */
-export type StepStatus = "final" | "tool-calls" | "parse-error" | "aborted" | "max-steps" | "engine-error";
+export type StepStatus = "final" | "tool-calls" | "parse-error" | "aborted" | "max-steps" | "engine-error" | "cut-off";
 
 /** How a whole run ended. */
-export type RunStatus = "final" | "max-steps" | "aborted" | "engine-error";
+export type RunStatus = "final" | "max-steps" | "aborted" | "engine-error" | "cut-off";
 
 export type ToolExecutionStatus = "ok" | "error" | "timeout" | "aborted" | "invalid-arguments" | "unknown-tool";
 

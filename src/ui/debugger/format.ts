@@ -9,6 +9,7 @@ export const STEP_STATUS_LABEL: Record<StepViewStatus, string> = {
   aborted: "aborted",
   "max-steps": "max steps",
   "engine-error": "engine error",
+  "cut-off": "cut off",
   running: "running",
   unfinished: "unfinished",
 };
@@ -25,6 +26,7 @@ export function statusTone(status: StepViewStatus | ToolExecution["status"]): "o
       return "live";
     case "aborted":
     case "max-steps":
+    case "cut-off":
     case "timeout":
     case "unfinished":
       return "warn";
