@@ -166,6 +166,10 @@ export type EngineChunk = { type: "text"; text: string } | { type: "usage"; usag
 export interface Engine {
   readonly name: string;
   generate: (prompt: string, settings: GenerationSettings, signal: AbortSignal) => AsyncIterable<EngineChunk>;
+  /** The model's context window in tokens (prompt + output), where the engine knows it. */
+  readonly contextWindowSize?: number;
+  /** Counts a rendered prompt's tokens with the model's own tokenizer, where the engine has one. */
+  countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
 }
 
 /** How a loop step ended. */
