@@ -65,7 +65,9 @@ export function sandboxRuntime(limits: SandboxLimits) {
   /** Replaces the network and storage globals on `scope` (and its prototypes) with stubs that throw. */
   function lockDownNetwork(scope: object): void {
     for (const name of blockedGlobals) replaceEverywhere(scope, name, blocked(name, messages.network));
-    for (const name of blockedStorage) replaceEverywhere(scope, name, blocked(name, messages.storage));
+    // Reading these throws at once, with a message that says why (a stub object would fail later
+    // with "open is not a function").
+    for (const name of blockedStorage) sealEverywhere(scope, name, { get: blocked(name, messages.storage) });
     const navigator = (scope as { navigator?: object }).navigator;
     // navigator.storage.getDirectory() is the origin private file system.
     if (navigator) sealEverywhere(navigator, "storage", { get: blocked("navigator.storage", messages.storage) });
