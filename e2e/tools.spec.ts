@@ -96,6 +96,18 @@ test("run_javascript: a huge result is cut with a note the model and the person 
   await expect(page.getByTestId("message-assistant").first()).toContainText("That was long.");
 });
 
+test("run_javascript: a thrown Proxy whose traps throw is reported as an error, not waited out", async ({ page }) => {
+  const code = "const trap = () => { throw new Error('trap'); };\nthrow new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap });";
+  await openWithTranscript(page, "javascript-proxy", [call("run_javascript", { code }), "It threw."]);
+  // A long timeout: only the sandbox's answer can end this call in time.
+  await page.getByTestId("setting-tool-timeout").fill("300");
+  await send(page, "Throw something strange.");
+  await turnDone(page, 1);
+  const card = page.locator('[data-testid="tool-call-card"][data-tool="run_javascript"]').first();
+  await expect(card).toHaveAttribute("data-status", "error");
+  await expect(card).toContainText("a value that cannot be read");
+});
+
 test("stopping the turn during an endless loop aborts the call, and the next call runs", async ({ page }) => {
   await openWithTranscript(page, "javascript-stop", [
     call("run_javascript", { code: "while (true) {}" }),
