@@ -57,8 +57,9 @@ function loadFrameScript() {
 describe("the frame's script", () => {
   it("answers pings, starts one worker for a run and relays its reply", () => {
     const { port, toPage, workers } = loadFrameScript();
+    expect(toPage).toEqual([{ type: "ready" }]);
     port.onmessage?.({ data: { type: "ping" } });
-    expect(toPage).toEqual([{ type: "pong" }]);
+    expect(toPage).toEqual([{ type: "ready" }, { type: "pong" }]);
     port.onmessage?.({ data: { type: "run", code: "1 + 1" } });
     port.onmessage?.({ data: { type: "run", code: "again" } });
     expect(workers).toHaveLength(1);

@@ -11,7 +11,7 @@ import type { SandboxLimits, SandboxResponse } from "./sandbox-protocol.ts";
 export type PageToFrame = { type: "run"; code: string } | { type: "ping" };
 
 /** Messages the frame sends to the page over the port. */
-export type FrameToPage = { type: "reply"; reply: SandboxResponse } | { type: "failed"; message: string } | { type: "pong" };
+export type FrameToPage = { type: "ready" } | { type: "reply"; reply: SandboxResponse } | { type: "failed"; message: string } | { type: "pong" };
 
 export function sandboxFrameMain(workerScript: string, limits: SandboxLimits): void {
   // The worker's own cuts end in a short note; allow for it before cutting again.
@@ -84,5 +84,6 @@ export function sandboxFrameMain(workerScript: string, limits: SandboxLimits): v
       if (data?.type === "ping") send({ type: "pong" });
       else if (data?.type === "run" && !worker) start(String(data.code));
     };
+    send({ type: "ready" });
   });
 }

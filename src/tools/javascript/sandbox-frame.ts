@@ -9,6 +9,10 @@ import type { SandboxRequest } from "./sandbox-protocol.ts";
 
 export const SANDBOX_HEARTBEAT: HeartbeatOptions = { intervalMs: 1000, silentAfterMs: 5000 };
 
+/** Said after "The JavaScript sandbox failed: ". */
+export const SANDBOX_NOT_STARTED_MESSAGE =
+  "it never started: its frame did not answer (does the page's Content-Security-Policy keep the frame's script from running?)";
+
 export const SANDBOX_CRASHED_MESSAGE =
   "The JavaScript sandbox stopped responding: its process was most likely ended by the browser because the code used too much memory. The lab itself is unaffected; later calls start a fresh sandbox.";
 
@@ -23,6 +27,7 @@ export function createSandboxFrame(container: HTMLElement = document.body, heart
   const port = channel.port1;
   let request: SandboxRequest | undefined;
   let connected = false;
+  let ready = false;
   let ended = false;
   let heartbeat: Heartbeat | undefined;
   const send = (message: PageToFrame) => port.postMessage(message);
@@ -44,7 +49,8 @@ export function createSandboxFrame(container: HTMLElement = document.body, heart
 
   port.onmessage = ({ data }: MessageEvent<FrameToPage>) => {
     if (ended || typeof data !== "object" || data === null) return;
-    if (data.type === "pong") heartbeat?.answered();
+    if (data.type === "ready") ready = true;
+    if (data.type === "pong" || data.type === "ready") heartbeat?.answered();
     else if (data.type === "reply") sandbox.onmessage?.({ data: data.reply });
     else if (data.type === "failed") sandbox.onerror?.({ message: data.message });
   };
@@ -58,7 +64,7 @@ export function createSandboxFrame(container: HTMLElement = document.body, heart
       heartbeat = startHeartbeat(
         () => send({ type: "ping" }),
         () => {
-          if (!ended) sandbox.onerror?.({ message: SANDBOX_CRASHED_MESSAGE, crashed: true });
+          if (!ended) sandbox.onerror?.(ready ? { message: SANDBOX_CRASHED_MESSAGE, crashed: true } : { message: SANDBOX_NOT_STARTED_MESSAGE });
         },
         heartbeatOptions,
       );
