@@ -80,6 +80,34 @@ test("run_javascript: an endless loop is killed at the tool timeout, and the nex
   await expect(second).toContainText('"compile":"Function constructor: compiling code from strings is disabled');
 });
 
+test("run_javascript: a huge result is cut with a note the model and the person see, and the conversation still saves", async ({ page }) => {
+  await openWithTranscript(page, "javascript-huge", [call("run_javascript", { code: 'return "x".repeat(50e6)' }), "That was long."]);
+  await send(page, "Make a very long string.");
+  await turnDone(page, 1);
+  const card = page.locator('[data-testid="tool-call-card"][data-tool="run_javascript"]').first();
+  await expect(card).toHaveAttribute("data-status", "ok");
+  await expect(card).toContainText("cut at 10000 characters: the result had 50000000");
+  // The debugger shows the same note.
+  await page.locator('[data-testid=step-item][data-status="tool-calls"]').click();
+  await expect(page.getByTestId("tool-exec-view")).toContainText("cut at 10000 characters: the result had 50000000");
+  // What was saved is small enough to save: after a reload the conversation comes back whole.
+  await page.reload();
+  await expect(card).toContainText("cut at 10000 characters: the result had 50000000");
+  await expect(page.getByTestId("message-assistant").first()).toContainText("That was long.");
+});
+
+test("run_javascript: a thrown Proxy whose traps throw is reported as an error, not waited out", async ({ page }) => {
+  const code = "const trap = () => { throw new Error('trap'); };\nthrow new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap });";
+  await openWithTranscript(page, "javascript-proxy", [call("run_javascript", { code }), "It threw."]);
+  // A long timeout: only the sandbox's answer can end this call in time.
+  await page.getByTestId("setting-tool-timeout").fill("300");
+  await send(page, "Throw something strange.");
+  await turnDone(page, 1);
+  const card = page.locator('[data-testid="tool-call-card"][data-tool="run_javascript"]').first();
+  await expect(card).toHaveAttribute("data-status", "error");
+  await expect(card).toContainText("a value that cannot be read");
+});
+
 test("stopping the turn during an endless loop aborts the call, and the next call runs", async ({ page }) => {
   await openWithTranscript(page, "javascript-stop", [
     call("run_javascript", { code: "while (true) {}" }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ExecutableTool, ToolContext } from "../types.ts";
 import { executeToolCall, type ExecuteToolCallInput } from "./execute-tool-call.ts";
+import { MAX_TOOL_RESULT_CHARS } from "./tool-result-content.ts";
 
 const context = { callId: "c1", stepId: "s1", emit: () => undefined, run: {} as ToolContext["run"] };
 
@@ -73,5 +74,55 @@ describe("executeToolCall", () => {
       }),
     );
     expect(outcome.status).toBe("timeout");
+  });
+});
+
+describe("executeToolCall bounds every result", () => {
+  it("cuts a huge string result, with a note the model and the person see, and logs only the cut text", async () => {
+    const outcome = await executeToolCall(input({ execute: async () => "x".repeat(10_000_000) }));
+    expect(outcome.status).toBe("ok");
+    expect(outcome.content.length).toBeLessThan(MAX_TOOL_RESULT_CHARS + 100);
+    expect(outcome.content).toMatch(new RegExp(`^x{${MAX_TOOL_RESULT_CHARS}}\\n… \\[cut at ${MAX_TOOL_RESULT_CHARS} characters: the result had 10000000\\]$`));
+    expect(outcome.result).toBeUndefined();
+  });
+
+  it("cuts a huge object result as JSON text", async () => {
+    const outcome = await executeToolCall(input({ execute: async () => ({ rows: Array.from({ length: 100_000 }, (_, i) => i) }) }));
+    expect(outcome.content).toMatch(/^\{"rows":\[0,1,2,.*\[cut at 40000 characters: the result had \d+\]$/s);
+    expect(outcome.result).toBeUndefined();
+  });
+
+  it("keeps a result that fits whole, with its loggable value", async () => {
+    const outcome = await executeToolCall(input({ execute: async () => ({ a: "y".repeat(1000) }) }));
+    expect(outcome).toMatchObject({ content: JSON.stringify({ a: "y".repeat(1000) }), result: { a: "y".repeat(1000) } });
+  });
+
+  it("cuts a huge error message", async () => {
+    const outcome = await executeToolCall(
+      input({
+        execute: async () => {
+          throw new Error("e".repeat(5_000_000));
+        },
+      }),
+    );
+    expect(outcome.status).toBe("error");
+    expect(outcome.error?.length).toBeLessThan(MAX_TOOL_RESULT_CHARS + 100);
+    expect(outcome.error).toMatch(/\[cut at 40000 characters: the error had 5000007\]$/);
+    expect(outcome.content.length).toBeLessThan(MAX_TOOL_RESULT_CHARS + 200);
+  });
+
+  it("reports a thrown Proxy whose traps throw as an error", async () => {
+    const trap = () => {
+      throw new Error("trap");
+    };
+    const hostile = new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap });
+    const outcome = await executeToolCall(
+      input({
+        execute: async () => {
+          throw hostile;
+        },
+      }),
+    );
+    expect(outcome).toMatchObject({ status: "error", isError: true, error: "a value that cannot be read (touching it throws)" });
   });
 });

@@ -3,7 +3,7 @@
 // abort). The event log gets the real error; the model gets `safeErrorMessage` where a tool
 // sets one. A tool that ignores its abort signal is not waited for.
 import type { ExecutableTool, ToolCall, ToolContext, ToolExecutionStatus } from "../types.ts";
-import { describeError, toolResultContent } from "./tool-result-content.ts";
+import { cutWithNote, describeError, toolResultContent } from "./tool-result-content.ts";
 
 export interface ToolCallOutcome {
   status: ToolExecutionStatus;
@@ -64,7 +64,7 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     case "error": {
       const { error } = settlement;
       if (isArgumentsError(error)) return invalidArguments(tool.name, error.issues, durationMs);
-      const real = describeError(error);
+      const real = cutWithNote(describeError(error), undefined, "error");
       return { status: "error", content: tool.safeErrorMessage ?? `Error: ${tool.name} failed: ${real}`, isError: true, error: real, durationMs };
     }
     case "timeout": {
@@ -111,7 +111,12 @@ function runWithLimits(tool: ExecutableTool, args: Record<string, unknown>, inpu
  * and tools written without defineTool can throw the same shape.
  */
 function isArgumentsError(error: unknown): error is Error & { issues: string[] } {
-  return error instanceof Error && error.name === "ToolArgumentsError" && Array.isArray((error as { issues?: unknown }).issues);
+  try {
+    return error instanceof Error && error.name === "ToolArgumentsError" && Array.isArray((error as { issues?: unknown }).issues);
+  } catch {
+    // A thrown Proxy whose traps throw is no arguments error; describeError reports it.
+    return false;
+  }
 }
 
 function invalidArguments(name: string, issues: string[], durationMs: number): ToolCallOutcome {

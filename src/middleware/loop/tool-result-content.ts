@@ -1,13 +1,25 @@
 // What the model is given back for a tool's return value: strings as they are, anything else as
-// JSON; values JSON cannot represent are described rather than lost.
+// JSON; values JSON cannot represent are described rather than lost. Every result is bounded: a
+// tool (or code the model wrote) can return megabytes, which would fill the prompt, the event
+// log and every save of the conversation.
+
+/** The most characters of one tool's result (or error) that the model, the log and the saves get. */
+export const MAX_TOOL_RESULT_CHARS = 40_000;
 
 export interface ToolResultContent {
   content: string;
-  /** The value for the event log, when it survives JSON (the log is stored and exported). */
+  /** The value for the event log, when it survives JSON (the log is stored and exported) and was not cut. */
   loggable?: unknown;
 }
 
-export function toolResultContent(result: unknown): ToolResultContent {
+export function toolResultContent(result: unknown, maxChars = MAX_TOOL_RESULT_CHARS): ToolResultContent {
+  const whole = wholeContent(result);
+  if (whole.content.length <= maxChars) return whole;
+  // Cut: the log keeps the same cut text the model got, never the whole value.
+  return { content: cutWithNote(whole.content, maxChars, "result") };
+}
+
+function wholeContent(result: unknown): ToolResultContent {
   if (typeof result === "string") return { content: result, loggable: result };
   if (result === undefined) return { content: "(the tool returned no result)" };
   try {
@@ -19,13 +31,27 @@ export function toolResultContent(result: unknown): ToolResultContent {
   }
 }
 
-/** A readable one-line description of anything thrown. */
+/**
+ * `text` cut to `maxChars` (never inside a surrogate pair) with a note the model and the person
+ * both see; `text` itself when it fits.
+ */
+export function cutWithNote(text: string, maxChars = MAX_TOOL_RESULT_CHARS, what = "text"): string {
+  if (text.length <= maxChars) return text;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(maxChars - 1)) ? maxChars - 1 : maxChars;
+  return `${text.slice(0, end)}\n… [cut at ${end} characters: the ${what} had ${text.length}]`;
+}
+
+/** A readable one-line description of anything thrown; never throws itself. */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message ? `${error.name}: ${error.message}` : error.name;
-  if (typeof error === "string") return error;
   try {
-    return JSON.stringify(error) ?? String(error);
+    if (error instanceof Error) return error.message ? `${error.name}: ${error.message}` : error.name;
+    if (typeof error === "string") return error;
+    try {
+      return JSON.stringify(error) ?? String(error);
+    } catch {
+      return String(error);
+    }
   } catch {
-    return String(error);
+    return "a value that cannot be read (touching it throws)";
   }
 }

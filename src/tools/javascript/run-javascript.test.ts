@@ -1,17 +1,18 @@
 import { describe, expect, it } from "vitest";
 import type { ToolContext } from "../../middleware/types.ts";
 import { createRunJavascriptTool } from "./run-javascript.ts";
+import { SANDBOX_CRASHED_MESSAGE } from "./sandbox-frame.ts";
 import { JavascriptError, JavascriptTimeoutError, type SandboxWorker } from "./sandbox-host.ts";
 import type { SandboxRequest, SandboxResponse } from "./sandbox-protocol.ts";
 import { runInProcess } from "./sandbox-test-support.ts";
 
 /**
- * A stand-in for the dedicated worker that runs the same sandbox code in this process. Code
+ * A stand-in for the sandbox (frame and worker) that runs the same sandbox code in this process. Code
  * containing "HANG" never replies, like an endless loop (a real one would block this process).
  */
 class InProcessWorker implements SandboxWorker {
   onmessage: ((event: { data: SandboxResponse }) => void) | null = null;
-  onerror: ((event: { message?: string }) => void) | null = null;
+  onerror: ((event: { message?: string; crashed?: boolean }) => void) | null = null;
   terminated = false;
   received: SandboxRequest[] = [];
 
@@ -115,5 +116,28 @@ describe("run_javascript tool", () => {
       },
     });
     await expect(unavailable.execute({ code: "1" }, context())).rejects.toThrow(/could not start: Worker is not defined/);
+  });
+
+  it("reports a sandbox that died (its process ended) with the sandbox's own explanation, and the next call works", async () => {
+    let calls = 0;
+    const tool = createRunJavascriptTool({
+      timeoutMs: 60_000,
+      createWorker: () => {
+        const worker = new InProcessWorker();
+        if (calls++ === 0) worker.postMessage = () => queueMicrotask(() => worker.onerror?.({ message: SANDBOX_CRASHED_MESSAGE, crashed: true }));
+        return worker;
+      },
+    });
+    const error = await tool.execute({ code: "const a = []; for (;;) a.push(new Array(1e6))" }, context()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JavascriptError);
+    expect((error as Error).message).toBe(SANDBOX_CRASHED_MESSAGE);
+    await expect(tool.execute({ code: "6 * 7" }, context())).resolves.toEqual({ result: 42, logs: [] });
+  });
+
+  it("says when the result was cut", async () => {
+    const { tool } = setup();
+    const outcome = (await tool.execute({ code: 'return "x".repeat(1e6)' }, context())) as { result: string; resultTruncated?: boolean };
+    expect(outcome.resultTruncated).toBe(true);
+    expect(outcome.result).toMatch(/\[cut at 10000 characters: the result had 1000000\]$/);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "../../middleware/tools/define-tool.ts";
+import { createSandboxFrame } from "./sandbox-frame.ts";
 import { createSandboxHost, type SandboxHost, type SandboxWorkerFactory } from "./sandbox-host.ts";
 
 export const DEFAULT_JAVASCRIPT_TIMEOUT_MS = 10_000;
@@ -8,9 +9,8 @@ export const runJavascriptParameters = z.object({
   code: z.string().describe("JavaScript to run. A single expression is returned as is; otherwise use `return`. `await` works."),
 });
 
-/** The real sandbox: a module worker the bundler builds from sandbox.worker.ts. */
-export const createBrowserSandboxWorker: SandboxWorkerFactory = () =>
-  new Worker(new URL("./sandbox.worker.ts", import.meta.url), { type: "module", name: "run_javascript sandbox" }) as unknown as ReturnType<SandboxWorkerFactory>;
+/** The real sandbox: a worker in an opaque-origin frame without network (see sandbox-frame.ts). */
+export const createBrowserSandbox: SandboxWorkerFactory = () => createSandboxFrame();
 
 export interface RunJavascriptOptions {
   /** How long code may run before its worker is terminated; also the tool's timeout. */
@@ -24,15 +24,20 @@ export function createRunJavascriptTool(options: RunJavascriptOptions = {}) {
   return defineTool({
     name: "run_javascript",
     description:
-      "Run JavaScript in an isolated sandbox (a Web Worker: no DOM, no network, fresh for every call) and get back what it returned and what it printed with console.log. " +
+      "Run JavaScript in an isolated sandbox (a Web Worker: no DOM, no network, no storage, fresh for every call) and get back what it returned and what it printed with console.log. " +
       `A single expression is returned as is; for statements use \`return\`. \`await\` works. Stopped after ${timeoutMs / 1000} s.`,
     parameters: runJavascriptParameters,
     timeoutMs,
     execute: async ({ code }, { signal }) => {
       // Created on first use so that merely listing the tools never starts a worker.
-      host ??= createSandboxHost({ createWorker: options.createWorker ?? createBrowserSandboxWorker, timeoutMs });
+      host ??= createSandboxHost({ createWorker: options.createWorker ?? createBrowserSandbox, timeoutMs });
       const outcome = await host.run(code, signal);
-      return { result: outcome.result ?? null, logs: outcome.logs, ...(outcome.logsTruncated ? { logsTruncated: true } : {}) };
+      return {
+        result: outcome.result ?? null,
+        logs: outcome.logs,
+        ...(outcome.resultTruncated ? { resultTruncated: true } : {}),
+        ...(outcome.logsTruncated ? { logsTruncated: true } : {}),
+      };
     },
   });
 }

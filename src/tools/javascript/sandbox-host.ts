@@ -1,14 +1,16 @@
-// The page's side of the JavaScript sandbox: one fresh worker per run, terminated when the run
-// ends, times out or is aborted — a runaway loop cannot be interrupted any other way, and a
-// fresh worker means no state leaks from one call (or conversation) into the next.
+// The page's side of the JavaScript sandbox: one fresh sandbox (a frame and its worker) per run,
+// terminated when the run ends, times out or is aborted — a runaway loop cannot be interrupted
+// any other way, and a fresh sandbox means no state leaks from one call (or conversation) into
+// the next.
 import type { SandboxOutcome, SandboxRequest, SandboxResponse } from "./sandbox-protocol.ts";
 
-/** The part of a Worker the host uses; tests inject fakes. */
+/** One sandbox, as the host uses it (shaped like a Worker); tests inject fakes. */
 export interface SandboxWorker {
   postMessage: (message: SandboxRequest) => void;
   terminate: () => void;
   onmessage: ((event: { data: SandboxResponse }) => void) | null;
-  onerror: ((event: { message?: string }) => void) | null;
+  /** `crashed`: the sandbox died (its message says why); otherwise it failed to run. */
+  onerror: ((event: { message?: string; crashed?: boolean }) => void) | null;
 }
 
 export type SandboxWorkerFactory = () => SandboxWorker;
@@ -91,7 +93,9 @@ export function createSandboxHost(options: SandboxHostOptions): SandboxHost {
           }
         });
       worker.onerror = (event) =>
-        finish(() => reject(new JavascriptError(`The JavaScript sandbox failed: ${event.message || "the worker could not run"}`)));
+        finish(() =>
+          reject(new JavascriptError(event.crashed && event.message ? event.message : `The JavaScript sandbox failed: ${event.message || "the worker could not run"}`)),
+        );
       worker.postMessage({ code });
     });
 

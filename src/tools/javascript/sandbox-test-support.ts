@@ -1,7 +1,7 @@
 // Test support: runs user code the way the sandbox worker does, inside this process. Only for
 // Node unit tests (no endless loops: they would block the test process).
-import type { SandboxResponse } from "./sandbox-protocol.ts";
-import { compileUserCode, ConsoleCapture, describeError, runCompiled } from "./sandbox-runner.ts";
+import { SANDBOX_LIMITS, type SandboxLimits, type SandboxResponse } from "./sandbox-protocol.ts";
+import { sandboxRuntime } from "./sandbox-runtime.ts";
 
 const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor as new (...args: string[]) => () => Promise<unknown>;
 
@@ -16,13 +16,14 @@ class AsyncFunctionWithConsole extends AsyncFunction {
   }
 }
 
-export async function runInProcess(code: string): Promise<SandboxResponse> {
-  const capture = new ConsoleCapture();
+export async function runInProcess(code: string, limits: SandboxLimits = SANDBOX_LIMITS): Promise<SandboxResponse> {
+  const runtime = sandboxRuntime(limits);
+  const capture = new runtime.ConsoleCapture();
   let run: () => Promise<unknown>;
   try {
-    run = compileUserCode(code, AsyncFunctionWithConsole);
+    run = runtime.compileUserCode(code, AsyncFunctionWithConsole);
   } catch (error) {
-    return { ok: false, error: describeError(error), logs: [] };
+    return { ok: false, error: runtime.describeError(error), logs: [] };
   }
-  return runCompiled(() => run.call(capture.console()), capture);
+  return runtime.runCompiled(() => run.call(capture.console()), capture);
 }
