@@ -144,6 +144,9 @@ export interface GenerationSettings {
   grammar?: string;
 }
 
+/** The limit that cut a generation short: its max_tokens budget or the model's context window. */
+export type CutOffLimit = "max-tokens" | "context-window";
+
 /** Usage and timing of one generation, as far as the engine knows them. */
 export interface EngineUsage {
   promptTokens?: number;
@@ -153,7 +156,7 @@ export interface EngineUsage {
   prefillTokensPerSecond?: number;
   finishReason?: "stop" | "length" | "abort" | (string & {});
   /** With finishReason "length": what ran out — the max_tokens budget or the context window. */
-  cutOff?: "max-tokens" | "context-window";
+  cutOff?: CutOffLimit;
 }
 
 export type EngineChunk = { type: "text"; text: string } | { type: "usage"; usage: EngineUsage };
@@ -217,7 +220,15 @@ export type LoopEvent = (
       durationMs: number;
     }
   | { type: "message"; message: ChatMessage }
-  | { type: "step-end"; stepId: string; status: StepStatus; durationMs: number; error?: string }
+  | {
+      type: "step-end";
+      stepId: string;
+      status: StepStatus;
+      durationMs: number;
+      error?: string;
+      /** With status "cut-off": which limit cut the output, where known. */
+      cutOff?: CutOffLimit;
+    }
   | { type: "run-end"; status: RunStatus; error?: string; messages: ChatMessage[] }
 ) & {
   runId: string;

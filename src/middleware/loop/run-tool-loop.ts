@@ -5,6 +5,7 @@ import { chatmlTemplate } from "../templates/chatml.ts";
 import type {
   ChatMessage,
   ChatTemplate,
+  CutOffLimit,
   Engine,
   ExecutableTool,
   GenerationSettings,
@@ -87,7 +88,15 @@ interface StepResult {
   /** Set when the run ends with this step. */
   runStatus?: RunStatus;
   error?: string;
+  cutOff?: CutOffLimit;
 }
+
+/** Why the complete calls of an unfinished output were not run, as the model is told. */
+const NOT_RUN_REASON = {
+  aborted: "the run was stopped before it ran",
+  "engine-error": "the model's output failed before it ran",
+  "cut-off": "the model's output was cut off at a length limit before it ran",
+} as const;
 
 export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<LoopEvent, LoopResult> {
   const runId = options.runId ?? newRunId(options.idPrefix);
@@ -187,22 +196,32 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   }
   function* end(result: StepResult): Generator<LoopEvent, StepResult> {
     state.openStep = undefined;
-    yield stamp({ type: "step-end", stepId, status: result.status, durationMs: performance.now() - startedAt, ...(result.error !== undefined ? { error: result.error } : {}) });
+    yield stamp({
+      type: "step-end",
+      stepId,
+      status: result.status,
+      durationMs: performance.now() - startedAt,
+      ...(result.error !== undefined ? { error: result.error } : {}),
+      ...(result.cutOff !== undefined ? { cutOff: result.cutOff } : {}),
+    });
     return result;
   }
 
   if (output.ending !== "complete") {
     // Keep what was generated: the partial reply, and its complete calls marked as not run so
-    // the history stays well-formed (every call has a result).
+    // the history stays well-formed (every call has a result). A reply cut off at a length
+    // limit is unfinished too: its calls are not run, and the run ends saying why.
     if (output.rawOutput !== "") {
       yield* record(assistantMessage(output, protocol.name));
-      const reason = output.ending === "aborted" ? "the run was stopped before it ran" : "the model's output failed before it ran";
+      const reason = NOT_RUN_REASON[output.ending];
       for (const call of output.calls) yield* record({ role: "tool", toolCallId: call.id, name: call.name, content: `Error: not run: ${reason}.`, isError: true });
     }
     return yield* end(
       output.ending === "aborted"
         ? { status: "aborted", runStatus: "aborted" }
-        : { status: "engine-error", runStatus: "engine-error", ...(output.error !== undefined ? { error: output.error } : {}) },
+        : output.ending === "cut-off"
+          ? { status: "cut-off", runStatus: "cut-off", ...(output.cutOff !== undefined ? { cutOff: output.cutOff } : {}) }
+          : { status: "engine-error", runStatus: "engine-error", ...(output.error !== undefined ? { error: output.error } : {}) },
     );
   }
 
