@@ -82,4 +82,12 @@ describe("transcriptFromEvents", () => {
     expect(transcript.usage).toEqual([{ promptTokens: 812, completionTokens: 41 }, null, { promptTokens: 870, completionTokens: 12 }]);
     expect(parseTranscript(JSON.parse(JSON.stringify(transcript))).usage).toEqual(transcript.usage);
   });
+
+  it("keeps which turns were cut off at a length limit, so the replay ends them the same way", () => {
+    const end = (stepId: string, cutOff?: "max-tokens"): LoopEvent => ({ type: "step-end", runId: "r1", at: 1, stepId, status: cutOff ? "cut-off" : "final", durationMs: 1, ...(cutOff ? { cutOff } : {}) });
+    const events: LoopEvent[] = [start("r1", "r1-s1", "hermes"), delta("r1", "r1-s1", "<think>long"), end("r1-s1", "max-tokens"), start("r1", "r1-s2", "hermes"), delta("r1", "r1-s2", "ok"), end("r1-s2")];
+    const transcript = transcriptFromEvents(events, "Cut");
+    expect(transcript.cutOff).toEqual(["max-tokens", null]);
+    expect(parseTranscript(JSON.parse(JSON.stringify(transcript))).cutOff).toEqual(["max-tokens", null]);
+  });
 });

@@ -2,7 +2,7 @@
 // elsewhere; and a replay transcript made from a log (each step's raw output, in order), so a
 // run seen once can be played again without a model.
 import { z } from "zod";
-import type { LoopEvent } from "../middleware/types.ts";
+import type { CutOffLimit, LoopEvent } from "../middleware/types.ts";
 import { defaultSettings, newConversationId, type Conversation, type ConversationSettings } from "./conversation.ts";
 import { createYieldPoint } from "./yield-to-page.ts";
 
@@ -114,6 +114,8 @@ export interface TranscriptFile {
   turns: string[];
   /** Token counts of each turn, where the run had them. */
   usage?: ({ promptTokens?: number; completionTokens?: number } | null)[];
+  /** Turns that were cut off at a length limit in the run, so the replay ends them the same way. */
+  cutOff?: (CutOffLimit | null)[];
 }
 
 /**
@@ -126,6 +128,7 @@ export function transcriptFromEvents(events: readonly LoopEvent[], title: string
   const stepOrder: string[] = [];
   const outputs = new Map<string, string>();
   const counts = new Map<string, { promptTokens?: number; completionTokens?: number }>();
+  const cutOffs = new Map<string, CutOffLimit>();
   let protocol: string | undefined;
   for (const event of events) {
     if (runId) {
@@ -141,6 +144,8 @@ export function transcriptFromEvents(events: readonly LoopEvent[], title: string
     } else if (event.type === "usage") {
       const { promptTokens, completionTokens } = event.usage;
       if (promptTokens !== undefined || completionTokens !== undefined) counts.set(event.stepId, { promptTokens, completionTokens });
+    } else if (event.type === "step-end" && event.status === "cut-off" && event.cutOff) {
+      cutOffs.set(event.stepId, event.cutOff);
     }
   }
   // A step that produced nothing (the engine failed before its first token) is not a turn.
@@ -153,5 +158,6 @@ export function transcriptFromEvents(events: readonly LoopEvent[], title: string
   };
   if (protocol) transcript.protocol = protocol;
   if (played.some((id) => counts.has(id))) transcript.usage = played.map((id) => counts.get(id) ?? null);
+  if (played.some((id) => cutOffs.has(id))) transcript.cutOff = played.map((id) => cutOffs.get(id) ?? null);
   return transcript;
 }

@@ -4,6 +4,7 @@
 // (React can skip every step that did not change).
 import type {
   ChatMessage,
+  CutOffLimit,
   EngineUsage,
   GenerationSettings,
   LoopEvent,
@@ -60,6 +61,8 @@ export interface StepView {
   template: string;
   status: StepViewStatus;
   error?: string;
+  /** With status "cut-off": which limit cut the output, where known. */
+  cutOff?: CutOffLimit;
   startedAt: number;
   durationMs?: number;
   usage: EngineUsage;
@@ -336,6 +339,7 @@ export class StepFolder {
         step.status = event.status;
         step.durationMs = event.durationMs;
         if (event.error) step.error = event.error;
+        if (event.cutOff) step.cutOff = event.cutOff;
         this.touch(step.key);
         return;
       }

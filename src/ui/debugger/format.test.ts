@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, formatTokens, stepLabel, summarizeParseEvent, toDisplayJson } from "./format.ts";
+import { describeCutOff, formatDuration, formatTokens, stepLabel, summarizeParseEvent, toDisplayJson } from "./format.ts";
 
 describe("debugger formatting", () => {
   it("writes durations in the unit that reads best", () => {
@@ -37,5 +37,13 @@ describe("debugger formatting", () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(toDisplayJson(cyclic)).toMatch(/^\(not displayable as JSON: /);
+  });
+});
+
+describe("describeCutOff", () => {
+  it("names the limit that cut a step, with its max tokens", () => {
+    expect(describeCutOff({ cutOff: "max-tokens", settings: { maxTokens: 4096 } })).toBe("cut off at max tokens (4,096)");
+    expect(describeCutOff({ cutOff: "context-window", settings: {} })).toBe("context window full");
+    expect(describeCutOff({ settings: {} })).toMatch(/did not say which/);
   });
 });

@@ -1,5 +1,5 @@
 // Short labels and numbers for the debugger's rows and badges.
-import type { EngineUsage, ParseEvent } from "../../middleware/types.ts";
+import type { CutOffLimit, EngineUsage, GenerationSettings, ParseEvent } from "../../middleware/types.ts";
 import type { StepViewStatus, ToolExecution } from "./build-steps.ts";
 
 export const STEP_STATUS_LABEL: Record<StepViewStatus, string> = {
@@ -33,6 +33,13 @@ export function statusTone(status: StepViewStatus | ToolExecution["status"]): "o
     default:
       return "err";
   }
+}
+
+/** Why a cut-off step stopped: "cut off at max tokens (4,096)", "context window full". */
+export function describeCutOff(step: { cutOff?: CutOffLimit; settings: GenerationSettings }): string {
+  if (step.cutOff === "context-window") return "context window full";
+  if (step.cutOff === "max-tokens") return `cut off at max tokens${step.settings.maxTokens !== undefined ? ` (${step.settings.maxTokens.toLocaleString("en-US")})` : ""}`;
+  return "cut off at a length limit (the engine did not say which)";
 }
 
 export function formatDuration(ms: number | undefined): string {
