@@ -175,6 +175,15 @@ export interface Engine {
   countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
 }
 
+/**
+ * How a step's max tokens were fitted to the model's context window (prompt + reply must fit),
+ * as recorded in its step-start. "unknown" when the engine cannot say: nothing is estimated.
+ */
+export type ContextBudget =
+  | { kind: "fits" | "capped"; requested?: number; maxTokens: number; promptTokens: number; contextWindow: number }
+  | { kind: "prompt-too-long"; requested?: number; promptTokens: number; contextWindow: number }
+  | { kind: "unknown"; requested?: number; reason: string };
+
 /** How a loop step ended. */
 export type StepStatus = "final" | "tool-calls" | "parse-error" | "aborted" | "max-steps" | "engine-error" | "cut-off";
 
@@ -199,7 +208,10 @@ export type LoopEvent = (
       templateMessages: TemplateMessage[];
       prompt: string;
       template: string;
+      /** The settings sent to the engine (max tokens after fitting to the context window). */
       settings: GenerationSettings;
+      /** How max tokens was fitted to the context window (absent in logs made before it was recorded). */
+      budget?: ContextBudget;
     }
   | { type: "output-delta"; stepId: string; text: string; offset: number }
   | { type: "parse"; stepId: string; event: ParseEvent }

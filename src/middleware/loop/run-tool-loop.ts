@@ -19,6 +19,7 @@ import type {
 import { correctionMessage } from "./correction-message.ts";
 import { eventStamper, type ParentRef, type StampEvent } from "./event-shapes.ts";
 import type { ArgumentsCheck, ToolCallOutcome } from "./execute-tool-call.ts";
+import { describeBudget, fitToContext } from "./fit-to-context.ts";
 import { renderConversation } from "./render-conversation.ts";
 import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
@@ -174,7 +175,9 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     messages: state.messages,
   });
   const prompt = template.render(templateMessages, { addGenerationPrompt: true });
-  const settings = withTemplateStops(options.generation ?? {}, template);
+  const requested = withTemplateStops(options.generation ?? {}, template);
+  const budget = await fitToContext(options.engine, prompt, requested.maxTokens, state.signal);
+  const settings = "maxTokens" in budget ? { ...requested, maxTokens: budget.maxTokens } : requested;
   yield stamp({
     type: "step-start",
     stepId,
@@ -185,8 +188,19 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     prompt,
     template: template.name,
     settings,
+    budget,
   });
   state.openStep = { stepId, startedAt };
+
+  if (budget.kind === "prompt-too-long") {
+    // Nothing would be generated: the engine would refuse the prompt or stop at once.
+    return yield* endStep(state, stepId, startedAt, {
+      status: "cut-off",
+      runStatus: "cut-off",
+      cutOff: "context-window",
+      error: `${capitalise(describeBudget(budget))}. Start a new conversation, offer fewer tools, or use a model with a larger context window.`,
+    });
+  }
 
   const output = yield* streamStep({ engine: options.engine, prompt, settings, signal: state.signal, parser: protocol.createParser(toolSpecs), stepId, stamp });
 
@@ -194,18 +208,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     state.messages.push(message);
     yield stamp({ type: "message", message });
   }
-  function* end(result: StepResult): Generator<LoopEvent, StepResult> {
-    state.openStep = undefined;
-    yield stamp({
-      type: "step-end",
-      stepId,
-      status: result.status,
-      durationMs: performance.now() - startedAt,
-      ...(result.error !== undefined ? { error: result.error } : {}),
-      ...(result.cutOff !== undefined ? { cutOff: result.cutOff } : {}),
-    });
-    return result;
-  }
+  const end = (result: StepResult) => endStep(state, stepId, startedAt, result);
 
   if (output.ending !== "complete") {
     // Keep what was generated: the partial reply, and its complete calls marked as not run so
@@ -258,6 +261,23 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   }
   if (lastStep) return yield* end({ status: "max-steps", runStatus: "max-steps" });
   return yield* end({ status: output.calls.length > 0 ? "tool-calls" : "parse-error" });
+}
+
+function* endStep(state: RunState, stepId: string, startedAt: number, result: StepResult): Generator<LoopEvent, StepResult> {
+  state.openStep = undefined;
+  yield state.stamp({
+    type: "step-end",
+    stepId,
+    status: result.status,
+    durationMs: performance.now() - startedAt,
+    ...(result.error !== undefined ? { error: result.error } : {}),
+    ...(result.cutOff !== undefined ? { cutOff: result.cutOff } : {}),
+  });
+  return result;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** What a tool that starts a sub-agent gets to know about the calling run. */
