@@ -3,7 +3,7 @@
 // run seen once can be played again without a model.
 import { z } from "zod";
 import type { CutOffLimit, LoopEvent } from "../middleware/types.ts";
-import { defaultSettings, newConversationId, type Conversation, type ConversationSettings } from "./conversation.ts";
+import { defaultSettings, newConversationId, upgradeSettings, type Conversation, type ConversationSettings } from "./conversation.ts";
 import { createYieldPoint } from "./yield-to-page.ts";
 
 export const EXPORT_FORMAT = "toolcall-lab/conversation";
@@ -96,7 +96,7 @@ export async function importConversation(text: string, now = Date.now(), pause: 
     throw new ImportError(`This is not a Toolcall Lab conversation export — ${problems.join("; ")}${more}. Expected a file saved with "Export JSON".`);
   }
   const file = result.data;
-  const settings = { ...defaultSettings, ...(file.settings as Partial<ConversationSettings> | undefined) };
+  const settings = { ...defaultSettings, ...upgradeSettings((file.settings ?? {}) as Partial<ConversationSettings>) };
   return {
     id: newConversationId(),
     title: `${file.title} (imported)`,

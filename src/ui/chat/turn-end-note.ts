@@ -16,6 +16,8 @@ function cutOffNote(turn: AssistantTurn): string {
       return `Cut off at max tokens${budget}. ${kept} Raise "Max tokens" in Settings, or turn thinking off for shorter replies.${detail}`;
     }
     case "context-window":
+      // The loop's own message when the prompt alone filled the window (nothing was generated).
+      if (turn.error) return `Context window full: ${turn.error}`;
       return `Context window full: the prompt and the reply filled the model's context window. ${kept} Start a new conversation, offer fewer tools, or use a model with a larger context.${detail}`;
     default:
       return `Cut off at a length limit (the engine did not say which). ${kept}${detail}`;

@@ -7,7 +7,7 @@ import type { LoopEvent, ToolSpec } from "../../middleware/types.ts";
 import { useDebuggerStore } from "../../store/debugger-store.ts";
 import { useProtocolStore } from "../../store/protocol-store.ts";
 import { previousStepInRun, resolveSelectedStep, selectionIdFor, StepFolder, type StepView } from "./build-steps.ts";
-import { describeCutOff, formatDuration, formatTokens, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
+import { describeCutOff, formatBudget, formatDuration, formatSettings, formatTokens, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
 import { ParseStepsView } from "./ParseStepsView.tsx";
 import { PromptView } from "./PromptView.tsx";
 import { controlTokensOf, toolSectionOf } from "./protocol-support.ts";
@@ -109,6 +109,11 @@ export function DebuggerPane({ events, tools }: DebuggerPaneProps) {
               </button>
             </div>
           </div>
+          <p className="dbg-hint dbg-step-settings" data-testid="step-settings">
+            {formatSettings(step.settings)}
+            <br />
+            <span data-testid="step-budget">{formatBudget(step.budget)}</span>
+          </p>
           {step.status === "cut-off" && (
             <p className="dbg-step-note" role="status" data-testid="step-cut-off">
               {describeCutOff(step)}: the model had not finished; its output is kept.

@@ -4,6 +4,7 @@
 // (React can skip every step that did not change).
 import type {
   ChatMessage,
+  ContextBudget,
   CutOffLimit,
   EngineUsage,
   GenerationSettings,
@@ -70,6 +71,8 @@ export interface StepView {
   messages: ChatMessage[];
   templateMessages: TemplateMessage[];
   settings: GenerationSettings;
+  /** How max tokens was fitted to the context window; absent in logs made before it was recorded. */
+  budget?: ContextBudget;
   /** The model's text as streamed so far (output deltas placed at their offsets). */
   rawOutput: string;
   /** Append-only: a new StepView object is made whenever it grows. */
@@ -246,6 +249,7 @@ export class StepFolder {
           messages: event.messages,
           templateMessages: event.templateMessages,
           settings: event.settings,
+          ...(event.budget ? { budget: event.budget } : {}),
           rawOutput: "",
           parseEvents: [],
           toolExecutions: [],
