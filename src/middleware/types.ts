@@ -198,7 +198,15 @@ export type ToolExecutionStatus = "ok" | "error" | "timeout" | "aborted" | "inva
  * run under.
  */
 export type LoopEvent = (
-  | { type: "run-start"; protocol: string; messages: ChatMessage[]; tools: ToolSpec[]; limits: { maxSteps: number; toolTimeoutMs: number } }
+  | {
+      type: "run-start";
+      protocol: string;
+      messages: ChatMessage[];
+      tools: ToolSpec[];
+      limits: { maxSteps: number; toolTimeoutMs: number };
+      /** The tool section of the system prompt as this run's protocol wrote it (absent without tools, and in older logs). */
+      toolSection?: string;
+    }
   | {
       type: "step-start";
       stepId: string;
@@ -212,6 +220,10 @@ export type LoopEvent = (
       settings: GenerationSettings;
       /** How max tokens was fitted to the context window (absent in logs made before it was recorded). */
       budget?: ContextBudget;
+      /** Where the run's tool section sits in this prompt (absent where the prompt does not hold it verbatim, and in older logs). */
+      toolSectionAt?: Span;
+      /** The template's control tokens, as the debugger draws them (absent in older logs). */
+      controlTokens?: string[];
     }
   | { type: "output-delta"; stepId: string; text: string; offset: number }
   | { type: "parse"; stepId: string; event: ParseEvent }

@@ -12,6 +12,7 @@ import type {
   LoopEvent,
   Protocol,
   RunStatus,
+  Span,
   StepStatus,
   SubRunContext,
   ToolSpec,
@@ -74,6 +75,8 @@ interface RunState {
   readonly options: RunToolLoopOptions;
   readonly template: ChatTemplate;
   readonly toolSpecs: ToolSpec[];
+  /** The protocol's tool section for this run's tools, as recorded in run-start. */
+  readonly toolSection: string | undefined;
   readonly maxSteps: number;
   readonly toolTimeoutMs: number;
   readonly signal: AbortSignal;
@@ -108,11 +111,13 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
   if (options.signal?.aborted) followCaller();
   else options.signal?.addEventListener("abort", followCaller, { once: true });
 
+  const toolSpecs = options.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
   const state: RunState = {
     runId,
     options,
     template: options.template ?? chatmlTemplate,
-    toolSpecs: options.tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
+    toolSpecs,
+    toolSection: toolSectionOf(options.protocol, toolSpecs),
     maxSteps: Math.max(1, Math.floor(options.maxSteps ?? DEFAULT_MAX_STEPS)),
     toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     signal: controller.signal,
@@ -128,6 +133,7 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
     messages: [...state.messages],
     tools: state.toolSpecs,
     limits: { maxSteps: state.maxSteps, toolTimeoutMs: state.toolTimeoutMs },
+    ...(state.toolSection !== undefined ? { toolSection: state.toolSection } : {}),
   });
 
   let status: RunStatus = "aborted";
@@ -189,6 +195,8 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     template: template.name,
     settings,
     budget,
+    ...toolSectionSpan(prompt, state.toolSection),
+    controlTokens: [...template.controlTokens],
   });
   state.openStep = { stepId, startedAt };
 
@@ -274,6 +282,28 @@ function* endStep(state: RunState, stepId: string, startedAt: number, result: St
     ...(result.cutOff !== undefined ? { cutOff: result.cutOff } : {}),
   });
   return result;
+}
+
+/**
+ * The protocol's tool section, recorded so that the debugger shows what this run's model read,
+ * not what today's protocol code would write. A protocol that cannot write it fails the first
+ * step visibly (rendering the prompt calls it again); here it is just not recorded.
+ */
+function toolSectionOf(protocol: Protocol, tools: ToolSpec[]): string | undefined {
+  if (tools.length === 0) return undefined;
+  try {
+    return protocol.systemPrompt(tools);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the tool section sits in the prompt, when the prompt holds it verbatim. */
+function toolSectionSpan(prompt: string, toolSection: string | undefined): { toolSectionAt?: Span } {
+  const section = toolSection?.trim();
+  if (!section) return {};
+  const start = prompt.indexOf(section);
+  return start >= 0 ? { toolSectionAt: { start, end: start + section.length } } : {};
 }
 
 function capitalise(text: string): string {

@@ -10,6 +10,7 @@ import type {
   GenerationSettings,
   LoopEvent,
   ParseEvent,
+  Span,
   StepStatus,
   TemplateMessage,
   ToolExecutionStatus,
@@ -73,6 +74,10 @@ export interface StepView {
   settings: GenerationSettings;
   /** How max tokens was fitted to the context window; absent in logs made before it was recorded. */
   budget?: ContextBudget;
+  /** Where the run's tool section sits in the prompt, as recorded. */
+  toolSectionAt?: Span;
+  /** The template's control tokens, as recorded (absent in older logs). */
+  controlTokens?: readonly string[];
   /** The model's text as streamed so far (output deltas placed at their offsets). */
   rawOutput: string;
   /** Append-only: a new StepView object is made whenever it grows. */
@@ -86,6 +91,8 @@ export interface RunView {
   runId: string;
   protocol: string;
   tools: ToolSpec[];
+  /** The tool section as the run's protocol wrote it (absent in older logs and without tools). */
+  toolSection?: string;
   parent?: ParentRef;
   ended: boolean;
   status?: string;
@@ -210,6 +217,7 @@ export class StepFolder {
           runId: event.runId,
           protocol: event.protocol,
           tools: event.tools,
+          ...(event.toolSection !== undefined ? { toolSection: event.toolSection } : {}),
           parent: event.parent,
           ended: false,
         });
@@ -250,6 +258,8 @@ export class StepFolder {
           templateMessages: event.templateMessages,
           settings: event.settings,
           ...(event.budget ? { budget: event.budget } : {}),
+          ...(event.toolSectionAt ? { toolSectionAt: event.toolSectionAt } : {}),
+          ...(event.controlTokens ? { controlTokens: event.controlTokens } : {}),
           rawOutput: "",
           parseEvents: [],
           toolExecutions: [],
