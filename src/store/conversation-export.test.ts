@@ -16,6 +16,16 @@ describe("conversation export and import", () => {
     expect(imported.settings).toEqual(conversation.settings);
   });
 
+  it("checks every field of every event against the log's schema, naming the event and the field", async () => {
+    const file = exportConversation({ ...createConversation(5), events: toolCallRun("r1", []) });
+    const badStatus = { ...file, events: file.events.map((e, i) => (i === 8 ? { ...e, status: "done" } : e)) };
+    await expect(importConversation(JSON.stringify(badStatus))).rejects.toThrow(/events\.8\.status/);
+    const badSettings = { ...file, events: file.events.map((e, i) => (i === 1 ? { ...e, settings: { temperature: "hot" } } : e)) };
+    await expect(importConversation(JSON.stringify(badSettings))).rejects.toThrow(/events\.1\.settings\.temperature/);
+    const badCall = { ...file, events: file.events.map((e, i) => (i === 9 ? { ...e, message: { role: "assistant", content: "x", toolCalls: [{ id: 1 }] } } : e)) };
+    await expect(importConversation(JSON.stringify(badCall))).rejects.toThrow(/events\.9\.message\.toolCalls\.0\.id/);
+  });
+
   it("names what is wrong with a bad file", async () => {
     await expect(importConversation("{not json")).rejects.toThrow(/not JSON/);
     await expect(importConversation(JSON.stringify({ hello: 1 }))).rejects.toThrow(/not a Toolcall Lab conversation export — format/);
