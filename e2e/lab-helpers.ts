@@ -9,6 +9,7 @@ export interface TestTranscript {
   chunkChars?: number;
   delayMs?: number;
   usage?: ({ promptTokens?: number; completionTokens?: number } | null)[];
+  cutOff?: ("max-tokens" | "context-window" | null)[];
 }
 
 /** Serves a transcript at a same-origin URL and returns that URL. */

@@ -5,6 +5,8 @@
 //   for await (const event of runToolLoop({ engine, protocol: getProtocol("hermes")!, tools, messages })) { … }
 
 export type * from "./types.ts";
+// The event log's schema (its types in types.ts are inferred from it): check a stored log with it.
+export { loopEventSchema, chatMessageSchema, toolSpecSchema } from "./event-log-schema.ts";
 
 // Tools. (The lint rule against importing "tools" paths guards the app's src/tools layer;
 // this is the middleware's own tool definition module.)

@@ -1,17 +1,15 @@
 // The shared vocabulary of the middleware: messages, tools, calls, parse events, engines.
 // Everything here is plain data (JSON-serialisable) so that an event log can be stored,
-// exported and replayed.
+// exported and replayed. What goes into the event log is defined once, as a zod schema
+// (event-log-schema.ts); those types are inferred from it here.
+import type { z } from "zod";
+import type * as schema from "./event-log-schema.ts";
 
 /** A JSON Schema object as tools describe their parameters. */
-export type JsonSchema = { [key: string]: unknown };
+export type JsonSchema = z.infer<typeof schema.jsonSchemaSchema>;
 
 /** A tool as the model is told about it. */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  /** JSON Schema of the arguments object. */
-  parameters: JsonSchema;
-}
+export type ToolSpec = z.infer<typeof schema.toolSpecSchema>;
 
 /** What a running tool may use: its cancellation signal and a way to report nested work. */
 export interface ToolContext {
@@ -47,27 +45,16 @@ export interface ExecutableTool extends ToolSpec {
 }
 
 /** One tool call the model made, after parsing, repair and coercion. */
-export interface ToolCall {
-  id: string;
-  name: string;
-  arguments: Record<string, unknown>;
-}
+export type ToolCall = z.infer<typeof schema.toolCallSchema>;
 
 /** The conversation as the application keeps it (protocol-independent). */
-export type ChatMessage =
-  | { role: "system"; content: string }
-  | { role: "user"; content: string }
-  | { role: "assistant"; content: string; reasoning?: string; toolCalls?: ToolCall[]; protocol?: string }
-  | { role: "tool"; toolCallId: string; name: string; content: string; isError?: boolean };
+export type ChatMessage = z.infer<typeof schema.chatMessageSchema>;
 
 /**
  * A message as a chat template sees it: roles and plain text only. Protocols turn the
  * conversation (with its tool calls and results) into these.
  */
-export interface TemplateMessage {
-  role: "system" | "user" | "assistant" | "tool";
-  content: string;
-}
+export type TemplateMessage = z.infer<typeof schema.templateMessageSchema>;
 
 /** A model's chat template: turns template messages into the exact prompt text. */
 export interface ChatTemplate {
@@ -80,29 +67,12 @@ export interface ChatTemplate {
 }
 
 /** A half-open range [start, end) of character offsets into a step's raw output. */
-export interface Span {
-  start: number;
-  end: number;
-}
+export type Span = z.infer<typeof schema.spanSchema>;
 
 /** What the streaming parser makes of the raw output, in order. */
-export type ParseEvent =
-  | { type: "text"; text: string; span: Span }
-  | { type: "reasoning"; text: string; span: Span }
-  | { type: "tool-call-start"; id: string; name: string; span: Span }
-  | { type: "tool-call-delta"; id: string; argumentsDelta: string; span: Span }
-  | { type: "tool-call-end"; id: string; call: ToolCall; span: Span }
-  | { type: "repair"; id?: string; kind: string; message: string; before: string; after: string; span: Span }
-  | { type: "parse-error"; id?: string; kind: ParseErrorKind; message: string; raw: string; span: Span };
+export type ParseEvent = z.infer<typeof schema.parseEventSchema>;
 
-export type ParseErrorKind =
-  | "invalid-json"
-  | "unknown-tool"
-  | "invalid-arguments"
-  | "unfinished-tool-call"
-  | "missing-tool-name"
-  | "unknown-protocol"
-  | (string & {});
+export type ParseErrorKind = (typeof schema.KNOWN_PARSE_ERROR_KINDS)[number] | (string & {});
 
 /** A streaming parser: feed chunks, then end. Each call returns the events it decided. */
 export interface StreamParser {
@@ -127,34 +97,13 @@ export interface Protocol {
 }
 
 /** Generation settings an engine honours. */
-export interface GenerationSettings {
-  maxTokens?: number;
-  temperature?: number;
-  /** Nucleus sampling; sent explicitly so a run can be reproduced. */
-  topP?: number;
-  /** Multiplies down the logits of tokens already seen (1 = off). */
-  repetitionPenalty?: number;
-  /** OpenAI-style additive penalties (0 = off). */
-  presencePenalty?: number;
-  frequencyPenalty?: number;
-  /** Sampling seed, where the engine honours one. */
-  seed?: number;
-  stop?: string[];
-  /** An EBNF grammar to constrain output, where the engine supports it. */
-  grammar?: string;
-}
+export type GenerationSettings = z.infer<typeof schema.generationSettingsSchema>;
+
+/** The limit that cut a generation short: its max_tokens budget or the model's context window. */
+export type CutOffLimit = z.infer<typeof schema.cutOffLimitSchema>;
 
 /** Usage and timing of one generation, as far as the engine knows them. */
-export interface EngineUsage {
-  promptTokens?: number;
-  completionTokens?: number;
-  timeToFirstTokenMs?: number;
-  decodeTokensPerSecond?: number;
-  prefillTokensPerSecond?: number;
-  finishReason?: "stop" | "length" | "abort" | (string & {});
-  /** With finishReason "length": what ran out — the max_tokens budget or the context window. */
-  cutOff?: "max-tokens" | "context-window";
-}
+export type EngineUsage = z.infer<typeof schema.engineUsageSchema>;
 
 export type EngineChunk = { type: "text"; text: string } | { type: "usage"; usage: EngineUsage };
 
@@ -172,58 +121,25 @@ export interface Engine {
   countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
 }
 
+/**
+ * How a step's max tokens were fitted to the model's context window (prompt + reply must fit),
+ * as recorded in its step-start. "unknown" when the engine cannot say: nothing is estimated.
+ */
+export type ContextBudget = z.infer<typeof schema.contextBudgetSchema>;
+
 /** How a loop step ended. */
-export type StepStatus = "final" | "tool-calls" | "parse-error" | "aborted" | "max-steps" | "engine-error" | "cut-off";
+export type StepStatus = z.infer<typeof schema.stepStatusSchema>;
 
 /** How a whole run ended. */
-export type RunStatus = "final" | "max-steps" | "aborted" | "engine-error" | "cut-off";
+export type RunStatus = z.infer<typeof schema.runStatusSchema>;
 
-export type ToolExecutionStatus = "ok" | "error" | "timeout" | "aborted" | "invalid-arguments" | "unknown-tool";
+export type ToolExecutionStatus = z.infer<typeof schema.toolExecutionStatusSchema>;
 
 /**
  * The event log of a run: the single source of truth for chat, debugger, persistence, export.
  * `runId` names the run; nested runs (a sub-agent) carry `parent` = the step and call they
- * run under.
+ * run under. Its schema (event-log-schema.ts) is the one definition; this type is inferred.
  */
-export type LoopEvent = (
-  | { type: "run-start"; protocol: string; messages: ChatMessage[]; tools: ToolSpec[]; limits: { maxSteps: number; toolTimeoutMs: number } }
-  | {
-      type: "step-start";
-      stepId: string;
-      index: number;
-      protocol: string;
-      messages: ChatMessage[];
-      templateMessages: TemplateMessage[];
-      prompt: string;
-      template: string;
-      settings: GenerationSettings;
-    }
-  | { type: "output-delta"; stepId: string; text: string; offset: number }
-  | { type: "parse"; stepId: string; event: ParseEvent }
-  | { type: "usage"; stepId: string; usage: EngineUsage }
-  | { type: "tool-start"; stepId: string; call: ToolCall }
-  | {
-      type: "tool-end";
-      stepId: string;
-      callId: string;
-      name: string;
-      status: ToolExecutionStatus;
-      /** The tool's return value (ok) — as returned, if JSON-serialisable. */
-      result?: unknown;
-      /** The real error, for the debugger. */
-      error?: string;
-      /** The text the model is given back. */
-      content: string;
-      durationMs: number;
-    }
-  | { type: "message"; message: ChatMessage }
-  | { type: "step-end"; stepId: string; status: StepStatus; durationMs: number; error?: string }
-  | { type: "run-end"; status: RunStatus; error?: string; messages: ChatMessage[] }
-) & {
-  runId: string;
-  /** Milliseconds since the epoch. */
-  at: number;
-  parent?: { runId: string; stepId: string; callId: string };
-};
+export type LoopEvent = z.infer<typeof schema.loopEventSchema>;
 
 export type LoopEventType = LoopEvent["type"];

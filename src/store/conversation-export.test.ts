@@ -16,6 +16,16 @@ describe("conversation export and import", () => {
     expect(imported.settings).toEqual(conversation.settings);
   });
 
+  it("checks every field of every event against the log's schema, naming the event and the field", async () => {
+    const file = exportConversation({ ...createConversation(5), events: toolCallRun("r1", []) });
+    const badStatus = { ...file, events: file.events.map((e, i) => (i === 8 ? { ...e, status: "done" } : e)) };
+    await expect(importConversation(JSON.stringify(badStatus))).rejects.toThrow(/events\.8\.status/);
+    const badSettings = { ...file, events: file.events.map((e, i) => (i === 1 ? { ...e, settings: { temperature: "hot" } } : e)) };
+    await expect(importConversation(JSON.stringify(badSettings))).rejects.toThrow(/events\.1\.settings\.temperature/);
+    const badCall = { ...file, events: file.events.map((e, i) => (i === 9 ? { ...e, message: { role: "assistant", content: "x", toolCalls: [{ id: 1 }] } } : e)) };
+    await expect(importConversation(JSON.stringify(badCall))).rejects.toThrow(/events\.9\.message\.toolCalls\.0\.id/);
+  });
+
   it("names what is wrong with a bad file", async () => {
     await expect(importConversation("{not json")).rejects.toThrow(/not JSON/);
     await expect(importConversation(JSON.stringify({ hello: 1 }))).rejects.toThrow(/not a Toolcall Lab conversation export — format/);
@@ -81,5 +91,13 @@ describe("transcriptFromEvents", () => {
     expect(transcript.turns).toEqual(["call", "no counts", "final"]);
     expect(transcript.usage).toEqual([{ promptTokens: 812, completionTokens: 41 }, null, { promptTokens: 870, completionTokens: 12 }]);
     expect(parseTranscript(JSON.parse(JSON.stringify(transcript))).usage).toEqual(transcript.usage);
+  });
+
+  it("keeps which turns were cut off at a length limit, so the replay ends them the same way", () => {
+    const end = (stepId: string, cutOff?: "max-tokens"): LoopEvent => ({ type: "step-end", runId: "r1", at: 1, stepId, status: cutOff ? "cut-off" : "final", durationMs: 1, ...(cutOff ? { cutOff } : {}) });
+    const events: LoopEvent[] = [start("r1", "r1-s1", "hermes"), delta("r1", "r1-s1", "<think>long"), end("r1-s1", "max-tokens"), start("r1", "r1-s2", "hermes"), delta("r1", "r1-s2", "ok"), end("r1-s2")];
+    const transcript = transcriptFromEvents(events, "Cut");
+    expect(transcript.cutOff).toEqual(["max-tokens", null]);
+    expect(parseTranscript(JSON.parse(JSON.stringify(transcript))).cutOff).toEqual(["max-tokens", null]);
   });
 });

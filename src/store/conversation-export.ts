@@ -2,30 +2,13 @@
 // elsewhere; and a replay transcript made from a log (each step's raw output, in order), so a
 // run seen once can be played again without a model.
 import { z } from "zod";
-import type { LoopEvent } from "../middleware/types.ts";
-import { defaultSettings, newConversationId, type Conversation, type ConversationSettings } from "./conversation.ts";
+import { loopEventSchema } from "../middleware/event-log-schema.ts";
+import type { CutOffLimit, LoopEvent } from "../middleware/types.ts";
+import { defaultSettings, newConversationId, upgradeSettings, type Conversation, type ConversationSettings } from "./conversation.ts";
 import { createYieldPoint } from "./yield-to-page.ts";
 
 export const EXPORT_FORMAT = "toolcall-lab/conversation";
 
-
-const span = z.object({ start: z.number(), end: z.number() });
-const message = z.looseObject({ role: z.enum(["system", "user", "assistant", "tool"]), content: z.string() });
-const base = { runId: z.string().min(1), at: z.number(), parent: z.object({ runId: z.string(), stepId: z.string(), callId: z.string() }).optional() };
-
-// Each event type's fields that the views rely on; anything else is kept as it is.
-const eventSchema = z.discriminatedUnion("type", [
-  z.looseObject({ ...base, type: z.literal("run-start"), protocol: z.string(), messages: z.array(message), tools: z.array(z.looseObject({ name: z.string() })) }),
-  z.looseObject({ ...base, type: z.literal("step-start"), stepId: z.string(), index: z.number(), protocol: z.string(), prompt: z.string(), messages: z.array(message) }),
-  z.looseObject({ ...base, type: z.literal("output-delta"), stepId: z.string(), text: z.string(), offset: z.number() }),
-  z.looseObject({ ...base, type: z.literal("parse"), stepId: z.string(), event: z.looseObject({ type: z.string(), span }) }),
-  z.looseObject({ ...base, type: z.literal("usage"), stepId: z.string(), usage: z.looseObject({}) }),
-  z.looseObject({ ...base, type: z.literal("tool-start"), stepId: z.string(), call: z.looseObject({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) }) }),
-  z.looseObject({ ...base, type: z.literal("tool-end"), stepId: z.string(), callId: z.string(), name: z.string(), status: z.string(), content: z.string(), durationMs: z.number() }),
-  z.looseObject({ ...base, type: z.literal("message"), message }),
-  z.looseObject({ ...base, type: z.literal("step-end"), stepId: z.string(), status: z.string(), durationMs: z.number() }),
-  z.looseObject({ ...base, type: z.literal("run-end"), status: z.string(), messages: z.array(message) }),
-]);
 
 // The file's fields; its events are checked apart, a slice at a time (see importConversation).
 const exportSchema = z.object({
@@ -36,7 +19,8 @@ const exportSchema = z.object({
   settings: z.looseObject({}).optional(),
   events: z.array(z.unknown()),
 });
-const eventsSchema = z.array(eventSchema);
+// Every event is checked against the log's one schema, the one its TypeScript type comes from.
+const eventsSchema = z.array(loopEventSchema);
 /** Events checked in one go: a few milliseconds' work, after which the page gets a turn. */
 const EVENTS_PER_SLICE = 250;
 
@@ -96,7 +80,7 @@ export async function importConversation(text: string, now = Date.now(), pause: 
     throw new ImportError(`This is not a Toolcall Lab conversation export — ${problems.join("; ")}${more}. Expected a file saved with "Export JSON".`);
   }
   const file = result.data;
-  const settings = { ...defaultSettings, ...(file.settings as Partial<ConversationSettings> | undefined) };
+  const settings = { ...defaultSettings, ...upgradeSettings((file.settings ?? {}) as Partial<ConversationSettings>) };
   return {
     id: newConversationId(),
     title: `${file.title} (imported)`,
@@ -114,6 +98,8 @@ export interface TranscriptFile {
   turns: string[];
   /** Token counts of each turn, where the run had them. */
   usage?: ({ promptTokens?: number; completionTokens?: number } | null)[];
+  /** Turns that were cut off at a length limit in the run, so the replay ends them the same way. */
+  cutOff?: (CutOffLimit | null)[];
 }
 
 /**
@@ -126,6 +112,7 @@ export function transcriptFromEvents(events: readonly LoopEvent[], title: string
   const stepOrder: string[] = [];
   const outputs = new Map<string, string>();
   const counts = new Map<string, { promptTokens?: number; completionTokens?: number }>();
+  const cutOffs = new Map<string, CutOffLimit>();
   let protocol: string | undefined;
   for (const event of events) {
     if (runId) {
@@ -141,6 +128,8 @@ export function transcriptFromEvents(events: readonly LoopEvent[], title: string
     } else if (event.type === "usage") {
       const { promptTokens, completionTokens } = event.usage;
       if (promptTokens !== undefined || completionTokens !== undefined) counts.set(event.stepId, { promptTokens, completionTokens });
+    } else if (event.type === "step-end" && event.status === "cut-off" && event.cutOff) {
+      cutOffs.set(event.stepId, event.cutOff);
     }
   }
   // A step that produced nothing (the engine failed before its first token) is not a turn.
@@ -153,5 +142,6 @@ export function transcriptFromEvents(events: readonly LoopEvent[], title: string
   };
   if (protocol) transcript.protocol = protocol;
   if (played.some((id) => counts.has(id))) transcript.usage = played.map((id) => counts.get(id) ?? null);
+  if (played.some((id) => cutOffs.has(id))) transcript.cutOff = played.map((id) => cutOffs.get(id) ?? null);
   return transcript;
 }

@@ -4,7 +4,7 @@
 import { create } from "zustand";
 import type { LoopEvent } from "../middleware/types.ts";
 import type { ConversationRepository } from "../persistence/conversation-db.ts";
-import { createConversation, metaOf, type Conversation, type ConversationMeta, type ConversationSettings } from "./conversation.ts";
+import { createConversation, metaOf, upgradeSettings, type Conversation, type ConversationMeta, type ConversationSettings } from "./conversation.ts";
 import { createFrameBatcher } from "./frame-scheduler.ts";
 
 export interface ConversationState {
@@ -118,7 +118,7 @@ export const conversationActions = {
       const wanted = rememberedActive();
       const id = list.find((m) => m.id === wanted)?.id ?? list[0]?.id;
       const loaded = id ? await repo.load(id) : null;
-      useConversationStore.setState({ list, active: loaded ?? createConversation() });
+      useConversationStore.setState({ list, active: loaded ? withUpgradedSettings(loaded) : createConversation() });
     } catch (error) {
       reportStorageError("open the saved conversations", error);
       useConversationStore.setState({ active: createConversation() });
@@ -194,7 +194,7 @@ export const conversationActions = {
       const loaded = await repository.load(id);
       if (!loaded) throw new Error("it is no longer stored");
       pending = [];
-      useConversationStore.setState({ active: loaded });
+      useConversationStore.setState({ active: withUpgradedSettings(loaded) });
       rememberActive(id);
     } catch (error) {
       reportStorageError("open that conversation", error);
@@ -256,4 +256,8 @@ export function resetConversationStoreForTests(): void {
   saveTimer = null;
   saveChain = Promise.resolve();
   useConversationStore.setState({ list: [], active: null, liveRunId: null, storageError: null });
+}
+
+function withUpgradedSettings(conversation: Conversation): Conversation {
+  return { ...conversation, settings: upgradeSettings(conversation.settings) };
 }

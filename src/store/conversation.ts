@@ -15,11 +15,26 @@ export interface ResearchSettings {
   timeoutMs: number;
 }
 
-export interface ConversationSettings {
+/**
+ * Sampling as the person set it; null (or absent, in conversations saved before a field
+ * existed) means the model family's default (see sampling-defaults.ts). Every step sends and
+ * records the values it used.
+ */
+export interface SamplingSettings {
+  temperature: number | null;
+  /** Asked for; each step caps it so that prompt + reply fit the context window. */
+  maxTokens: number | null;
+  topP: number | null;
+  repetitionPenalty: number | null;
+  presencePenalty: number | null;
+  frequencyPenalty: number | null;
+  /** null: a new random seed each turn (still sent and recorded, so the turn can be replayed). */
+  seed: number | null;
+}
+
+export interface ConversationSettings extends SamplingSettings {
   maxSteps: number;
   toolTimeoutMs: number;
-  temperature: number;
-  maxTokens: number;
   /** "" means the loop's default system prompt. */
   systemPrompt: string;
   /** Tools switched off in this conversation (new tools are on by default). */
@@ -44,8 +59,13 @@ export interface Conversation extends ConversationMeta {
 export const defaultSettings: ConversationSettings = {
   maxSteps: 8,
   toolTimeoutMs: 15_000,
-  temperature: 0.6,
-  maxTokens: 1024,
+  temperature: null,
+  maxTokens: null,
+  topP: null,
+  repetitionPenalty: null,
+  presencePenalty: null,
+  frequencyPenalty: null,
+  seed: null,
   systemPrompt: "",
   disabledTools: [],
   research: {
@@ -54,6 +74,16 @@ export const defaultSettings: ConversationSettings = {
     timeoutMs: DEFAULT_RESEARCH_TIMEOUT_MS,
   },
 };
+
+/**
+ * Settings saved before sampling followed the model held the lab's old fixed values (1,024
+ * max tokens, temperature 0.6), which cut a thinking model's reasoning short; a conversation
+ * that still has exactly those and no sampling fields of its own follows the model from now.
+ */
+export function upgradeSettings<T extends Partial<ConversationSettings>>(settings: T): T {
+  const legacy = !("topP" in settings) && settings.maxTokens === 1024 && settings.temperature === 0.6;
+  return legacy ? { ...settings, maxTokens: null, temperature: null } : settings;
+}
 
 export function newConversationId(): string {
   return `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -65,7 +95,7 @@ export function createConversation(now = Date.now(), settings: ConversationSetti
     title: "New conversation",
     createdAt: now,
     updatedAt: now,
-    settings: structuredClone(settings),
+    settings: structuredClone(upgradeSettings(settings)),
     events: [],
   };
 }

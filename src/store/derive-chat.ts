@@ -1,7 +1,7 @@
 // The chat as a view of the event log: user turns, and for each top-level run one assistant
 // turn made of text, reasoning, tool-call cards and notices, in the order they were produced.
 // Pure functions; `createChatDeriver` caches finished runs so streaming costs only the live run.
-import type { ChatMessage, LoopEvent, RunStatus, ToolExecutionStatus } from "../middleware/types.ts";
+import type { ChatMessage, CutOffLimit, LoopEvent, RunStatus, ToolExecutionStatus } from "../middleware/types.ts";
 
 export type ToolCardStatus = "writing" | "running" | "not-run" | ToolExecutionStatus;
 
@@ -33,6 +33,12 @@ export type AssistantBlock =
 
 export type AssistantStatus = "running" | "interrupted" | RunStatus;
 
+/** Which limit cut a turn's last step short, and that step's max tokens (as it was sent). */
+export interface TurnCutOff {
+  limit?: CutOffLimit;
+  maxTokens?: number;
+}
+
 export interface AssistantTurn {
   kind: "assistant";
   key: string;
@@ -40,6 +46,8 @@ export interface AssistantTurn {
   blocks: AssistantBlock[];
   status: AssistantStatus;
   error?: string;
+  /** Set when a step of the run was cut off at a length limit. */
+  cutOff?: TurnCutOff;
   steps: number;
   /** Protocols used by the run's steps, in order of first use. */
   protocols: string[];
@@ -96,6 +104,8 @@ export function deriveAssistantTurn(runId: string, events: readonly LoopEvent[],
   const blocks: AssistantBlock[] = [];
   const cards = new Map<string, ToolCallCard>();
   const stepProtocol = new Map<string, string>();
+  const stepMaxTokens = new Map<string, number>();
+  let cutOff: TurnCutOff | undefined;
   const protocols: string[] = [];
   let steps = 0;
   let status: AssistantStatus = live ? "running" : "interrupted";
@@ -129,6 +139,7 @@ export function deriveAssistantTurn(runId: string, events: readonly LoopEvent[],
       case "step-start":
         steps += 1;
         stepProtocol.set(event.stepId, event.protocol);
+        if (event.settings?.maxTokens !== undefined) stepMaxTokens.set(event.stepId, event.settings.maxTokens);
         if (!protocols.includes(event.protocol)) protocols.push(event.protocol);
         last = undefined;
         break;
@@ -236,6 +247,10 @@ export function deriveAssistantTurn(runId: string, events: readonly LoopEvent[],
         if (event.status === "engine-error" && event.error) {
           blocks.push({ kind: "notice", key: `step-err-${event.stepId}`, stepId: event.stepId, tone: "error", text: event.error });
         }
+        if (event.status === "cut-off") {
+          const maxTokens = stepMaxTokens.get(event.stepId);
+          cutOff = { ...(event.cutOff !== undefined ? { limit: event.cutOff } : {}), ...(maxTokens !== undefined ? { maxTokens } : {}) };
+        }
         break;
       case "run-end":
         status = event.status;
@@ -254,6 +269,7 @@ export function deriveAssistantTurn(runId: string, events: readonly LoopEvent[],
   }
   const turn: AssistantTurn = { kind: "assistant", key: `run-${runId}`, runId, blocks, status, steps, protocols, startedAt };
   if (error !== undefined) turn.error = error;
+  if (cutOff !== undefined) turn.cutOff = cutOff;
   if (endedAt !== undefined) turn.endedAt = endedAt;
   return turn;
 }

@@ -7,6 +7,7 @@ import { conversationActions, saveActive } from "./conversation-store.ts";
 import { initEngines, resolveActiveEngine, useEngineStore } from "./engine-store.ts";
 import { useProtocolStore } from "./protocol-store.ts";
 import { configureRunEnvironment } from "./run-controller.ts";
+import { activeSamplingDefaults } from "./sampling.ts";
 import { enabledTools } from "./tool-catalog.ts";
 
 let started = false;
@@ -20,6 +21,7 @@ export function startLab(): void {
     resolveEngine: resolveActiveEngine,
     resolveTools: enabledTools,
     protocolName: () => useProtocolStore.getState().protocol,
+    samplingDefaults: () => activeSamplingDefaults(useEngineStore.getState()),
   });
   void conversationActions.init(createIndexedDbRepository());
   saveWhenThePageGoes();

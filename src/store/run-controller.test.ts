@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Engine, LoopEvent, Protocol } from "../middleware/types.ts";
+import { samplingDefaultsFor } from "../engine/templates/sampling-defaults.ts";
 import { conversationActions, resetConversationStoreForTests, useConversationStore } from "./conversation-store.ts";
 import { deriveChat, type AssistantTurn } from "./derive-chat.ts";
 import { configureRunEnvironment, sendMessage, stopRun, stopRunAndWait, useRunStore, type RunEnvironment, type RunLoopOptions } from "./run-controller.ts";
@@ -19,6 +20,7 @@ function environment(runLoop: (o: RunLoopOptions) => AsyncIterable<LoopEvent>, o
     resolveEngine: () => ({ engine }),
     resolveTools: () => [],
     protocolName: () => "hermes",
+    samplingDefaults: () => samplingDefaultsFor("Qwen3-1.7B-q4f16_1-MLC", true),
     ...overrides,
   };
 }
@@ -34,6 +36,24 @@ async function* streamingThenWait(options: RunLoopOptions): AsyncGenerator<LoopE
 }
 
 describe("the run controller", () => {
+  it("sends every sampling setting explicitly: the conversation's own, else the model family's default", async () => {
+    await conversationActions.init(null);
+    conversationActions.updateSettings({ temperature: 0.2, seed: 7 });
+    let seen: RunLoopOptions | undefined;
+    configureRunEnvironment(
+      environment(async function* (options) {
+        seen = options;
+        yield { type: "run-end", runId: "r", at: 2, status: "final", messages: options.messages };
+      }),
+    );
+    await sendMessage("hi");
+    // Qwen3 with thinking on: 4,096 max tokens, top_p 0.95, no penalties.
+    expect(seen?.generation).toEqual({ maxTokens: 4096, temperature: 0.2, topP: 0.95, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, seed: 7 });
+    conversationActions.updateSettings({ seed: null });
+    await sendMessage("again");
+    expect(seen?.generation?.seed).toEqual(expect.any(Number));
+  });
+
   it("sends the history plus the new message with the conversation's settings, and logs every event", async () => {
     await conversationActions.init(null);
     conversationActions.updateSettings({ maxSteps: 3, temperature: 0.1, systemPrompt: "Be brief." });

@@ -4,11 +4,13 @@
 // (synthesised here when the loop itself fails), so a stopped or failed turn says so and keeps
 // what was generated.
 import { create } from "zustand";
+import type { SamplingDefaults } from "../engine/templates/sampling-defaults.ts";
 import type { RunToolLoopOptions } from "../middleware/loop/run-tool-loop.ts";
 import type { ChatMessage, ChatTemplate, Engine, ExecutableTool, LoopEvent, Protocol, RunStatus } from "../middleware/types.ts";
 import type { Conversation, ConversationSettings } from "./conversation.ts";
 import { conversationActions, saveActive, useConversationStore } from "./conversation-store.ts";
 import { countGenerations, deriveHistory } from "./derive-history.ts";
+import { generationFor } from "./generation-settings.ts";
 
 /** What the controller hands the loop: the loop's own options, less ids and nesting. */
 export type RunLoopOptions = Pick<
@@ -27,6 +29,8 @@ export interface RunEnvironment {
   resolveEngine: () => EngineResolution;
   resolveTools: (settings: ConversationSettings) => ExecutableTool[];
   protocolName: () => string;
+  /** The model family's sampling values, for the settings the conversation leaves unset. */
+  samplingDefaults: () => SamplingDefaults;
 }
 
 interface RunState {
@@ -123,7 +127,7 @@ async function runTurn(text: string): Promise<boolean> {
     protocol,
     tools,
     messages,
-    generation: { temperature: settings.temperature, maxTokens: settings.maxTokens },
+    generation: generationFor(settings, env.samplingDefaults()),
     maxSteps: settings.maxSteps,
     toolTimeoutMs: settings.toolTimeoutMs,
     signal: abort.signal,

@@ -49,6 +49,17 @@ describe("ReplayEngine", () => {
     expect(stopped).not.toHaveProperty("promptTokens");
   });
 
+  it("ends a turn scripted with a length stop as a real engine does at max tokens or a full context", async () => {
+    const transcript = parseTranscript({ title: "cut", turns: ["<think>long", "fine", "full"], cutOff: ["max-tokens", null, "context-window"] });
+    const engine = new ReplayEngine(transcript, { delayMs: 0 });
+    const first = await collect(engine.generate("p", {}, never()));
+    expect(first.text.join("")).toBe("<think>long");
+    expect(first.usage).toEqual([{ type: "usage", usage: expect.objectContaining({ finishReason: "length", cutOff: "max-tokens" }) }]);
+    expect((await collect(engine.generate("p", {}, never()))).usage[0]).toMatchObject({ usage: { finishReason: "stop" } });
+    expect((await collect(engine.generate("p", {}, never()))).usage[0]).toMatchObject({ usage: { finishReason: "length", cutOff: "context-window" } });
+    expect(() => parseTranscript({ title: "t", turns: ["a"], cutOff: ["tokens"] })).toThrow(/cutOff\.0/);
+  });
+
   it("names a bad token count in a transcript", () => {
     expect(() => parseTranscript({ title: "t", turns: ["a"], usage: [{ promptTokens: -1 }] })).toThrow(/usage\.0\.promptTokens/);
   });

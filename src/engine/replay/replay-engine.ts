@@ -74,7 +74,7 @@ export class ReplayEngine implements Engine {
     const text = cutAtStop(turn, settings.stop ?? []);
     const started = performance.now();
     let firstChunkAt: number | undefined;
-    let finishReason: "stop" | "abort" = "stop";
+    let finishReason: "stop" | "abort" | "length" = "stop";
     // Chunk n is due delayMs × (n + 1) after the start. Pacing by a clock rather than sleeping
     // delayMs per chunk keeps the promised rate when the browser stretches short timers to 4 ms:
     // the chunks that fell due meanwhile are delivered one after another on the next wake.
@@ -101,12 +101,17 @@ export class ReplayEngine implements Engine {
       yield { type: "text", text: text.slice(offset, offset + this.chunkChars) };
     }
     // Recorded counts belong to the whole turn: not to one stopped early or cut at a stop string.
-    const recorded = finishReason === "stop" && text.length === turn.length ? this.transcript.usage?.[index] : undefined;
+    const whole = finishReason === "stop" && text.length === turn.length;
+    const recorded = whole ? this.transcript.usage?.[index] : undefined;
+    // A turn scripted to end at a length limit does so when it was played to its end.
+    const cutOff = whole ? this.transcript.cutOff?.[index] : undefined;
+    if (cutOff) finishReason = "length";
     yield {
       type: "usage",
       usage: {
         ...recorded,
         finishReason,
+        ...(cutOff ? { cutOff } : {}),
         ...(firstChunkAt !== undefined ? { timeToFirstTokenMs: firstChunkAt - started } : {}),
       },
     };

@@ -22,6 +22,12 @@ export const transcriptSchema = z.object({
    * none): the replay reports them as a real engine reports its own. A replay counts nothing.
    */
   usage: z.array(z.object({ promptTokens: tokenCount.optional(), completionTokens: tokenCount.optional() }).nullable()).optional(),
+  /**
+   * Turns that end at a length limit, as a real engine ends a generation at max tokens or a full
+   * context window (finish reason "length"): cutOff[n] names the limit turns[n] stops at, null
+   * where the turn ends normally.
+   */
+  cutOff: z.array(z.enum(["max-tokens", "context-window"]).nullable()).optional(),
 });
 
 export type Transcript = z.infer<typeof transcriptSchema>;
@@ -40,6 +46,6 @@ export function parseTranscript(value: unknown, source = "transcript"): Transcri
   });
   throw new TranscriptError(
     `${source} is not a valid replay transcript — ${problems.join("; ")}. ` +
-      `Expected {"title": string, "protocol"?: string, "turns": string[], "chunkChars"?: number, "delayMs"?: number, "usage"?: ({"promptTokens"?: number, "completionTokens"?: number} | null)[]}.`,
+      `Expected {"title": string, "protocol"?: string, "turns": string[], "chunkChars"?: number, "delayMs"?: number, "usage"?: ({"promptTokens"?: number, "completionTokens"?: number} | null)[], "cutOff"?: ("max-tokens" | "context-window" | null)[]}.`,
   );
 }

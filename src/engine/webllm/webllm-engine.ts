@@ -11,6 +11,11 @@ export interface RawCompletionRequest {
   stream_options: { include_usage: true };
   max_tokens?: number;
   temperature?: number;
+  top_p?: number;
+  repetition_penalty?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  seed?: number;
   stop?: string[];
 }
 
@@ -85,6 +90,12 @@ export function buildRequest(prompt: string, settings: GenerationSettings): RawC
   const request: RawCompletionRequest = { prompt, stream: true, stream_options: { include_usage: true } };
   if (settings.maxTokens !== undefined) request.max_tokens = settings.maxTokens;
   if (settings.temperature !== undefined) request.temperature = settings.temperature;
+  // Sent explicitly so the run is what its step-start records, not the model config's defaults.
+  if (settings.topP !== undefined) request.top_p = settings.topP;
+  if (settings.repetitionPenalty !== undefined) request.repetition_penalty = settings.repetitionPenalty;
+  if (settings.presencePenalty !== undefined) request.presence_penalty = settings.presencePenalty;
+  if (settings.frequencyPenalty !== undefined) request.frequency_penalty = settings.frequencyPenalty;
+  if (settings.seed !== undefined) request.seed = settings.seed;
   const stop = settings.stop?.filter(Boolean);
   if (stop?.length) request.stop = stop;
   return request;

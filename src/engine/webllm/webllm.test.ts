@@ -231,6 +231,13 @@ describe("request and usage mapping", () => {
   });
 
   it("omits unset settings and empty stop strings", () => {
+    expect(buildRequest("x", { topP: 0.95, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, seed: 7 })).toMatchObject({
+      top_p: 0.95,
+      repetition_penalty: 1,
+      presence_penalty: 0,
+      frequency_penalty: 0,
+      seed: 7,
+    });
     expect(buildRequest("x", { stop: ["", "<|im_end|>"] })).toEqual({ prompt: "x", stream: true, stream_options: { include_usage: true }, stop: ["<|im_end|>"] });
     expect(buildRequest("x", {})).toEqual({ prompt: "x", stream: true, stream_options: { include_usage: true } });
   });

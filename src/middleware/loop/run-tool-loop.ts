@@ -5,12 +5,14 @@ import { chatmlTemplate } from "../templates/chatml.ts";
 import type {
   ChatMessage,
   ChatTemplate,
+  CutOffLimit,
   Engine,
   ExecutableTool,
   GenerationSettings,
   LoopEvent,
   Protocol,
   RunStatus,
+  Span,
   StepStatus,
   SubRunContext,
   ToolSpec,
@@ -18,6 +20,7 @@ import type {
 import { correctionMessage } from "./correction-message.ts";
 import { eventStamper, type ParentRef, type StampEvent } from "./event-shapes.ts";
 import type { ArgumentsCheck, ToolCallOutcome } from "./execute-tool-call.ts";
+import { describeBudget, fitToContext } from "./fit-to-context.ts";
 import { renderConversation } from "./render-conversation.ts";
 import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
@@ -72,6 +75,8 @@ interface RunState {
   readonly options: RunToolLoopOptions;
   readonly template: ChatTemplate;
   readonly toolSpecs: ToolSpec[];
+  /** The protocol's tool section for this run's tools, as recorded in run-start. */
+  readonly toolSection: string | undefined;
   readonly maxSteps: number;
   readonly toolTimeoutMs: number;
   readonly signal: AbortSignal;
@@ -87,7 +92,15 @@ interface StepResult {
   /** Set when the run ends with this step. */
   runStatus?: RunStatus;
   error?: string;
+  cutOff?: CutOffLimit;
 }
+
+/** Why the complete calls of an unfinished output were not run, as the model is told. */
+const NOT_RUN_REASON = {
+  aborted: "the run was stopped before it ran",
+  "engine-error": "the model's output failed before it ran",
+  "cut-off": "the model's output was cut off at a length limit before it ran",
+} as const;
 
 export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<LoopEvent, LoopResult> {
   const runId = options.runId ?? newRunId(options.idPrefix);
@@ -98,11 +111,13 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
   if (options.signal?.aborted) followCaller();
   else options.signal?.addEventListener("abort", followCaller, { once: true });
 
+  const toolSpecs = options.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
   const state: RunState = {
     runId,
     options,
     template: options.template ?? chatmlTemplate,
-    toolSpecs: options.tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
+    toolSpecs,
+    toolSection: toolSectionOf(options.protocol, toolSpecs),
     maxSteps: Math.max(1, Math.floor(options.maxSteps ?? DEFAULT_MAX_STEPS)),
     toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     signal: controller.signal,
@@ -118,6 +133,7 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
     messages: [...state.messages],
     tools: state.toolSpecs,
     limits: { maxSteps: state.maxSteps, toolTimeoutMs: state.toolTimeoutMs },
+    ...(state.toolSection !== undefined ? { toolSection: state.toolSection } : {}),
   });
 
   let status: RunStatus = "aborted";
@@ -165,7 +181,9 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     messages: state.messages,
   });
   const prompt = template.render(templateMessages, { addGenerationPrompt: true });
-  const settings = withTemplateStops(options.generation ?? {}, template);
+  const requested = withTemplateStops(options.generation ?? {}, template);
+  const budget = await fitToContext(options.engine, prompt, requested.maxTokens, state.signal);
+  const settings = "maxTokens" in budget ? { ...requested, maxTokens: budget.maxTokens } : requested;
   yield stamp({
     type: "step-start",
     stepId,
@@ -176,8 +194,21 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     prompt,
     template: template.name,
     settings,
+    budget,
+    ...toolSectionSpan(prompt, state.toolSection),
+    controlTokens: [...template.controlTokens],
   });
   state.openStep = { stepId, startedAt };
+
+  if (budget.kind === "prompt-too-long") {
+    // Nothing would be generated: the engine would refuse the prompt or stop at once.
+    return yield* endStep(state, stepId, startedAt, {
+      status: "cut-off",
+      runStatus: "cut-off",
+      cutOff: "context-window",
+      error: `${capitalise(describeBudget(budget))}. Start a new conversation, offer fewer tools, or use a model with a larger context window.`,
+    });
+  }
 
   const output = yield* streamStep({ engine: options.engine, prompt, settings, signal: state.signal, parser: protocol.createParser(toolSpecs), stepId, stamp });
 
@@ -185,24 +216,23 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     state.messages.push(message);
     yield stamp({ type: "message", message });
   }
-  function* end(result: StepResult): Generator<LoopEvent, StepResult> {
-    state.openStep = undefined;
-    yield stamp({ type: "step-end", stepId, status: result.status, durationMs: performance.now() - startedAt, ...(result.error !== undefined ? { error: result.error } : {}) });
-    return result;
-  }
+  const end = (result: StepResult) => endStep(state, stepId, startedAt, result);
 
   if (output.ending !== "complete") {
     // Keep what was generated: the partial reply, and its complete calls marked as not run so
-    // the history stays well-formed (every call has a result).
+    // the history stays well-formed (every call has a result). A reply cut off at a length
+    // limit is unfinished too: its calls are not run, and the run ends saying why.
     if (output.rawOutput !== "") {
       yield* record(assistantMessage(output, protocol.name));
-      const reason = output.ending === "aborted" ? "the run was stopped before it ran" : "the model's output failed before it ran";
+      const reason = NOT_RUN_REASON[output.ending];
       for (const call of output.calls) yield* record({ role: "tool", toolCallId: call.id, name: call.name, content: `Error: not run: ${reason}.`, isError: true });
     }
     return yield* end(
       output.ending === "aborted"
         ? { status: "aborted", runStatus: "aborted" }
-        : { status: "engine-error", runStatus: "engine-error", ...(output.error !== undefined ? { error: output.error } : {}) },
+        : output.ending === "cut-off"
+          ? { status: "cut-off", runStatus: "cut-off", ...(output.cutOff !== undefined ? { cutOff: output.cutOff } : {}) }
+          : { status: "engine-error", runStatus: "engine-error", ...(output.error !== undefined ? { error: output.error } : {}) },
     );
   }
 
@@ -239,6 +269,45 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   }
   if (lastStep) return yield* end({ status: "max-steps", runStatus: "max-steps" });
   return yield* end({ status: output.calls.length > 0 ? "tool-calls" : "parse-error" });
+}
+
+function* endStep(state: RunState, stepId: string, startedAt: number, result: StepResult): Generator<LoopEvent, StepResult> {
+  state.openStep = undefined;
+  yield state.stamp({
+    type: "step-end",
+    stepId,
+    status: result.status,
+    durationMs: performance.now() - startedAt,
+    ...(result.error !== undefined ? { error: result.error } : {}),
+    ...(result.cutOff !== undefined ? { cutOff: result.cutOff } : {}),
+  });
+  return result;
+}
+
+/**
+ * The protocol's tool section, recorded so that the debugger shows what this run's model read,
+ * not what today's protocol code would write. A protocol that cannot write it fails the first
+ * step visibly (rendering the prompt calls it again); here it is just not recorded.
+ */
+function toolSectionOf(protocol: Protocol, tools: ToolSpec[]): string | undefined {
+  if (tools.length === 0) return undefined;
+  try {
+    return protocol.systemPrompt(tools);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the tool section sits in the prompt, when the prompt holds it verbatim. */
+function toolSectionSpan(prompt: string, toolSection: string | undefined): { toolSectionAt?: Span } {
+  const section = toolSection?.trim();
+  if (!section) return {};
+  const start = prompt.indexOf(section);
+  return start >= 0 ? { toolSectionAt: { start, end: start + section.length } } : {};
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** What a tool that starts a sub-agent gets to know about the calling run. */

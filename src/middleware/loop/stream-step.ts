@@ -2,7 +2,7 @@
 // yields what happens as it happens (raw text, parse events, usage). It ends with what the
 // output amounts to and how the stream ended; an abort or an engine failure keeps everything
 // generated until then.
-import type { Engine, EngineChunk, EngineUsage, GenerationSettings, LoopEvent, StreamParser } from "../types.ts";
+import type { CutOffLimit, Engine, EngineChunk, EngineUsage, GenerationSettings, LoopEvent, StreamParser } from "../types.ts";
 import { untilAborted } from "./abortable-iteration.ts";
 import { scopeParseEvent, type StampEvent } from "./event-shapes.ts";
 import { ReplyCollector, type Reply } from "./reply-collector.ts";
@@ -20,8 +20,14 @@ export interface StreamStepInput {
 
 export interface StepOutput extends Reply {
   rawOutput: string;
-  ending: "complete" | "aborted" | "engine-error";
+  /**
+   * How the generation ended: on its own ("complete"), stopped by the lab ("aborted"), failed
+   * or stopped by the engine unasked ("engine-error"), or at a length limit ("cut-off").
+   */
+  ending: "complete" | "aborted" | "engine-error" | "cut-off";
   error?: string;
+  /** With ending "cut-off": which limit, where the engine or the counts say. */
+  cutOff?: CutOffLimit;
   usage?: EngineUsage;
 }
 
@@ -56,15 +62,44 @@ export async function* streamStep(input: StreamStepInput): AsyncGenerator<LoopEv
     yield* parsed(input.parser.push(chunk.text));
   }
   // An engine may end an aborted stream by throwing (an AbortError): that is an abort.
+  let cutOff: CutOffLimit | undefined;
   if (signal.aborted) ending = "aborted";
   else if ("thrown" in failure) {
     ending = "engine-error";
     error = describeError(failure.thrown);
+  } else if (usage?.finishReason === "abort") {
+    // Nobody here asked it to stop (the signal is not aborted): another caller's interrupt or
+    // the engine's own doing. The turn is incomplete, and saying "final" would hide that.
+    ending = "engine-error";
+    error = `The engine stopped this generation although the lab did not ask it to (finish reason "abort"); the output is incomplete.`;
+  } else if (usage?.finishReason === "length") {
+    ending = "cut-off";
+    cutOff = usage.cutOff ?? inferCutOff(usage, input.settings, input.engine);
   }
   // The parser decides what the output so far is, also after an abort or a failure, so text
   // it held back (a possible tag start) is not lost.
   yield* parsed(input.parser.end());
-  return { ...collector.reply(), rawOutput, ending, ...(error !== undefined ? { error } : {}), ...(usage ? { usage } : {}) };
+  return {
+    ...collector.reply(),
+    rawOutput,
+    ending,
+    ...(error !== undefined ? { error } : {}),
+    ...(cutOff !== undefined ? { cutOff } : {}),
+    ...(usage ? { usage } : {}),
+  };
+}
+
+/**
+ * Which limit a length stop hit, from the counts, when the engine did not say: the context
+ * window if prompt and output filled it, else max tokens if the output reached that. Unknown
+ * (undefined) when the counts do not tell.
+ */
+function inferCutOff(usage: EngineUsage, settings: GenerationSettings, engine: Engine): CutOffLimit | undefined {
+  const { promptTokens, completionTokens } = usage;
+  if (completionTokens === undefined) return undefined;
+  if (engine.contextWindowSize !== undefined && promptTokens !== undefined && promptTokens + completionTokens >= engine.contextWindowSize) return "context-window";
+  if (settings.maxTokens !== undefined && completionTokens >= settings.maxTokens) return "max-tokens";
+  return undefined;
 }
 
 /** The engine's chunks until it ends, fails or the signal aborts; a failure is recorded, not thrown. */

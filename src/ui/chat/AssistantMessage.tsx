@@ -4,21 +4,7 @@ import { memo, useState } from "react";
 import type { AssistantBlock, AssistantTurn } from "../../store/derive-chat.ts";
 import { Markdown } from "../markdown/Markdown.tsx";
 import { ToolCallCard } from "./ToolCallCard.tsx";
-
-function endNote(turn: AssistantTurn): { tone: "warn" | "error"; text: string } | null {
-  switch (turn.status) {
-    case "aborted":
-      return { tone: "warn", text: "Stopped. What was generated so far is kept." };
-    case "engine-error":
-      return { tone: "error", text: `Failed: ${turn.error ?? "the engine reported an error."}` };
-    case "max-steps":
-      return { tone: "warn", text: `Stopped at the step limit (${turn.steps} step${turn.steps === 1 ? "" : "s"}) before a final answer. Raise "Max steps" in Settings to let it continue.` };
-    case "interrupted":
-      return { tone: "warn", text: "Interrupted: the page was closed or reloaded while this turn was running." };
-    default:
-      return null;
-  }
-}
+import { turnEndNote } from "./turn-end-note.ts";
 
 function Block({ block, streaming }: { block: AssistantBlock; streaming: boolean }) {
   switch (block.kind) {
@@ -62,7 +48,7 @@ function CopyText({ text }: { text: string }) {
 
 export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn: AssistantTurn }) {
   const running = turn.status === "running";
-  const note = endNote(turn);
+  const note = turnEndNote(turn);
   // A failure already shown as a step notice is not repeated in the end note.
   const errorShown = turn.error !== undefined && turn.blocks.some((b) => b.kind === "notice" && b.text === turn.error);
   const duration = turn.endedAt !== undefined ? turn.endedAt - turn.startedAt : undefined;
@@ -81,7 +67,7 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
         ))}
         {running && <span className="typing" aria-label="generating" />}
         {!running && turn.blocks.length === 0 && !note && <p className="muted">(empty reply)</p>}
-        {note && !(note.tone === "error" && errorShown) && <div className={`chat-notice notice-${note.tone}`} data-testid="turn-end-note">{note.text}</div>}
+        {note && !(note.tone === "error" && errorShown) && <div className={`chat-notice notice-${note.tone}`} data-testid="turn-end-note" data-cut-off={turn.cutOff?.limit}>{note.text}</div>}
       </div>
     </article>
   );

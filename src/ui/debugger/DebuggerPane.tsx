@@ -7,10 +7,11 @@ import type { LoopEvent, ToolSpec } from "../../middleware/types.ts";
 import { useDebuggerStore } from "../../store/debugger-store.ts";
 import { useProtocolStore } from "../../store/protocol-store.ts";
 import { previousStepInRun, resolveSelectedStep, selectionIdFor, StepFolder, type StepView } from "./build-steps.ts";
-import { formatDuration, formatTokens, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
+import { describeCutOff, formatBudget, formatDuration, formatSettings, formatTokens, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
 import { ParseStepsView } from "./ParseStepsView.tsx";
 import { PromptView } from "./PromptView.tsx";
-import { controlTokensOf, toolSectionOf } from "./protocol-support.ts";
+import { toolSectionOf } from "./protocol-support.ts";
+import { notRecordedNote, recordedPromptParts, type ToolSectionView } from "./recorded-prompt-parts.ts";
 import { RawOutputView } from "./RawOutputView.tsx";
 import { StepTimeline } from "./StepTimeline.tsx";
 import { ToolDefinitions } from "./ToolDefinitions.tsx";
@@ -63,13 +64,13 @@ export function DebuggerPane({ events, tools }: DebuggerPaneProps) {
   const run = step ? model.runs.get(step.runId) : undefined;
   const runTools = run && run.tools.length > 0 ? run.tools : null;
   const shownTools = runTools ?? tools;
-  const protocol = step?.protocol;
-  const toolSection = useMemo(() => {
-    if (!protocol) return null;
-    const section = toolSectionOf(protocol, shownTools);
-    return "text" in section ? section.text : null;
-  }, [protocol, shownTools]);
-  const controlTokens = useMemo(() => controlTokensOf(step?.template ?? ""), [step?.template]);
+  // What the step's run recorded (older logs: today's code, with a note saying so).
+  const parts = useMemo(() => (step ? recordedPromptParts(step, run, shownTools) : null), [step, run, shownTools]);
+  // With no step yet, the tools are shown as the next turn's protocol will write them today.
+  const nextSection = useMemo<ToolSectionView | null>(
+    () => (tools.length > 0 ? { ...toolSectionOf(nextProtocol, tools), recorded: false } : null),
+    [nextProtocol, tools],
+  );
 
   if (model.order.length === 0) {
     return (
@@ -80,7 +81,7 @@ export function DebuggerPane({ events, tools }: DebuggerPaneProps) {
         </p>
         <details className="dbg-empty-tools">
           <summary>Tool definitions ({tools.length})</summary>
-          <ToolDefinitions protocol={nextProtocol} tools={tools} source="enabled" />
+          <ToolDefinitions protocol={nextProtocol} section={nextSection} tools={tools} source="enabled" />
         </details>
       </div>
     );
@@ -109,6 +110,16 @@ export function DebuggerPane({ events, tools }: DebuggerPaneProps) {
               </button>
             </div>
           </div>
+          <p className="dbg-hint dbg-step-settings" data-testid="step-settings">
+            {formatSettings(step.settings)}
+            <br />
+            <span data-testid="step-budget">{formatBudget(step.budget)}</span>
+          </p>
+          {step.status === "cut-off" && (
+            <p className="dbg-step-note" role="status" data-testid="step-cut-off">
+              {describeCutOff(step)}: the model had not finished; its output is kept.
+            </p>
+          )}
           {step.error && (
             <p className="dbg-step-error" role="status">
               {step.error}
@@ -116,13 +127,13 @@ export function DebuggerPane({ events, tools }: DebuggerPaneProps) {
           )}
           {tab === "step" ? (
             <div className="dbg-grid">
-              <PromptView step={step} previous={previous} controlTokens={controlTokens} toolSection={toolSection} />
+              <PromptView step={step} previous={previous} controlTokens={parts!.controlTokens} toolBlock={parts!.toolBlock} note={notRecordedNote(parts!.notRecorded)} />
               <RawOutputView step={step} selectedParseIndex={selectedParseIndex} onSelectParseEvent={onSelectParseEvent} />
               <ParseStepsView step={step} selectedParseIndex={selectedParseIndex} onSelectParseEvent={onSelectParseEvent} />
               <ToolExecView step={step} model={model} onSelectStep={onSelectStep} />
             </div>
           ) : (
-            <ToolDefinitions protocol={step.protocol} tools={shownTools} source={runTools ? "run" : "enabled"} />
+            <ToolDefinitions protocol={step.protocol} section={parts!.toolSection} tools={shownTools} source={runTools ? "run" : "enabled"} />
           )}
         </div>
       )}

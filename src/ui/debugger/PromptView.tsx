@@ -3,16 +3,19 @@
 import { memo, useMemo, useState } from "react";
 import type { StepView } from "./build-steps.ts";
 import { stepLabel } from "./format.ts";
-import { promptChangesSince, segmentPrompt, type PromptPiece } from "./prompt-segments.ts";
+import { promptChangesSince, segmentPrompt, type PromptPiece, type Span } from "./prompt-segments.ts";
 
 interface PromptViewProps {
   step: StepView;
   previous: StepView | undefined;
   controlTokens: readonly string[];
-  toolSection: string | null;
+  /** Where the tool block sits in the whole prompt, as recorded. */
+  toolBlock: Span | null;
+  /** Says what the log did not record and today's code stands in for. */
+  note: string | null;
 }
 
-export const PromptView = memo(function PromptView({ step, previous, controlTokens, toolSection }: PromptViewProps) {
+export const PromptView = memo(function PromptView({ step, previous, controlTokens, toolBlock, note }: PromptViewProps) {
   const [changesOnly, setChangesOnly] = useState(false);
   const changes = useMemo(
     () => (changesOnly && previous ? promptChangesSince(previous.prompt, step.prompt) : null),
@@ -20,10 +23,12 @@ export const PromptView = memo(function PromptView({ step, previous, controlToke
   );
   // The body depends on the prompt text only: a streaming step's object changes with every
   // chunk, and re-rendering a long prompt that did not change would be wasted work.
-  const body = useMemo(
-    () => <PromptPieces pieces={segmentPrompt(changes ? changes.added : step.prompt, controlTokens, toolSection)} />,
-    [changes, step.prompt, controlTokens, toolSection],
-  );
+  const body = useMemo(() => {
+    // The block's offsets are into the whole prompt; the changes view shows only its tail.
+    const shift = changes ? changes.hiddenChars : 0;
+    const block = toolBlock && toolBlock.start >= shift ? { start: toolBlock.start - shift, end: toolBlock.end - shift } : null;
+    return <PromptPieces pieces={segmentPrompt(changes ? changes.added : step.prompt, controlTokens, block)} />;
+  }, [changes, step.prompt, controlTokens, toolBlock]);
 
   return (
     <section className="dbg-panel" aria-label="Prompt">
@@ -37,6 +42,11 @@ export const PromptView = memo(function PromptView({ step, previous, controlToke
           changes since previous step
         </label>
       </header>
+      {note && (
+        <p className="dbg-note" data-testid="prompt-not-recorded-note">
+          {note}
+        </p>
+      )}
       {changes && previous && (
         <p className="dbg-note" data-testid="prompt-diff-note">
           Hidden: the first {changes.hiddenChars.toLocaleString()} characters ({changes.hiddenLines} lines), the same as in the prompt of{" "}

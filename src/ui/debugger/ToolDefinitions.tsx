@@ -3,17 +3,19 @@
 import { memo, useMemo } from "react";
 import type { ToolSpec } from "../../middleware/types.ts";
 import { CopyButton } from "./CopyButton.tsx";
-import { toolSectionOf, toolShapesOf } from "./protocol-support.ts";
+import { toolShapesOf } from "./protocol-support.ts";
+import type { ToolSectionView } from "./recorded-prompt-parts.ts";
 
 interface ToolDefinitionsProps {
   protocol: string | undefined;
+  /** The tool section as the run recorded it (or as today's code writes it, marked so). */
+  section: ToolSectionView | null;
   tools: ToolSpec[];
   /** Where the tools come from: the selected step's run, or the tools enabled now. */
   source: "run" | "enabled";
 }
 
-export const ToolDefinitions = memo(function ToolDefinitions({ protocol, tools, source }: ToolDefinitionsProps) {
-  const section = useMemo(() => (protocol ? toolSectionOf(protocol, tools) : null), [protocol, tools]);
+export const ToolDefinitions = memo(function ToolDefinitions({ protocol, section, tools, source }: ToolDefinitionsProps) {
   const shapes = useMemo(() => toolShapesOf(tools), [tools]);
   if (tools.length === 0)
     return (
@@ -34,7 +36,17 @@ export const ToolDefinitions = memo(function ToolDefinitions({ protocol, tools, 
         {!section ? (
           <p className="dbg-empty">Pick a step to see its protocol's tool section.</p>
         ) : "text" in section ? (
-          <pre data-testid="tool-def-model">{section.text}</pre>
+          <>
+            {!section.recorded && source === "run" && (
+              <p className="dbg-note" data-testid="tool-def-not-recorded">
+                This log was made before the lab recorded tool sections: shown as today's {protocol} code writes it, which may differ from what this
+                run's model read.
+              </p>
+            )}
+            <pre data-testid="tool-def-model" data-recorded={section.recorded}>
+              {section.text}
+            </pre>
+          </>
         ) : (
           <p className="dbg-error-text">{section.error}</p>
         )}

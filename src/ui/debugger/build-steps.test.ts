@@ -145,3 +145,14 @@ describe("a long session", () => {
     expect(last?.status).toBe("final");
   });
 });
+
+describe("a cut-off step", () => {
+  it("carries the limit its step-end recorded", () => {
+    const base = { runId: "r", at: 1 };
+    const model = buildSteps([
+      { ...base, type: "step-start", stepId: "s1", index: 1, protocol: "hermes", messages: [], templateMessages: [], prompt: "p", template: "t", settings: { maxTokens: 64 } },
+      { ...base, type: "step-end", stepId: "s1", status: "cut-off", durationMs: 1, cutOff: "context-window" },
+    ]);
+    expect([...model.steps.values()][0]).toMatchObject({ status: "cut-off", cutOff: "context-window" });
+  });
+});

@@ -4,10 +4,13 @@
 // (React can skip every step that did not change).
 import type {
   ChatMessage,
+  ContextBudget,
+  CutOffLimit,
   EngineUsage,
   GenerationSettings,
   LoopEvent,
   ParseEvent,
+  Span,
   StepStatus,
   TemplateMessage,
   ToolExecutionStatus,
@@ -60,6 +63,8 @@ export interface StepView {
   template: string;
   status: StepViewStatus;
   error?: string;
+  /** With status "cut-off": which limit cut the output, where known. */
+  cutOff?: CutOffLimit;
   startedAt: number;
   durationMs?: number;
   usage: EngineUsage;
@@ -67,6 +72,12 @@ export interface StepView {
   messages: ChatMessage[];
   templateMessages: TemplateMessage[];
   settings: GenerationSettings;
+  /** How max tokens was fitted to the context window; absent in logs made before it was recorded. */
+  budget?: ContextBudget;
+  /** Where the run's tool section sits in the prompt, as recorded. */
+  toolSectionAt?: Span;
+  /** The template's control tokens, as recorded (absent in older logs). */
+  controlTokens?: readonly string[];
   /** The model's text as streamed so far (output deltas placed at their offsets). */
   rawOutput: string;
   /** Append-only: a new StepView object is made whenever it grows. */
@@ -80,6 +91,8 @@ export interface RunView {
   runId: string;
   protocol: string;
   tools: ToolSpec[];
+  /** The tool section as the run's protocol wrote it (absent in older logs and without tools). */
+  toolSection?: string;
   parent?: ParentRef;
   ended: boolean;
   status?: string;
@@ -204,6 +217,7 @@ export class StepFolder {
           runId: event.runId,
           protocol: event.protocol,
           tools: event.tools,
+          ...(event.toolSection !== undefined ? { toolSection: event.toolSection } : {}),
           parent: event.parent,
           ended: false,
         });
@@ -243,6 +257,9 @@ export class StepFolder {
           messages: event.messages,
           templateMessages: event.templateMessages,
           settings: event.settings,
+          ...(event.budget ? { budget: event.budget } : {}),
+          ...(event.toolSectionAt ? { toolSectionAt: event.toolSectionAt } : {}),
+          ...(event.controlTokens ? { controlTokens: event.controlTokens } : {}),
           rawOutput: "",
           parseEvents: [],
           toolExecutions: [],
@@ -336,6 +353,7 @@ export class StepFolder {
         step.status = event.status;
         step.durationMs = event.durationMs;
         if (event.error) step.error = event.error;
+        if (event.cutOff) step.cutOff = event.cutOff;
         this.touch(step.key);
         return;
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, formatTokens, stepLabel, summarizeParseEvent, toDisplayJson } from "./format.ts";
+import { describeCutOff, formatBudget, formatDuration, formatSettings, formatTokens, stepLabel, summarizeParseEvent, toDisplayJson } from "./format.ts";
 
 describe("debugger formatting", () => {
   it("writes durations in the unit that reads best", () => {
@@ -37,5 +37,25 @@ describe("debugger formatting", () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(toDisplayJson(cyclic)).toMatch(/^\(not displayable as JSON: /);
+  });
+});
+
+describe("describeCutOff", () => {
+  it("names the limit that cut a step, with its max tokens", () => {
+    expect(describeCutOff({ cutOff: "max-tokens", settings: { maxTokens: 4096 } })).toBe("cut off at max tokens (4,096)");
+    expect(describeCutOff({ cutOff: "context-window", settings: {} })).toBe("context window full");
+    expect(describeCutOff({ settings: {} })).toMatch(/did not say which/);
+  });
+});
+
+describe("a step's recorded settings", () => {
+  it("lists every sampling value sent, and the recorded cap or that none was recorded", () => {
+    expect(formatSettings({ maxTokens: 4096, temperature: 0.6, topP: 0.95, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, seed: 7, stop: ["x"] })).toBe(
+      "max tokens 4096 · temperature 0.6 · top_p 0.95 · repetition penalty 1 · presence penalty 0 · frequency penalty 0 · seed 7",
+    );
+    expect(formatBudget({ kind: "capped", requested: 4096, maxTokens: 2796, promptTokens: 1300, contextWindow: 4096 })).toBe(
+      "max tokens capped to 2,796 (of 4,096 asked): prompt 1,300 of a 4,096-token context window",
+    );
+    expect(formatBudget(undefined)).toMatch(/not recorded/);
   });
 });

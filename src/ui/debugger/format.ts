@@ -1,5 +1,6 @@
 // Short labels and numbers for the debugger's rows and badges.
-import type { EngineUsage, ParseEvent } from "../../middleware/types.ts";
+import { describeBudget } from "../../middleware/loop/fit-to-context.ts";
+import type { ContextBudget, CutOffLimit, EngineUsage, GenerationSettings, ParseEvent } from "../../middleware/types.ts";
 import type { StepViewStatus, ToolExecution } from "./build-steps.ts";
 
 export const STEP_STATUS_LABEL: Record<StepViewStatus, string> = {
@@ -33,6 +34,33 @@ export function statusTone(status: StepViewStatus | ToolExecution["status"]): "o
     default:
       return "err";
   }
+}
+
+/** Why a cut-off step stopped: "cut off at max tokens (4,096)", "context window full". */
+export function describeCutOff(step: { cutOff?: CutOffLimit; settings: GenerationSettings }): string {
+  if (step.cutOff === "context-window") return "context window full";
+  if (step.cutOff === "max-tokens") return `cut off at max tokens${step.settings.maxTokens !== undefined ? ` (${step.settings.maxTokens.toLocaleString("en-US")})` : ""}`;
+  return "cut off at a length limit (the engine did not say which)";
+}
+
+/** The sampling a step was sent, in one line: "max tokens 4096 · temperature 0.6 · top_p 0.95 · …". */
+export function formatSettings(settings: GenerationSettings): string {
+  const parts: [string, number | undefined][] = [
+    ["max tokens", settings.maxTokens],
+    ["temperature", settings.temperature],
+    ["top_p", settings.topP],
+    ["repetition penalty", settings.repetitionPenalty],
+    ["presence penalty", settings.presencePenalty],
+    ["frequency penalty", settings.frequencyPenalty],
+    ["seed", settings.seed],
+  ];
+  const shown = parts.filter(([, value]) => value !== undefined).map(([name, value]) => `${name} ${value}`);
+  return shown.length > 0 ? shown.join(" · ") : "no generation settings recorded (engine defaults)";
+}
+
+/** What the step recorded about fitting max tokens to the context window. */
+export function formatBudget(budget: ContextBudget | undefined): string {
+  return budget ? describeBudget(budget) : "max tokens cap not recorded (this log was made before the lab recorded it)";
 }
 
 export function formatDuration(ms: number | undefined): string {

@@ -57,9 +57,13 @@ export function findToolBlock(prompt: string, toolSection?: string | null): { st
   return null;
 }
 
-export function segmentPrompt(prompt: string, controlTokens: readonly string[] = [], toolSection?: string | null): PromptPiece[] {
+/**
+ * `toolBlock` is where the tool block sits (as a step recorded it), or a tool section's text to
+ * look for (older logs), or nothing (look for a `<tools>` block).
+ */
+export function segmentPrompt(prompt: string, controlTokens: readonly string[] = [], toolBlock?: string | Span | null): PromptPiece[] {
   const pattern = controlTokenPattern(controlTokens);
-  const block = findToolBlock(prompt, toolSection);
+  const block = typeof toolBlock === "object" && toolBlock !== null ? clampSpan(toolBlock, prompt.length) : findToolBlock(prompt, toolBlock);
   if (!block) return splitControlTokens(prompt, pattern);
   return [
     ...splitControlTokens(prompt.slice(0, block.start), pattern),
@@ -71,6 +75,16 @@ export function segmentPrompt(prompt: string, controlTokens: readonly string[] =
     },
     ...splitControlTokens(prompt.slice(block.end), pattern, block.end),
   ];
+}
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** A recorded span that does not fit the text (a hand-edited log) is not used. */
+function clampSpan(span: Span, length: number): Span | null {
+  return span.start >= 0 && span.end <= length && span.start < span.end ? span : null;
 }
 
 export interface PromptChanges {

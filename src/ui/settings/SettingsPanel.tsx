@@ -1,21 +1,12 @@
 // The open conversation's settings: loop limits, generation, system prompt, which tools the
 // model is offered, and deep_research's own settings. Changes apply from the next turn.
-import { useId, useState, type ReactNode } from "react";
+import { useState } from "react";
+import { Field } from "./Field.tsx";
+import { SamplingFields } from "./SamplingFields.tsx";
 import type { ToolSpec } from "../../middleware/types.ts";
 import { deliverableFormats, type ConversationSettings, type DeliverableFormat } from "../../store/conversation.ts";
 import { conversationActions, useConversationStore } from "../../store/conversation-store.ts";
 import "./settings.css";
-
-function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string) => ReactNode }) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {children(id)}
-      {hint && <div className="field-hint">{hint}</div>}
-    </div>
-  );
-}
 
 function NumberField(props: {
   label: string;
@@ -78,9 +69,8 @@ export function SettingsPanel({ tools }: { tools: ToolSpec[] }) {
           max={600}
           onChange={(s) => update({ toolTimeoutMs: Math.round(s * 1000) })}
         />
-        <NumberField label="Temperature" testId="setting-temperature" value={settings.temperature} min={0} max={2} step={0.1} onChange={(temperature) => update({ temperature })} />
-        <NumberField label="Max tokens" testId="setting-max-tokens" value={settings.maxTokens} min={16} max={32768} step={16} onChange={(maxTokens) => update({ maxTokens })} />
       </div>
+      <SamplingFields settings={settings} update={update} />
       <Field label="System prompt" hint="Empty: the default. The protocol's tool section is added after it.">
         {(id) => (
           <textarea

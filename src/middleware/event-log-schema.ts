@@ -1,0 +1,169 @@
+// The event log's schema, defined once: the TypeScript types of the log (LoopEvent and what it
+// holds: messages, tool specs and calls, parse events, settings, usage) are inferred from it in
+// types.ts, and an imported log is checked against it. A field added here is typed and checked
+// at once; a view that needs a field only newer logs have must treat it as optional.
+import { z } from "zod";
+
+export const jsonSchemaSchema = z.record(z.string(), z.unknown());
+
+export const toolSpecSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  /** JSON Schema of the arguments object. */
+  parameters: jsonSchemaSchema,
+});
+
+export const toolCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+});
+
+export const chatMessageSchema = z.discriminatedUnion("role", [
+  z.object({ role: z.literal("system"), content: z.string() }),
+  z.object({ role: z.literal("user"), content: z.string() }),
+  z.object({
+    role: z.literal("assistant"),
+    content: z.string(),
+    reasoning: z.string().optional(),
+    toolCalls: z.array(toolCallSchema).optional(),
+    protocol: z.string().optional(),
+  }),
+  z.object({ role: z.literal("tool"), toolCallId: z.string(), name: z.string(), content: z.string(), isError: z.boolean().optional() }),
+]);
+
+export const templateMessageSchema = z.object({ role: z.enum(["system", "user", "assistant", "tool"]), content: z.string() });
+
+/** A half-open range [start, end) of character offsets. */
+export const spanSchema = z.object({ start: z.number(), end: z.number() });
+
+/** Kinds the parsers report; other strings are allowed (a protocol may add its own). */
+export const KNOWN_PARSE_ERROR_KINDS = ["invalid-json", "unknown-tool", "invalid-arguments", "unfinished-tool-call", "missing-tool-name", "unknown-protocol"] as const;
+const parseErrorKindSchema = z.union([z.enum(KNOWN_PARSE_ERROR_KINDS), z.string()]);
+
+export const parseEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), text: z.string(), span: spanSchema }),
+  z.object({ type: z.literal("reasoning"), text: z.string(), span: spanSchema }),
+  z.object({ type: z.literal("tool-call-start"), id: z.string(), name: z.string(), span: spanSchema }),
+  z.object({ type: z.literal("tool-call-delta"), id: z.string(), argumentsDelta: z.string(), span: spanSchema }),
+  z.object({ type: z.literal("tool-call-end"), id: z.string(), call: toolCallSchema, span: spanSchema }),
+  z.object({ type: z.literal("repair"), id: z.string().optional(), kind: z.string(), message: z.string(), before: z.string(), after: z.string(), span: spanSchema }),
+  z.object({ type: z.literal("parse-error"), id: z.string().optional(), kind: parseErrorKindSchema, message: z.string(), raw: z.string(), span: spanSchema }),
+]);
+
+export const generationSettingsSchema = z.object({
+  maxTokens: z.number().optional(),
+  temperature: z.number().optional(),
+  /** Nucleus sampling; sent explicitly so a run can be reproduced. */
+  topP: z.number().optional(),
+  /** Multiplies down the logits of tokens already seen (1 = off). */
+  repetitionPenalty: z.number().optional(),
+  /** OpenAI-style additive penalties (0 = off). */
+  presencePenalty: z.number().optional(),
+  frequencyPenalty: z.number().optional(),
+  /** Sampling seed, where the engine honours one. */
+  seed: z.number().optional(),
+  stop: z.array(z.string()).optional(),
+  /** An EBNF grammar to constrain output, where the engine supports it. */
+  grammar: z.string().optional(),
+});
+
+/** The limit that cut a generation short: its max_tokens budget or the model's context window. */
+export const cutOffLimitSchema = z.enum(["max-tokens", "context-window"]);
+
+export const engineUsageSchema = z.object({
+  promptTokens: z.number().optional(),
+  completionTokens: z.number().optional(),
+  timeToFirstTokenMs: z.number().optional(),
+  decodeTokensPerSecond: z.number().optional(),
+  prefillTokensPerSecond: z.number().optional(),
+  finishReason: z.union([z.enum(["stop", "length", "abort"]), z.string()]).optional(),
+  /** With finishReason "length": what ran out — the max_tokens budget or the context window. */
+  cutOff: cutOffLimitSchema.optional(),
+});
+
+/**
+ * How a step's max tokens were fitted to the model's context window (prompt + reply must fit).
+ * "unknown" when the engine cannot say: nothing is estimated.
+ */
+export const contextBudgetSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.enum(["fits", "capped"]), requested: z.number().optional(), maxTokens: z.number(), promptTokens: z.number(), contextWindow: z.number() }),
+  z.object({ kind: z.literal("prompt-too-long"), requested: z.number().optional(), promptTokens: z.number(), contextWindow: z.number() }),
+  z.object({ kind: z.literal("unknown"), requested: z.number().optional(), reason: z.string() }),
+]);
+
+export const stepStatusSchema = z.enum(["final", "tool-calls", "parse-error", "aborted", "max-steps", "engine-error", "cut-off"]);
+export const runStatusSchema = z.enum(["final", "max-steps", "aborted", "engine-error", "cut-off"]);
+export const toolExecutionStatusSchema = z.enum(["ok", "error", "timeout", "aborted", "invalid-arguments", "unknown-tool"]);
+
+/** Fields every event has. Nested runs (a sub-agent) carry `parent`: the step and call they run under. */
+const eventBase = {
+  runId: z.string().min(1),
+  /** Milliseconds since the epoch. */
+  at: z.number(),
+  parent: z.object({ runId: z.string(), stepId: z.string(), callId: z.string() }).optional(),
+};
+
+/** The event log of a run: the single source of truth for chat, debugger, persistence, export. */
+export const loopEventSchema = z.discriminatedUnion("type", [
+  z.object({
+    ...eventBase,
+    type: z.literal("run-start"),
+    protocol: z.string(),
+    messages: z.array(chatMessageSchema),
+    tools: z.array(toolSpecSchema),
+    limits: z.object({ maxSteps: z.number(), toolTimeoutMs: z.number() }),
+    /** The tool section of the system prompt as this run's protocol wrote it (absent without tools, and in older logs). */
+    toolSection: z.string().optional(),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal("step-start"),
+    stepId: z.string(),
+    index: z.number(),
+    protocol: z.string(),
+    messages: z.array(chatMessageSchema),
+    templateMessages: z.array(templateMessageSchema),
+    prompt: z.string(),
+    template: z.string(),
+    /** The settings sent to the engine (max tokens after fitting to the context window). */
+    settings: generationSettingsSchema,
+    /** How max tokens was fitted to the context window (absent in logs made before it was recorded). */
+    budget: contextBudgetSchema.optional(),
+    /** Where the run's tool section sits in this prompt (absent where the prompt does not hold it verbatim, and in older logs). */
+    toolSectionAt: spanSchema.optional(),
+    /** The template's control tokens, as the debugger draws them (absent in older logs). */
+    controlTokens: z.array(z.string()).optional(),
+  }),
+  z.object({ ...eventBase, type: z.literal("output-delta"), stepId: z.string(), text: z.string(), offset: z.number() }),
+  z.object({ ...eventBase, type: z.literal("parse"), stepId: z.string(), event: parseEventSchema }),
+  z.object({ ...eventBase, type: z.literal("usage"), stepId: z.string(), usage: engineUsageSchema }),
+  z.object({ ...eventBase, type: z.literal("tool-start"), stepId: z.string(), call: toolCallSchema }),
+  z.object({
+    ...eventBase,
+    type: z.literal("tool-end"),
+    stepId: z.string(),
+    callId: z.string(),
+    name: z.string(),
+    status: toolExecutionStatusSchema,
+    /** The tool's return value (ok) — as returned, if JSON-serialisable. */
+    result: z.unknown().optional(),
+    /** The real error, for the debugger. */
+    error: z.string().optional(),
+    /** The text the model is given back. */
+    content: z.string(),
+    durationMs: z.number(),
+  }),
+  z.object({ ...eventBase, type: z.literal("message"), message: chatMessageSchema }),
+  z.object({
+    ...eventBase,
+    type: z.literal("step-end"),
+    stepId: z.string(),
+    status: stepStatusSchema,
+    durationMs: z.number(),
+    error: z.string().optional(),
+    /** With status "cut-off": which limit cut the output, where known. */
+    cutOff: cutOffLimitSchema.optional(),
+  }),
+  z.object({ ...eventBase, type: z.literal("run-end"), status: runStatusSchema, error: z.string().optional(), messages: z.array(chatMessageSchema) }),
+]);
