@@ -67,6 +67,8 @@ export type ChatMessage =
 export interface TemplateMessage {
   role: "system" | "user" | "assistant" | "tool";
   content: string;
+  /** An assistant turn's reasoning; a template keeps or drops it as its family does (Qwen3). */
+  reasoning?: string;
 }
 
 /** A model's chat template: turns template messages into the exact prompt text. */
