@@ -42,8 +42,13 @@ export interface ConvTemplateExtras {
  * mlc conv_template has no field for. Each rule is checked against that template in the tests.
  */
 export interface FamilyRules {
-  /** The template writes `content | trim` (Llama 3, Gemma). */
+  /** The template writes `content | trim` (Llama 3, Gemma), the system text's too where it has a system turn. */
   trimContent?: boolean;
+  /**
+   * Text the template writes at the start of the system turn, before the system message, given
+   * the date of rendering (Llama 3.2's knowledge cut-off and today's date).
+   */
+  systemPreamble?: (today: Date) => string;
   /**
    * The family has no system role: the system text opens the first turn, followed by a blank
    * line (Gemma; Gemma 2's template refuses a system message, Gemma 3's does exactly this).
@@ -116,7 +121,8 @@ export function renderConvTemplate(conv: ConvTemplate, messages: TemplateMessage
   const hasSystem = first?.role === "system";
   const systemText = hasSystem ? first.content : conv.system_message;
   // A family without a system role gets the system text at the start of its first turn.
-  const systemMessage = rules.systemInFirstTurn ? "" : systemText;
+  const systemTurn = rules.trimContent ? systemText.trim() : systemText;
+  const systemMessage = rules.systemInFirstTurn ? "" : (rules.systemPreamble?.(new Date()) ?? "") + systemTurn;
   const systemPrompt =
     systemMessage === "" && conv.render_empty_system_message === false ? "" : fill(conv.system_template, PLACEHOLDER.system, systemMessage);
   const contentSep = conv.role_content_sep ?? ": ";

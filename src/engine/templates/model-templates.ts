@@ -103,7 +103,7 @@ export const convTemplateExtras: Record<ConvTemplateName, ConvTemplateExtras> = 
     prefixText: LLAMA3_BOS,
     extraStop: ["<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"],
     controlTokens: [LLAMA3_BOS, "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"],
-    rules: { trimContent: true },
+    rules: { trimContent: true, systemPreamble: llama32SystemPreamble },
   },
   // Llama 3 based: WebLLM's raw path encodes without special tokens and this conv_template has
   // no system_prefix_token_ids, so the BOS the model was trained with is written here.
@@ -128,6 +128,17 @@ export const convTemplateExtras: Record<ConvTemplateName, ConvTemplateExtras> = 
     rules: { trimContent: true, systemInFirstTurn: true },
   },
 };
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * Llama 3.2's chat template opens every system turn with its knowledge cut-off and the date of
+ * the request (strftime "%d %b %Y"); mlc-llm's llama-3_1 conv_template leaves both out.
+ */
+function llama32SystemPreamble(today: Date): string {
+  const day = String(today.getDate()).padStart(2, "0");
+  return `Cutting Knowledge Date: December 2023\nToday Date: ${day} ${MONTHS[today.getMonth()]} ${today.getFullYear()}\n\n`;
+}
 
 /** Which conv_template a WebLLM model id uses, by family. */
 export function convTemplateNameForModel(modelId: string): ConvTemplateName | undefined {

