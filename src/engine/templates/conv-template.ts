@@ -120,7 +120,7 @@ export function renderConvTemplate(conv: ConvTemplate, messages: TemplateMessage
   const first = messages[0];
   const hasSystem = first?.role === "system";
   const systemText = hasSystem ? first.content : conv.system_message;
-  // A family without a system role gets the system text at the start of its first turn.
+  // A family without a system role gets the system text in its first turn (below), untrimmed.
   const systemTurn = rules.trimContent ? systemText.trim() : systemText;
   const systemMessage = rules.systemInFirstTurn ? "" : (rules.systemPreamble?.(new Date()) ?? "") + systemTurn;
   const systemPrompt =
