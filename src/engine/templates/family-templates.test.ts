@@ -7,6 +7,9 @@ import { DEFAULT_SYSTEM_PROMPT } from "../../middleware/loop/render-conversation
 import { getProtocol } from "../../middleware/protocols/registry.ts";
 import { toolsAsJsonLines } from "../../middleware/protocols/tools-intro.ts";
 import type { ChatMessage, TemplateMessage, ToolCall, ToolSpec } from "../../middleware/types.ts";
+import { runToolLoop } from "../../middleware/loop/run-tool-loop.ts";
+import { drive } from "../../middleware/loop/test-support/drive.ts";
+import { ReplayEngine } from "../replay/replay-engine.ts";
 import { prebuiltModelRecords } from "../webllm/prebuilt-models.ts";
 import {
   GEMMA2_CHAT_TEMPLATE,
@@ -232,7 +235,14 @@ describe("BOS and end-of-generation tokens, for every model in the list", () => 
     expect(chatTemplateForModel("Hermes-3-Llama-3.2-3B-q4f32_1-MLC")?.name).toBe("hermes3_llama-3_1");
   });
 
-  it("SmolLM2: <|endoftext|> ends a generation (as a stop string WebLLM cuts it from the text)", () => {
-    expect(chatTemplateForModel("SmolLM2-360M-Instruct-q4f16_1-MLC")?.stop).toEqual(["<|im_end|>", "<|endoftext|>"]);
+  it("SmolLM2: <|endoftext|> ends a generation and never shows as text", async () => {
+    const template = chatTemplateForModel("SmolLM2-360M-Instruct-q4f16_1-MLC")!;
+    expect(template.stop).toEqual(["<|im_end|>", "<|endoftext|>"]);
+    // The loop sends the template's stops with every request; an engine stops at them, as WebLLM
+    // does with a request's stop strings (the replay engine stands in for it here).
+    const engine = new ReplayEngine({ title: "SmolLM2 ends with <|endoftext|>", turns: ["Hello there!<|endoftext|>\nuser: and then?"] }, { delayMs: 0 });
+    const { result } = await drive(runToolLoop({ engine, protocol: hermes, template, tools: [], messages: [{ role: "user", content: "Hi" }] }));
+    expect(result.status).toBe("final");
+    expect(result.finalText).toBe("Hello there!");
   });
 });
