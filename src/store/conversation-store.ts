@@ -4,8 +4,9 @@
 import { create } from "zustand";
 import type { LoopEvent } from "../middleware/types.ts";
 import type { ConversationRepository } from "../persistence/conversation-db.ts";
-import { createConversation, metaOf, type Conversation, type ConversationMeta, type ConversationSettings } from "./conversation.ts";
+import { createConversation, metaOf, readSettings, type Conversation, type ConversationMeta, type ConversationSettings } from "./conversation.ts";
 import { createFrameBatcher } from "./frame-scheduler.ts";
+import { markOpening, unfinishedOpening } from "./render-guard.ts";
 
 export interface ConversationState {
   list: ConversationMeta[];
@@ -13,6 +14,8 @@ export interface ConversationState {
   liveRunId: string | null;
   /** A failed load or save, shown as a banner until dismissed or until a save succeeds. */
   storageError: string | null;
+  /** What the person should know about the open conversation (settings reset, not reopened). */
+  conversationNotice: string | null;
 }
 
 export const useConversationStore = create<ConversationState>()(() => ({
@@ -20,6 +23,7 @@ export const useConversationStore = create<ConversationState>()(() => ({
   active: null,
   liveRunId: null,
   storageError: null,
+  conversationNotice: null,
 }));
 
 const SAVE_INTERVAL_MS = 1000;
@@ -38,7 +42,25 @@ function describe(error: unknown): string {
 }
 
 function reportStorageError(action: string, error: unknown): void {
-  useConversationStore.setState({ storageError: `Could not ${action}: ${describe(error)}. Your conversation is still on this page; export it to keep a copy.` });
+  // The browser's messages often end in a full stop already ("…could not be saved.").
+  const reason = describe(error).replace(/[\s.]+$/, "");
+  useConversationStore.setState({ storageError: `Could not ${action}: ${reason}. Your conversation is still on this page; export it to keep a copy.` });
+}
+
+/**
+ * Every conversation becomes the open one through here: its settings (from IndexedDB or a
+ * file) are checked field by field, and the guard notes that it is being shown.
+ */
+function showConversation(conversation: Conversation, notice: string | null = null): Conversation {
+  const { settings, problems } = readSettings(conversation.settings);
+  const settingsNotice =
+    problems.length > 0
+      ? `Some settings of "${conversation.title}" were not usable and were reset: ${problems.map((p) => `${p.field} (${p.message})`).join("; ")}.`
+      : null;
+  markOpening(conversation.id);
+  const shown = { ...conversation, settings };
+  useConversationStore.setState({ active: shown, conversationNotice: [notice, settingsNotice].filter(Boolean).join(" ") || null });
+  return shown;
 }
 
 const batcher = createFrameBatcher(() => {
@@ -110,18 +132,30 @@ export const conversationActions = {
   async init(repo: ConversationRepository | null): Promise<void> {
     repository = repo;
     if (!repo) {
-      useConversationStore.setState({ active: createConversation() });
+      showConversation(createConversation());
       return;
     }
     try {
       const list = await repo.list();
       const wanted = rememberedActive();
       const id = list.find((m) => m.id === wanted)?.id ?? list[0]?.id;
+      // The page stopped while showing this one last time: do not show it blindly again.
+      const unfinished = unfinishedOpening();
+      if (id && id === unfinished) {
+        const title = list.find((m) => m.id === id)?.title ?? id;
+        useConversationStore.setState({ list });
+        showConversation(
+          createConversation(),
+          `The page stopped while showing "${title}" last time, so it was not reopened. It is in the Conversations list; open it from there to try again.`,
+        );
+        return;
+      }
       const loaded = id ? await repo.load(id) : null;
-      useConversationStore.setState({ list, active: loaded ?? createConversation() });
+      useConversationStore.setState({ list });
+      showConversation(loaded ?? createConversation());
     } catch (error) {
       reportStorageError("open the saved conversations", error);
-      useConversationStore.setState({ active: createConversation() });
+      showConversation(createConversation());
     }
   },
 
@@ -194,7 +228,7 @@ export const conversationActions = {
       const loaded = await repository.load(id);
       if (!loaded) throw new Error("it is no longer stored");
       pending = [];
-      useConversationStore.setState({ active: loaded });
+      showConversation(loaded);
       rememberActive(id);
     } catch (error) {
       reportStorageError("open that conversation", error);
@@ -205,7 +239,8 @@ export const conversationActions = {
     await saveActive();
     const conversation = createConversation(Date.now(), settings ?? useConversationStore.getState().active?.settings);
     pending = [];
-    useConversationStore.setState((s) => ({ active: conversation, list: upsertMeta(s.list, metaOf(conversation)) }));
+    showConversation(conversation);
+    useConversationStore.setState((s) => ({ list: upsertMeta(s.list, metaOf(conversation)) }));
     rememberActive(conversation.id);
     await saveActive();
     return conversation;
@@ -215,7 +250,8 @@ export const conversationActions = {
   async adopt(conversation: Conversation): Promise<void> {
     await saveActive();
     pending = [];
-    useConversationStore.setState((s) => ({ active: conversation, list: upsertMeta(s.list, metaOf(conversation)) }));
+    const shown = showConversation(conversation);
+    useConversationStore.setState((s) => ({ list: upsertMeta(s.list, metaOf(shown)) }));
     rememberActive(conversation.id);
     await saveActive();
   },
@@ -246,6 +282,10 @@ export const conversationActions = {
   dismissStorageError(): void {
     useConversationStore.setState({ storageError: null });
   },
+
+  dismissConversationNotice(): void {
+    useConversationStore.setState({ conversationNotice: null });
+  },
 };
 
 /** For tests: forget module state between cases. */
@@ -255,5 +295,5 @@ export function resetConversationStoreForTests(): void {
   if (saveTimer) clearTimeout(saveTimer);
   saveTimer = null;
   saveChain = Promise.resolve();
-  useConversationStore.setState({ list: [], active: null, liveRunId: null, storageError: null });
+  useConversationStore.setState({ list: [], active: null, liveRunId: null, storageError: null, conversationNotice: null });
 }
