@@ -4,6 +4,7 @@ import "./chat.css";
 import { useMemo } from "react";
 import { useConversationStore } from "../../store/conversation-store.ts";
 import { createChatDeriver } from "../../store/derive-chat.ts";
+import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { AssistantMessage } from "./AssistantMessage.tsx";
 import { ChatInput } from "./ChatInput.tsx";
 import { useChatScroll } from "./use-chat-scroll.ts";
@@ -25,7 +26,7 @@ export function ChatPane({ emptyHint }: { emptyHint?: string }) {
             <div key={item.key} ref={observeRow} data-key={item.key} className={range.start + i === 0 ? "chat-row" : "chat-row chat-row-gap"}>
               {item.kind === "user" ? (
                 <article className="msg msg-user" data-testid="message-user">
-                  <div className="msg-body">{item.content}</div>
+                  <div className="msg-body">{visibleBidi(item.content)}</div>
                 </article>
               ) : (
                 <AssistantMessage turn={item} />

@@ -16,6 +16,7 @@ import { StepTimeline } from "./StepTimeline.tsx";
 import { ToolDefinitions } from "./ToolDefinitions.tsx";
 import { ToolExecView } from "./ToolExecView.tsx";
 import { useThrottled } from "./use-throttled.ts";
+import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 
 export interface DebuggerPaneProps {
   /** The conversation's event log. */
@@ -111,7 +112,7 @@ export function DebuggerPane({ events, tools }: DebuggerPaneProps) {
           </div>
           {step.error && (
             <p className="dbg-step-error" role="status">
-              {step.error}
+              {visibleBidi(step.error)}
             </p>
           )}
           {tab === "step" ? (
