@@ -73,6 +73,13 @@ const batcher = createFrameBatcher(() => {
   useConversationStore.setState({ active: { ...active, events: active.events.concat(batch), updatedAt: Math.max(active.updatedAt, last.at) } });
 });
 
+/** Top-level runs this page started (a run in the log that is not one of them ran before a reload). */
+const runsStartedHere = new Set<string>();
+
+export function startedOnThisPage(runId: string): boolean {
+  return runsStartedHere.has(runId);
+}
+
 function rememberActive(id: string | null): void {
   try {
     if (id) localStorage.setItem(ACTIVE_KEY, id);
@@ -175,6 +182,7 @@ export const conversationActions = {
   },
 
   setLiveRun(runId: string | null): void {
+    if (runId) runsStartedHere.add(runId);
     useConversationStore.setState({ liveRunId: runId });
   },
 

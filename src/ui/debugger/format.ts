@@ -12,6 +12,7 @@ export const STEP_STATUS_LABEL: Record<StepViewStatus, string> = {
   "cut-off": "cut off",
   running: "running",
   unfinished: "unfinished",
+  interrupted: "interrupted",
 };
 
 /** Badge tone: good, neutral, warning or failure. */
@@ -29,6 +30,7 @@ export function statusTone(status: StepViewStatus | ToolExecution["status"]): "o
     case "cut-off":
     case "timeout":
     case "unfinished":
+    case "interrupted":
       return "warn";
     default:
       return "err";
