@@ -58,6 +58,7 @@ function showConversation(conversation: Conversation, notice: string | null = nu
       ? `Some settings of "${conversation.title}" were not usable and were reset: ${problems.map((p) => `${p.field} (${p.message})`).join("; ")}.`
       : null;
   markOpening(conversation.id);
+  rememberActive(conversation.id);
   const shown = { ...conversation, settings };
   useConversationStore.setState({ active: shown, conversationNotice: [notice, settingsNotice].filter(Boolean).join(" ") || null });
   return shown;
@@ -237,7 +238,6 @@ export const conversationActions = {
       if (!loaded) throw new Error("it is no longer stored");
       pending = [];
       showConversation(loaded);
-      rememberActive(id);
     } catch (error) {
       reportStorageError("open that conversation", error);
     }
@@ -249,7 +249,6 @@ export const conversationActions = {
     pending = [];
     showConversation(conversation);
     useConversationStore.setState((s) => ({ list: upsertMeta(s.list, metaOf(conversation)) }));
-    rememberActive(conversation.id);
     await saveActive();
     return conversation;
   },
@@ -260,7 +259,6 @@ export const conversationActions = {
     pending = [];
     const shown = showConversation(conversation);
     useConversationStore.setState((s) => ({ list: upsertMeta(s.list, metaOf(shown)) }));
-    rememberActive(conversation.id);
     await saveActive();
   },
 
