@@ -77,6 +77,12 @@ const batcher = createFrameBatcher(() => {
 /** Top-level runs this page started (a run in the log that is not one of them ran before a reload). */
 const runsStartedHere = new Set<string>();
 
+/** The whole page failed while this conversation was open: the next start must not reopen it blindly. */
+export function markActiveAsFailing(): void {
+  const { active } = useConversationStore.getState();
+  if (active) markOpening(active.id);
+}
+
 export function startedOnThisPage(runId: string): boolean {
   return runsStartedHere.has(runId);
 }

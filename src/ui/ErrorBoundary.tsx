@@ -7,6 +7,8 @@ interface BoundaryProps {
   fallback?: (error: Error, retry: () => void) => ReactNode;
   /** When any of these change (another conversation opened, say), the children are tried again. */
   resetKeys?: readonly unknown[];
+  /** Told of each error caught (besides the console). */
+  onError?: (error: Error) => void;
 }
 
 interface BoundaryState {
@@ -41,6 +43,7 @@ export class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     // Kept in the console for whoever debugs it; the person sees the fallback.
     console.error("A view failed to render:", error, info.componentStack);
+    this.props.onError?.(asError(error));
   }
 
   private retry = () => this.setState({ error: null });
@@ -52,7 +55,10 @@ export class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
     return (
       <div className="fatal" role="alert">
         <h1>Something in the page broke</h1>
-        <p>Your conversations are stored in this browser and are not lost. After a reload the lab starts on an empty conversation; the one that was showing stays in the Conversations list.</p>
+        <p>
+          Your conversations are stored in this browser and are not lost. After a reload the lab does not reopen the conversation that was showing: it
+          starts on an empty one, and that conversation stays in the Conversations list.
+        </p>
         <pre>{error.message}</pre>
         <button type="button" onClick={() => location.reload()}>
           Reload the page
