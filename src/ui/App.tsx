@@ -4,6 +4,7 @@ import { engineSelectors, useEngineStore } from "../store/engine-store.ts";
 import { startLab } from "../store/lab-startup.ts";
 import { allTools, enabledTools, toSpecs } from "../store/tool-catalog.ts";
 import { allowForeignTranscript, refuseForeignTranscript, useTranscriptConsent } from "../store/transcript-consent.ts";
+import { visibleBidi } from "./bidi/VisibleBidi.tsx";
 import { PanelBoundary } from "./ErrorBoundary.tsx";
 import { ChatPane } from "./chat/ChatPane.tsx";
 import { ProtocolSelect } from "./chat/ProtocolSelect.tsx";
@@ -123,7 +124,7 @@ export function App() {
         </div>
         <section className="pane pane-chat" aria-label="Chat">
           <h2 className="pane-title">
-            Chat {title && <span className="pane-subtitle" data-testid="conversation-title">{title}</span>}
+            Chat {title && <span className="pane-subtitle" data-testid="conversation-title">{visibleBidi(title)}</span>}
           </h2>
           <PanelBoundary name="Chat" resetKeys={[activeId]}>
             <ChatPane />

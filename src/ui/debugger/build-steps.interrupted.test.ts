@@ -19,7 +19,10 @@ describe("a turn interrupted by a reload", () => {
   it("shows the steps and tool calls it left running as interrupted, nested ones included", () => {
     const model = markInterrupted(buildSteps(interruptedLog()), () => false);
     expect(model.steps.get(stepKey("main", "m0"))?.status).toBe("interrupted");
-    expect(model.steps.get(stepKey("main", "m0"))?.toolExecutions.map((e) => e.status)).toEqual(["interrupted"]);
+    expect(model.steps.get(stepKey("main", "m0"))?.toolExecutions.map((e) => [e.status, e.error])).toEqual([
+      ["interrupted", "The page was closed or reloaded while this tool ran."],
+    ]);
+    expect(model.steps.get(stepKey("main", "m0"))?.error).toMatch(/closed or reloaded during this step/);
     expect(model.steps.get(stepKey("sub", "s0"))?.status).toBe("interrupted");
 
     const html = renderToStaticMarkup(createElement(StepTimeline, { model, selectedKey: undefined, following: true, onSelect: () => {}, onFollowLatest: () => {} }));

@@ -370,7 +370,10 @@ export function markInterrupted(model: StepsModel, startedOnThisPage: (runId: st
     steps.set(key, {
       ...step,
       status: "interrupted",
-      toolExecutions: step.toolExecutions.map((e) => (e.status === "running" ? { ...e, status: "interrupted" as const } : e)),
+      error: step.error ?? "The page was closed or reloaded during this step; the log has nothing after this point.",
+      toolExecutions: step.toolExecutions.map((e) =>
+        e.status === "running" ? { ...e, status: "interrupted" as const, error: "The page was closed or reloaded while this tool ran." } : e,
+      ),
     });
   }
   return steps ? { ...model, steps } : model;
