@@ -4,8 +4,9 @@
 import { create } from "zustand";
 import type { LoopEvent } from "../middleware/types.ts";
 import type { ConversationRepository } from "../persistence/conversation-db.ts";
-import { createConversation, metaOf, upgradeSettings, type Conversation, type ConversationMeta, type ConversationSettings } from "./conversation.ts";
+import { createConversation, metaOf, readSettings, upgradeSettings, type Conversation, type ConversationMeta, type ConversationSettings } from "./conversation.ts";
 import { createFrameBatcher } from "./frame-scheduler.ts";
+import { markOpening, unfinishedOpening } from "./render-guard.ts";
 
 export interface ConversationState {
   list: ConversationMeta[];
@@ -13,6 +14,8 @@ export interface ConversationState {
   liveRunId: string | null;
   /** A failed load or save, shown as a banner until dismissed or until a save succeeds. */
   storageError: string | null;
+  /** What the person should know about the open conversation (settings reset, not reopened). */
+  conversationNotice: string | null;
 }
 
 export const useConversationStore = create<ConversationState>()(() => ({
@@ -20,6 +23,7 @@ export const useConversationStore = create<ConversationState>()(() => ({
   active: null,
   liveRunId: null,
   storageError: null,
+  conversationNotice: null,
 }));
 
 const SAVE_INTERVAL_MS = 1000;
@@ -38,7 +42,29 @@ function describe(error: unknown): string {
 }
 
 function reportStorageError(action: string, error: unknown): void {
-  useConversationStore.setState({ storageError: `Could not ${action}: ${describe(error)}. Your conversation is still on this page; export it to keep a copy.` });
+  // The browser's messages often end in a full stop already ("…could not be saved.").
+  const reason = describe(error).replace(/[\s.]+$/, "");
+  useConversationStore.setState({ storageError: `Could not ${action}: ${reason}. Your conversation is still on this page; export it to keep a copy.` });
+}
+
+/**
+ * Every conversation becomes the open one through here: its settings (from IndexedDB or a
+ * file) are checked field by field, and the guard notes that it is being shown.
+ */
+function showConversation(conversation: Conversation, notice: string | null = null): Conversation {
+  // Stored settings are data from another time (or another program): upgraded from the lab's
+  // old fixed sampling values, then checked field by field.
+  const raw: unknown = conversation.settings;
+  const { settings, problems } = readSettings(typeof raw === "object" && raw !== null && !Array.isArray(raw) ? upgradeSettings(raw as Partial<ConversationSettings>) : raw);
+  const settingsNotice =
+    problems.length > 0
+      ? `Some settings of "${conversation.title}" were not usable and were reset: ${problems.map((p) => `${p.field} (${p.message})`).join("; ")}.`
+      : null;
+  markOpening(conversation.id);
+  rememberActive(conversation.id);
+  const shown = { ...conversation, settings };
+  useConversationStore.setState({ active: shown, conversationNotice: [notice, settingsNotice].filter(Boolean).join(" ") || null });
+  return shown;
 }
 
 const batcher = createFrameBatcher(() => {
@@ -50,6 +76,19 @@ const batcher = createFrameBatcher(() => {
   const last = batch[batch.length - 1]!;
   useConversationStore.setState({ active: { ...active, events: active.events.concat(batch), updatedAt: Math.max(active.updatedAt, last.at) } });
 });
+
+/** Top-level runs this page started (a run in the log that is not one of them ran before a reload). */
+const runsStartedHere = new Set<string>();
+
+/** The whole page failed while this conversation was open: the next start must not reopen it blindly. */
+export function markActiveAsFailing(): void {
+  const { active } = useConversationStore.getState();
+  if (active) markOpening(active.id);
+}
+
+export function startedOnThisPage(runId: string): boolean {
+  return runsStartedHere.has(runId);
+}
 
 function rememberActive(id: string | null): void {
   try {
@@ -110,18 +149,30 @@ export const conversationActions = {
   async init(repo: ConversationRepository | null): Promise<void> {
     repository = repo;
     if (!repo) {
-      useConversationStore.setState({ active: createConversation() });
+      showConversation(createConversation());
       return;
     }
     try {
       const list = await repo.list();
       const wanted = rememberedActive();
       const id = list.find((m) => m.id === wanted)?.id ?? list[0]?.id;
+      // The page stopped while showing this one last time: do not show it blindly again.
+      const unfinished = unfinishedOpening();
+      if (id && id === unfinished) {
+        const title = list.find((m) => m.id === id)?.title ?? id;
+        useConversationStore.setState({ list });
+        showConversation(
+          createConversation(),
+          `The page stopped while showing "${title}" last time, so it was not reopened. It is in the Conversations list; open it from there to try again.`,
+        );
+        return;
+      }
       const loaded = id ? await repo.load(id) : null;
-      useConversationStore.setState({ list, active: loaded ? withUpgradedSettings(loaded) : createConversation() });
+      useConversationStore.setState({ list });
+      showConversation(loaded ?? createConversation());
     } catch (error) {
       reportStorageError("open the saved conversations", error);
-      useConversationStore.setState({ active: createConversation() });
+      showConversation(createConversation());
     }
   },
 
@@ -141,6 +192,7 @@ export const conversationActions = {
   },
 
   setLiveRun(runId: string | null): void {
+    if (runId) runsStartedHere.add(runId);
     useConversationStore.setState({ liveRunId: runId });
   },
 
@@ -194,8 +246,7 @@ export const conversationActions = {
       const loaded = await repository.load(id);
       if (!loaded) throw new Error("it is no longer stored");
       pending = [];
-      useConversationStore.setState({ active: withUpgradedSettings(loaded) });
-      rememberActive(id);
+      showConversation(loaded);
     } catch (error) {
       reportStorageError("open that conversation", error);
     }
@@ -205,8 +256,8 @@ export const conversationActions = {
     await saveActive();
     const conversation = createConversation(Date.now(), settings ?? useConversationStore.getState().active?.settings);
     pending = [];
-    useConversationStore.setState((s) => ({ active: conversation, list: upsertMeta(s.list, metaOf(conversation)) }));
-    rememberActive(conversation.id);
+    showConversation(conversation);
+    useConversationStore.setState((s) => ({ list: upsertMeta(s.list, metaOf(conversation)) }));
     await saveActive();
     return conversation;
   },
@@ -215,8 +266,8 @@ export const conversationActions = {
   async adopt(conversation: Conversation): Promise<void> {
     await saveActive();
     pending = [];
-    useConversationStore.setState((s) => ({ active: conversation, list: upsertMeta(s.list, metaOf(conversation)) }));
-    rememberActive(conversation.id);
+    const shown = showConversation(conversation);
+    useConversationStore.setState((s) => ({ list: upsertMeta(s.list, metaOf(shown)) }));
     await saveActive();
   },
 
@@ -246,6 +297,10 @@ export const conversationActions = {
   dismissStorageError(): void {
     useConversationStore.setState({ storageError: null });
   },
+
+  dismissConversationNotice(): void {
+    useConversationStore.setState({ conversationNotice: null });
+  },
 };
 
 /** For tests: forget module state between cases. */
@@ -255,9 +310,5 @@ export function resetConversationStoreForTests(): void {
   if (saveTimer) clearTimeout(saveTimer);
   saveTimer = null;
   saveChain = Promise.resolve();
-  useConversationStore.setState({ list: [], active: null, liveRunId: null, storageError: null });
-}
-
-function withUpgradedSettings(conversation: Conversation): Conversation {
-  return { ...conversation, settings: upgradeSettings(conversation.settings) };
+  useConversationStore.setState({ list: [], active: null, liveRunId: null, storageError: null, conversationNotice: null });
 }

@@ -9,6 +9,7 @@ import { useProtocolStore } from "./protocol-store.ts";
 import { configureRunEnvironment } from "./run-controller.ts";
 import { activeSamplingDefaults } from "./sampling.ts";
 import { enabledTools } from "./tool-catalog.ts";
+import { holdForeignTranscript } from "./transcript-consent.ts";
 
 let started = false;
 
@@ -26,7 +27,8 @@ export function startLab(): void {
   void conversationActions.init(createIndexedDbRepository());
   saveWhenThePageGoes();
   followTranscriptProtocol();
-  void initEngines();
+  // A link may name a transcript on another site: that one waits for the person's yes.
+  void initEngines(holdForeignTranscript(location.search, location.origin));
 }
 
 /** When a replay transcript says which protocol it is written in, the next turn uses it. */

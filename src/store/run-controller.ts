@@ -72,9 +72,16 @@ function alignReplayPosition(engine: Engine, conversation: Conversation): void {
   candidate.reset(generations - origin.generation);
 }
 
-/** Sends a user message. Resolves when the turn is over; false when it could not start. */
+/**
+ * Sends a user message. Resolves when the turn is over; false when it could not start (the
+ * reason is in the notice, and the input keeps the text). Never rejects.
+ */
 export function sendMessage(text: string): Promise<boolean> {
-  const turn = runTurn(text);
+  const turn = runTurn(text).catch((error: unknown) => {
+    // Only a failure outside the loop gets here (the loop's own end up in the log).
+    useRunStore.setState({ running: false, notice: `The message could not be sent: ${describe(error)}` });
+    return false;
+  });
   currentTurn = turn;
   void turn.finally(() => {
     if (currentTurn === turn) currentTurn = null;
@@ -103,18 +110,33 @@ async function runTurn(text: string): Promise<boolean> {
     return false;
   }
   const { settings, id: conversationId } = conversation;
+  // Everything that can fail before the turn starts fails here, with the app not yet "running":
+  // a turn that cannot start says why and leaves the message in the box.
   let tools: ExecutableTool[];
+  let messages: ChatMessage[];
+  const abort = new AbortController();
+  let options: RunLoopOptions;
   try {
     tools = env.resolveTools(settings);
+    messages = [...deriveHistory(conversation.events), { role: "user", content }];
+    options = {
+      engine: resolved.engine,
+      protocol,
+      tools,
+      messages,
+      generation: generationFor(settings, env.samplingDefaults()),
+      maxSteps: settings.maxSteps,
+      toolTimeoutMs: settings.toolTimeoutMs,
+      signal: abort.signal,
+    };
+    if (settings.systemPrompt.trim()) options.systemPrompt = settings.systemPrompt;
+    if (resolved.template) options.template = resolved.template;
+    alignReplayPosition(resolved.engine, conversation);
   } catch (error) {
-    useRunStore.setState({ notice: `Could not prepare the tools: ${describe(error)}` });
+    useRunStore.setState({ notice: `The turn could not start: ${describe(error)}` });
     return false;
   }
 
-  const messages: ChatMessage[] = [...deriveHistory(conversation.events), { role: "user", content }];
-  alignReplayPosition(resolved.engine, conversation);
-  conversationActions.titleFromFirstMessage(content);
-  const abort = new AbortController();
   controller = abort;
   useRunStore.setState({ running: true, notice: null });
 
@@ -122,20 +144,9 @@ async function runTurn(text: string): Promise<boolean> {
   let ended = false;
   let lastMessages: ChatMessage[] = messages;
   const append = (event: LoopEvent) => conversationActions.appendEvent(conversationId, event);
-  const options: RunLoopOptions = {
-    engine: resolved.engine,
-    protocol,
-    tools,
-    messages,
-    generation: generationFor(settings, env.samplingDefaults()),
-    maxSteps: settings.maxSteps,
-    toolTimeoutMs: settings.toolTimeoutMs,
-    signal: abort.signal,
-  };
-  if (settings.systemPrompt.trim()) options.systemPrompt = settings.systemPrompt;
-  if (resolved.template) options.template = resolved.template;
 
   try {
+    conversationActions.titleFromFirstMessage(content);
     for await (const event of env.runLoop(options)) {
       if (!event.parent) {
         if (event.type === "run-start" && runId === null) {

@@ -1,8 +1,11 @@
 import { useEffect, useMemo } from "react";
-import { useConversationStore, conversationActions } from "../store/conversation-store.ts";
+import { useConversationStore, conversationActions, startedOnThisPage } from "../store/conversation-store.ts";
 import { engineSelectors, useEngineStore } from "../store/engine-store.ts";
 import { startLab } from "../store/lab-startup.ts";
 import { allTools, enabledTools, toSpecs } from "../store/tool-catalog.ts";
+import { allowForeignTranscript, refuseForeignTranscript, useTranscriptConsent } from "../store/transcript-consent.ts";
+import { visibleBidi } from "./bidi/VisibleBidi.tsx";
+import { PanelBoundary } from "./ErrorBoundary.tsx";
 import { ChatPane } from "./chat/ChatPane.tsx";
 import { ProtocolSelect } from "./chat/ProtocolSelect.tsx";
 import { DebuggerPane } from "./debugger/DebuggerPane.tsx";
@@ -19,7 +22,7 @@ function LabDebugger() {
   const events = useConversationStore((s) => s.active?.events ?? EMPTY_EVENTS);
   const settings = useConversationStore((s) => s.active?.settings);
   const offered = useMemo(() => (settings ? toSpecs(enabledTools(settings)) : []), [settings]);
-  return <DebuggerPane events={events} tools={offered} />;
+  return <DebuggerPane events={events} tools={offered} startedOnThisPage={startedOnThisPage} />;
 }
 
 function LabSettings() {
@@ -28,11 +31,35 @@ function LabSettings() {
   return <SettingsPanel tools={everyTool} />;
 }
 
+/** A link asked for a transcript from another site: load it only if the person says so. */
+function TranscriptConsent() {
+  const pending = useTranscriptConsent((s) => s.pending);
+  if (!pending) return null;
+  return (
+    <div className="notice notice-warn notice-row" role="alert" data-testid="transcript-consent">
+      <span>
+        This link asks to replay a transcript from another site: <bdi className="mono">{pending}</bdi>. A transcript decides everything the
+        replayed model writes, including the tool calls the lab will run. Load it?
+      </span>
+      <span className="notice-actions">
+        <button type="button" data-testid="transcript-consent-load" onClick={allowForeignTranscript}>
+          Load it
+        </button>
+        <button type="button" data-testid="transcript-consent-refuse" onClick={refuseForeignTranscript}>
+          Don't load
+        </button>
+      </span>
+    </div>
+  );
+}
+
 export function App() {
   const gpu = useWebGpuStatus();
   useEffect(() => startLab(), []);
   const title = useConversationStore((s) => s.active?.title);
   const storageError = useConversationStore((s) => s.storageError);
+  const conversationNotice = useConversationStore((s) => s.conversationNotice);
+  const activeId = useConversationStore((s) => s.active?.id);
   const engineLabel = useEngineStore(engineSelectors.label);
   const engineReady = useEngineStore(engineSelectors.ready);
 
@@ -60,34 +87,54 @@ export function App() {
           </button>
         </div>
       )}
+      {conversationNotice && (
+        <div className="notice notice-warn notice-row" role="status" data-testid="conversation-notice">
+          <span>{conversationNotice}</span>
+          <button type="button" onClick={conversationActions.dismissConversationNotice}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      <TranscriptConsent />
+      {/* Each panel has its own error boundary: one that fails leaves the others usable. */}
       <main className="panes">
         <div className="pane pane-side">
           <section className="side-section" aria-label="Model">
             <h2>Model</h2>
-            <ModelPanel />
+            <PanelBoundary name="Model">
+              <ModelPanel />
+            </PanelBoundary>
           </section>
           <details className="side-section" open>
             <summary>
               <h2>Conversations</h2>
             </summary>
-            <SessionsPanel />
+            <PanelBoundary name="Conversations">
+              <SessionsPanel />
+            </PanelBoundary>
           </details>
           <details className="side-section" open>
             <summary>
               <h2>Settings</h2>
             </summary>
-            <LabSettings />
+            <PanelBoundary name="Settings" resetKeys={[activeId]}>
+              <LabSettings />
+            </PanelBoundary>
           </details>
         </div>
         <section className="pane pane-chat" aria-label="Chat">
           <h2 className="pane-title">
-            Chat {title && <span className="pane-subtitle" data-testid="conversation-title">{title}</span>}
+            Chat {title && <span className="pane-subtitle" data-testid="conversation-title">{visibleBidi(title)}</span>}
           </h2>
-          <ChatPane />
+          <PanelBoundary name="Chat" resetKeys={[activeId]}>
+            <ChatPane />
+          </PanelBoundary>
         </section>
         <section className="pane pane-debugger" aria-label="Debugger">
           <h2>Debugger</h2>
-          <LabDebugger />
+          <PanelBoundary name="Debugger" resetKeys={[activeId]}>
+            <LabDebugger />
+          </PanelBoundary>
         </section>
       </main>
     </div>

@@ -2,6 +2,7 @@
 // cards in the order they happened, and how the turn ended when it did not simply answer.
 import { memo, useState } from "react";
 import type { AssistantBlock, AssistantTurn } from "../../store/derive-chat.ts";
+import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
 import { ToolCallCard } from "./ToolCallCard.tsx";
 import { turnEndNote } from "./turn-end-note.ts";
@@ -14,13 +15,13 @@ function Block({ block, streaming }: { block: AssistantBlock; streaming: boolean
       return (
         <details className="reasoning">
           <summary>{streaming ? "Thinking…" : "Reasoning"} <span className="muted">({block.text.trim().length} chars)</span></summary>
-          <div className="reasoning-text">{block.text.trim()}</div>
+          <div className="reasoning-text">{visibleBidi(block.text.trim())}</div>
         </details>
       );
     case "tool-call":
       return <ToolCallCard card={block.card} />;
     case "notice":
-      return <div className={`chat-notice notice-${block.tone}`}>{block.text}</div>;
+      return <div className={`chat-notice notice-${block.tone}`}>{visibleBidi(block.text)}</div>;
   }
 }
 
@@ -67,7 +68,11 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
         ))}
         {running && <span className="typing" aria-label="generating" />}
         {!running && turn.blocks.length === 0 && !note && <p className="muted">(empty reply)</p>}
-        {note && !(note.tone === "error" && errorShown) && <div className={`chat-notice notice-${note.tone}`} data-testid="turn-end-note" data-cut-off={turn.cutOff?.limit}>{note.text}</div>}
+        {note && !(note.tone === "error" && errorShown) && (
+          <div className={`chat-notice notice-${note.tone}`} data-testid="turn-end-note" data-cut-off={turn.cutOff?.limit}>
+            {visibleBidi(note.text)}
+          </div>
+        )}
       </div>
     </article>
   );

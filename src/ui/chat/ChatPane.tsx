@@ -1,20 +1,49 @@
 // The conversation: every turn derived from the event log, newest at the bottom; how the view
 // follows it and windows a long one is use-chat-scroll.ts.
 import "./chat.css";
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import { useConversationStore } from "../../store/conversation-store.ts";
-import { createChatDeriver } from "../../store/derive-chat.ts";
+import { createChatDeriver, type ChatItem } from "../../store/derive-chat.ts";
+import { markShown } from "../../store/render-guard.ts";
+import { ErrorBoundary } from "../ErrorBoundary.tsx";
+import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { AssistantMessage } from "./AssistantMessage.tsx";
 import { ChatEmptyState } from "./ChatEmptyState.tsx";
 import { ChatInput } from "./ChatInput.tsx";
 import { useChatScroll } from "./use-chat-scroll.ts";
 
+/** The words of a message, for showing one that could not be rendered as plain text. */
+function plainTextOf(item: ChatItem): string {
+  if (item.kind === "user") return item.content;
+  return item.blocks.map((b) => (b.kind === "tool-call" ? `[${b.card.name}(${b.card.argumentsText})]` : b.text)).join("\n\n");
+}
+
+/** One message failed to render: say so, offer its text, and leave the rest of the chat alone. */
+function MessageFailed({ item, error }: { item: ChatItem; error: Error }) {
+  return (
+    <article className="msg msg-failed" role="alert" data-testid="message-failed">
+      <p>
+        This {item.kind === "user" ? "message" : "reply"} could not be shown: <span className="mono">{error.message || error.name}</span>
+      </p>
+      <details>
+        <summary>Show its text as written</summary>
+        <pre className="mono msg-failed-text">{visibleBidi(plainTextOf(item))}</pre>
+      </details>
+    </article>
+  );
+}
+
 export function ChatPane() {
+  const activeId = useConversationStore((s) => s.active?.id);
   const events = useConversationStore((s) => s.active?.events);
   const liveRunId = useConversationStore((s) => s.liveRunId);
   const derive = useMemo(() => createChatDeriver(), []);
   const items = useMemo(() => derive(events ?? [], liveRunId), [derive, events, liveRunId]);
   const { scroller, content, onScroll, observeRow, range } = useChatScroll(items);
+  // Rendered (committed) without a crash: the next start may reopen this conversation.
+  useEffect(() => {
+    if (activeId) markShown(activeId);
+  }, [activeId]);
 
   return (
     <div className="chat">
@@ -24,13 +53,15 @@ export function ChatPane() {
           {range.before > 0 && <div aria-hidden="true" style={{ height: range.before }} />}
           {items.slice(range.start, range.end).map((item, i) => (
             <div key={item.key} ref={observeRow} data-key={item.key} className={range.start + i === 0 ? "chat-row" : "chat-row chat-row-gap"}>
-              {item.kind === "user" ? (
-                <article className="msg msg-user" data-testid="message-user">
-                  <div className="msg-body">{item.content}</div>
-                </article>
-              ) : (
-                <AssistantMessage turn={item} />
-              )}
+              <ErrorBoundary resetKeys={[item]} fallback={(error) => <MessageFailed item={item} error={error} />}>
+                {item.kind === "user" ? (
+                  <article className="msg msg-user" data-testid="message-user">
+                    <div className="msg-body">{visibleBidi(item.content)}</div>
+                  </article>
+                ) : (
+                  <AssistantMessage turn={item} />
+                )}
+              </ErrorBoundary>
             </div>
           ))}
           {range.after > 0 && <div aria-hidden="true" style={{ height: range.after }} />}

@@ -3,6 +3,8 @@
 import { memo, useState } from "react";
 import { describeToolOutcome, type ToolCallCard as Card } from "../../store/derive-chat.ts";
 import { useDebuggerStore } from "../../store/debugger-store.ts";
+import { showBidiControls } from "../bidi/bidi-controls.ts";
+import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 
 const STATUS_LABEL: Record<string, string> = {
   writing: "writing…",
@@ -60,8 +62,8 @@ export const ToolCallCard = memo(function ToolCallCard({ card }: { card: Card })
         }}
       >
         <span className={`dot dot-${t}`} aria-hidden="true" />
-        <span className="tool-name mono">{card.name}</span>
-        <span className="tool-args mono">({preview})</span>
+        <span className="tool-name mono">{visibleBidi(card.name)}</span>
+        <span className="tool-args mono">({visibleBidi(preview)})</span>
         <span className="tool-meta">
           {card.nestedSteps > 0 && <span className="chip">{card.nestedSteps} sub-steps</span>}
           {card.repairs > 0 && <span className="chip chip-repair" title="The parser repaired this call; see its parse steps">{card.repairs} repaired</span>}
@@ -70,24 +72,24 @@ export const ToolCallCard = memo(function ToolCallCard({ card }: { card: Card })
         </span>
       </button>
       {!open && resultText !== undefined && resultText !== "" && (
-        <div className="tool-card-result-line mono" title={resultText}>
-          → {resultText}
+        <div className="tool-card-result-line mono" title={showBidiControls(resultText)}>
+          → {visibleBidi(resultText)}
         </div>
       )}
       {open && (
         <div className="tool-card-body">
           <div className="tool-card-label">Arguments {card.protocol && <span className="chip">{card.protocol}</span>}</div>
-          <pre className="mono">{card.arguments ? JSON.stringify(card.arguments, null, 2) : card.argumentsText || "(none yet)"}</pre>
+          <pre className="mono">{visibleBidi(card.arguments ? JSON.stringify(card.arguments, null, 2) : card.argumentsText || "(none yet)")}</pre>
           {card.content !== undefined && (
             <>
               <div className="tool-card-label">Result given to the model</div>
-              <pre className="mono">{card.content}</pre>
+              <pre className="mono">{visibleBidi(card.content)}</pre>
             </>
           )}
           {card.error !== undefined && card.error !== card.content && (
             <>
               <div className="tool-card-label">Error</div>
-              <pre className="mono tool-error">{card.error}</pre>
+              <pre className="mono tool-error">{visibleBidi(card.error)}</pre>
             </>
           )}
         </div>

@@ -6,7 +6,7 @@ import { useCallback, useDeferredValue, useMemo, useRef, useState } from "react"
 import type { LoopEvent, ToolSpec } from "../../middleware/types.ts";
 import { useDebuggerStore } from "../../store/debugger-store.ts";
 import { useProtocolStore } from "../../store/protocol-store.ts";
-import { previousStepInRun, resolveSelectedStep, selectionIdFor, StepFolder, type StepView } from "./build-steps.ts";
+import { markInterrupted, previousStepInRun, resolveSelectedStep, selectionIdFor, StepFolder, type StepView } from "./build-steps.ts";
 import { describeCutOff, formatBudget, formatDuration, formatSettings, formatTokens, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
 import { ParseStepsView } from "./ParseStepsView.tsx";
 import { PromptView } from "./PromptView.tsx";
@@ -17,27 +17,31 @@ import { StepTimeline } from "./StepTimeline.tsx";
 import { ToolDefinitions } from "./ToolDefinitions.tsx";
 import { ToolExecView } from "./ToolExecView.tsx";
 import { useThrottled } from "./use-throttled.ts";
+import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 
 export interface DebuggerPaneProps {
   /** The conversation's event log. */
   events: LoopEvent[];
   /** The tools enabled now (shown when no step's run says which tools it had). */
   tools: ToolSpec[];
+  /** Whether this page started a top-level run; a step left running in any other was interrupted (a reload). Absent: none was. */
+  startedOnThisPage?: (runId: string) => boolean;
 }
 
 type Tab = "step" | "tools";
 
 const STREAM_REDRAW_MS = 100;
 
-export function DebuggerPane({ events, tools }: DebuggerPaneProps) {
+export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneProps) {
   // Streaming appends many events a second: the pane redraws at most every STREAM_REDRAW_MS, and
   // at low priority, so React skips intermediate logs rather than fall behind.
   const deferredEvents = useDeferredValue(useThrottled(events, STREAM_REDRAW_MS));
   const folder = useRef<StepFolder | null>(null);
-  const model = useMemo(() => {
+  const folded = useMemo(() => {
     folder.current ??= new StepFolder();
     return folder.current.update(deferredEvents);
   }, [deferredEvents]);
+  const model = useMemo(() => (startedOnThisPage ? markInterrupted(folded, startedOnThisPage) : folded), [folded, startedOnThisPage]);
 
   const selectedId = useDebuggerStore((s) => s.stepId);
   const parseIndex = useDebuggerStore((s) => s.parseIndex);
@@ -122,7 +126,7 @@ export function DebuggerPane({ events, tools }: DebuggerPaneProps) {
           )}
           {step.error && (
             <p className="dbg-step-error" role="status">
-              {step.error}
+              {visibleBidi(step.error)}
             </p>
           )}
           {tab === "step" ? (

@@ -7,6 +7,7 @@ import type { StepView } from "./build-steps.ts";
 import { summarizeParseEvent, toDisplayJson } from "./format.ts";
 import { spanKindOf } from "./raw-output-spans.ts";
 import { VirtualList } from "./VirtualList.tsx";
+import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 
 const ROW_HEIGHT = 28;
 const ROUTINE = new Set<ParseEvent["type"]>(["text", "reasoning", "tool-call-delta"]);
@@ -75,7 +76,7 @@ export const ParseStepsView = memo(function ParseStepsView({ step, selectedParse
                   <span className="dbg-parse-span">
                     {event.span.start}–{event.span.end}
                   </span>
-                  <span className="dbg-parse-summary">{summarizeParseEvent(event)}</span>
+                  <span className="dbg-parse-summary">{visibleBidi(summarizeParseEvent(event))}</span>
                 </button>
               );
             }}
@@ -96,27 +97,27 @@ function ParseEventDetail({ event }: { event: ParseEvent }) {
       {event.type === "repair" && (
         <>
           <p className="dbg-detail-line">
-            <strong>{event.kind}</strong> — {event.message}
+            <strong>{event.kind}</strong> — {visibleBidi(event.message)}
           </p>
           <div className="dbg-before-after">
-            <pre className="dbg-before" aria-label="Before">{event.before}</pre>
+            <pre className="dbg-before" aria-label="Before">{visibleBidi(event.before)}</pre>
             <span aria-hidden="true">→</span>
-            <pre className="dbg-after" aria-label="After">{event.after}</pre>
+            <pre className="dbg-after" aria-label="After">{visibleBidi(event.after)}</pre>
           </div>
         </>
       )}
       {event.type === "parse-error" && (
         <>
           <p className="dbg-detail-line">
-            <strong>{event.kind}</strong> — {event.message}
+            <strong>{event.kind}</strong> — {visibleBidi(event.message)}
           </p>
-          <pre>{event.raw}</pre>
+          <pre>{visibleBidi(event.raw)}</pre>
         </>
       )}
-      {(event.type === "text" || event.type === "reasoning") && <pre>{event.text}</pre>}
-      {event.type === "tool-call-start" && <p className="dbg-detail-line">Call {event.id} to {event.name} begins.</p>}
-      {event.type === "tool-call-delta" && <pre>{event.argumentsDelta}</pre>}
-      {event.type === "tool-call-end" && <pre>{`${event.call.name} ${toDisplayJson(event.call.arguments)}`}</pre>}
+      {(event.type === "text" || event.type === "reasoning") && <pre>{visibleBidi(event.text)}</pre>}
+      {event.type === "tool-call-start" && <p className="dbg-detail-line">Call {visibleBidi(event.id)} to {visibleBidi(event.name)} begins.</p>}
+      {event.type === "tool-call-delta" && <pre>{visibleBidi(event.argumentsDelta)}</pre>}
+      {event.type === "tool-call-end" && <pre>{visibleBidi(`${event.call.name} ${toDisplayJson(event.call.arguments)}`)}</pre>}
     </div>
   );
 }

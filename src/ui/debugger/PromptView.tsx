@@ -1,6 +1,7 @@
 // The exact prompt the model read: control tokens as chips, the tool block folded, and on
 // request only what this step added to the previous step's prompt.
 import { memo, useMemo, useState } from "react";
+import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import type { StepView } from "./build-steps.ts";
 import { stepLabel } from "./format.ts";
 import { promptChangesSince, segmentPrompt, type PromptPiece, type Span } from "./prompt-segments.ts";
@@ -72,7 +73,7 @@ function PromptPieces({ pieces }: { pieces: PromptPiece[] }) {
               {piece.text}
             </span>
           );
-        if (piece.kind === "text") return <span key={piece.start}>{piece.text}</span>;
+        if (piece.kind === "text") return <span key={piece.start}>{visibleBidi(piece.text)}</span>;
         return (
           <details key={piece.start} className="dbg-toolblock" data-testid="prompt-tool-block">
             <summary>Tool block · {piece.length.toLocaleString()} chars (click to show)</summary>

@@ -1,6 +1,7 @@
 // The model's raw text, coloured by what the parser made of each stretch; a click selects the
 // parse event under it, and the selected event's span is highlighted.
 import { memo, useEffect, useMemo, useRef, type MouseEvent } from "react";
+import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import type { StepView } from "./build-steps.ts";
 import { parseEventAt, segmentRawOutput, type SegmentKind } from "./raw-output-spans.ts";
 
@@ -19,13 +20,26 @@ interface RawOutputViewProps {
   onSelectParseEvent: (index: number | null) => void;
 }
 
+/**
+ * The offset within a segment of a caret position: a segment with bidi marks is cut into
+ * pieces that say where they start, and a caret inside a mark stands for the mark's character.
+ */
+function offsetInSegment(node: Node, offset: number, segment: Element): number {
+  const element = node instanceof Element ? node : node.parentElement;
+  const piece = element?.closest("[data-piece-start]");
+  if (!piece || !segment.contains(piece)) return offset;
+  const start = Number(piece.getAttribute("data-piece-start"));
+  return piece.classList.contains("bidi-mark") ? start : start + offset;
+}
+
 /** Offset of a click within the text, from the caret position under the pointer. */
 function clickOffset(event: MouseEvent, segmentStart: number): number {
   const doc = document as Document & { caretRangeFromPoint?: (x: number, y: number) => Range | null };
+  const segment = event.currentTarget;
   const position = document.caretPositionFromPoint?.(event.clientX, event.clientY);
-  if (position && event.currentTarget.contains(position.offsetNode)) return segmentStart + position.offset;
+  if (position && segment.contains(position.offsetNode)) return segmentStart + offsetInSegment(position.offsetNode, position.offset, segment);
   const range = doc.caretRangeFromPoint?.(event.clientX, event.clientY);
-  if (range && event.currentTarget.contains(range.startContainer)) return segmentStart + range.startOffset;
+  if (range && segment.contains(range.startContainer)) return segmentStart + offsetInSegment(range.startContainer, range.startOffset, segment);
   return segmentStart;
 }
 
@@ -72,7 +86,7 @@ export const RawOutputView = memo(function RawOutputView({ step, selectedParseIn
               data-highlighted={segment.highlighted ? "true" : undefined}
               onClick={(event) => onSelectParseEvent(parseEventAt(step.parseEvents, clickOffset(event, segment.start)))}
             >
-              {step.rawOutput.slice(segment.start, segment.end)}
+              {visibleBidi(step.rawOutput.slice(segment.start, segment.end))}
             </span>
           ))
         )}

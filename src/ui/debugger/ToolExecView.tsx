@@ -1,6 +1,7 @@
 // The tools this step ran: arguments, result or error, duration, status, and the sub-agent
 // steps a call started.
 import { memo } from "react";
+import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import type { StepView, StepsModel, ToolExecution } from "./build-steps.ts";
 import { formatDuration, statusTone, toDisplayJson } from "./format.ts";
 
@@ -45,17 +46,17 @@ function ExecutionCard({ execution, model, onSelectStep }: { execution: ToolExec
         <span className="dbg-hint dbg-exec-id">{execution.callId}</span>
       </header>
       <div className="dbg-label">Arguments</div>
-      <pre>{toDisplayJson(execution.arguments)}</pre>
+      <pre>{visibleBidi(toDisplayJson(execution.arguments))}</pre>
       {execution.status !== "running" && (
         <>
           <div className="dbg-label">{failed ? "Error" : "Result"}</div>
           <pre className={failed ? "dbg-error-text" : undefined}>
-            {failed ? (execution.error ?? execution.content ?? "(no message)") : execution.result !== undefined ? toDisplayJson(execution.result) : (execution.content ?? "")}
+            {visibleBidi(failed ? (execution.error ?? execution.content ?? "(no message)") : execution.result !== undefined ? toDisplayJson(execution.result) : (execution.content ?? ""))}
           </pre>
           {failed && execution.content !== undefined && execution.content !== execution.error && (
             <>
               <div className="dbg-label">What the model was told</div>
-              <pre>{execution.content}</pre>
+              <pre>{visibleBidi(execution.content)}</pre>
             </>
           )}
         </>

@@ -18,7 +18,7 @@ import type {
 } from "../../middleware/types.ts";
 
 /** A step's status as the debugger shows it: how it ended, or that it has not (yet). */
-export type StepViewStatus = StepStatus | "running" | "unfinished";
+export type StepViewStatus = StepStatus | "running" | "unfinished" | "interrupted";
 
 export interface ParentRef {
   runId: string;
@@ -36,7 +36,7 @@ export interface ToolExecution {
   callId: string;
   name: string;
   arguments: Record<string, unknown>;
-  status: ToolExecutionStatus | "running";
+  status: ToolExecutionStatus | "running" | "interrupted";
   result?: unknown;
   error?: string;
   /** The text the model was given back. */
@@ -361,6 +361,40 @@ export class StepFolder {
         return;
     }
   }
+}
+
+/** The top-level run a run is nested under (itself when it is one). */
+function rootRunOf(model: StepsModel, runId: string): string {
+  let id = runId;
+  for (let hops = 0; hops < 1000; hops++) {
+    const parent = model.runs.get(id)?.parent;
+    if (!parent) return id;
+    id = parent.runId;
+  }
+  return id;
+}
+
+/**
+ * A log records no end for a turn the page was closed or reloaded in: its steps would say
+ * "running" for ever. Steps (and tool executions) still running in a top-level run this page
+ * did not start are shown as interrupted. (A run this page started always gets its run-end,
+ * even if the debugger sees it a moment later.) Steps that are not running keep their object.
+ */
+export function markInterrupted(model: StepsModel, startedOnThisPage: (runId: string) => boolean): StepsModel {
+  let steps: Map<string, StepView> | null = null;
+  for (const [key, step] of model.steps) {
+    if (step.status !== "running" || startedOnThisPage(rootRunOf(model, step.runId))) continue;
+    steps ??= new Map(model.steps);
+    steps.set(key, {
+      ...step,
+      status: "interrupted",
+      error: step.error ?? "The page was closed or reloaded during this step; the log has nothing after this point.",
+      toolExecutions: step.toolExecutions.map((e) =>
+        e.status === "running" ? { ...e, status: "interrupted" as const, error: "The page was closed or reloaded while this tool ran." } : e,
+      ),
+    });
+  }
+  return steps ? { ...model, steps } : model;
 }
 
 /** One-shot fold (tests, exports): the model of a whole log. */

@@ -13,6 +13,7 @@ export const STEP_STATUS_LABEL: Record<StepViewStatus, string> = {
   "cut-off": "cut off",
   running: "running",
   unfinished: "unfinished",
+  interrupted: "interrupted",
 };
 
 /** Badge tone: good, neutral, warning or failure. */
@@ -30,6 +31,7 @@ export function statusTone(status: StepViewStatus | ToolExecution["status"]): "o
     case "cut-off":
     case "timeout":
     case "unfinished":
+    case "interrupted":
       return "warn";
     default:
       return "err";

@@ -1,6 +1,8 @@
 // Renders parsed Markdown as React elements. Every piece of text goes through React as a text
 // node (escaped); there is no innerHTML anywhere, and only http(s) links are made clickable.
+// Bidi control characters are shown as marks, never applied (see bidi-controls.ts).
 import { Fragment, memo, useMemo, type ReactNode } from "react";
+import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { parseMarkdown, type Block, type Inline } from "./parse-markdown.ts";
 
 function renderInline(nodes: Inline[], keyPrefix: string): ReactNode[] {
@@ -8,9 +10,9 @@ function renderInline(nodes: Inline[], keyPrefix: string): ReactNode[] {
     const key = `${keyPrefix}.${index}`;
     switch (node.type) {
       case "text":
-        return <Fragment key={key}>{node.text}</Fragment>;
+        return <Fragment key={key}>{visibleBidi(node.text)}</Fragment>;
       case "code":
-        return <code key={key}>{node.text}</code>;
+        return <code key={key}>{visibleBidi(node.text)}</code>;
       case "strong":
         return <strong key={key}>{renderInline(node.children, key)}</strong>;
       case "em":
@@ -40,7 +42,7 @@ function renderBlocks(blocks: Block[], keyPrefix: string): ReactNode[] {
       case "code":
         return (
           <pre key={key} className="md-code" data-lang={block.lang || undefined}>
-            <code>{block.text}</code>
+            <code>{visibleBidi(block.text)}</code>
           </pre>
         );
       case "list": {

@@ -1,6 +1,7 @@
 // Saved conversations: open, rename, delete, start a new one; export the open one as JSON (its
 // event log), make a replay transcript from it, or import an exported file.
 import { useRef, useState } from "react";
+import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { exportConversation, transcriptFromEvents } from "../../store/conversation-export.ts";
 import { importConversationFile } from "../../store/import-file.ts";
 import { conversationActions, useConversationStore } from "../../store/conversation-store.ts";
@@ -124,7 +125,7 @@ export function SessionsPanel() {
               />
             ) : (
               <button type="button" className="session-open" onClick={() => void switchTo(() => conversationActions.open(meta.id))} title={meta.title}>
-                <span className="session-title">{meta.title}</span>
+                <span className="session-title">{visibleBidi(meta.title)}</span>
                 <span className="session-when">{formatWhen(meta.updatedAt)}</span>
               </button>
             )}

@@ -1,0 +1,69 @@
+// Bidi control characters in model output, tool arguments and parse errors are shown as marks,
+// never applied: what the person reads is in the order the model wrote it.
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import type { ToolCallCard as Card } from "../../store/derive-chat.ts";
+import { ToolCallCard } from "../chat/ToolCallCard.tsx";
+import { Markdown } from "../markdown/Markdown.tsx";
+import { hasBidiControls, showBidiControls, splitBidi } from "./bidi-controls.ts";
+import { ParseStepsView } from "../debugger/ParseStepsView.tsx";
+import type { StepView } from "../debugger/build-steps.ts";
+
+/** What a person reads: the text of the markup, attributes (data-*, never shown) left out. */
+const shownText = (html: string) => html.replace(/<[^>]*>/g, "");
+
+const RLO = "\u202e";
+const controls = ["\u061c", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"];
+
+describe("bidi controls", () => {
+  it("finds every embedding, override, isolate and mark, and cuts the text at them with offsets", () => {
+    for (const ch of controls) expect(hasBidiControls(`a${ch}b`), ch.codePointAt(0)!.toString(16)).toBe(true);
+    expect(hasBidiControls("שלום and مرحبا")).toBe(false);
+    expect(splitBidi(`run ${RLO}exe.txt`)).toEqual([
+      { kind: "text", text: "run ", start: 0 },
+      { kind: "control", code: "U+202E", name: "RIGHT-TO-LEFT OVERRIDE", start: 4 },
+      { kind: "text", text: "exe.txt", start: 5 },
+    ]);
+    expect(showBidiControls(`a${RLO}b\u2066c`)).toBe("a⟨U+202E⟩b⟨U+2066⟩c");
+  });
+
+  it("shows them as marks in the chat's Markdown", () => {
+    const html = renderToStaticMarkup(createElement(Markdown, { text: `Download **invoice${RLO}fdp.exe** and \`x${RLO}y\`` }));
+    expect(html).not.toContain(RLO);
+    expect(html.match(/class="bidi-mark"/g)).toHaveLength(2);
+    expect(html).toContain("⟨U+202E⟩");
+  });
+
+  it("shows them as marks in a tool call card: name, arguments and result", () => {
+    const card: Card = {
+      callId: "c1",
+      stepId: "s1",
+      name: `calc${RLO}ulator`,
+      argumentsText: "",
+      arguments: { expression: `1+1${RLO} // 2*3` },
+      status: "ok",
+      content: `ok${RLO}2`,
+      protocol: "hermes",
+      nestedSteps: 0,
+      repairs: 0,
+    };
+    const html = renderToStaticMarkup(createElement(ToolCallCard, { card }));
+    expect(shownText(html)).not.toContain(RLO);
+    expect(html).toContain('title="ok⟨U+202E⟩2"');
+    expect(html.match(/⟨U\+202E⟩/g)!.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("shows them as marks in the debugger's parse errors", () => {
+    const step = {
+      key: "k",
+      id: "s1",
+      status: "parse-error",
+      parseEvents: [{ index: 0, event: { type: "parse-error", kind: "invalid-json", message: `Unexpected token ${RLO}}`, raw: `{"a":${RLO}}`, span: { start: 0, end: 5 } } }],
+    } as unknown as StepView;
+    const html = renderToStaticMarkup(createElement(ParseStepsView, { step, selectedParseIndex: 0, onSelectParseEvent: () => {} }));
+    expect(shownText(html)).not.toContain(RLO);
+    expect(html.match(/⟨U\+202E⟩/g)!.length).toBeGreaterThanOrEqual(2);
+    expect(html).toContain("⟨U+202E⟩");
+  });
+});
