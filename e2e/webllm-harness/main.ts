@@ -4,7 +4,7 @@
 // app's WebLLM engine directly.
 import type { ScriptedGeneration } from "../../src/engine/webllm/testing/scripted-pipeline.ts";
 import { loadWebLlmModel, type LoadedModel } from "../../src/engine/webllm/model-loader.ts";
-import { useModelWorkerFactory } from "../../src/engine/webllm/model-worker.ts";
+import { setModelWorkerFactory } from "../../src/engine/webllm/model-worker.ts";
 import type { EngineChunk, GenerationSettings } from "../../src/middleware/types.ts";
 import { HARNESS_REPLY, type HarnessRequest, type HarnessState } from "./protocol.ts";
 
@@ -12,7 +12,7 @@ let modelWorker: Worker | undefined;
 let pendingScripts: ScriptedGeneration[] = [];
 let pendingContextWindow: number | undefined;
 
-useModelWorkerFactory(() => {
+setModelWorkerFactory(() => {
   const worker = new Worker(new URL("./scripted-worker.ts", import.meta.url), { type: "module", name: "webllm-scripted" });
   const post = worker.postMessage.bind(worker);
   // The worker that loads a model is the one the harness controls; scripts given before it

@@ -1,5 +1,5 @@
 // Makes the Web Worker that hosts WebLLM. The e2e harness swaps in a worker whose model is a
-// scripted stand-in (e2e/webllm-harness); the app itself never calls useModelWorkerFactory.
+// scripted stand-in (e2e/webllm-harness); the app itself never calls setModelWorkerFactory.
 import type { WorkerLike } from "./worker-client.ts";
 
 let factory: () => WorkerLike = () => new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: "webllm" });
@@ -9,6 +9,6 @@ export function createModelWorker(): WorkerLike {
 }
 
 /** For test pages only: where model workers come from. */
-export function useModelWorkerFactory(create: () => WorkerLike): void {
+export function setModelWorkerFactory(create: () => WorkerLike): void {
   factory = create;
 }
