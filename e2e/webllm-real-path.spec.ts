@@ -102,6 +102,19 @@ test("stop during decode: interruptGenerate ends WebLLM's generation with abort 
   expect(textOf(await finished(page, "b"))).toBe("next");
 });
 
+test("an abort finish the lab did not ask for (WebLLM's own finish_reason abort) is an engine error, not a completed turn", async ({ page }) => {
+  await open(page, [{ output: "a b c d e f", holdAtToken: 2 }]);
+  await page.evaluate((p) => window.harness.generate("a", p, {}), PROMPT);
+  await expect.poll(() => heldAt(page)).toBe("decode");
+  await page.evaluate(() => window.harness.interrupt());
+  await page.evaluate(() => window.harness.release());
+  const run = await finished(page, "a");
+  // The held step finishes ("b"); WebLLM checks its interrupt before the next decode step.
+  expect(textOf(run)).toBe("a b");
+  expect(run.error).toMatchObject({ kind: "interrupted" });
+  expect(run.error?.message).toMatch(/finish reason "abort"/);
+});
+
 test("stop during prefill: the stream ends at once; the next generation waits for the GPU, says so, and is not cut by the old interrupt", async ({ page }) => {
   await open(page, [{ output: "never shown", holdPrefill: true }, { output: "second answer" }]);
   await page.evaluate((p) => window.harness.generate("a", p, {}), PROMPT);

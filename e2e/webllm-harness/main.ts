@@ -67,6 +67,7 @@ const harness = {
   },
   release: () => control("harness:release"),
   loseDevice: () => control("harness:loseDevice"),
+  interrupt: () => control("harness:interrupt"),
   state: () => control("harness:state"),
 
   /** The app's WebLLM engine, driven directly. */

@@ -5,6 +5,7 @@ export type HarnessRequest =
   | { kind: "harness:script"; uuid: string; content: { generations: ScriptedGeneration[]; contextWindowSize?: number } }
   | { kind: "harness:release"; uuid: string; content: null }
   | { kind: "harness:loseDevice"; uuid: string; content: null }
+  | { kind: "harness:interrupt"; uuid: string; content: null }
   | { kind: "harness:state"; uuid: string; content: null };
 
 export interface HarnessState {

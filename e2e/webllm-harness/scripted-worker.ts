@@ -23,6 +23,7 @@ interface EngineState {
   getInitProgressCallback: () => ((report: { progress: number; timeElapsed: number; text: string }) => void) | undefined;
   reloadInternal: (modelId: string) => Promise<void>;
   unload: () => Promise<void>;
+  interruptGenerate: () => Promise<void>;
 }
 
 const QWEN_SPECIAL = { "<|endoftext|>": 151643, "<|im_start|>": 151644, "<|im_end|>": 151645, "<think>": 151667, "</think>": 151668 };
@@ -88,6 +89,10 @@ async function control(message: HarnessRequest): Promise<unknown> {
       model?.loseDevice();
       model?.release();
       await engine.unload();
+      return state();
+    case "harness:interrupt":
+      // An interrupt the page's engine did not send (WebLLM's interrupt is global to its engine).
+      await engine.interruptGenerate();
       return state();
     case "harness:state":
       return state();
