@@ -36,10 +36,13 @@ test("loading a model with the network blocked shows a clear download error, and
   const blocked = await blockNetwork(context);
   // Every script the page and its workers fetch, with its size.
   const scripts = new Map<string, number>();
+  const testCode: string[] = [];
   context.on("requestfinished", async (request) => {
     if (!/\.js(\?|$)/.test(request.url())) return;
     const body = await (await request.response())?.body().catch(() => undefined);
     scripts.set(request.url(), body?.length ?? 0);
+    // The scripted GPU stand-in and the harness's access to WebLLM's internals are for tests only.
+    if (body && /Scripted model|__LLMChatPipeline/.test(body.toString("utf8"))) testCode.push(request.url());
   });
   const large = () => [...scripts].filter(([, size]) => size > 1_000_000).map(([url]) => url);
   await page.goto("/?engine=webllm");
@@ -70,6 +73,7 @@ test("loading a model with the network blocked shows a clear download error, and
   // WebLLM was downloaded once: one large script (the model worker's), none on the page.
   await expect.poll(() => large().length).toBe(1);
   expect(large()[0]).toMatch(/\/worker-[^/]*\.js/);
+  expect(testCode).toEqual([]);
 
   // Still usable: fall back to the replay engine and run a whole turn with a tool call.
   await page.getByTestId("use-replay-button").click();
