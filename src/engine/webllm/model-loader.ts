@@ -5,7 +5,7 @@ import { classifyEngineError, errorText, type EngineFailure } from "./engine-err
 import { readLoadProgress, type LoadProgress } from "./load-progress.ts";
 import { createModelWorker } from "./model-worker.ts";
 import { WebLlmEngine, type WebLlmEngineOptions } from "./webllm-engine.ts";
-import { ModelWorkerClient, WorkerEndedError, type WorkerLike } from "./worker-client.ts";
+import { ModelWorkerClient, WorkerEndedError, WorkerTaskError, type WorkerLike } from "./worker-client.ts";
 import { workerCompletions } from "./worker-completions.ts";
 import { LAB_MODEL_INFO, type ModelInfo } from "./worker-protocol.ts";
 
@@ -54,7 +54,12 @@ export async function loadWebLlmModel(modelId: string, options: LoadOptions = {}
 
   try {
     await client.request("reload", { modelId: [modelId], chatOpts: undefined });
-    const info = await client.request<ModelInfo>(LAB_MODEL_INFO, null);
+    // The context window is read from WebLLM's engine internals; should a WebLLM update move
+    // them, the model still loads, only without its window size.
+    const info = await client.request<ModelInfo>(LAB_MODEL_INFO, null).catch((error: unknown) => {
+      if (error instanceof WorkerTaskError) return { modelId } as ModelInfo;
+      throw error;
+    });
     const engine = new WebLlmEngine(workerCompletions(client, modelId), modelId, {
       ...(info.contextWindowSize !== undefined ? { contextWindowSize: info.contextWindowSize } : {}),
       ...(options.onDeviceLost ? { onDeviceLost: options.onDeviceLost } : {}),

@@ -218,6 +218,18 @@ describe("WebLLM engine over the worker protocol", () => {
     await expect(collect(loaded.engine.generate("p", {}, new AbortController().signal))).rejects.toMatchObject({ kind: "interrupted" });
   });
 
+  it("a worker that cannot say the context window still loads the model, without a window size", async () => {
+    const worker = new FakeModelWorker();
+    const loading = load(worker);
+    // Answer lab:modelInfo with an error, as LabWorkerHandler would if WebLLM's internals moved.
+    worker.postMessage = ((post) => (msg: Message) => {
+      if (msg.kind === "lab:modelInfo") queueMicrotask(() => worker.reply(msg.uuid, "Error: Model not loaded.", "throw"));
+      else post(msg);
+    })(worker.postMessage.bind(worker));
+    const loaded = await loading;
+    expect(loaded.engine.contextWindowSize).toBeUndefined();
+  });
+
   it("counts a prompt's tokens with the worker's tokenizer", async () => {
     const worker = new FakeModelWorker({ tokenCount: 1234 });
     const loaded = await load(worker);
