@@ -64,6 +64,14 @@ test("a reply ends at the model's stop token, which never shows, with WebLLM's u
   expect(state.lockTaken).toBe(false);
 });
 
+test("a stop string of the request ends the reply where it starts, without showing it", async ({ page }) => {
+  await open(page, [{ output: "Answer: 42 </final> and more", then: "filler" }]);
+  await page.evaluate((p) => window.harness.generate("a", p, { maxTokens: 64, stop: ["</final>"] }), PROMPT);
+  const run = await finished(page, "a");
+  expect(textOf(run)).toBe("Answer: 42 ");
+  expect(usageOf(run)).toMatchObject({ finishReason: "stop" });
+});
+
 test("a generation cut at max tokens is a length stop by max tokens, keeping its text", async ({ page }) => {
   await open(page, [{ output: "one two three four five six", then: "filler" }]);
   await page.evaluate((p) => window.harness.generate("a", p, { maxTokens: 5 }), PROMPT);

@@ -5,6 +5,7 @@
 import type { Engine, EngineChunk, EngineUsage, GenerationSettings } from "../../middleware/types.ts";
 import { classifyEngineError, EngineFailure } from "./engine-errors.ts";
 import { GenerationQueue, type QueueState, type Turn } from "./generation-queue.ts";
+import { StopStringTail } from "./stop-string-tail.ts";
 
 /** The part of WebLLM's request for a streamed raw completion (CompletionCreateParams) that we use. */
 export interface RawCompletionRequest {
@@ -94,6 +95,7 @@ export class WebLlmEngine implements Engine {
     const turn = await this.queue.enter(signal);
     if (!turn) return;
     const stream = new OpenStream(this.transport, turn);
+    const tail = new StopStringTail(settings.stop?.filter(Boolean) ?? []);
     let finishReason: string | undefined;
     let usage: EngineUsage | undefined;
     try {
@@ -106,7 +108,7 @@ export class WebLlmEngine implements Engine {
       for (;;) {
         const chunk = await raceAbort(this.transport.nextChunk(started), signal, stream);
         if (chunk === ABORTED) {
-          yield abortUsage();
+          yield* stoppedWith(tail);
           return;
         }
         if (!chunk) {
@@ -114,12 +116,13 @@ export class WebLlmEngine implements Engine {
           break;
         }
         const choice = chunk.choices?.[0];
-        if (choice?.text) yield { type: "text", text: choice.text };
+        const shown = choice?.text ? tail.push(choice.text) : "";
+        if (shown) yield { type: "text", text: shown };
         if (choice?.finish_reason) finishReason = choice.finish_reason;
         if (chunk.usage) usage = mapUsage(chunk.usage);
         if (signal.aborted) {
           stream.stop();
-          yield abortUsage();
+          yield* stoppedWith(tail);
           return;
         }
       }
@@ -134,9 +137,11 @@ export class WebLlmEngine implements Engine {
       stream.stop();
     }
     if (signal.aborted) {
-      yield abortUsage();
+      yield* stoppedWith(tail);
       return;
     }
+    const rest = tail.end(finishReason === "stop");
+    if (rest) yield { type: "text", text: rest };
     if (finishReason === "abort") {
       // Only the lab's own stop may end a generation this way; anything else is a failure.
       throw new EngineFailure(
@@ -229,6 +234,13 @@ async function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined
 
 function abortUsage(): EngineChunk {
   return { type: "usage", usage: { finishReason: "abort" } };
+}
+
+/** The end of a stopped stream: text held back for a possible stop string is the model's, then the abort. */
+function* stoppedWith(tail: StopStringTail): Generator<EngineChunk> {
+  const rest = tail.end(false);
+  if (rest) yield { type: "text", text: rest };
+  yield abortUsage();
 }
 
 /** A length stop is the context window's when prompt and output filled it, else max_tokens'. */
