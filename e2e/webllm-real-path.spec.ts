@@ -184,6 +184,29 @@ test("a device lost mid-generation fails the generation as a lost device", async
   expect(await page.evaluate(() => window.harness.events())).toContain("lost:model-lost");
 });
 
+test("the stand-in counts what WebLLM prefills: on its chat path a second round reuses the KV cache and prefills only the new part", async ({ page }) => {
+  await page.goto(`${harness.url}?engine=replay&transcript=hermes-calculator`);
+  await page.waitForFunction(() => typeof window.harness === "object");
+  await page.evaluate(() => window.harness.script([{ output: "Hi." }, { output: "More." }]));
+  const system = { role: "system" as const, content: "You are terse." };
+  const first = await page.evaluate(([m, id]) => window.harness.chat(m, id), [[system, { role: "user" as const, content: "Hello there, how are you?" }], MODEL] as const);
+  expect(first).toMatchObject({ content: "Hi.", finishReason: "stop" });
+  const second = await page.evaluate(
+    ([m, id]) => window.harness.chat(m, id),
+    [[system, { role: "user" as const, content: "Hello there, how are you?" }, { role: "assistant" as const, content: "Hi." }, { role: "user" as const, content: "Go on." }], MODEL] as const,
+  );
+  expect(second).toMatchObject({ content: "More.", finishReason: "stop" });
+  const state = await page.evaluate(() => window.harness.state());
+  const [round1, round2] = state.records;
+  expect(round1?.prefilledTokens).toBe(first.promptTokens);
+  expect(round2?.prefilledTokens).toBe(second.promptTokens);
+  // Only the new turn was prefilled: fewer tokens than the first round's whole prompt.
+  expect(round2?.prefilledTokens).toBeLessThan(round1?.prefilledTokens ?? 0);
+  expect(round2?.prompt).not.toContain("You are terse.");
+  expect(round2?.prompt).toContain("Go on.");
+  expect(state.prefilledTokens).toBe((round1?.prefilledTokens ?? 0) + (round2?.prefilledTokens ?? 0));
+});
+
 test.describe("in the app", () => {
   async function openApp(page: Page, scripts: ScriptedGeneration[]) {
     await page.goto(`${harness.url}?engine=webllm`);

@@ -4,7 +4,8 @@
 // app's WebLLM engine directly.
 import type { ScriptedGeneration } from "../../src/engine/webllm/testing/scripted-pipeline.ts";
 import { loadWebLlmModel, type LoadedModel } from "../../src/engine/webllm/model-loader.ts";
-import { setModelWorkerFactory } from "../../src/engine/webllm/model-worker.ts";
+import { createModelWorker, setModelWorkerFactory } from "../../src/engine/webllm/model-worker.ts";
+import { CreateWebWorkerMLCEngine, type WebWorkerMLCEngine } from "@mlc-ai/web-llm";
 import type { EngineChunk, GenerationSettings } from "../../src/middleware/types.ts";
 import { HARNESS_REPLY, type HarnessRequest, type HarnessState } from "./protocol.ts";
 
@@ -12,8 +13,19 @@ let modelWorker: Worker | undefined;
 let pendingScripts: ScriptedGeneration[] = [];
 let pendingContextWindow: number | undefined;
 
+/** Answers to harness requests, by uuid. */
+const waiting = new Map<string, (state: HarnessState) => void>();
+
 setModelWorkerFactory(() => {
   const worker = new Worker(new URL("./scripted-worker.ts", import.meta.url), { type: "module", name: "webllm-scripted" });
+  // Registered first, so harness answers never reach a WebLLM client's onmessage (which throws
+  // on kinds it does not know).
+  worker.addEventListener("message", (event: MessageEvent) => {
+    if (event.data?.kind !== HARNESS_REPLY) return;
+    event.stopImmediatePropagation();
+    waiting.get(event.data.uuid)?.(event.data.content as HarnessState);
+    waiting.delete(event.data.uuid);
+  });
   const post = worker.postMessage.bind(worker);
   // The worker that loads a model is the one the harness controls; scripts given before it
   // existed go to it first.
@@ -33,13 +45,7 @@ function control(kind: HarnessRequest["kind"], content: unknown = null): Promise
   if (!worker) return Promise.reject(new Error("No model worker yet: load a model first."));
   const uuid = crypto.randomUUID();
   return new Promise((resolve) => {
-    const onMessage = (event: MessageEvent) => {
-      if (event.data?.kind === HARNESS_REPLY && event.data.uuid === uuid) {
-        worker.removeEventListener("message", onMessage);
-        resolve(event.data.content as HarnessState);
-      }
-    };
-    worker.addEventListener("message", onMessage);
+    waiting.set(uuid, resolve);
     worker.postMessage({ kind, uuid, content });
   });
 }
@@ -53,6 +59,7 @@ interface EngineRun {
 
 const runs = new Map<string, EngineRun>();
 let loaded: LoadedModel | undefined;
+let chatEngine: WebWorkerMLCEngine | undefined;
 const events: string[] = [];
 
 const harness = {
@@ -99,6 +106,13 @@ const harness = {
     })();
   },
   stop: (id: string) => runs.get(id)?.controller.abort(),
+
+  /** WebLLM's own client and chat path (not the lab's), for the stand-in's KV-cache accounting. */
+  async chat(messages: ReadonlyArray<{ role: "system" | "user" | "assistant"; content: string }>, modelId: string) {
+    chatEngine ??= await CreateWebWorkerMLCEngine(createModelWorker() as Worker, modelId);
+    const reply = await chatEngine.chat.completions.create({ messages: [...messages], stream: false, max_tokens: 64 });
+    return { content: reply.choices[0]?.message.content ?? "", promptTokens: reply.usage?.prompt_tokens, finishReason: reply.choices[0]?.finish_reason };
+  },
   run: (id: string) => {
     const run = runs.get(id);
     return run ? { chunks: run.chunks, done: run.done, ...(run.error ? { error: run.error } : {}) } : undefined;
