@@ -87,7 +87,7 @@ export function WebLlmSection() {
       )}
       {model && !model.fitsToolPrompt && (
         <p className="model-warning" role="status" data-testid="model-too-small">
-          Its {model.contextWindow}-token context window cannot hold the tool prompt (about {TOOL_PROMPT_TOKENS.toLocaleString("en")} tokens for the
+          Its {model.contextWindow}-token context window cannot hold the tool prompt (up to {TOOL_PROMPT_TOKENS.toLocaleString("en")} tokens with the
           built-in tools) and a reply: the first message would fail. Pick a variant without “-1k”.
         </p>
       )}
