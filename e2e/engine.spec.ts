@@ -211,3 +211,13 @@ test("the cache is read and cleared by WebLLM's own functions in the worker; del
   // WebLLM's deletion removed the weights' shard.
   expect(await page.evaluate(async () => (await caches.open("webllm/model")).match("https://huggingface.co/mlc-ai/gemma-2-2b-it-q4f32_1-MLC/resolve/main/params_shard_0.bin").then(Boolean))).toBe(false);
 });
+
+test("a remembered -1k model says its window cannot hold the tool prompt", async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem("toolcall-lab:model", "gemma-2-2b-it-q4f32_1-MLC-1k"));
+  await page.goto("/?engine=webllm");
+  await modelPanel(page);
+  await expect(page.getByTestId("model-select")).toHaveValue("gemma-2-2b-it-q4f32_1-MLC-1k");
+  await expect(page.getByTestId("model-too-small")).toContainText(/1024-token context window cannot hold the tool prompt/);
+  await page.getByTestId("model-select").selectOption("gemma-2-2b-it-q4f32_1-MLC");
+  await expect(page.getByTestId("model-too-small")).toHaveCount(0);
+});
