@@ -133,6 +133,7 @@ describe("reading what another tab added", () => {
     // A tab holding something else than what it last read gets the whole log.
     expect(await b.loadSince(conversation.id, 3)).toMatchObject({ from: 0, events: a2 });
     await a.delete(conversation.id);
-    expect(await b.loadSince(conversation.id, a2.length)).toBeNull();
+    expect(await b.loadSince(conversation.id, a2.length)).toBe("deleted");
+    expect(await b.loadSince("never-saved", 0)).toBeNull();
   });
 });

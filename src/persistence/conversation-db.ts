@@ -71,9 +71,10 @@ export interface ConversationRepository {
   load: (id: string) => Promise<Conversation | null>;
   /**
    * What is stored of a conversation past the first `have` events, when those are the ones this
-   * repository last read or wrote; else the whole log (from 0). null when it is gone.
+   * repository last read or wrote; else the whole log (from 0). "deleted" when it was deleted
+   * (or is gone since this repository read it); null when it was never stored.
    */
-  loadSince: (id: string, have: number) => Promise<StoredUpdate | null>;
+  loadSince: (id: string, have: number) => Promise<StoredUpdate | "deleted" | null>;
   /** Stores the meta and whatever events were added since this tab last read or wrote them. */
   save: (meta: ConversationMeta, events: readonly LoopEvent[]) => Promise<SaveResult>;
   delete: (id: string) => Promise<void>;
@@ -267,8 +268,9 @@ export function createIndexedDbRepository(
       const database = await db();
       const tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readonly");
       const record = await getRecord(tx, id);
-      if (!record || isTombstone(record)) return null;
       const known = seen.get(id);
+      if (!record) return known ? "deleted" : null;
+      if (isTombstone(record)) return "deleted";
       const continues = known && known.eventCount === have && known.firstChunk === (record.firstChunk ?? 0) && record.eventCount >= have;
       const update: StoredUpdate = continues
         ? { ...metaFromRecord(record), events: (await readChunks(tx, record, known.chunkCount)).slice(0, record.eventCount - have), from: have }

@@ -3,7 +3,9 @@
 import { runToolLoop } from "../middleware/loop/run-tool-loop.ts";
 import { getProtocol } from "../middleware/protocols/registry.ts";
 import { createIndexedDbRepository } from "../persistence/conversation-db.ts";
+import { createTabLink } from "../persistence/tab-link.ts";
 import { conversationActions, saveActive } from "./conversation-store.ts";
+import { followOtherTabs } from "./follow-other-tabs.ts";
 import { initEngines, resolveActiveEngine, useEngineStore } from "./engine-store.ts";
 import { useProtocolStore } from "./protocol-store.ts";
 import { configureRunEnvironment } from "./run-controller.ts";
@@ -21,7 +23,9 @@ export function startLab(): void {
     resolveTools: enabledTools,
     protocolName: () => useProtocolStore.getState().protocol,
   });
-  void conversationActions.init(createIndexedDbRepository());
+  const tabs = createTabLink();
+  void conversationActions.init(createIndexedDbRepository(), tabs);
+  followOtherTabs(tabs);
   saveWhenThePageGoes();
   followTranscriptProtocol();
   void initEngines();

@@ -70,15 +70,18 @@ function alignReplayPosition(engine: Engine, conversation: Conversation): void {
 
 /** Sends a user message. Resolves when the turn is over; false when it could not start. */
 export function sendMessage(text: string): Promise<boolean> {
-  const turn = runTurn(text);
+  const writing: { claim?: { release: () => void } } = {};
+  const turn = runTurn(text, writing);
   currentTurn = turn;
   void turn.finally(() => {
+    // The conversation's write claim goes once the turn's last save is done (or the turn threw).
+    writing.claim?.release();
     if (currentTurn === turn) currentTurn = null;
   });
   return turn;
 }
 
-async function runTurn(text: string): Promise<boolean> {
+async function runTurn(text: string, writing: { claim?: { release: () => void } }): Promise<boolean> {
   const content = text.trim();
   if (!content || useRunStore.getState().running) return false;
   const env = environment;
@@ -107,8 +110,22 @@ async function runTurn(text: string): Promise<boolean> {
     return false;
   }
 
-  const messages: ChatMessage[] = [...deriveHistory(conversation.events), { role: "user", content }];
-  alignReplayPosition(resolved.engine, conversation);
+  // One tab writes a conversation at a time, starting from the latest stored log.
+  useRunStore.setState({ running: true, notice: null });
+  const claim = await conversationActions.claimForTurn(conversationId);
+  if ("refused" in claim) {
+    useRunStore.setState({ running: false, notice: claim.refused });
+    return false;
+  }
+  writing.claim = claim;
+  const latest = useConversationStore.getState().active;
+  if (latest?.id !== conversationId) {
+    useRunStore.setState({ running: false });
+    return false;
+  }
+
+  const messages: ChatMessage[] = [...deriveHistory(latest.events), { role: "user", content }];
+  alignReplayPosition(resolved.engine, latest);
   conversationActions.titleFromFirstMessage(content);
   const abort = new AbortController();
   controller = abort;

@@ -7,6 +7,7 @@ import { ChatPane } from "./chat/ChatPane.tsx";
 import { ProtocolSelect } from "./chat/ProtocolSelect.tsx";
 import { DebuggerPane } from "./debugger/DebuggerPane.tsx";
 import { ModelPanel } from "./model/ModelPanel.tsx";
+import { OtherTabsNotice } from "./OtherTabsNotice.tsx";
 import { SessionsPanel } from "./sessions/SessionsPanel.tsx";
 import { SettingsPanel } from "./settings/SettingsPanel.tsx";
 import { useWebGpuStatus, WebGpuBadge } from "./WebGpuBadge.tsx";
@@ -60,6 +61,7 @@ export function App() {
           </button>
         </div>
       )}
+      <OtherTabsNotice />
       <main className="panes">
         <div className="pane pane-side">
           <section className="side-section" aria-label="Model">
