@@ -85,14 +85,14 @@ test("a tab that missed the other tab's saves loads the latest log before it sen
 
   // B's view still ends at A1; sending loads A2 first, and B2 goes after it.
   await send(b, "B2");
-  await expect(b.getByTestId("tab-notice-refreshed")).toContainText("older version");
   await expect(b.getByTestId("message-assistant").nth(2)).toHaveAttribute("data-status", "final");
   await expectLog(b, ["A1", "A2", "B2"], ["Reply one.", "Reply two.", "Reply three."]);
+  await expect(b.getByTestId("tab-notice-refreshed")).toContainText("older version");
 
   // A was not told either (B announces nothing): its send catches up the same way.
   await sendAndWait(a, "A3", 3);
-  await expect(a.getByTestId("tab-notice-refreshed")).toBeVisible();
   await expectLog(a, everyMessage, replies.turns);
+  await expect(a.getByTestId("tab-notice-refreshed")).toBeVisible();
 
   await a.reload();
   await expectLog(a, everyMessage, replies.turns);
@@ -140,8 +140,7 @@ test("a conversation deleted in one tab while another streams into it stays dele
   await b.getByTestId("session-item").filter({ hasText: "count slowly" }).getByTestId("session-delete").click();
   await expect(b.getByTestId("session-item").filter({ hasText: "count slowly" })).toHaveCount(0);
 
-  // A is told, keeps streaming in view, and its saves no longer bring the conversation back.
-  await expect(a.getByTestId("tab-notice-deleted")).toContainText("was deleted in another tab");
+  // A keeps streaming in view, and its saves no longer bring the conversation back.
   const shown = await reply.innerText();
   const lastShown = Number(shown.match(/Word (\d+)\./g)?.at(-1)?.match(/\d+/)?.[0]);
   await expect(reply).toContainText(`Word ${lastShown + 30}.`); // well past a throttled save (1/s)
@@ -149,6 +148,8 @@ test("a conversation deleted in one tab while another streams into it stays dele
   await expect(b.getByTestId("session-list")).toBeVisible();
   await expect(b.getByTestId("message-user")).toHaveCount(0);
   await expect(b.getByTestId("session-item").filter({ hasText: "count slowly" })).toHaveCount(0);
+  // And A says what happened.
+  await expect(a.getByTestId("tab-notice-deleted")).toContainText("was deleted in another tab");
 
   // Kept as a new conversation: all of it, from its first word, and what streams after.
   await a.getByTestId("tab-keep-as-new").click();
