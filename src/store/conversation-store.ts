@@ -45,7 +45,7 @@ const writingHere = new Map<string, Promise<void>>();
 /** A conversation kept as a new one: a turn still streaming into the old id lands in the new. */
 const keptAs = new Map<string, string>();
 
-export const WRITING_ELSEWHERE =
+const WRITING_ELSEWHERE =
   "This conversation is being written in another tab. Your message is kept here: send it again once that tab's turn has finished.";
 const DELETED_ELSEWHERE = "This conversation was deleted in another tab. Keep it as a new conversation to go on with it.";
 
