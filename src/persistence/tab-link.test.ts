@@ -69,6 +69,12 @@ describe("the tab link", () => {
     expect(await b.claim("c1")).not.toBeNull();
   });
 
+  it("a Web Locks failure does not stop a turn: the claim is granted", async () => {
+    const refusing = { request: () => Promise.reject(new DOMException("denied", "SecurityError")), query: () => Promise.reject(new Error("no")) };
+    const a = open(refusing as unknown as LockManager);
+    expect(await a.claim("c1")).not.toBeNull();
+  });
+
   it("without Web Locks, claims are granted (storage still refuses a write over another tab's)", async () => {
     const a = open(null);
     expect(await a.claim("c1")).not.toBeNull();

@@ -90,7 +90,7 @@ export function createTabLink({
 
     claim(conversationId) {
       if (!locks) return soloTabLink.claim(conversationId);
-      return new Promise<WriteClaim | null>((resolve, reject) => {
+      return new Promise<WriteClaim | null>((resolve) => {
         locks
           .request(writeLockName(conversationId), { ifAvailable: true }, (lock) => {
             if (!lock) {
@@ -108,7 +108,9 @@ export function createTabLink({
               }),
             );
           })
-          .catch(reject);
+          // Web Locks refused (an opaque origin, say): go on as a tab on its own would; the
+          // write check in storage still keeps another tab's writes.
+          .catch(() => resolve(soloTabLink.claim(conversationId)));
       });
     },
 
