@@ -190,11 +190,14 @@ test("importing a file that is not an export says what is wrong", async ({ page 
 
 test("a storage failure is shown in a banner, and the conversation stays on the page", async ({ page }) => {
   await page.addInitScript(() => {
-    const realPut = IDBObjectStore.prototype.put;
-    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore["put"]>) {
-      if (this.name === "eventChunks") throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
-      return realPut.apply(this, args);
-    };
+    // Chunks of events are written with add (new ones) and put (placeholders): both fail.
+    for (const method of ["put", "add"] as const) {
+      const real = IDBObjectStore.prototype[method];
+      IDBObjectStore.prototype[method] = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore["put"]>) {
+        if (this.name === "eventChunks") throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+        return real.apply(this, args);
+      };
+    }
   });
   await openLab(page, "hermes-calculator");
   await send(page, "What is 1234 * 5678?");

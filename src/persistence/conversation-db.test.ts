@@ -12,7 +12,7 @@ describe("the IndexedDB conversation repository", () => {
     const events = toolCallRun("r1", [{ role: "user", content: "hi" }]);
     await repo.save(metaOf(conversation), events.slice(0, 5));
     await repo.save({ ...metaOf(conversation), updatedAt: 200 }, events);
-    await repo.save({ ...metaOf(conversation), updatedAt: 300 }, events); // nothing new: no empty chunk
+    await repo.save({ ...metaOf(conversation), updatedAt: 300 }, events); // meta only: an empty chunk
     const loaded = await repo.load(conversation.id);
     expect(loaded?.events).toEqual(events);
     expect(loaded?.updatedAt).toBe(300);

@@ -4,6 +4,16 @@
 // of a bounded number of events, each copied and written in its own transaction, so no single
 // task of the page copies megabytes; the conversation's record, which says how many chunks
 // count, is written last, so a save cut short leaves the stored conversation as it was.
+//
+// Several tabs share the database, so a write must not land on top of a conversation another
+// tab has changed since this tab last read or wrote it. Every save adds exactly one new chunk
+// (an empty one when only the title or settings changed) with `add`, at the chunk number this
+// tab expects next; chunk numbers are never reused (a deleted conversation or a rewritten log
+// leaves empty placeholders), so if another tab has written since, that chunk number is taken,
+// the add fails and the whole transaction (chunk and record) is rolled back. The check is part
+// of the write itself, with no read first: a save made as the page closes is still issued in
+// the task it is called in and commits at once. Only after a refusal does the repository read
+// what is stored, in a transaction of its own, and say what happened ("changed" or "deleted").
 import type { LoopEvent } from "../middleware/types.ts";
 import type { Conversation, ConversationMeta } from "../store/conversation.ts";
 import { openDatabase, requestToPromise, transactionDone } from "./idb.ts";
@@ -15,8 +25,20 @@ const EVENT_CHUNKS = "eventChunks";
 
 interface ConversationRecord extends ConversationMeta {
   eventCount: number;
+  /** The next chunk number: every number below it is taken (by events, or a placeholder). */
+  chunkCount: number;
+  /** The log's first chunk; those below it are placeholders left by a rewrite. Absent: 0. */
+  firstChunk?: number;
+}
+
+/** What a deleted conversation leaves: writes into it are refused as "deleted", not stored. */
+interface TombstoneRecord {
+  id: string;
+  deletedAt: number;
   chunkCount: number;
 }
+
+type StoredRecord = ConversationRecord | TombstoneRecord;
 
 interface EventChunkRecord {
   conversationId: string;
@@ -24,17 +46,45 @@ interface EventChunkRecord {
   events: LoopEvent[];
 }
 
+/** What this tab last read or wrote of a conversation: a write is built on top of it. */
+export interface SeenVersion {
+  eventCount: number;
+  meta: ConversationMeta | null;
+}
+
+export type SaveResult =
+  | { status: "saved" }
+  /** Nothing was written: the conversation was deleted (in another tab). */
+  | { status: "deleted" }
+  /**
+   * Nothing was written: another tab changed the conversation since `base` (what this tab
+   * last saw). `stored` is what is stored now; the next save is checked against it.
+   */
+  | { status: "changed"; stored: Conversation; base: SeenVersion };
+
+/** The stored log past the first `from` events (from 0: the whole log), and the meta. */
+export type StoredUpdate = ConversationMeta & { events: LoopEvent[]; from: number };
+
 export interface ConversationRepository {
   /** All conversations, newest first, without their events. */
   list: () => Promise<ConversationMeta[]>;
   load: (id: string) => Promise<Conversation | null>;
-  /** Stores the meta and whatever events were added since the last save. */
-  save: (meta: ConversationMeta, events: readonly LoopEvent[]) => Promise<void>;
+  /**
+   * What is stored of a conversation past the first `have` events, when those are the ones this
+   * repository last read or wrote; else the whole log (from 0). "deleted" when it was deleted
+   * (or is gone since this repository read it); null when it was never stored.
+   */
+  loadSince: (id: string, have: number) => Promise<StoredUpdate | "deleted" | null>;
+  /** Stores the meta and whatever events were added since this tab last read or wrote them. */
+  save: (meta: ConversationMeta, events: readonly LoopEvent[]) => Promise<SaveResult>;
   delete: (id: string) => Promise<void>;
 }
 
-function chunkRange(id: string): IDBKeyRange {
-  return IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]);
+const SAVED: SaveResult = { status: "saved" };
+const DELETED: SaveResult = { status: "deleted" };
+
+function chunkRange(id: string, from = 0, to = Number.MAX_SAFE_INTEGER): IDBKeyRange {
+  return IDBKeyRange.bound([id, from], [id, to]);
 }
 
 /** Plain JSON data only: a tool's result may hold values IndexedDB cannot clone. */
@@ -42,24 +92,52 @@ function toStorable<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
+function isTombstone(record: StoredRecord): record is TombstoneRecord {
+  return "deletedAt" in record;
+}
+
 function metaFromRecord(record: ConversationRecord): ConversationMeta {
-  const { eventCount: _e, chunkCount: _c, ...meta } = record;
+  const { eventCount: _e, chunkCount: _c, firstChunk: _f, ...meta } = record;
   return meta;
+}
+
+/** Deep equality of JSON data (key order aside): whether a save has anything new to write. */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const keysB = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  return keysA.length === keysB.length && keysA.every((k) => sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+function isConstraintError(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "ConstraintError";
 }
 
 /** Events per stored chunk: copying and writing this many takes a few milliseconds. */
 const CHUNK_EVENTS = 200;
+
+/** Where this tab's copy of a conversation stands in the store. */
+interface Position {
+  eventCount: number;
+  chunkCount: number;
+  firstChunk: number;
+  meta: ConversationMeta | null;
+}
+
+const NOTHING_STORED: Position = { eventCount: 0, chunkCount: 0, firstChunk: 0, meta: null };
 
 export function createIndexedDbRepository(
   factory: IDBFactory | null = globalThis.indexedDB ?? null,
   { chunkEvents = CHUNK_EVENTS }: { chunkEvents?: number } = {},
 ): ConversationRepository {
   let dbPromise: Promise<IDBDatabase> | null = null;
-  // The open database once it is open, and what this tab last stored of each conversation: with
-  // both known, a save issues its writes in the same task it is called in (no read first), which
-  // is what lets a save made as the page is hidden or closed land.
+  // The open database once it is open, and where this tab's copy of each conversation stands:
+  // with both known, a save issues its writes in the same task it is called in (no read first),
+  // which is what lets a save made as the page is hidden or closed land.
   let opened: IDBDatabase | null = null;
-  const stored = new Map<string, { eventCount: number; chunkCount: number }>();
+  const seen = new Map<string, Position>();
   const db = () => {
     dbPromise ??= openDatabase(factory, DB_NAME, DB_VERSION, (database) => {
       if (!database.objectStoreNames.contains(CONVERSATIONS)) database.createObjectStore(CONVERSATIONS, { keyPath: "id" });
@@ -74,80 +152,201 @@ export function createIndexedDbRepository(
     return dbPromise;
   };
 
+  const positionOf = (record: ConversationRecord): Position => ({
+    eventCount: record.eventCount,
+    chunkCount: record.chunkCount,
+    firstChunk: record.firstChunk ?? 0,
+    meta: metaFromRecord(record),
+  });
+
+  const samePosition = (record: ConversationRecord, position: Position) =>
+    record.eventCount === position.eventCount && record.chunkCount === position.chunkCount && (record.firstChunk ?? 0) === position.firstChunk;
+
+  const getRecord = (tx: IDBTransaction, id: string) => requestToPromise(tx.objectStore(CONVERSATIONS).get(id) as IDBRequest<StoredRecord | undefined>);
+
+  /** The events of chunks [from, record's count), in order, cut to the record's event count. */
+  const readChunks = async (tx: IDBTransaction, record: ConversationRecord, from: number): Promise<LoopEvent[]> => {
+    // Chunks past the record's count are left from a save that did not finish: not part of the log.
+    if (from >= record.chunkCount) return [];
+    const request = tx.objectStore(EVENT_CHUNKS).getAll(chunkRange(record.id, from, record.chunkCount - 1)) as IDBRequest<EventChunkRecord[]>;
+    const chunks = await requestToPromise(request);
+    chunks.sort((a, b) => a.seq - b.seq);
+    return chunks.flatMap((chunk) => chunk.events);
+  };
+
+  const readLog = async (tx: IDBTransaction, record: ConversationRecord): Promise<Conversation> => {
+    const events = (await readChunks(tx, record, record.firstChunk ?? 0)).slice(0, record.eventCount);
+    return { ...metaFromRecord(record), events };
+  };
+
+  /** Cuts events into chunk-sized slices; a save with no new events still writes one (empty). */
+  const slicesOf = (added: readonly LoopEvent[]): LoopEvent[][] => {
+    const slices: LoopEvent[][] = [];
+    for (let at = 0; at < added.length; at += chunkEvents) slices.push(added.slice(at, at + chunkEvents));
+    return slices.length ? slices : [[]];
+  };
+
+  const addChunk = (tx: IDBTransaction, id: string, seq: number, events: LoopEvent[]) => {
+    tx.objectStore(EVENT_CHUNKS).add({ conversationId: id, seq, events: toStorable(events) } satisfies EventChunkRecord);
+  };
+
+  const recordOf = (meta: ConversationMeta, eventCount: number, chunkCount: number, firstChunk: number): ConversationRecord => ({
+    ...toStorable(meta),
+    eventCount,
+    chunkCount,
+    ...(firstChunk ? { firstChunk } : {}),
+  });
+
+  /**
+   * The write after a refusal (or a rewrite): reads what is stored and compares it with what
+   * this tab last saw, in the transaction that writes. Chunks past the record's count (left by
+   * a save cut short, or by another tab's large save still under way, which its own final check
+   * will then refuse) are dropped.
+   */
+  const checkedSave = async (database: IDBDatabase, meta: ConversationMeta, events: readonly LoopEvent[], base: Position | undefined): Promise<SaveResult> => {
+    const tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readwrite");
+    const done = transactionDone(tx);
+    const record = await getRecord(tx, meta.id);
+    if (record && isTombstone(record)) return finish(tx, done, DELETED);
+    if (!record && base) return finish(tx, done, DELETED); // it was there when this tab read it
+    if (record && (!base || !samePosition(record, base))) {
+      const stored = await readLog(tx, record);
+      seen.set(meta.id, positionOf(record));
+      return finish(tx, done, { status: "changed", stored, base: { eventCount: base?.eventCount ?? 0, meta: base?.meta ?? null } });
+    }
+    const at: Position = record ? positionOf(record) : NOTHING_STORED;
+    const chunks = tx.objectStore(EVENT_CHUNKS);
+    chunks.delete(chunkRange(meta.id, at.chunkCount));
+    let { chunkCount, firstChunk, eventCount } = at;
+    if (events.length < eventCount) {
+      // The log never shrinks in the app; if it did, it is rewritten after the old chunks,
+      // which stay as empty placeholders so their numbers are never reused.
+      for (let seq = firstChunk; seq < chunkCount; seq += 1) chunks.put({ conversationId: meta.id, seq, events: [] } satisfies EventChunkRecord);
+      firstChunk = chunkCount;
+      eventCount = 0;
+    }
+    for (const slice of slicesOf(events.slice(eventCount))) {
+      addChunk(tx, meta.id, chunkCount, slice);
+      chunkCount += 1;
+    }
+    tx.objectStore(CONVERSATIONS).put(recordOf(meta, events.length, chunkCount, firstChunk));
+    tx.commit?.();
+    await done;
+    seen.set(meta.id, { eventCount: events.length, chunkCount, firstChunk, meta: toStorable(meta) });
+    return SAVED;
+  };
+
+  /** Ends a transaction that wrote nothing, and returns the result. */
+  const finish = async (tx: IDBTransaction, done: Promise<void>, result: SaveResult): Promise<SaveResult> => {
+    tx.commit?.();
+    await done;
+    return result;
+  };
+
   return {
     async list() {
       const database = await db();
       const tx = database.transaction(CONVERSATIONS, "readonly");
-      const records = await requestToPromise(tx.objectStore(CONVERSATIONS).getAll() as IDBRequest<ConversationRecord[]>);
-      return records.map(metaFromRecord).sort((a, b) => b.updatedAt - a.updatedAt);
+      const records = await requestToPromise(tx.objectStore(CONVERSATIONS).getAll() as IDBRequest<StoredRecord[]>);
+      return records
+        .filter((record): record is ConversationRecord => !isTombstone(record))
+        .map(metaFromRecord)
+        .sort((a, b) => b.updatedAt - a.updatedAt);
     },
 
     async load(id) {
       const database = await db();
       const tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readonly");
-      const record = await requestToPromise(tx.objectStore(CONVERSATIONS).get(id) as IDBRequest<ConversationRecord | undefined>);
-      if (!record) return null;
-      // Chunks past the record's count are left from a save that did not finish: not part of the log.
-      const counted = record.chunkCount > 0 ? IDBKeyRange.bound([id, 0], [id, record.chunkCount - 1]) : null;
-      const chunks = counted ? await requestToPromise(tx.objectStore(EVENT_CHUNKS).getAll(counted) as IDBRequest<EventChunkRecord[]>) : [];
-      chunks.sort((a, b) => a.seq - b.seq);
-      const events = chunks.flatMap((chunk) => chunk.events).slice(0, record.eventCount);
-      stored.set(id, { eventCount: record.eventCount, chunkCount: record.chunkCount });
-      return { ...metaFromRecord(record), events };
+      const record = await getRecord(tx, id);
+      if (!record || isTombstone(record)) return null;
+      const conversation = await readLog(tx, record);
+      seen.set(id, positionOf(record));
+      return conversation;
+    },
+
+    async loadSince(id, have) {
+      const database = await db();
+      const tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readonly");
+      const record = await getRecord(tx, id);
+      const known = seen.get(id);
+      if (!record) return known ? "deleted" : null;
+      if (isTombstone(record)) return "deleted";
+      const continues = known && known.eventCount === have && known.firstChunk === (record.firstChunk ?? 0) && record.eventCount >= have;
+      const update: StoredUpdate = continues
+        ? { ...metaFromRecord(record), events: (await readChunks(tx, record, known.chunkCount)).slice(0, record.eventCount - have), from: have }
+        : { ...(await readLog(tx, record)), from: 0 };
+      seen.set(id, positionOf(record));
+      return update;
     },
 
     async save(meta, events) {
       const database = opened ?? (await db());
-      let tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readwrite");
-      let done = transactionDone(tx);
-      const known = stored.get(meta.id);
-      stored.delete(meta.id); // until this save commits, what is stored is read afresh
-      const existing = known ?? (await requestToPromise(tx.objectStore(CONVERSATIONS).get(meta.id) as IDBRequest<ConversationRecord | undefined>));
-      let eventCount = existing?.eventCount ?? 0;
-      let chunkCount = existing?.chunkCount ?? 0;
-      // The log never shrinks in the app; if it did, it is rewritten rather than keep stale events.
-      const rewrite = events.length < eventCount;
-      if (rewrite) {
-        tx.objectStore(EVENT_CHUNKS).delete(chunkRange(meta.id));
-        eventCount = 0;
-        chunkCount = 0;
-      }
-      const added = events.slice(eventCount);
-      const slices: LoopEvent[][] = [];
-      for (let at = 0; at < added.length; at += chunkEvents) slices.push(added.slice(at, at + chunkEvents));
-      const putChunk = (target: IDBTransaction, slice: LoopEvent[]) => {
-        target.objectStore(EVENT_CHUNKS).put({ conversationId: meta.id, seq: chunkCount, events: toStorable(slice) } satisfies EventChunkRecord);
-        chunkCount += 1;
-        eventCount += slice.length;
-      };
-      // A large save (an imported session): every chunk but the last is written in a
-      // transaction of its own (the page gets a turn between them), and the record is not
-      // touched until the last, so a save cut short leaves the stored conversation as it was
-      // (a load reads only the chunks the record counts).
-      if (!rewrite) {
+      const known = seen.get(meta.id);
+      if (known && events.length === known.eventCount && sameData(toStorable(meta), known.meta)) return SAVED; // nothing new
+      if (known && events.length < known.eventCount) return checkedSave(database, meta, events, known);
+      const base = known ?? NOTHING_STORED;
+      const slices = slicesOf(events.slice(base.eventCount));
+      let chunkCount = base.chunkCount;
+      try {
+        // A large save (an imported session): every chunk but the last is added in a
+        // transaction of its own (the page gets a turn between them), and the record is not
+        // touched until the last, so a save cut short leaves the stored conversation as it was
+        // (a load reads only the chunks the record counts).
         for (const slice of slices.slice(0, -1)) {
-          putChunk(tx, slice);
+          const tx = database.transaction(EVENT_CHUNKS, "readwrite");
+          const done = transactionDone(tx);
+          addChunk(tx, meta.id, chunkCount, slice);
+          tx.commit?.();
           await done;
-          tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readwrite");
-          done = transactionDone(tx);
+          chunkCount += 1;
         }
+        if (slices.length > 1) {
+          // Written over several transactions: the record is checked before it is replaced.
+          const tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readwrite");
+          const done = transactionDone(tx);
+          const record = await getRecord(tx, meta.id);
+          if (record ? isTombstone(record) || !samePosition(record, base) : known !== undefined) {
+            await finish(tx, done, SAVED);
+            return checkedSave(database, meta, events, known);
+          }
+          addChunk(tx, meta.id, chunkCount, slices[slices.length - 1]!);
+          tx.objectStore(CONVERSATIONS).put(recordOf(meta, events.length, chunkCount + 1, base.firstChunk));
+          tx.commit?.();
+          await done;
+        } else {
+          const tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readwrite");
+          const done = transactionDone(tx);
+          // The add fails if another tab has written since (the chunk number is taken): the
+          // transaction is then rolled back whole, record included.
+          addChunk(tx, meta.id, chunkCount, slices[0]!);
+          tx.objectStore(CONVERSATIONS).put(recordOf(meta, events.length, chunkCount + 1, base.firstChunk));
+          // Nothing more will be asked of it: commit now rather than when the page next gets a turn.
+          tx.commit?.();
+          await done;
+        }
+      } catch (error) {
+        if (!isConstraintError(error)) throw error;
+        return checkedSave(database, meta, events, known);
       }
-      for (const slice of rewrite ? slices : slices.slice(-1)) putChunk(tx, slice);
-      const next: ConversationRecord = { ...toStorable(meta), eventCount, chunkCount };
-      tx.objectStore(CONVERSATIONS).put(next);
-      // Nothing more will be asked of it: commit now rather than when the page next gets a turn.
-      tx.commit?.();
-      await done;
-      stored.set(meta.id, { eventCount, chunkCount });
+      seen.set(meta.id, { eventCount: events.length, chunkCount: chunkCount + 1, firstChunk: base.firstChunk, meta: toStorable(meta) });
+      return SAVED;
     },
 
     async delete(id) {
-      stored.delete(id);
+      seen.delete(id);
       const database = opened ?? (await db());
       const tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readwrite");
       const done = transactionDone(tx);
-      tx.objectStore(CONVERSATIONS).delete(id);
-      tx.objectStore(EVENT_CHUNKS).delete(chunkRange(id));
+      const record = await getRecord(tx, id);
+      const keys = await requestToPromise(tx.objectStore(EVENT_CHUNKS).getAllKeys(chunkRange(id)));
+      const highest = keys.reduce<number>((top, key) => Math.max(top, (key as [string, number])[1] + 1), record?.chunkCount ?? 0);
+      // The events go; every chunk number the conversation used, and the next, stays taken by an
+      // empty placeholder, so a tab still writing into it is refused rather than bring it back.
+      const chunks = tx.objectStore(EVENT_CHUNKS);
+      chunks.delete(chunkRange(id));
+      for (let seq = 0; seq <= highest; seq += 1) chunks.put({ conversationId: id, seq, events: [] } satisfies EventChunkRecord);
+      tx.objectStore(CONVERSATIONS).put({ id, deletedAt: Date.now(), chunkCount: highest + 1 } satisfies TombstoneRecord);
+      tx.commit?.();
       await done;
     },
   };

@@ -12,7 +12,9 @@ export function requestToPromise<T>(request: IDBRequest<T>): Promise<T> {
 export function transactionDone(transaction: IDBTransaction): Promise<void> {
   return new Promise((resolve, reject) => {
     transaction.oncomplete = () => resolve();
-    transaction.onerror = () => reject(transaction.error ?? new Error("IndexedDB transaction failed"));
+    // The failed request's own error (say, a ConstraintError from an add): the transaction's
+    // is only set once it has aborted.
+    transaction.onerror = (event) => reject((event.target as IDBRequest | null)?.error ?? transaction.error ?? new Error("IndexedDB transaction failed"));
     transaction.onabort = () => reject(transaction.error ?? new Error("IndexedDB transaction was aborted"));
   });
 }

@@ -1,12 +1,18 @@
 // The conversations: the list (for the sessions panel), the open conversation with its event
 // log, and the id of the run now streaming. Streamed events are buffered and applied once per
 // frame; saves to IndexedDB are throttled while streaming and forced at the end of a run.
+// Other tabs may show and write the same conversations: a tab runs a turn only while it holds
+// the conversation's write claim, follows the saves other tabs announce, and when storage says
+// another tab wrote or deleted the conversation, keeps both versions or stops saving, and says so.
 import { create } from "zustand";
 import type { LoopEvent } from "../middleware/types.ts";
 import type { ConversationRepository } from "../persistence/conversation-db.ts";
-import { createConversation, metaOf, readSettings, upgradeSettings, type Conversation, type ConversationMeta, type ConversationSettings } from "./conversation.ts";
+import { soloTabLink, type TabLink } from "../persistence/tab-link.ts";
+import { createConversation, metaOf, newConversationId, readSettings, upgradeSettings, type Conversation, type ConversationMeta, type ConversationSettings } from "./conversation.ts";
 import { createFrameBatcher } from "./frame-scheduler.ts";
+import { reconcileConversation } from "./reconcile-conversation.ts";
 import { markOpening, unfinishedOpening } from "./render-guard.ts";
+import { setWritingElsewhere, showTabNotice, useTabStatus } from "./tab-status.ts";
 
 export interface ConversationState {
   list: ConversationMeta[];
@@ -35,6 +41,17 @@ let pending: LoopEvent[] = [];
 let pendingFor: string | null = null;
 let saveTimer: ReturnType<typeof setTimeout> | null = null;
 let saveChain: Promise<void> = Promise.resolve();
+let tabs: TabLink = soloTabLink;
+/** Conversations another tab deleted: this tab no longer saves them. */
+const deletedElsewhere = new Set<string>();
+/** Conversations this tab runs a turn in, each with the end of that turn's write claim. */
+const writingHere = new Map<string, Promise<void>>();
+/** A conversation kept as a new one: a turn still streaming into the old id lands in the new. */
+const keptAs = new Map<string, string>();
+
+const WRITING_ELSEWHERE =
+  "This conversation is being written in another tab. Your message is kept here: send it again once that tab's turn has finished.";
+const DELETED_ELSEWHERE = "This conversation was deleted in another tab. Keep it as a new conversation to go on with it.";
 
 function describe(error: unknown): string {
   if (error instanceof Error) return error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
@@ -112,6 +129,51 @@ function upsertMeta(list: ConversationMeta[], meta: ConversationMeta): Conversat
   return [meta, ...rest].sort((a, b) => b.updatedAt - a.updatedAt);
 }
 
+/** Stops saving a conversation another tab deleted, and tells the person if it is open here. */
+function markDeletedElsewhere(id: string): void {
+  deletedElsewhere.add(id);
+  useConversationStore.setState((s) => ({ list: s.list.filter((m) => m.id !== id) }));
+  const { active } = useConversationStore.getState();
+  if (active?.id !== id) return;
+  if (saveTimer) clearTimeout(saveTimer);
+  saveTimer = null;
+  setWritingElsewhere(null);
+  showTabNotice({ kind: "deleted", conversationId: id, title: active.title });
+}
+
+/**
+ * Saves a snapshot of a conversation. When another tab wrote it since this tab last saw it,
+ * storage refuses; both versions are then kept in one log (the stored one, then this tab's
+ * additions) and that is saved instead.
+ */
+async function persist(repo: ConversationRepository, meta: ConversationMeta, events: readonly LoopEvent[]): Promise<void> {
+  let result = await repo.save(meta, events);
+  for (let attempt = 0; result.status === "changed" && attempt < 3; attempt += 1) {
+    const merged = reconcileConversation({ ...meta, events: [...events] }, result.base, result.stored);
+    const { active } = useConversationStore.getState();
+    if (active?.id === meta.id) {
+      // Events streamed while the save was under way go on after the merged log.
+      const since = active.events.slice(events.length);
+      useConversationStore.setState((s) => ({
+        active: { ...merged.conversation, events: merged.conversation.events.concat(since) },
+        list: upsertMeta(s.list, metaOf(merged.conversation)),
+      }));
+    }
+    if (merged.fromElsewhere > 0 && merged.fromHere > 0) {
+      showTabNotice({ kind: "merged", conversationId: meta.id, fromElsewhere: merged.fromElsewhere, fromHere: merged.fromHere });
+    }
+    meta = metaOf(merged.conversation);
+    events = merged.conversation.events;
+    result = await repo.save(meta, events);
+  }
+  if (result.status === "changed") throw new Error("another tab keeps changing it at the same time; reload this tab to see the latest version");
+  if (result.status === "deleted") {
+    markDeletedElsewhere(meta.id);
+    return;
+  }
+  tabs.announce({ kind: "saved", conversationId: meta.id, eventCount: events.length });
+}
+
 /** Saves the open conversation now (chained so saves never overlap). */
 export function saveActive(): Promise<void> {
   if (saveTimer) {
@@ -120,12 +182,12 @@ export function saveActive(): Promise<void> {
   }
   batcher.flushNow();
   const { active } = useConversationStore.getState();
-  if (!active || !repository) return saveChain;
+  if (!active || !repository || deletedElsewhere.has(active.id)) return saveChain;
   const repo = repository;
   const meta = metaOf(active);
   const events = active.events;
   saveChain = saveChain
-    .then(() => repo.save(meta, events))
+    .then(() => persist(repo, meta, events))
     .then(
       () => {
         if (useConversationStore.getState().storageError) useConversationStore.setState({ storageError: null });
@@ -134,6 +196,38 @@ export function saveActive(): Promise<void> {
     );
   useConversationStore.setState((s) => ({ list: upsertMeta(s.list, meta) }));
   return saveChain;
+}
+
+/**
+ * Brings the open conversation up to what is stored (another tab said it saved, or this tab is
+ * about to write). Unsaved changes here are saved first, which reconciles them with what is
+ * stored. Resolves with the number of events that came from elsewhere.
+ */
+function catchUp(id: string): Promise<number> {
+  if (saveTimer) void saveActive();
+  let fromElsewhere = 0;
+  saveChain = saveChain.then(async () => {
+    const { active } = useConversationStore.getState();
+    const repo = repository;
+    if (!active || active.id !== id || !repo || deletedElsewhere.has(id)) return;
+    const have = active.events.length;
+    const update = await repo.loadSince(id, have);
+    if (update === "deleted") {
+      markDeletedElsewhere(id);
+      return;
+    }
+    if (!update) return; // not saved yet
+    const current = useConversationStore.getState().active;
+    // Anything else (this tab's copy changed meanwhile, or holds events a failed save did not
+    // store) is left to the next save, which reconciles it with what is stored.
+    if (current?.id !== id || current.events.length !== have || update.from !== have || saveTimer) return;
+    const { events, from: _from, ...meta } = update;
+    fromElsewhere = events.length;
+    if (events.length === 0 && JSON.stringify(meta) === JSON.stringify(metaOf(current))) return;
+    useConversationStore.setState((s) => ({ active: { ...meta, events: current.events.concat(events) }, list: upsertMeta(s.list, meta) }));
+  });
+  saveChain = saveChain.catch((error: unknown) => reportStorageError("read the changes made in another tab", error));
+  return saveChain.then(() => fromElsewhere);
 }
 
 function scheduleSave(): void {
@@ -146,8 +240,9 @@ function scheduleSave(): void {
 
 export const conversationActions = {
   /** Connects storage and opens the last conversation (or a new one). */
-  async init(repo: ConversationRepository | null): Promise<void> {
+  async init(repo: ConversationRepository | null, link: TabLink = soloTabLink): Promise<void> {
     repository = repo;
+    tabs = link;
     if (!repo) {
       showConversation(createConversation());
       return;
@@ -177,7 +272,8 @@ export const conversationActions = {
   },
 
   /** Queues a streamed event; it reaches the store with the next frame. */
-  appendEvent(conversationId: string, event: LoopEvent): void {
+  appendEvent(streamedInto: string, event: LoopEvent): void {
+    const conversationId = keptAs.get(streamedInto) ?? streamedInto;
     if (pendingFor !== conversationId) {
       batcher.flushNow();
       pendingFor = conversationId;
@@ -228,9 +324,12 @@ export const conversationActions = {
     if (!meta || !repository) return;
     try {
       const conversation = await repository.load(id);
-      if (!conversation) return;
+      if (!conversation) throw new Error("it is no longer stored (deleted in another tab?)");
       const next = { ...metaOf(conversation), title: clean };
-      await repository.save(next, conversation.events);
+      const result = await repository.save(next, conversation.events);
+      if (result.status === "deleted") throw new Error("it was deleted in another tab");
+      if (result.status === "changed") throw new Error("another tab changed it at the same moment; try again");
+      tabs.announce({ kind: "saved", conversationId: id, eventCount: conversation.events.length });
       useConversationStore.setState((s) => ({ list: s.list.map((m) => (m.id === id ? next : m)) }));
     } catch (error) {
       reportStorageError("rename the conversation", error);
@@ -277,6 +376,7 @@ export const conversationActions = {
       try {
         await saveChain;
         await repository.delete(id);
+        tabs.announce({ kind: "deleted", conversationId: id });
       } catch (error) {
         reportStorageError("delete the conversation", error);
         return;
@@ -301,6 +401,86 @@ export const conversationActions = {
   dismissConversationNotice(): void {
     useConversationStore.setState({ conversationNotice: null });
   },
+
+  /**
+   * Claims the conversation for a turn: refused while another tab runs one there (or after it
+   * was deleted elsewhere). Once claimed, this tab's copy is brought up to the stored log, so a
+   * turn sent from an outdated view builds on every message. release() ends the claim.
+   */
+  async claimForTurn(id: string): Promise<{ release: () => void } | { refused: string }> {
+    await writingHere.get(id); // this tab's previous turn there is still saving its end
+    if (deletedElsewhere.has(id)) return { refused: DELETED_ELSEWHERE };
+    const claim = await tabs.claim(id);
+    if (!claim) {
+      if (useConversationStore.getState().active?.id === id) setWritingElsewhere(id);
+      return { refused: WRITING_ELSEWHERE };
+    }
+    let ended!: () => void;
+    writingHere.set(id, new Promise<void>((resolve) => (ended = resolve)));
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      writingHere.delete(id);
+      claim.release();
+      ended();
+      tabs.announce({ kind: "turn-ended", conversationId: id });
+    };
+    if (useTabStatus.getState().writingElsewhere === id) setWritingElsewhere(null);
+    tabs.announce({ kind: "turn-started", conversationId: id });
+    const fromElsewhere = await catchUp(id);
+    if (deletedElsewhere.has(id)) {
+      release();
+      return { refused: DELETED_ELSEWHERE };
+    }
+    if (fromElsewhere > 0) showTabNotice({ kind: "refreshed", conversationId: id, fromElsewhere });
+    return { release };
+  },
+
+  /** Another tab saved the open conversation: show what it stored (unless this tab writes it). */
+  followStored(): Promise<void> {
+    const { active } = useConversationStore.getState();
+    if (!active || writingHere.has(active.id)) return Promise.resolve();
+    return catchUp(active.id).then(() => undefined);
+  },
+
+  deletedElsewhere(id: string): void {
+    markDeletedElsewhere(id);
+  },
+
+  /** The sessions list as stored, after another tab added, renamed or deleted one. */
+  async refreshList(): Promise<void> {
+    if (!repository) return;
+    try {
+      const list = await repository.list();
+      useConversationStore.setState({ list: list.filter((m) => !deletedElsewhere.has(m.id)) });
+    } catch (error) {
+      reportStorageError("list the saved conversations", error);
+    }
+  },
+
+  /** Saves what this tab shows of a conversation deleted elsewhere as a new conversation. */
+  async keepAsNew(): Promise<void> {
+    batcher.flushNow();
+    const { active } = useConversationStore.getState();
+    if (!active) return;
+    const copy: Conversation = { ...active, id: newConversationId(), title: `${active.title} (kept)`, createdAt: Date.now() };
+    keptAs.set(active.id, copy.id);
+    if (pendingFor === active.id) pendingFor = copy.id;
+    showTabNotice(null);
+    useConversationStore.setState((s) => ({ active: copy, list: upsertMeta(s.list, metaOf(copy)) }));
+    rememberActive(copy.id);
+    await saveActive();
+  },
+
+  /** Leaves a conversation deleted elsewhere without keeping it: opens another one. */
+  async closeDeleted(): Promise<void> {
+    showTabNotice(null);
+    useConversationStore.setState({ active: null });
+    const next = useConversationStore.getState().list.find((m) => !deletedElsewhere.has(m.id));
+    if (next) await conversationActions.open(next.id);
+    else await conversationActions.create();
+  },
 };
 
 /** For tests: forget module state between cases. */
@@ -310,5 +490,10 @@ export function resetConversationStoreForTests(): void {
   if (saveTimer) clearTimeout(saveTimer);
   saveTimer = null;
   saveChain = Promise.resolve();
+  tabs = soloTabLink;
+  deletedElsewhere.clear();
+  writingHere.clear();
+  keptAs.clear();
+  useTabStatus.setState({ writingElsewhere: null, notice: null });
   useConversationStore.setState({ list: [], active: null, liveRunId: null, storageError: null, conversationNotice: null });
 }

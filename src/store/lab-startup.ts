@@ -3,7 +3,9 @@
 import { runToolLoop } from "../middleware/loop/run-tool-loop.ts";
 import { getProtocol } from "../middleware/protocols/registry.ts";
 import { createIndexedDbRepository } from "../persistence/conversation-db.ts";
+import { createTabLink } from "../persistence/tab-link.ts";
 import { conversationActions, saveActive } from "./conversation-store.ts";
+import { followOtherTabs } from "./follow-other-tabs.ts";
 import { initEngines, resolveActiveEngine, useEngineStore } from "./engine-store.ts";
 import { useProtocolStore } from "./protocol-store.ts";
 import { configureRunEnvironment } from "./run-controller.ts";
@@ -24,7 +26,9 @@ export function startLab(): void {
     protocolName: () => useProtocolStore.getState().protocol,
     samplingDefaults: () => activeSamplingDefaults(useEngineStore.getState()),
   });
-  void conversationActions.init(createIndexedDbRepository());
+  const tabs = createTabLink();
+  void conversationActions.init(createIndexedDbRepository(), tabs);
+  followOtherTabs(tabs);
   saveWhenThePageGoes();
   followTranscriptProtocol();
   // A link may name a transcript on another site: that one waits for the person's yes.

@@ -77,19 +77,22 @@ function alignReplayPosition(engine: Engine, conversation: Conversation): void {
  * reason is in the notice, and the input keeps the text). Never rejects.
  */
 export function sendMessage(text: string): Promise<boolean> {
-  const turn = runTurn(text).catch((error: unknown) => {
+  const writing: { claim?: { release: () => void } } = {};
+  const turn = runTurn(text, writing).catch((error: unknown) => {
     // Only a failure outside the loop gets here (the loop's own end up in the log).
     useRunStore.setState({ running: false, notice: `The message could not be sent: ${describe(error)}` });
     return false;
   });
   currentTurn = turn;
   void turn.finally(() => {
+    // The conversation's write claim goes once the turn's last save is done (or the turn threw).
+    writing.claim?.release();
     if (currentTurn === turn) currentTurn = null;
   });
   return turn;
 }
 
-async function runTurn(text: string): Promise<boolean> {
+async function runTurn(text: string, writing: { claim?: { release: () => void } }): Promise<boolean> {
   const content = text.trim();
   if (!content || useRunStore.getState().running) return false;
   const env = environment;
@@ -110,15 +113,37 @@ async function runTurn(text: string): Promise<boolean> {
     return false;
   }
   const { settings, id: conversationId } = conversation;
-  // Everything that can fail before the turn starts fails here, with the app not yet "running":
-  // a turn that cannot start says why and leaves the message in the box.
+
+  // One tab writes a conversation at a time, starting from the latest stored log. The turn
+  // counts as running (and Stop reaches it) from here on.
+  const abort = new AbortController();
+  controller = abort;
+  useRunStore.setState({ running: true, notice: null });
+  const notStarted = (notice: string | null): false => {
+    if (controller === abort) controller = null;
+    useRunStore.setState({ running: false, ...(notice !== null ? { notice } : {}) });
+    return false;
+  };
+  let claim: Awaited<ReturnType<typeof conversationActions.claimForTurn>>;
+  try {
+    claim = await conversationActions.claimForTurn(conversationId);
+  } catch (error) {
+    return notStarted(`The turn could not start: ${describe(error)}`);
+  }
+  if ("refused" in claim) return notStarted(claim.refused);
+  writing.claim = claim;
+  if (abort.signal.aborted) return notStarted(null);
+  const latest = useConversationStore.getState().active;
+  if (latest?.id !== conversationId) return notStarted(null);
+
+  // Everything else that can fail before the turn starts fails here, before the loop runs: a
+  // turn that cannot start says why, leaves the lab not running and the message in the box.
   let tools: ExecutableTool[];
   let messages: ChatMessage[];
-  const abort = new AbortController();
   let options: RunLoopOptions;
   try {
     tools = env.resolveTools(settings);
-    messages = [...deriveHistory(conversation.events), { role: "user", content }];
+    messages = [...deriveHistory(latest.events), { role: "user", content }];
     options = {
       engine: resolved.engine,
       protocol,
@@ -131,14 +156,10 @@ async function runTurn(text: string): Promise<boolean> {
     };
     if (settings.systemPrompt.trim()) options.systemPrompt = settings.systemPrompt;
     if (resolved.template) options.template = resolved.template;
-    alignReplayPosition(resolved.engine, conversation);
+    alignReplayPosition(resolved.engine, latest);
   } catch (error) {
-    useRunStore.setState({ notice: `The turn could not start: ${describe(error)}` });
-    return false;
+    return notStarted(`The turn could not start: ${describe(error)}`);
   }
-
-  controller = abort;
-  useRunStore.setState({ running: true, notice: null });
 
   let runId: string | null = null;
   let ended = false;

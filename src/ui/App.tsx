@@ -10,6 +10,7 @@ import { ChatPane } from "./chat/ChatPane.tsx";
 import { ProtocolSelect } from "./chat/ProtocolSelect.tsx";
 import { DebuggerPane } from "./debugger/DebuggerPane.tsx";
 import { ModelPanel } from "./model/ModelPanel.tsx";
+import { OtherTabsNotice } from "./OtherTabsNotice.tsx";
 import { SessionsPanel } from "./sessions/SessionsPanel.tsx";
 import { SettingsPanel } from "./settings/SettingsPanel.tsx";
 import { useWebGpuStatus, WebGpuBadge } from "./WebGpuBadge.tsx";
@@ -96,6 +97,7 @@ export function App() {
         </div>
       )}
       <TranscriptConsent />
+      <OtherTabsNotice />
       {/* Each panel has its own error boundary: one that fails leaves the others usable. */}
       <main className="panes">
         <div className="pane pane-side">
