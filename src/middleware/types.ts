@@ -24,6 +24,22 @@ export interface ToolContext {
   emit: (event: LoopEvent) => void;
   /** The engine, protocol and template of the calling run, for tools that run a sub-agent. */
   run: SubRunContext;
+  /**
+   * Records a message the tool exchanged with something outside the page (an MCP server's
+   * JSON-RPC request and response); the entries land on the call's tool-end event.
+   */
+  trace?: (entry: ToolTraceEntry) => void;
+}
+
+/** One message a tool sent or received while it ran, as the debugger shows it. */
+export interface ToolTraceEntry {
+  direction: "sent" | "received";
+  /** Milliseconds since the epoch. */
+  at: number;
+  /** The message as plain JSON, secrets already masked by the tool. */
+  message: unknown;
+  /** Where it went or came from, e.g. "POST http://127.0.0.1:3000/mcp". */
+  label?: string;
 }
 
 export interface SubRunContext {
@@ -215,6 +231,8 @@ export type LoopEvent = (
       /** The text the model is given back. */
       content: string;
       durationMs: number;
+      /** What the tool exchanged with the outside while it ran (e.g. MCP JSON-RPC), in order. */
+      trace?: ToolTraceEntry[];
     }
   | { type: "message"; message: ChatMessage }
   | { type: "step-end"; stepId: string; status: StepStatus; durationMs: number; error?: string }
