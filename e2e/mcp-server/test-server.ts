@@ -31,6 +31,8 @@ export interface RunningTestServer {
   cancelled: () => string[];
   /** Tool calls the server ran, by name, in order. */
   calls: () => string[];
+  /** Forgets every session without closing its streams, as a server that expires sessions does. */
+  dropSessions: () => void;
   /** Adds a tool to every session, which makes the SDK send notifications/tools/list_changed. */
   addTool: (name: string) => void;
   stop: () => Promise<void>;
@@ -198,6 +200,9 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
     port,
     cancelled: () => [...cancelled],
     calls: () => [...calls],
+    dropSessions() {
+      sessions.clear();
+    },
     addTool(name) {
       extraTools.push(name);
       for (const { server } of sessions.values()) registerExtraTool(server, name);

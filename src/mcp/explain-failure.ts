@@ -2,27 +2,7 @@
 // on. The browser hides why a fetch failed (CORS refusal and an unreachable host both surface
 // as a bare TypeError), so the caller probes the address without CORS first and passes in
 // whether anything answered.
-
-export type FailureKind =
-  | "unreachable"
-  | "cors"
-  | "unauthorized"
-  | "forbidden"
-  | "not-mcp"
-  | "protocol-version"
-  | "session-id-hidden"
-  | "session-lost"
-  | "timeout"
-  | "server-error"
-  | "other";
-
-export interface ExplainedFailure {
-  kind: FailureKind;
-  /** What happened and what to do, for the person. */
-  message: string;
-  /** The error as thrown, for the debugger and bug reports. */
-  detail: string;
-}
+import type { ExplainedFailure, FailureKind } from "./mcp-failure.ts";
 
 export interface FailureContext {
   url: string;
@@ -44,6 +24,10 @@ export function corsRequirements(origin: string): string[] {
     "Access-Control-Allow-Headers: Content-Type, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
     "Access-Control-Expose-Headers: Mcp-Session-Id",
   ];
+}
+
+export function unreachableMessage(url: string): string {
+  return `Nothing answered at ${url}: the server is not running, or the address or port is wrong.`;
 }
 
 export function describeThrown(error: unknown): string {
@@ -111,7 +95,7 @@ export function explainFailure(error: unknown, context: FailureContext): Explain
         `The server at ${at} answered, but the browser blocked the page from reading the answer (CORS). The server must send: ${corsRequirements(context.origin).join("; ")} — and answer the OPTIONS preflight with them.`,
       );
     }
-    return explained("unreachable", `Nothing answered at ${at}: the server is not running, or the address or port is wrong.`);
+    return explained("unreachable", unreachableMessage(at));
   }
   if ((error as { code?: unknown } | null)?.code === MCP_TIMEOUT || /timed out/i.test(text)) {
     return explained("timeout", `The server at ${at} did not answer in time.`);

@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestServer, TEST_SERVER_NAME, type RunningTestServer } from "../../e2e/mcp-server/test-server.ts";
 import type { ToolTraceEntry } from "../middleware/types.ts";
-import { connectMcp, McpFailure, type ConnectOptions, type McpConnection } from "./mcp-connection.ts";
+import { McpFailure } from "./mcp-failure.ts";
+import { connectMcp, type ConnectOptions, type McpConnection } from "./mcp-connection.ts";
 
 let server: RunningTestServer | null = null;
 let connection: McpConnection | null = null;

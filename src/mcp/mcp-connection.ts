@@ -1,10 +1,12 @@
 // One live connection to an MCP server, made with the official SDK's client: Streamable HTTP
 // first, the older HTTP+SSE transport when the server does not speak it. The SDK is loaded
-// only when a server is connected, so the page's first load does not carry it.
+// only when a server is connected, and so is this module, so the page's first load carries
+// neither.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ToolTraceEntry } from "../middleware/types.ts";
-import { explainFailure, httpStatusOf, isNetworkFailure, type ExplainedFailure } from "./explain-failure.ts";
+import { explainFailure, httpStatusOf, isNetworkFailure, unreachableMessage } from "./explain-failure.ts";
+import { McpFailure, type ExplainedFailure } from "./mcp-failure.ts";
 import { maskHeaders, maskSecrets, secretsOf } from "./mask-secrets.ts";
 import type { McpCallResult } from "./tool-result.ts";
 import type { McpToolDefinition } from "./tool-schema.ts";
@@ -37,14 +39,6 @@ export interface McpConnection {
   readonly tools: McpToolDefinition[];
   callTool: (name: string, args: Record<string, unknown>, options: CallOptions) => Promise<McpCallResult>;
   close: () => Promise<void>;
-}
-
-/** A failure to connect or call, already explained for the person. */
-export class McpFailure extends Error {
-  override name = "McpFailure";
-  constructor(readonly failure: ExplainedFailure) {
-    super(failure.message);
-  }
 }
 
 const CLIENT_INFO = { name: "toolcall-lab", version: "0.1.0" };
@@ -196,7 +190,7 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     // recovers from by itself.
     if (!/SSE stream disconnected|Failed to fetch|NetworkError|Maximum reconnection/i.test(error.message)) return;
     void probeReachable(options.url).then((reachable) => {
-      if (!reachable) drop({ kind: "unreachable", message: `The server at ${options.url} stopped answering.`, detail: `${error.name}: ${error.message}` });
+      if (!reachable) drop({ kind: "unreachable", message: unreachableMessage(options.url), detail: `${error.name}: ${error.message}` });
     });
   };
 
