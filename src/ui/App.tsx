@@ -1,4 +1,5 @@
 import { useEffect, useMemo } from "react";
+import { useMcpStore } from "../mcp/mcp-servers.ts";
 import { useConversationStore, conversationActions } from "../store/conversation-store.ts";
 import { engineSelectors, useEngineStore } from "../store/engine-store.ts";
 import { startLab } from "../store/lab-startup.ts";
@@ -6,6 +7,7 @@ import { allTools, enabledTools, toSpecs } from "../store/tool-catalog.ts";
 import { ChatPane } from "./chat/ChatPane.tsx";
 import { ProtocolSelect } from "./chat/ProtocolSelect.tsx";
 import { DebuggerPane } from "./debugger/DebuggerPane.tsx";
+import { McpPanel } from "./mcp/McpPanel.tsx";
 import { ModelPanel } from "./model/ModelPanel.tsx";
 import { SessionsPanel } from "./sessions/SessionsPanel.tsx";
 import { SettingsPanel } from "./settings/SettingsPanel.tsx";
@@ -18,13 +20,16 @@ const EMPTY_EVENTS: never[] = [];
 function LabDebugger() {
   const events = useConversationStore((s) => s.active?.events ?? EMPTY_EVENTS);
   const settings = useConversationStore((s) => s.active?.settings);
-  const offered = useMemo(() => (settings ? toSpecs(enabledTools(settings)) : []), [settings]);
+  // MCP servers' tools come and go with their connections.
+  const mcpServers = useMcpStore((s) => s.servers);
+  const offered = useMemo(() => (settings ? toSpecs(enabledTools(settings, mcpServers)) : []), [settings, mcpServers]);
   return <DebuggerPane events={events} tools={offered} />;
 }
 
 function LabSettings() {
   const settings = useConversationStore((s) => s.active?.settings);
-  const everyTool = useMemo(() => (settings ? toSpecs(allTools(settings)) : []), [settings]);
+  const mcpServers = useMcpStore((s) => s.servers);
+  const everyTool = useMemo(() => (settings ? toSpecs(allTools(settings, mcpServers)) : []), [settings, mcpServers]);
   return <SettingsPanel tools={everyTool} />;
 }
 
@@ -71,6 +76,12 @@ export function App() {
               <h2>Conversations</h2>
             </summary>
             <SessionsPanel />
+          </details>
+          <details className="side-section" open>
+            <summary>
+              <h2>MCP servers</h2>
+            </summary>
+            <McpPanel />
           </details>
           <details className="side-section" open>
             <summary>

@@ -4,6 +4,7 @@ import { useId, useState, type ReactNode } from "react";
 import type { ToolSpec } from "../../middleware/types.ts";
 import { deliverableFormats, type ConversationSettings, type DeliverableFormat } from "../../store/conversation.ts";
 import { conversationActions, useConversationStore } from "../../store/conversation-store.ts";
+import { McpToolBadge } from "../mcp/McpToolBadge.tsx";
 import "./settings.css";
 
 function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string) => ReactNode }) {
@@ -110,6 +111,7 @@ export function SettingsPanel({ tools }: { tools: ToolSpec[] }) {
               }}
             />
             <span className="mono">{tool.name}</span>
+            <McpToolBadge name={tool.name} />
           </label>
         ))}
       </fieldset>
