@@ -133,6 +133,34 @@ test("Stop cancels a slow MCP call, and the server sees the cancellation", async
   await expect(page.getByTestId("chat-input")).toBeEditable();
 });
 
+test("the tool timeout stops a slow MCP call and cancels it on the server", async ({ page }) => {
+  await openWith(page, "timeout", [call("slow_count", { seconds: 300 }), "It took too long."]);
+  await connect(page, server.url);
+  await expect(page.getByTestId("mcp-server-status")).toHaveText("connected · 6 tools");
+  // A short timeout keeps the test quick; the loop's timer stops the call, not the test.
+  await page.getByTestId("setting-tool-timeout").fill("2");
+  await send(page, "Count slowly.");
+  await turnDone(page, 1);
+  await expect(card(page, "slow_count")).toHaveAttribute("data-status", "timeout");
+  await expect.poll(() => server.cancelled().length).toBe(1);
+  await expect(page.getByTestId("message-assistant").first()).toContainText("It took too long.");
+});
+
+test("an old server (HTTP+SSE transport) is connected through the fallback and its tools run", async ({ page }) => {
+  const old = await startTestServer({ allowOrigin: labOrigin, transport: "sse" });
+  try {
+    await openWith(page, "old-sse", [call("reverse_text", { text: "legacy" }), "Done."]);
+    await connect(page, old.url);
+    await expect(page.getByTestId("mcp-server-status")).toHaveText("connected · 6 tools");
+    await expect(page.getByTestId("mcp-server")).toContainText("HTTP+SSE (old transport)");
+    await send(page, "Reverse legacy.");
+    await turnDone(page, 1);
+    await expect(card(page, "reverse_text")).toContainText("ycagel");
+  } finally {
+    await old.stop();
+  }
+});
+
 test("a server stopped mid-conversation gives a clear error and loses nothing; restarted, it is reconnected", async ({ page }) => {
   await openWith(page, "stopped", [
     call("reverse_text", { text: "first" }),

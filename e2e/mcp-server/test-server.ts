@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -22,6 +23,8 @@ export interface TestServerOptions {
   allowOrigin: string | null;
   /** When set, every MCP request needs `Authorization: Bearer <token>`. */
   token?: string;
+  /** "sse": only the old HTTP+SSE transport (GET /mcp opens the stream), as servers before 2025-03-26. */
+  transport?: "streamable-http" | "sse";
 }
 
 export interface RunningTestServer {
@@ -64,6 +67,7 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
   const calls: string[] = [];
   const extraTools: string[] = [];
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
+  const sseSessions = new Map<string, { transport: SSEServerTransport; server: McpServer }>();
 
   const registerExtraTool = (server: McpServer, name: string) =>
     server.registerTool(name, { description: `A tool added while the server ran (${name}).`, inputSchema: {} }, async () => {
@@ -134,6 +138,27 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
     res.setHeader("Access-Control-Expose-Headers", "Mcp-Session-Id");
   };
 
+  /** The old transport: GET opens an event stream that names where to POST messages. */
+  async function handleOldSse(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (req.method === "GET" && path === "/mcp") {
+      const server = newMcpServer();
+      const transport = new SSEServerTransport("/messages", res);
+      sseSessions.set(transport.sessionId, { transport, server });
+      transport.onclose = () => sseSessions.delete(transport.sessionId);
+      await server.connect(transport);
+      return;
+    }
+    const sessionId = new URL(req.url ?? "/", "http://localhost").searchParams.get("sessionId") ?? "";
+    const session = sseSessions.get(sessionId);
+    if (req.method === "POST" && path === "/messages" && session) {
+      await session.transport.handlePostMessage(req, res, await readBody(req));
+      return;
+    }
+    // What an old server answers to the Streamable HTTP POST: it has no such route.
+    res.writeHead(405, { "Content-Type": "text/plain" });
+    res.end("Method Not Allowed");
+  }
+
   async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (options.token && req.headers.authorization !== `Bearer ${options.token}`) {
       sendJson(res, 401, { jsonrpc: "2.0", error: { code: -32001, message: "Unauthorized" }, id: null });
@@ -179,8 +204,9 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
     }
     if (path === "/control/cancelled") return sendJson(res, 200, cancelled);
     if (path === "/control/calls") return sendJson(res, 200, calls);
-    if (path === "/mcp") {
-      handleMcp(req, res).catch((error: unknown) => {
+    if (path === "/mcp" || (options.transport === "sse" && path === "/messages")) {
+      const handle = options.transport === "sse" ? handleOldSse(req, res, path) : handleMcp(req, res);
+      handle.catch((error: unknown) => {
         if (!res.headersSent) sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: String(error) }, id: null });
       });
       return;
@@ -208,8 +234,9 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
       for (const { server } of sessions.values()) registerExtraTool(server, name);
     },
     async stop() {
-      for (const { server } of sessions.values()) await server.close().catch(() => undefined);
+      for (const { server } of [...sessions.values(), ...sseSessions.values()]) await server.close().catch(() => undefined);
       sessions.clear();
+      sseSessions.clear();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

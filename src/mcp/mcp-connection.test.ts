@@ -1,6 +1,8 @@
 // The connection against a real MCP server (the official SDK's, over Streamable HTTP, in this
 // process): connect, list, call, errors, cancellation, list changes and a lost server. CORS
 // needs a browser; the e2e suite covers it.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestServer, TEST_SERVER_NAME, type RunningTestServer } from "../../e2e/mcp-server/test-server.ts";
 import type { ToolTraceEntry } from "../middleware/types.ts";
@@ -45,6 +47,36 @@ describe("connectMcp against a real server", () => {
     expect(connection).toMatchObject({ serverName: TEST_SERVER_NAME, serverVersion: "1.2.3", transport: "streamable-http" });
     expect(connection.tools.map((tool) => tool.name)).toEqual(["reverse_text", "weather_report", "red_pixel", "failing_tool", "slow_count", "calculator"]);
     expect(connection.tools[0]?.inputSchema).toMatchObject({ type: "object", properties: { text: { type: "string" } }, required: ["text"] });
+  });
+
+  it("falls back to the old HTTP+SSE transport when the server does not speak Streamable HTTP", async () => {
+    server = await startTestServer({ allowOrigin: null, transport: "sse" });
+    connection = await connectMcp(options(server.url));
+    expect(connection).toMatchObject({ serverName: TEST_SERVER_NAME, transport: "sse" });
+    const result = await connection.callTool("reverse_text", { text: "old" }, { signal: new AbortController().signal, timeoutMs: 10_000 });
+    expect(result.content).toEqual([{ type: "text", text: "dlo" }]);
+  });
+
+  it("explains a server whose protocol version the client does not support", async () => {
+    // A hand-written server: the SDK's own server always negotiates a version the client knows.
+    const http = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        const request = JSON.parse(body) as { id: number };
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: request.id, result: { protocolVersion: "1999-01-01", capabilities: {}, serverInfo: { name: "old", version: "0" } } }));
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    try {
+      const failure = await failureOf(connectMcp(options(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`)));
+      expect(failure.failure.kind).toBe("protocol-version");
+      expect(failure.message).toContain("MCP protocol version 1999-01-01");
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
   });
 
   it("calls a tool and records the JSON-RPC request and response", async () => {
