@@ -50,7 +50,7 @@ export function loadServers(): ServerRecord[] {
   return list.flatMap((item: unknown): ServerRecord[] => {
     const saved = item as Partial<SavedServer> | null;
     if (!saved || typeof saved.id !== "string" || typeof saved.url !== "string") return [];
-    const fromSession = isHeaders(sessionHeaders) ? (sessionHeaders as Record<string, unknown>)[saved.id] : undefined;
+    const fromSession = typeof sessionHeaders === "object" && sessionHeaders !== null ? (sessionHeaders as Record<string, unknown>)[saved.id] : undefined;
     const headers = saved.keepHeaders && isHeaders(saved.headers) ? saved.headers : isHeaders(fromSession) ? fromSession : {};
     return [{ id: saved.id, url: saved.url, keepHeaders: saved.keepHeaders === true, headers }];
   });
