@@ -236,6 +236,9 @@ test("a server that needs a token says so; with the token it connects, the token
     const stored = await page.evaluate(() => localStorage.getItem("toolcall-lab.mcp-servers") ?? "");
     expect(stored).toContain(guarded.url);
     expect(stored).not.toContain("sk-e2e");
+    // The token lasts as long as the tab: a reload reconnects with it.
+    await page.reload();
+    await expect(page.getByTestId("mcp-server-status")).toHaveText("connected · 6 tools");
 
     // Kept only when asked, and then with a warning.
     await page.getByTestId("mcp-keep-headers").check();
