@@ -55,6 +55,12 @@ describe("explainFailure", () => {
     expect(explainFailure(httpError(400, "Bad Request: No valid session ID provided"), context).kind).toBe("session-id-hidden");
   });
 
+  it("does not take fetch's refusal of a bad header for a network or CORS failure", () => {
+    const failure = explainFailure(new TypeError("Failed to execute 'fetch' on 'Window': String contains non ISO-8859-1 code point."), { ...context, reachable: true });
+    expect(failure.kind).toBe("other");
+    expect(failure.message).toContain("non ISO-8859-1");
+  });
+
   it("keeps any other error's text", () => {
     expect(explainFailure(new Error("boom"), context)).toEqual({ kind: "other", message: "The MCP server at http://127.0.0.1:3000/mcp failed: boom", detail: "Error: boom" });
   });

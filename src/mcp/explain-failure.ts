@@ -47,6 +47,8 @@ export function httpStatusOf(error: unknown): number | undefined {
 /** A fetch that failed before any response: network down, host gone, or CORS. */
 export function isNetworkFailure(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  // fetch's own refusals of a request it cannot send (a bad header) are TypeErrors too.
+  if (/ISO-8859-1|header|Invalid URL|Request cannot be constructed/i.test(error.message)) return false;
   if (error.name === "TypeError") return /fetch|network|load failed/i.test(error.message);
   return /Failed to fetch|NetworkError|Load failed/i.test(error.message);
 }

@@ -78,6 +78,9 @@ describe("what the person types", () => {
   it("reads header lines and names a line that is not a header", () => {
     expect(parseHeaderLines("Authorization: Bearer abc\n\n X-Team : lab ")).toEqual({ headers: { Authorization: "Bearer abc", "X-Team": "lab" } });
     expect(parseHeaderLines("Bearer abc")).toEqual({ error: '"Bearer abc" is not a header: write one "Name: value" per line.' });
+    expect(parseHeaderLines("Authorization: Bearer abc…")).toEqual({
+      error: "The value of Authorization has characters an HTTP header cannot carry (only Latin-1 is allowed).",
+    });
   });
 
   it("accepts http(s) addresses only, in full", () => {

@@ -79,7 +79,10 @@ export function parseHeaderLines(text: string): { headers: Record<string, string
     const colon = line.indexOf(":");
     const name = colon > 0 ? line.slice(0, colon).trim() : "";
     if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) return { error: `"${line}" is not a header: write one "Name: value" per line.` };
-    headers[name] = line.slice(colon + 1).trim();
+    const value = line.slice(colon + 1).trim();
+    // fetch refuses header values outside Latin-1 (a pasted "smart" quote or ellipsis).
+    if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(value)) return { error: `The value of ${name} has characters an HTTP header cannot carry (only Latin-1 is allowed).` };
+    headers[name] = value;
   }
   return { headers };
 }
