@@ -199,6 +199,21 @@ test("a server stopped mid-conversation gives a clear error and loses nothing; r
   await expect(page.getByTestId("mcp-server-notice")).toContainText("Reconnected");
 });
 
+test("a server that was not running is explained, and Reconnect connects it once it runs", async ({ page }) => {
+  const { port, url } = server;
+  await server.stop();
+  await openWith(page, "reconnect", ["Nothing to do."]);
+  await connect(page, url);
+  await expect(page.getByTestId("mcp-server-error")).toHaveAttribute("data-kind", "unreachable");
+  await expect(page.getByTestId("mcp-server-error")).toContainText(`Nothing answered at ${url}`);
+  await expect(page.getByTestId("mcp-server-status")).toHaveText("not connected");
+
+  server = await startTestServer({ allowOrigin: labOrigin, port });
+  await page.getByTestId("mcp-reconnect").click();
+  await expect(page.getByTestId("mcp-server-status")).toHaveText("connected · 6 tools");
+  await expect(page.getByTestId("mcp-server-error")).toHaveCount(0);
+});
+
 test("a server that does not allow the lab's origin gets the CORS explanation, naming the headers to send", async ({ page }) => {
   const closed = await startTestServer({ allowOrigin: null });
   try {

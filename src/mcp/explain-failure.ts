@@ -94,7 +94,7 @@ export function explainFailure(error: unknown, context: FailureContext): Explain
     if (context.reachable) {
       return explained(
         "cors",
-        `The server at ${at} answered, but the browser blocked the page from reading the answer (CORS). The server must send: ${corsRequirements(context.origin).join("; ")} — and answer the OPTIONS preflight with them.`,
+        `The server at ${at} answered, but the browser blocked the page from reading the answer (CORS). The server must send these headers, on its answers and on the OPTIONS preflight:\n${corsRequirements(context.origin).join("\n")}`,
       );
     }
     return explained("unreachable", unreachableMessage(at));
