@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_LOGGED_STRING, maskHeaders, maskSecrets, secretsOf } from "./mask-secrets.ts";
+import { MAX_LOGGED_STRING, maskHeaders, maskSecrets, maskUrl, secretsOf } from "./mask-secrets.ts";
 
 describe("masking secrets for the event log", () => {
   it("masks header values, keeping the auth scheme", () => {
@@ -29,5 +29,11 @@ describe("masking secrets for the event log", () => {
   it("cuts strings too long for the log and says so", () => {
     const masked = maskSecrets({ data: "A".repeat(MAX_LOGGED_STRING + 1) }, []) as { data: string };
     expect(masked.data).toMatch(/^A{200}… \(400001 characters, too long to keep in the log\)$/);
+  });
+
+  it("masks secrets in an address: key-like query values and a user's password", () => {
+    expect(maskUrl("https://mcp.example.com/mcp?api_key=abc123&region=eu&accessToken=xyz")).toBe("https://mcp.example.com/mcp?api_key=••••&region=eu&accessToken=••••");
+    expect(maskUrl("http://user:pw@127.0.0.1:3000/mcp")).toBe("http://••••@127.0.0.1:3000/mcp");
+    expect(maskUrl("http://127.0.0.1:3000/mcp")).toBe("http://127.0.0.1:3000/mcp");
   });
 });

@@ -47,3 +47,28 @@ export function maskSecrets(value: unknown, secrets: readonly string[]): unknown
   }
   return value;
 }
+
+const SECRET_PARAM = /key|token|secret|auth|password|passwd|sig|credential/i;
+
+/**
+ * The address as the log and the model may see it: values of query parameters that name a
+ * secret (`?api_key=…`, as some hosted servers take them) and any user:password are masked.
+ */
+export function maskUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return text;
+  }
+  const query = url.search
+    .slice(1)
+    .split("&")
+    .filter(Boolean)
+    .map((pair) => {
+      const name = pair.split("=")[0] ?? "";
+      return SECRET_PARAM.test(decodeURIComponent(name)) ? `${name}=${MASK}` : pair;
+    });
+  const userinfo = url.username || url.password ? `${MASK}@` : "";
+  return `${url.protocol}//${userinfo}${url.host}${url.pathname}${query.length ? `?${query.join("&")}` : ""}${url.hash}`;
+}

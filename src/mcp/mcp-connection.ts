@@ -7,7 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ToolTraceEntry } from "../middleware/types.ts";
 import { explainFailure, httpStatusOf, isNetworkFailure, unreachableMessage } from "./explain-failure.ts";
 import { McpFailure, type ExplainedFailure } from "./mcp-failure.ts";
-import { maskHeaders, maskSecrets, secretsOf } from "./mask-secrets.ts";
+import { maskHeaders, maskSecrets, maskUrl, secretsOf } from "./mask-secrets.ts";
 import type { McpCallResult } from "./tool-result.ts";
 import type { McpToolDefinition } from "./tool-schema.ts";
 import { TracingTransport } from "./tracing-transport.ts";
@@ -88,7 +88,7 @@ export async function probeReachable(url: string): Promise<boolean> {
 async function explain(error: unknown, options: Pick<ConnectOptions, "url" | "headers" | "origin">, fallbackError?: unknown): Promise<ExplainedFailure> {
   const reachable = isNetworkFailure(error) ? await probeReachable(options.url) : undefined;
   return explainFailure(error, {
-    url: options.url,
+    url: maskUrl(options.url),
     origin: options.origin,
     sentAuthorization: Object.keys(options.headers).some((name) => name.toLowerCase() === "authorization"),
     ...(reachable !== undefined ? { reachable } : {}),
@@ -123,10 +123,8 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
   const url = new URL(options.url);
   const requestInit: RequestInit = { headers: options.headers };
   const secrets = secretsOf(options.headers);
-  const label = (method: string) => {
-    const headers = Object.entries(maskHeaders(options.headers)).map(([name, value]) => `${name}: ${value}`);
-    return [`${method} ${options.url}`, ...headers].join(" · ");
-  };
+  const shownUrl = maskUrl(options.url);
+  const sentLabel = [`POST ${shownUrl}`, ...Object.entries(maskHeaders(options.headers)).map(([name, value]) => `${name}: ${value}`)].join(" · ");
 
   let closing = false;
   const attempt = async (kind: TransportKind) => {
@@ -176,46 +174,48 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
   client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, async () => {
     try {
       const next = await listAllTools(client);
-      connection.tools.splice(0, connection.tools.length, ...next);
+      tools.splice(0, tools.length, ...next);
       options.onToolsChanged(next);
     } catch (error) {
       drop(await explain(error, options));
     }
   });
   client.onclose = () => {
-    drop({ kind: "unreachable", message: `The connection to ${options.url} closed.`, detail: "onclose" });
+    drop({ kind: "unreachable", message: `The connection to ${shownUrl} closed.`, detail: "onclose" });
   };
   client.onerror = (error) => {
     // A stream broke: whether the server is gone decides between "dropped" and a blip the SDK
     // recovers from by itself.
     if (!/SSE stream disconnected|Failed to fetch|NetworkError|Maximum reconnection/i.test(error.message)) return;
     void probeReachable(options.url).then((reachable) => {
-      if (!reachable) drop({ kind: "unreachable", message: unreachableMessage(options.url), detail: `${error.name}: ${error.message}` });
+      if (!reachable) drop({ kind: "unreachable", message: unreachableMessage(shownUrl), detail: `${error.name}: ${error.message}` });
     });
   };
 
   const serverInfo = client.getServerVersion();
-  const connection: McpConnection = {
+  return {
     serverName: serverInfo?.name || url.host,
     serverVersion: serverInfo?.version ?? "",
-    protocolVersion: (inner(transport) as { protocolVersion?: string }).protocolVersion,
+    protocolVersion: (transport.inner as { protocolVersion?: string }).protocolVersion,
     transport: transportKind,
     tools,
     async callTool(name, args, call) {
-      if (dropped) throw new McpFailure({ kind: "unreachable", message: `The server at ${options.url} is not connected.`, detail: "dropped" });
+      if (dropped) throw new McpFailure({ kind: "unreachable", message: `The server at ${shownUrl} is not connected.`, detail: "dropped" });
       const record = (direction: ToolTraceEntry["direction"], message: unknown) =>
-        call.trace?.({ direction, at: Date.now(), message, label: direction === "sent" ? label("POST") : options.url });
-      let rejectDropped: ((failure: ExplainedFailure) => void) | undefined;
-      const droppedWhileRunning = new Promise<never>((_resolve, reject) => {
-        rejectDropped = (failure) => reject(new McpFailure(failure));
+        call.trace?.({ direction, at: Date.now(), message, label: direction === "sent" ? sentLabel : shownUrl });
+      // The SDK would wait for a response from a server that went away until the timeout; a
+      // drop fails the call at once.
+      let onDrop: (failure: ExplainedFailure) => void = () => undefined;
+      const whenDropped = new Promise<never>((_resolve, reject) => {
+        onDrop = (failure) => reject(new McpFailure(failure));
       });
-      droppedWhileRunning.catch(() => undefined);
-      if (rejectDropped) inFlight.add(rejectDropped);
+      whenDropped.catch(() => undefined);
+      inFlight.add(onDrop);
       try {
         const request = transport.traceRequest(record, () =>
           client.callTool({ name, arguments: args }, sdk.CompatibilityCallToolResultSchema, { signal: call.signal, timeout: call.timeoutMs }),
         );
-        return (await Promise.race([request, droppedWhileRunning])) as McpCallResult;
+        return (await Promise.race([request, whenDropped])) as McpCallResult;
       } catch (error) {
         if (error instanceof McpFailure || call.signal.aborted) throw error;
         const failure = await explain(error, options);
@@ -223,19 +223,14 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
         if (failure.kind === "unreachable" || failure.kind === "cors") drop(failure);
         throw new McpFailure(failure);
       } finally {
-        if (rejectDropped) inFlight.delete(rejectDropped);
+        inFlight.delete(onDrop);
       }
     },
     async close() {
       closing = true;
-      const streamable = inner(transport) as { terminateSession?: () => Promise<void> };
+      const streamable = transport.inner as { terminateSession?: () => Promise<void> };
       await streamable.terminateSession?.().catch(() => undefined);
       await client.close().catch(() => undefined);
     },
   };
-  return connection;
-}
-
-function inner(transport: TracingTransport): Transport {
-  return transport.inner;
 }

@@ -3,6 +3,7 @@
 // the person chooses to keep them.
 import { useEffect, useId, useState } from "react";
 import { checkServerUrl, mcpActions, useMcpStore, type McpServerView } from "../../mcp/mcp-servers.ts";
+import { maskUrl } from "../../mcp/mask-secrets.ts";
 import { parseHeaderLines } from "../../mcp/saved-servers.ts";
 import "./mcp.css";
 
@@ -33,8 +34,8 @@ function ServerCard({ server }: { server: McpServerView }) {
           {statusText(server)}
         </span>
       </div>
-      <div className="mcp-url mono" title={server.url}>
-        {server.url}
+      <div className="mcp-url mono">
+        {maskUrl(server.url)}
         {server.transport && <span className="mcp-muted"> · {server.transport === "sse" ? "HTTP+SSE (old transport)" : "Streamable HTTP"}</span>}
         {server.protocolVersion && <span className="mcp-muted"> · MCP {server.protocolVersion}</span>}
       </div>
