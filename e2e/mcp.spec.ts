@@ -199,6 +199,22 @@ test("a server stopped mid-conversation gives a clear error and loses nothing; r
   await expect(page.getByTestId("mcp-server-notice")).toContainText("Reconnected");
 });
 
+test("a server that stops during a call fails that call with the reason, not at the timeout", async ({ page }) => {
+  await openWith(page, "stopped-mid-call", [call("slow_count", { seconds: 600 }), "The server went away."]);
+  await connect(page, server.url);
+  await expect(page.getByTestId("mcp-server-status")).toHaveText("connected · 6 tools");
+  // The tool timeout is far beyond the test's: only the lost server can end the call in time.
+  await page.getByTestId("setting-tool-timeout").fill("600");
+  await send(page, "Count for ten minutes.");
+  await expect.poll(() => server.calls()).toContain("slow_count");
+  await server.stop();
+  await turnDone(page, 1);
+  await expect(card(page, "slow_count")).toHaveAttribute("data-status", "error");
+  await expect(card(page, "slow_count")).toContainText("Nothing answered at");
+  await expect(page.getByTestId("message-assistant").first()).toContainText("The server went away.");
+  await expect(page.getByTestId("mcp-server-status")).toContainText("disconnected");
+});
+
 test("a server that was not running is explained, and Reconnect connects it once it runs", async ({ page }) => {
   const { port, url } = server;
   await server.stop();

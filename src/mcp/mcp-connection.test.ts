@@ -129,6 +129,22 @@ describe("connectMcp against a real server", () => {
     expect(trace.map((entry) => (entry.message as { method?: string }).method)).toEqual(["tools/call", "notifications/cancelled"]);
   });
 
+  it("fails a running call at once when the server stops under it, instead of waiting for the timeout", async () => {
+    server = await startTestServer({ allowOrigin: null });
+    const dropped: string[] = [];
+    connection = await connectMcp(options(server.url, { onDropped: (failure) => dropped.push(failure.kind) }));
+    // Longer than the test's own time limit: only the drop can end this call in time.
+    const call = connection.callTool("slow_count", { seconds: 600 }, { signal: new AbortController().signal, timeoutMs: 600_000 });
+    call.catch(() => undefined);
+    const running = server;
+    await until(() => running.calls().includes("slow_count"));
+    await server.stop();
+    server = null;
+    const failure = await failureOf(call);
+    expect(failure.failure.kind).toBe("unreachable");
+    expect(dropped).toEqual(["unreachable"]);
+  });
+
   it("applies notifications/tools/list_changed", async () => {
     server = await startTestServer({ allowOrigin: null });
     let latest: string[] = [];
