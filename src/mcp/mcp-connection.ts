@@ -77,11 +77,17 @@ function loadSdk(): Promise<Sdk> {
  * arrives): tells a CORS refusal from a server that is not there.
  */
 export async function probeReachable(url: string): Promise<boolean> {
+  // HEAD, and aborted once answered: a GET could open an event stream on an old SSE server.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 5_000);
   try {
-    await fetch(url, { method: "GET", mode: "no-cors", cache: "no-store", signal: AbortSignal.timeout(5_000) });
+    await fetch(url, { method: "HEAD", mode: "no-cors", cache: "no-store", signal: controller.signal });
     return true;
   } catch {
     return false;
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
   }
 }
 
