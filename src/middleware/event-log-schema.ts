@@ -39,6 +39,16 @@ export const templateMessageSchema = z.object({
   reasoning: z.string().optional(),
 });
 
+/** One message a tool sent or received while it ran (an MCP server's JSON-RPC), secrets masked by the tool. */
+export const toolTraceEntrySchema = z.object({
+  direction: z.enum(["sent", "received"]),
+  /** Milliseconds since the epoch. */
+  at: z.number(),
+  message: z.unknown(),
+  /** Where it went or came from, e.g. "POST http://127.0.0.1:3000/mcp". */
+  label: z.string().optional(),
+});
+
 /** A half-open range [start, end) of character offsets. */
 export const spanSchema = z.object({ start: z.number(), end: z.number() });
 
@@ -158,6 +168,8 @@ export const loopEventSchema = z.discriminatedUnion("type", [
     /** The text the model is given back. */
     content: z.string(),
     durationMs: z.number(),
+    /** What the tool exchanged with the outside while it ran (e.g. MCP JSON-RPC), in order. */
+    trace: z.array(toolTraceEntrySchema).optional(),
   }),
   z.object({ ...eventBase, type: z.literal("message"), message: chatMessageSchema }),
   z.object({

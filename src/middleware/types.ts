@@ -22,7 +22,15 @@ export interface ToolContext {
   emit: (event: LoopEvent) => void;
   /** The engine, protocol and template of the calling run, for tools that run a sub-agent. */
   run: SubRunContext;
+  /**
+   * Records a message the tool exchanged with something outside the page (an MCP server's
+   * JSON-RPC request and response); the entries land on the call's tool-end event.
+   */
+  trace?: (entry: ToolTraceEntry) => void;
 }
+
+/** One message a tool sent or received while it ran, as the debugger shows it. */
+export type ToolTraceEntry = z.infer<typeof schema.toolTraceEntrySchema>;
 
 export interface SubRunContext {
   engine: Engine;

@@ -36,6 +36,13 @@ describe("conversation export and import", () => {
     const unknownType = { ...file, events: [{ type: "explode", runId: "r", at: 1 }] };
     await expect(importConversation(JSON.stringify(unknownType))).rejects.toThrow(/events\.0\.type/);
     await expect(importConversation(JSON.stringify({ ...file, events: "none" }))).rejects.toThrow(/events: .*expected array/i);
+    // A tool's recorded exchange (an MCP call's JSON-RPC) is checked too: the debugger lists it.
+    const badTrace = { ...file, events: file.events.map((event) => (event.type === "tool-end" ? { ...event, trace: "junk" } : event)) };
+    await expect(importConversation(JSON.stringify(badTrace))).rejects.toThrow(/trace/);
+    const trace = [{ direction: "sent", at: 2, message: { jsonrpc: "2.0", id: 0, method: "tools/call" }, label: "POST http://127.0.0.1/mcp" }];
+    const goodTrace = { ...file, events: file.events.map((event) => (event.type === "tool-end" ? { ...event, trace } : event)) };
+    const imported = await importConversation(JSON.stringify(goodTrace));
+    expect(imported.events.find((event) => event.type === "tool-end")).toMatchObject({ trace });
   });
 
   it("checks a long log a slice at a time, pausing between slices, and names a bad event by its place in the whole log", async () => {

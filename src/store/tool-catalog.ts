@@ -1,16 +1,19 @@
 // The in-browser tools a conversation can offer the model, made from the toolbox with the
 // conversation's settings: run_javascript is killed after the conversation's tool timeout, and
-// deep_research gets the research settings. The note store is one for the whole page.
+// deep_research gets the research settings. The note store is one for the whole page. The tools
+// of connected MCP servers follow the built-in ones.
+import type { McpServerView } from "../mcp/mcp-servers.ts";
+import { mcpExecutableTools } from "../mcp/mcp-tools.ts";
 import type { ExecutableTool, ToolSpec } from "../middleware/types.ts";
 import { createIndexedDbNoteStore, createToolbox, selectTools, type NoteStore } from "../tools/index.ts";
 import type { ConversationSettings } from "./conversation.ts";
 
 let notes: NoteStore | null = null;
 
-/** Every tool, for a conversation's settings (enabled or not). */
-export function allTools(settings: ConversationSettings): ExecutableTool[] {
+/** Every tool, for a conversation's settings (enabled or not); MCP servers as they are now by default. */
+export function allTools(settings: ConversationSettings, mcpServers?: readonly McpServerView[]): ExecutableTool[] {
   notes ??= createIndexedDbNoteStore();
-  return createToolbox({
+  const builtIn = createToolbox({
     notes,
     runJavascript: { timeoutMs: settings.toolTimeoutMs },
     research: {
@@ -19,11 +22,13 @@ export function allTools(settings: ConversationSettings): ExecutableTool[] {
       timeoutMs: settings.research.timeoutMs,
     },
   });
+  const builtInNames = builtIn.map((tool) => tool.name);
+  return [...builtIn, ...mcpExecutableTools(builtInNames, settings.toolTimeoutMs, mcpServers)];
 }
 
 /** The tools the model is offered in this conversation. */
-export function enabledTools(settings: ConversationSettings): ExecutableTool[] {
-  return selectTools(allTools(settings), settings.disabledTools);
+export function enabledTools(settings: ConversationSettings, mcpServers?: readonly McpServerView[]): ExecutableTool[] {
+  return selectTools(allTools(settings, mcpServers), settings.disabledTools);
 }
 
 export function toSpecs(tools: ExecutableTool[]): ToolSpec[] {

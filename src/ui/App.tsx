@@ -1,4 +1,5 @@
 import { useEffect, useMemo } from "react";
+import { useMcpStore } from "../mcp/mcp-servers.ts";
 import { useConversationStore, conversationActions, startedOnThisPage } from "../store/conversation-store.ts";
 import { engineSelectors, useEngineStore } from "../store/engine-store.ts";
 import { startLab } from "../store/lab-startup.ts";
@@ -9,6 +10,7 @@ import { PanelBoundary } from "./ErrorBoundary.tsx";
 import { ChatPane } from "./chat/ChatPane.tsx";
 import { ProtocolSelect } from "./chat/ProtocolSelect.tsx";
 import { DebuggerPane } from "./debugger/DebuggerPane.tsx";
+import { McpPanel } from "./mcp/McpPanel.tsx";
 import { ModelPanel } from "./model/ModelPanel.tsx";
 import { OtherTabsNotice } from "./OtherTabsNotice.tsx";
 import { SessionsPanel } from "./sessions/SessionsPanel.tsx";
@@ -22,13 +24,16 @@ const EMPTY_EVENTS: never[] = [];
 function LabDebugger() {
   const events = useConversationStore((s) => s.active?.events ?? EMPTY_EVENTS);
   const settings = useConversationStore((s) => s.active?.settings);
-  const offered = useMemo(() => (settings ? toSpecs(enabledTools(settings)) : []), [settings]);
+  // MCP servers' tools come and go with their connections.
+  const mcpServers = useMcpStore((s) => s.servers);
+  const offered = useMemo(() => (settings ? toSpecs(enabledTools(settings, mcpServers)) : []), [settings, mcpServers]);
   return <DebuggerPane events={events} tools={offered} startedOnThisPage={startedOnThisPage} />;
 }
 
 function LabSettings() {
   const settings = useConversationStore((s) => s.active?.settings);
-  const everyTool = useMemo(() => (settings ? toSpecs(allTools(settings)) : []), [settings]);
+  const mcpServers = useMcpStore((s) => s.servers);
+  const everyTool = useMemo(() => (settings ? toSpecs(allTools(settings, mcpServers)) : []), [settings, mcpServers]);
   return <SettingsPanel tools={everyTool} />;
 }
 
@@ -113,6 +118,14 @@ export function App() {
             </summary>
             <PanelBoundary name="Conversations">
               <SessionsPanel />
+            </PanelBoundary>
+          </details>
+          <details className="side-section" open>
+            <summary>
+              <h2>MCP servers</h2>
+            </summary>
+            <PanelBoundary name="MCP servers">
+              <McpPanel />
             </PanelBoundary>
           </details>
           <details className="side-section" open>

@@ -41,6 +41,55 @@ describe("executeToolCall", () => {
     expect(outcome.result).toBeUndefined();
   });
 
+  it("keeps what a tool traced, on success and on failure", async () => {
+    const sent = { direction: "sent" as const, at: 1, message: { id: 1, method: "tools/call" } };
+    const received = { direction: "received" as const, at: 2, message: { id: 1, result: {} } };
+    const ok = await executeToolCall(
+      input({
+        execute: async (_args, toolContext) => {
+          toolContext.trace?.(sent);
+          toolContext.trace?.(received);
+          return "fine";
+        },
+      }),
+    );
+    expect(ok.trace).toEqual([sent, received]);
+    const failed = await executeToolCall(
+      input({
+        execute: async (_args, toolContext) => {
+          toolContext.trace?.(sent);
+          throw new Error("server gone");
+        },
+      }),
+    );
+    expect(failed).toMatchObject({ status: "error", trace: [sent] });
+    expect((await executeToolCall(input({ execute: async () => "quiet" }))).trace).toBeUndefined();
+  });
+
+  it("keeps what a tool traced while it was being aborted (a cancellation it sent), not what came later", async () => {
+    const controller = new AbortController();
+    let late: (() => void) | undefined;
+    const pending = executeToolCall(
+      input(
+        {
+          execute: (_args, toolContext) =>
+            new Promise(() => {
+              toolContext.signal.addEventListener("abort", () => toolContext.trace?.({ direction: "sent", at: 3, message: { method: "notifications/cancelled" } }));
+              late = () => toolContext.trace?.({ direction: "received", at: 4, message: "too late" });
+            }),
+        },
+        { signal: controller.signal },
+      ),
+    );
+    await Promise.resolve();
+    await Promise.resolve();
+    controller.abort();
+    const outcome = await pending;
+    late?.();
+    expect(outcome.status).toBe("aborted");
+    expect(outcome.trace).toEqual([{ direction: "sent", at: 3, message: { method: "notifications/cancelled" } }]);
+  });
+
   it("says so when a tool returns nothing", async () => {
     expect((await executeToolCall(input({ execute: async () => undefined }))).content).toBe("(the tool returned no result)");
   });

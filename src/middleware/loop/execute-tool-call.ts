@@ -2,7 +2,7 @@
 // clear message saying why there is none (unknown tool, invalid arguments, exception, timeout,
 // abort). The event log gets the real error; the model gets `safeErrorMessage` where a tool
 // sets one. A tool that ignores its abort signal is not waited for.
-import type { ExecutableTool, ToolCall, ToolContext, ToolExecutionStatus } from "../types.ts";
+import type { ExecutableTool, ToolCall, ToolContext, ToolExecutionStatus, ToolTraceEntry } from "../types.ts";
 import { cutWithNote, describeError, toolResultContent } from "./tool-result-content.ts";
 
 export interface ToolCallOutcome {
@@ -15,6 +15,8 @@ export interface ToolCallOutcome {
   /** The tool's return value, when it survives JSON. */
   result?: unknown;
   durationMs: number;
+  /** What the tool recorded through its context's `trace`, up to the moment it settled. */
+  trace?: ToolTraceEntry[];
 }
 
 export interface ExecuteToolCallInput {
@@ -25,8 +27,8 @@ export interface ExecuteToolCallInput {
   defaultTimeoutMs: number;
   /** The run's signal: aborting it aborts the tool. */
   signal: AbortSignal;
-  /** Everything the tool's context holds besides its own signal. */
-  context: Omit<ToolContext, "signal">;
+  /** Everything the tool's context holds besides its own signal and trace. */
+  context: Omit<ToolContext, "signal" | "trace">;
   /** Checks (and may coerce) the arguments against the tool's schema before it runs. */
   checkArguments?: (args: Record<string, unknown>, tool: ExecutableTool) => ArgumentsCheck;
 }
@@ -54,8 +56,14 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
   if (input.signal.aborted) return abortedOutcome(tool.name, elapsed());
 
   const timeoutMs = tool.timeoutMs ?? input.defaultTimeoutMs;
-  const settlement = await runWithLimits(tool, args, input, timeoutMs);
-  const durationMs = elapsed();
+  const trace: ToolTraceEntry[] = [];
+  const settlement = await runWithLimits(tool, args, input, timeoutMs, (entry) => trace.push(entry));
+  const outcome = settle(tool, settlement, timeoutMs, elapsed());
+  // A copy: entries a tool records after it was given up on (timeout, abort) come too late.
+  return trace.length > 0 ? { ...outcome, trace: [...trace] } : outcome;
+}
+
+function settle(tool: ExecutableTool, settlement: Settlement, timeoutMs: number, durationMs: number): ToolCallOutcome {
   switch (settlement.kind) {
     case "ok": {
       const { content, loggable } = toolResultContent(settlement.value);
@@ -77,7 +85,13 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
 }
 
 /** Runs the tool under its timeout and the run's signal; whichever ends first decides. */
-function runWithLimits(tool: ExecutableTool, args: Record<string, unknown>, input: ExecuteToolCallInput, timeoutMs: number): Promise<Settlement> {
+function runWithLimits(
+  tool: ExecutableTool,
+  args: Record<string, unknown>,
+  input: ExecuteToolCallInput,
+  timeoutMs: number,
+  trace: (entry: ToolTraceEntry) => void,
+): Promise<Settlement> {
   const controller = new AbortController();
   const runSignal = input.signal;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -94,7 +108,7 @@ function runWithLimits(tool: ExecutableTool, args: Record<string, unknown>, inpu
     runSignal.addEventListener("abort", onRunAbort, { once: true });
     // Promise.resolve().then: a tool that throws synchronously is an error like any other.
     Promise.resolve()
-      .then(() => tool.execute(args, { ...input.context, signal: controller.signal }))
+      .then(() => tool.execute(args, { ...input.context, signal: controller.signal, trace }))
       .then(
         (value) => resolve({ kind: "ok", value }),
         (error: unknown) => resolve(controller.signal.aborted ? { kind: runSignal.aborted ? "aborted" : "timeout" } : { kind: "error", error }),

@@ -42,7 +42,7 @@ export async function* runToolCalls(input: RunToolCallsInput): AsyncGenerator<Lo
       context: { callId: call.id, stepId, emit, run: input.subRun },
       ...(input.checkArguments ? { checkArguments: input.checkArguments } : {}),
     }).then((outcome) => {
-      const { status, content, error, result, durationMs } = outcome;
+      const { status, content, error, result, durationMs, trace } = outcome;
       live.push(
         stamp({
           type: "tool-end",
@@ -54,6 +54,7 @@ export async function* runToolCalls(input: RunToolCallsInput): AsyncGenerator<Lo
           durationMs,
           ...(error !== undefined ? { error } : {}),
           ...(result !== undefined ? { result } : {}),
+          ...(trace !== undefined ? { trace } : {}),
         }),
       );
       return outcome;

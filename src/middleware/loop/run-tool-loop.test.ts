@@ -225,6 +225,19 @@ describe("runToolLoop", () => {
     expect(engine.prompts[1]).toContain("Error: broken failed: TypeError: cannot read the disk");
   });
 
+  it("puts what a tool traced on its tool-end event", async () => {
+    const traced = tool("traced", async (_args, context) => {
+      context.trace?.({ direction: "sent", at: 1, message: { jsonrpc: "2.0", id: 0, method: "tools/call" }, label: "POST /mcp" });
+      return "done";
+    });
+    const { generator } = run([callText("traced"), "Done."], { tools: [traced] });
+    const { events } = await drive(generator);
+    expect(ofType(events, "tool-end")[0]).toMatchObject({
+      status: "ok",
+      trace: [{ direction: "sent", at: 1, message: { jsonrpc: "2.0", id: 0, method: "tools/call" }, label: "POST /mcp" }],
+    });
+  });
+
   it("stops a tool at its timeout, aborts its signal and tells the model", async () => {
     let seen: AbortSignal | undefined;
     const stuck = tool("stuck", (_args, context) => {

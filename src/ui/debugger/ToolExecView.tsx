@@ -4,6 +4,7 @@ import { memo } from "react";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import type { StepView, StepsModel, ToolExecution } from "./build-steps.ts";
 import { formatDuration, statusTone, toDisplayJson } from "./format.ts";
+import { ToolTraceView } from "../mcp/ToolTraceView.tsx";
 
 interface ToolExecViewProps {
   step: StepView;
@@ -61,6 +62,7 @@ function ExecutionCard({ execution, model, onSelectStep }: { execution: ToolExec
           )}
         </>
       )}
+      {execution.trace && execution.trace.length > 0 && <ToolTraceView trace={execution.trace} />}
       {children.length > 0 && (
         <div className="dbg-exec-children">
           <span className="dbg-label">Sub-agent steps</span>

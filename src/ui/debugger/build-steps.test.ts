@@ -26,6 +26,19 @@ describe("buildSteps", () => {
     ]);
   });
 
+  it("keeps what a tool exchanged with the outside (an MCP call's JSON-RPC) on its execution", () => {
+    const run = new RunLogBuilder("r1").runStart();
+    const callId = toolCallStepEvents(run, "a", 0, "PROMPT");
+    const trace = [
+      { direction: "sent" as const, at: 1, message: { jsonrpc: "2.0", id: 0, method: "tools/call" }, label: "POST http://127.0.0.1/mcp" },
+      { direction: "received" as const, at: 2, message: { jsonrpc: "2.0", id: 0, result: { content: [] } } },
+    ];
+    const end = run.events.findLast((event) => event.type === "tool-end");
+    if (end?.type === "tool-end") end.trace = trace;
+    const [execution] = buildSteps(run.events).steps.get(stepKey("r1", "a"))?.toolExecutions ?? [];
+    expect(execution).toMatchObject({ callId, trace });
+  });
+
   it("marks a step without a step-end as running, and as aborted when its run was aborted", () => {
     const run = new RunLogBuilder("r1").runStart().stepStart("a", 0, "P").output("a", "partial", 0);
     expect(buildSteps(run.events).steps.get(stepKey("r1", "a"))?.status).toBe("running");

@@ -15,6 +15,7 @@ import type {
   TemplateMessage,
   ToolExecutionStatus,
   ToolSpec,
+  ToolTraceEntry,
 } from "../../middleware/types.ts";
 
 /** A step's status as the debugger shows it: how it ended, or that it has not (yet). */
@@ -42,6 +43,8 @@ export interface ToolExecution {
   /** The text the model was given back. */
   content?: string;
   durationMs?: number;
+  /** What the tool exchanged with the outside (an MCP server's JSON-RPC), as recorded. */
+  trace?: readonly ToolTraceEntry[];
   /** Keys of the sub-agent steps that ran under this call, in order. */
   childStepKeys: string[];
 }
@@ -338,6 +341,7 @@ export class StepFolder {
           error: event.error,
           content: event.content,
           durationMs: event.durationMs,
+          ...(event.trace ? { trace: event.trace } : {}),
           childStepKeys: previous?.childStepKeys ?? [],
         };
         this.executionsByCall.set(callKey, ended);

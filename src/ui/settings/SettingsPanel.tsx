@@ -6,6 +6,7 @@ import { SamplingFields } from "./SamplingFields.tsx";
 import type { ToolSpec } from "../../middleware/types.ts";
 import { deliverableFormats, type ConversationSettings, type DeliverableFormat } from "../../store/conversation.ts";
 import { conversationActions, useConversationStore } from "../../store/conversation-store.ts";
+import { McpToolBadge } from "../mcp/McpToolBadge.tsx";
 import "./settings.css";
 
 function NumberField(props: {
@@ -100,6 +101,7 @@ export function SettingsPanel({ tools }: { tools: ToolSpec[] }) {
               }}
             />
             <span className="mono">{tool.name}</span>
+            <McpToolBadge name={tool.name} />
           </label>
         ))}
       </fieldset>

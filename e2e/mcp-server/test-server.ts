@@ -1,0 +1,244 @@
+// A real MCP server for the tests: the official SDK's McpServer over Streamable HTTP, one
+// session per client, on 127.0.0.1. Its tools cover what the lab must handle: text, structured
+// content, an image, a failing tool (isError), a slow tool that notices cancellation, and a name
+// that clashes with a built-in tool. CORS is on for one origin, or off to test the refusal.
+// A few plain-HTTP control routes under /control let a test see what the server saw.
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+
+export const TEST_SERVER_NAME = "lab-test-server";
+/** A 1×1 red PNG. */
+export const RED_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+
+export interface TestServerOptions {
+  /** 0 picks a free port; a port given restarts a server where it was. */
+  port?: number;
+  /** The page origin CORS allows; null sends no CORS headers at all. */
+  allowOrigin: string | null;
+  /** When set, every MCP request needs `Authorization: Bearer <token>`. */
+  token?: string;
+  /** "sse": only the old HTTP+SSE transport (GET /mcp opens the stream), as servers before 2025-03-26. */
+  transport?: "streamable-http" | "sse";
+}
+
+export interface RunningTestServer {
+  url: string;
+  port: number;
+  /** Tool calls the server saw cancelled (notifications/cancelled aborted their handler). */
+  cancelled: () => string[];
+  /** Tool calls the server ran, by name, in order. */
+  calls: () => string[];
+  /** Forgets every session without closing its streams, as a server that expires sessions does. */
+  dropSessions: () => void;
+  /** Adds a tool to every session, which makes the SDK send notifications/tools/list_changed. */
+  addTool: (name: string) => void;
+  stop: () => Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      try {
+        resolve(text ? JSON.parse(text) : undefined);
+      } catch (error) {
+        reject(error);
+      }
+    });
+    req.on("error", reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "Content-Type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+export async function startTestServer(options: TestServerOptions): Promise<RunningTestServer> {
+  const cancelled: string[] = [];
+  const calls: string[] = [];
+  const extraTools: string[] = [];
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
+  const sseSessions = new Map<string, { transport: SSEServerTransport; server: McpServer }>();
+
+  const registerExtraTool = (server: McpServer, name: string) =>
+    server.registerTool(name, { description: `A tool added while the server ran (${name}).`, inputSchema: {} }, async () => {
+      calls.push(name);
+      return { content: [{ type: "text", text: `${name} ran` }] };
+    });
+
+  function newMcpServer(): McpServer {
+    const server = new McpServer({ name: TEST_SERVER_NAME, version: "1.2.3" }, { capabilities: { tools: { listChanged: true } } });
+    server.registerTool(
+      "reverse_text",
+      { description: "Reverses a text.", inputSchema: { text: z.string().describe("The text to reverse") } },
+      async ({ text }) => {
+        calls.push("reverse_text");
+        return { content: [{ type: "text", text: [...text].reverse().join("") }] };
+      },
+    );
+    server.registerTool(
+      "weather_report",
+      {
+        description: "Today's weather in a city (made up, for tests).",
+        inputSchema: { city: z.string() },
+        outputSchema: { city: z.string(), temperatureC: z.number(), conditions: z.string() },
+      },
+      async ({ city }) => {
+        calls.push("weather_report");
+        const report = { city, temperatureC: 17.5, conditions: "light drizzle" };
+        return { content: [{ type: "text", text: JSON.stringify(report) }], structuredContent: report };
+      },
+    );
+    server.registerTool("red_pixel", { description: "Draws a red pixel.", inputSchema: {} }, async () => {
+      calls.push("red_pixel");
+      return { content: [{ type: "text", text: "Here is the pixel." }, { type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" }] };
+    });
+    server.registerTool("failing_tool", { description: "Always fails.", inputSchema: { reason: z.string() } }, async ({ reason }) => {
+      calls.push("failing_tool");
+      return { isError: true, content: [{ type: "text", text: `the archive is locked (${reason})` }] };
+    });
+    server.registerTool(
+      "slow_count",
+      { description: "Counts slowly; takes `seconds` seconds.", inputSchema: { seconds: z.number() } },
+      async ({ seconds }, extra) => {
+        calls.push("slow_count");
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, seconds * 1000);
+          extra.signal.addEventListener("abort", () => {
+            clearTimeout(timer);
+            cancelled.push(`slow_count#${String(extra.requestId)}`);
+            resolve();
+          });
+        });
+        return { content: [{ type: "text", text: `counted for ${seconds} s` }] };
+      },
+    );
+    server.registerTool("calculator", { description: "A calculator whose name clashes with the lab's own.", inputSchema: { expression: z.string() } }, async ({ expression }) => {
+      calls.push("calculator");
+      return { content: [{ type: "text", text: `the server does not calculate "${expression}"` }] };
+    });
+    for (const name of extraTools) registerExtraTool(server, name);
+    return server;
+  }
+
+  const cors = (res: ServerResponse) => {
+    if (options.allowOrigin === null) return;
+    res.setHeader("Access-Control-Allow-Origin", options.allowOrigin);
+    res.setHeader("Access-Control-Allow-Methods", "GET, POST, DELETE");
+    res.setHeader("Access-Control-Allow-Headers", "Content-Type, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID");
+    res.setHeader("Access-Control-Expose-Headers", "Mcp-Session-Id");
+  };
+
+  /** The old transport: GET opens an event stream that names where to POST messages. */
+  async function handleOldSse(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (req.method === "GET" && path === "/mcp") {
+      const server = newMcpServer();
+      const transport = new SSEServerTransport("/messages", res);
+      sseSessions.set(transport.sessionId, { transport, server });
+      transport.onclose = () => sseSessions.delete(transport.sessionId);
+      await server.connect(transport);
+      return;
+    }
+    const sessionId = new URL(req.url ?? "/", "http://localhost").searchParams.get("sessionId") ?? "";
+    const session = sseSessions.get(sessionId);
+    if (req.method === "POST" && path === "/messages" && session) {
+      await session.transport.handlePostMessage(req, res, await readBody(req));
+      return;
+    }
+    // What an old server answers to the Streamable HTTP POST: it has no such route.
+    res.writeHead(405, { "Content-Type": "text/plain" });
+    res.end("Method Not Allowed");
+  }
+
+  async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (options.token && req.headers.authorization !== `Bearer ${options.token}`) {
+      sendJson(res, 401, { jsonrpc: "2.0", error: { code: -32001, message: "Unauthorized" }, id: null });
+      return;
+    }
+    const sessionId = req.headers["mcp-session-id"];
+    const body = req.method === "POST" ? await readBody(req) : undefined;
+    const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+    if (existing) {
+      await existing.transport.handleRequest(req, res, body);
+      return;
+    }
+    if (typeof sessionId === "string") {
+      // As the spec asks: an unknown session is a 404, and the client starts a new one.
+      sendJson(res, 404, { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
+      return;
+    }
+    if (req.method !== "POST" || !isInitializeRequest(body)) {
+      sendJson(res, 400, { jsonrpc: "2.0", error: { code: -32000, message: "Bad Request: No valid session ID provided" }, id: null });
+      return;
+    }
+    const server = newMcpServer();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  const http: Server = createServer((req, res) => {
+    cors(res);
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (req.method === "OPTIONS") {
+      res.writeHead(options.allowOrigin === null ? 404 : 204);
+      res.end();
+      return;
+    }
+    if (path === "/control/cancelled") return sendJson(res, 200, cancelled);
+    if (path === "/control/calls") return sendJson(res, 200, calls);
+    if (path === "/mcp" || (options.transport === "sse" && path === "/messages")) {
+      const handle = options.transport === "sse" ? handleOldSse(req, res, path) : handleMcp(req, res);
+      handle.catch((error: unknown) => {
+        if (!res.headersSent) sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: String(error) }, id: null });
+      });
+      return;
+    }
+    res.writeHead(404, { "Content-Type": "text/html" });
+    res.end("<!doctype html><title>Not found</title><p>Nothing here.</p>");
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    port,
+    cancelled: () => [...cancelled],
+    calls: () => [...calls],
+    dropSessions() {
+      sessions.clear();
+    },
+    addTool(name) {
+      extraTools.push(name);
+      for (const { server } of sessions.values()) registerExtraTool(server, name);
+    },
+    async stop() {
+      for (const { server } of [...sessions.values(), ...sseSessions.values()]) await server.close().catch(() => undefined);
+      sessions.clear();
+      sseSessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// Secrets never reach the event log (which is saved, exported and shared): header values the
+// person typed are masked wherever they appear, and so are values under keys that name a secret.
+
+const MASK = "••••";
+const SECRET_KEY = /^(authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|client_secret|api[-_]?key|x-api-key|access_token|refresh_token|id_token|token)$/i;
+/** Strings longer than this (base64 media, huge texts) are cut in the log. */
+export const MAX_LOGGED_STRING = 400_000;
+
+/** `Bearer abc123` → `Bearer ••••`; any other value → `••••`. */
+export function maskHeaderValue(value: string): string {
+  const scheme = /^(Bearer|Basic|Token)\s+\S/i.exec(value);
+  return scheme ? `${scheme[1]} ${MASK}` : MASK;
+}
+
+export function maskHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, maskHeaderValue(value)]));
+}
+
+/** The secret parts of header values (a bearer token without its scheme), to find in messages. */
+export function secretsOf(headers: Record<string, string>): string[] {
+  const secrets = new Set<string>();
+  for (const value of Object.values(headers)) {
+    const trimmed = value.trim();
+    if (trimmed.length >= 4) secrets.add(trimmed);
+    const token = /^\S+\s+(\S{4,})$/.exec(trimmed)?.[1];
+    if (token) secrets.add(token);
+  }
+  // Longest first, so a whole value is masked before its token part.
+  return [...secrets].sort((a, b) => b.length - a.length);
+}
+
+function maskString(text: string, secrets: readonly string[]): string {
+  let masked = text;
+  for (const secret of secrets) if (masked.includes(secret)) masked = masked.split(secret).join(MASK);
+  if (masked.length > MAX_LOGGED_STRING) return `${masked.slice(0, 200)}… (${masked.length} characters, too long to keep in the log)`;
+  return masked;
+}
+
+/** A masked deep copy of a JSON value. */
+export function maskSecrets(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === "string") return maskString(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => maskSecrets(item, secrets));
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, SECRET_KEY.test(key) && typeof item === "string" ? maskHeaderValue(item) : maskSecrets(item, secrets)]),
+    );
+  }
+  return value;
+}
+
+const SECRET_PARAM = /key|token|secret|auth|password|passwd|sig|credential/i;
+
+/**
+ * The address as the log and the model may see it: values of query parameters that name a
+ * secret (`?api_key=…`, as some hosted servers take them) and any user:password are masked.
+ */
+export function maskUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return text;
+  }
+  const query = url.search
+    .slice(1)
+    .split("&")
+    .filter(Boolean)
+    .map((pair) => {
+      const name = pair.split("=")[0] ?? "";
+      return SECRET_PARAM.test(decodeURIComponent(name)) ? `${name}=${MASK}` : pair;
+    });
+  const userinfo = url.username || url.password ? `${MASK}@` : "";
+  return `${url.protocol}//${userinfo}${url.host}${url.pathname}${query.length ? `?${query.join("&")}` : ""}${url.hash}`;
+}

@@ -1,0 +1,232 @@
+// The MCP servers this browser connects to: their status, their tools, and calls to them. A
+// server that drops its session or goes away is reconnected on the next call; when that fails
+// the call fails with the reason, and the server is marked so in the panel.
+import { create } from "zustand";
+import type { ToolContext } from "../middleware/types.ts";
+import { McpFailure, type ExplainedFailure } from "./mcp-failure.ts";
+import type { McpConnection, TransportKind } from "./mcp-connection.ts";
+import { loadServers, saveServers, type ServerRecord } from "./saved-servers.ts";
+import type { McpCallResult } from "./tool-result.ts";
+import type { McpToolDefinition } from "./tool-schema.ts";
+
+export type ServerStatus = "connecting" | "connected" | "disconnected" | "failed";
+
+export interface McpServerView extends ServerRecord {
+  status: ServerStatus;
+  serverName?: string;
+  serverVersion?: string;
+  transport?: TransportKind;
+  protocolVersion?: string;
+  /** The tools last listed; kept while disconnected, so a call says why it cannot run. */
+  tools: McpToolDefinition[];
+  /** Why the last connection or call failed. */
+  failure?: ExplainedFailure;
+  /** What changed by itself (a reconnect, a new tool list). */
+  notice?: string;
+}
+
+interface McpState {
+  servers: McpServerView[];
+  /** Why the list could not be stored, if it could not. */
+  storageError: string | null;
+}
+
+export const useMcpStore = create<McpState>()(() => ({ servers: [], storageError: null }));
+
+const connections = new Map<string, McpConnection>();
+/** Per server, the attempt whose result counts (a newer reconnect or a removal wins). */
+const attempts = new Map<string, number>();
+const pendingConnects = new Map<string, Promise<McpConnection>>();
+
+function origin(): string {
+  return globalThis.location?.origin ?? "null";
+}
+
+function patch(id: string, change: Partial<McpServerView> | ((server: McpServerView) => Partial<McpServerView>)): void {
+  useMcpStore.setState((state) => ({
+    servers: state.servers.map((server) => (server.id === id ? { ...server, ...(typeof change === "function" ? change(server) : change) } : server)),
+  }));
+}
+
+function find(id: string): McpServerView | undefined {
+  return useMcpStore.getState().servers.find((server) => server.id === id);
+}
+
+function persist(): void {
+  const records = useMcpStore.getState().servers.map(({ id, url, keepHeaders, headers }) => ({ id, url, keepHeaders, headers }));
+  useMcpStore.setState({ storageError: saveServers(records) });
+}
+
+function describeToolChange(before: McpToolDefinition[], after: McpToolDefinition[]): string {
+  const had = new Set(before.map((tool) => tool.name));
+  const has = new Set(after.map((tool) => tool.name));
+  const added = [...has].filter((name) => !had.has(name));
+  const removed = [...had].filter((name) => !has.has(name));
+  const parts = [added.length ? `added ${added.join(", ")}` : "", removed.length ? `removed ${removed.join(", ")}` : ""].filter(Boolean);
+  return `The server changed its tool list${parts.length ? ` (${parts.join("; ")})` : ""}.`;
+}
+
+/** Connects (or reconnects) a listed server; resolves with the live connection. */
+function connect(id: string, notice?: string): Promise<McpConnection> {
+  const pending = pendingConnects.get(id);
+  if (pending) return pending;
+  const server = find(id);
+  if (!server) return Promise.reject(new McpFailure({ kind: "other", message: "This MCP server was removed.", detail: "removed" }));
+  const attempt = (attempts.get(id) ?? 0) + 1;
+  attempts.set(id, attempt);
+  const current = () => attempts.get(id) === attempt;
+  const old = connections.get(id);
+  connections.delete(id);
+  void old?.close();
+  patch(id, { status: "connecting" });
+
+  const promise = loadConnector().then(({ connectMcp }) => connectMcp({
+    url: server.url,
+    headers: server.headers,
+    origin: origin(),
+    onToolsChanged: (tools) => {
+      if (!current()) return;
+      patch(id, (before) => ({ tools: [...tools], notice: describeToolChange(before.tools, tools) }));
+    },
+    onDropped: (failure) => {
+      if (!current()) return;
+      connections.delete(id);
+      patch(id, { status: "disconnected", failure });
+    },
+  })).then(
+    (connection) => {
+      if (!current()) {
+        void connection.close();
+        throw new McpFailure({ kind: "other", message: "A newer connection attempt replaced this one.", detail: "superseded" });
+      }
+      connections.set(id, connection);
+      patch(id, {
+        status: "connected",
+        serverName: connection.serverName,
+        serverVersion: connection.serverVersion,
+        transport: connection.transport,
+        protocolVersion: connection.protocolVersion,
+        tools: [...connection.tools],
+        failure: undefined,
+        notice,
+      });
+      return connection;
+    },
+    (error: unknown) => {
+      const failure = error instanceof McpFailure ? error.failure : { kind: "other" as const, message: String(error), detail: String(error) };
+      // A server that was connected before keeps its tools (marked disconnected); one that never
+      // connected has none.
+      if (current()) patch(id, (before) => ({ status: before.serverName ? "disconnected" : "failed", failure }));
+      throw error instanceof McpFailure ? error : new McpFailure(failure);
+    },
+  );
+  pendingConnects.set(id, promise);
+  const forget = () => {
+    if (pendingConnects.get(id) === promise) pendingConnects.delete(id);
+  };
+  promise.then(forget, forget);
+  return promise;
+}
+
+/** The connection code and the SDK load with the first server, not with the page. */
+function loadConnector(): Promise<typeof import("./mcp-connection.ts")> {
+  return import("./mcp-connection.ts").catch((error: unknown) => {
+    throw new McpFailure({ kind: "other", message: `The lab could not load its MCP client: ${String(error)}`, detail: String(error) });
+  });
+}
+
+function newServerId(): string {
+  return `mcp-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** Checks an address the person typed; returns the normalised URL or why it cannot be used. */
+export function checkServerUrl(text: string): { url: string } | { error: string } {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return { error: `"${text.trim()}" is not an address: write it in full, e.g. http://127.0.0.1:3000/mcp.` };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { error: "MCP servers are reached over http:// or https://." };
+  return { url: url.href };
+}
+
+export const mcpActions = {
+  /** Adds a server and connects to it; the same address again reconnects it with the new headers. */
+  add(url: string, headers: Record<string, string>, keepHeaders: boolean): Promise<void> {
+    const existing = useMcpStore.getState().servers.find((server) => server.url === url);
+    const id = existing?.id ?? newServerId();
+    if (existing) patch(id, { headers, keepHeaders });
+    else useMcpStore.setState((state) => ({ servers: [...state.servers, { id, url, headers, keepHeaders, status: "connecting", tools: [] }] }));
+    persist();
+    return connect(id).then(
+      () => undefined,
+      () => undefined,
+    );
+  },
+
+  reconnect(id: string): Promise<void> {
+    patch(id, { notice: undefined });
+    return connect(id).then(
+      () => undefined,
+      () => undefined,
+    );
+  },
+
+  remove(id: string): void {
+    attempts.set(id, (attempts.get(id) ?? 0) + 1);
+    void connections.get(id)?.close();
+    connections.delete(id);
+    pendingConnects.delete(id);
+    useMcpStore.setState((state) => ({ servers: state.servers.filter((server) => server.id !== id) }));
+    persist();
+  },
+
+  dismissNotice(id: string): void {
+    patch(id, { notice: undefined });
+  },
+
+  /** Connects the servers kept in this browser (once, at startup). */
+  restore(): void {
+    if (useMcpStore.getState().servers.length > 0) return;
+    const saved = loadServers();
+    if (saved.length === 0) return;
+    useMcpStore.setState({ servers: saved.map((record) => ({ ...record, status: "connecting" as const, tools: [] })) });
+    for (const record of saved) void connect(record.id).catch(() => undefined);
+  },
+};
+
+/**
+ * Calls a tool on a server. A server that is not connected (it dropped, or never answered) is
+ * connected first; a call refused because the server lost the session (it restarted) is
+ * retried once on a fresh session — the server never ran it.
+ */
+export async function callServerTool(
+  id: string,
+  toolName: string,
+  args: Record<string, unknown>,
+  context: Pick<ToolContext, "signal" | "trace">,
+  timeoutMs: number,
+): Promise<McpCallResult> {
+  const options = { signal: context.signal, timeoutMs, ...(context.trace ? { trace: context.trace } : {}) };
+  const live = connections.get(id);
+  const connection = live ?? (await connect(id, "Reconnected for a tool call."));
+  try {
+    return await connection.callTool(toolName, args, options);
+  } catch (error) {
+    const lost = error instanceof McpFailure && (error.failure.kind === "session-lost" || error.failure.detail === "dropped");
+    if (!lost || context.signal.aborted) throw error;
+    const fresh = await connect(id, "Reconnected: the server had dropped the session (it may have restarted).");
+    return fresh.callTool(toolName, args, options);
+  }
+}
+
+/** For tests: forget every server and connection. */
+export async function resetMcpServers(): Promise<void> {
+  const open = [...connections.values()];
+  connections.clear();
+  pendingConnects.clear();
+  attempts.clear();
+  useMcpStore.setState({ servers: [], storageError: null });
+  await Promise.all(open.map((connection) => connection.close()));
+}

@@ -1,0 +1,60 @@
+// MCP servers' tools as tools the loop can run, beside the built-in ones: each under the name
+// it is offered by (prefixed on a clash), its call going to its server with the turn's signal
+// and the tool timeout, its result turned into what the model reads.
+import type { ExecutableTool } from "../middleware/types.ts";
+import { callServerTool, useMcpStore, type McpServerView } from "./mcp-servers.ts";
+import { modelReadableResult } from "./tool-result.ts";
+import { offeredToolNames, type OfferedName } from "./tool-names.ts";
+import { toToolSpec, type McpToolDefinition } from "./tool-schema.ts";
+
+/** A tool's isError result: the server's own words go back to the model as an error. */
+export class McpToolError extends Error {
+  override name = "McpToolError";
+}
+
+/** The SDK's own timer is a backstop: the loop's tool timeout decides and aborts the call. */
+const SDK_TIMEOUT_MARGIN_MS = 5_000;
+
+export interface OfferedMcpTool extends OfferedName {
+  server: McpServerView;
+  definition: McpToolDefinition;
+}
+
+function serverLabel(server: McpServerView): string {
+  return server.serverName ?? new URL(server.url).host;
+}
+
+/** Every MCP tool on offer, with its offered name, given the built-in tools' names. */
+export function offeredMcpTools(builtInNames: readonly string[], servers: readonly McpServerView[] = useMcpStore.getState().servers): OfferedMcpTool[] {
+  const withTools = servers.filter((server) => server.tools.length > 0);
+  const names = offeredToolNames(
+    builtInNames,
+    withTools.map((server) => ({ serverId: server.id, serverName: serverLabel(server), toolNames: server.tools.map((tool) => tool.name) })),
+  );
+  return names.flatMap((offered) => {
+    const server = withTools.find((candidate) => candidate.id === offered.serverId);
+    const definition = server?.tools.find((tool) => tool.name === offered.remoteName);
+    return server && definition ? [{ ...offered, server, definition }] : [];
+  });
+}
+
+export function mcpExecutableTools(
+  builtInNames: readonly string[],
+  toolTimeoutMs: number,
+  servers: readonly McpServerView[] = useMcpStore.getState().servers,
+): ExecutableTool[] {
+  return offeredMcpTools(builtInNames, servers).map(({ server, definition, name, remoteName }) => ({
+    ...toToolSpec(definition, name),
+    execute: async (args, context) => {
+      const result = await callServerTool(server.id, remoteName, args, context, toolTimeoutMs + SDK_TIMEOUT_MARGIN_MS);
+      const readable = modelReadableResult(result);
+      if (readable.isError) throw new McpToolError(readable.text);
+      return readable.text;
+    },
+  }));
+}
+
+/** Which server each offered MCP tool comes from, by offered name (for marking it in the UI). */
+export function mcpToolServers(builtInNames: readonly string[], servers?: readonly McpServerView[]): Map<string, string> {
+  return new Map(offeredMcpTools(builtInNames, servers).map((tool) => [tool.name, serverLabel(tool.server)]));
+}
