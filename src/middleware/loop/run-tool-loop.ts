@@ -21,11 +21,15 @@ import type { ArgumentsCheck, ToolCallOutcome } from "./execute-tool-call.ts";
 import { renderConversation } from "./render-conversation.ts";
 import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
+import { plainTextParser } from "../native/plain-text-parser.ts";
 import { checkAgainstSchema } from "./schema-check.ts";
 import { streamStep, type StepOutput } from "./stream-step.ts";
 import { describeError } from "./tool-result-content.ts";
 
 export const DEFAULT_MAX_STEPS = 8;
+/** What a native-mode step records as its protocol and template: the server's own. */
+export const NATIVE_PROTOCOL = "native";
+export const NATIVE_TEMPLATE = "server template (native tool calling)";
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
 export interface RunToolLoopOptions {
@@ -114,7 +118,7 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
 
   yield state.stamp({
     type: "run-start",
-    protocol: options.protocol.name,
+    protocol: options.engine.native ? NATIVE_PROTOCOL : options.protocol.name,
     messages: [...state.messages],
     tools: state.toolSpecs,
     limits: { maxSteps: state.maxSteps, toolTimeoutMs: state.toolTimeoutMs },
@@ -158,28 +162,39 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   const stepId = stepIdOf(state.runId, index);
   const startedAt = performance.now();
 
-  const templateMessages = renderConversation({
-    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
-    tools: toolSpecs,
-    protocol,
-    messages: state.messages,
-  });
-  const prompt = template.render(templateMessages, { addGenerationPrompt: true });
-  const settings = withTemplateStops(options.generation ?? {}, template);
+  // Native tool calling: the server renders the prompt and reads the calls; we send the
+  // conversation and the tools and record the request body instead of a prompt.
+  const native = options.engine.native;
+  const systemPrompt = options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {};
+  const templateMessages = native ? [] : renderConversation({ ...systemPrompt, tools: toolSpecs, protocol, messages: state.messages });
+  const prompt = native ? "" : template.render(templateMessages, { addGenerationPrompt: true });
+  const settings = native ? (options.generation ?? {}) : withTemplateStops(options.generation ?? {}, template);
+  const request = native?.request({ ...systemPrompt, messages: state.messages, tools: toolSpecs }, settings);
+  const protocolName = native ? NATIVE_PROTOCOL : protocol.name;
   yield stamp({
     type: "step-start",
     stepId,
     index,
-    protocol: protocol.name,
+    protocol: protocolName,
     messages: [...state.messages],
     templateMessages,
     prompt,
-    template: template.name,
+    template: native ? NATIVE_TEMPLATE : template.name,
     settings,
+    ...(request ? { request } : {}),
   });
   state.openStep = { stepId, startedAt };
 
-  const output = yield* streamStep({ engine: options.engine, prompt, settings, signal: state.signal, parser: protocol.createParser(toolSpecs), stepId, stamp });
+  const output = yield* streamStep({
+    engine: options.engine,
+    prompt,
+    settings,
+    signal: state.signal,
+    parser: native ? plainTextParser() : protocol.createParser(toolSpecs),
+    stepId,
+    stamp,
+    ...(request ? { native: { request, tools: toolSpecs } } : {}),
+  });
 
   function* record(message: ChatMessage): Generator<LoopEvent> {
     state.messages.push(message);
@@ -195,7 +210,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     // Keep what was generated: the partial reply, and its complete calls marked as not run so
     // the history stays well-formed (every call has a result).
     if (output.rawOutput !== "") {
-      yield* record(assistantMessage(output, protocol.name));
+      yield* record(assistantMessage(output, protocolName));
       const reason = output.ending === "aborted" ? "the run was stopped before it ran" : "the model's output failed before it ran";
       for (const call of output.calls) yield* record({ role: "tool", toolCallId: call.id, name: call.name, content: `Error: not run: ${reason}.`, isError: true });
     }
@@ -208,7 +223,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
 
   const lastStep = index >= state.maxSteps;
   if (output.calls.length === 0 && output.parseErrors.length === 0) {
-    yield* record(assistantMessage(output, protocol.name));
+    yield* record(assistantMessage(output, protocolName));
     return yield* end({ status: "final", runStatus: "final" });
   }
 
@@ -225,11 +240,11 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
       lateEvents: state.lateEvents,
       checkArguments: options.checkArguments ?? checkAgainstSchema,
     });
-    yield* record(assistantMessage(output, protocol.name));
+    yield* record(assistantMessage(output, protocolName));
     for (const [position, call] of output.calls.entries()) yield* record(toolMessage(call.id, call.name, outcomes[position]));
     if (state.signal.aborted) return yield* end({ status: "aborted", runStatus: "aborted" });
   } else {
-    yield* record(assistantMessage(output, protocol.name));
+    yield* record(assistantMessage(output, protocolName));
   }
 
   // Calls the parser could not use are named to the model so it can retry (not after the
