@@ -46,13 +46,10 @@ export function corsAdvice(origin: string = pageOrigin()): string {
 export async function explainFetchError(error: unknown, url: string, probe: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<unknown> {
   if (isAbort(error)) return error;
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  let answered = false;
-  try {
-    await probe(url, { mode: "no-cors", cache: "no-store" });
-    answered = true;
-  } catch {
-    answered = false;
-  }
+  const answered = await probe(url, { mode: "no-cors", cache: "no-store" }).then(
+    () => true,
+    () => false,
+  );
   if (answered) return new ServerFailure("cors", `The server at ${originOf(url)} answered, but the browser refused to let this page read it (CORS).`, corsAdvice(), detail);
   return new ServerFailure(
     "unreachable",
