@@ -23,7 +23,7 @@ export interface ScriptedReply {
   drop?: boolean;
   /** Answer with an error instead of a stream. */
   error?: { status: number; message: string };
-  /** Hold the stream open after the first piece until the client goes away (for Stop). */
+  /** After the text, hold the stream open until the client goes away (a Stop) or `release()`. */
   hold?: boolean;
 }
 
@@ -51,6 +51,8 @@ export interface OpenAiTestServer {
   script: (...replies: ScriptedReply[]) => void;
   /** Clients that went away before their stream ended (a Stop). */
   closedEarly: () => number;
+  /** Lets held streams go on (to their end, or to their drop). */
+  release: () => void;
   set: (options: Partial<TestServerOptions>) => void;
   close: () => Promise<void>;
 }
@@ -60,6 +62,7 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
   const requests: RecordedRequest[] = [];
   const queue: ScriptedReply[] = [];
   let closedEarly = 0;
+  const held = new Set<() => void>();
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -120,12 +123,20 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
     const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
     const choice = (extra: Record<string, unknown>) => ({ id: "cmpl-test", object: chat ? "chat.completion.chunk" : "text_completion", choices: [{ index: 0, ...extra }] });
     const pieces = reply.text ?? [];
-    for (const [i, piece] of pieces.entries()) {
-      send(choice(chat ? { delta: { content: piece }, finish_reason: null } : { text: piece, finish_reason: null }));
-      if (i === 0 && reply.hold) {
-        await new Promise<void>((resolve) => req.socket.once("close", () => resolve()));
-        return;
-      }
+    for (const piece of pieces) send(choice(chat ? { delta: { content: piece }, finish_reason: null } : { text: piece, finish_reason: null }));
+    if (reply.hold) {
+      const goneEarly = await new Promise<boolean>((resolve) => {
+        const release = () => {
+          held.delete(release);
+          resolve(false);
+        };
+        held.add(release);
+        req.socket.once("close", () => {
+          held.delete(release);
+          resolve(true);
+        });
+      });
+      if (goneEarly) return;
     }
     if (reply.drop) {
       // Close the connection mid-response (no finish reason, no end of the chunked body); a
@@ -152,6 +163,7 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
     requests,
     script: (...replies) => void queue.push(...replies),
     closedEarly: () => closedEarly,
+    release: () => [...held].forEach((release) => release()),
     set: (patch) => Object.assign(options, patch),
     close: () =>
       new Promise<void>((resolve) => {

@@ -87,11 +87,14 @@ describe("prompt mode", () => {
   });
 
   it("turns a dropped stream into an error that keeps what arrived", async () => {
-    server.script({ text: ["par", "tial"], drop: true });
+    server.script({ text: ["par", "tial"], hold: true, drop: true });
     const seen: string[] = [];
     const failure = await failureOf(
       (async () => {
-        for await (const chunk of engine().generate("p", {}, new AbortController().signal)) if (chunk.type === "text") seen.push(chunk.text);
+        for await (const chunk of engine().generate("p", {}, new AbortController().signal)) {
+          if (chunk.type === "text") seen.push(chunk.text);
+          if (seen.join("") === "partial") server.release();
+        }
       })(),
     );
     expect(failure.kind).toBe("dropped-stream");
@@ -112,7 +115,7 @@ describe("prompt mode", () => {
   });
 
   it("stops at once on abort and the server sees the client go", async () => {
-    server.script({ text: ["first", "never"], hold: true });
+    server.script({ text: ["first"], hold: true });
     const controller = new AbortController();
     const texts: string[] = [];
     for await (const chunk of engine().generate("p", {}, controller.signal)) {

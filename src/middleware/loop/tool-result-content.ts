@@ -21,7 +21,12 @@ export function toolResultContent(result: unknown): ToolResultContent {
 
 /** A readable one-line description of anything thrown. */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message ? `${error.name}: ${error.message}` : error.name;
+  if (error instanceof Error) {
+    const text = error.message ? `${error.name}: ${error.message}` : error.name;
+    // Engine failures say what to do about them; that advice belongs in the step's error text.
+    const suggestion = (error as { suggestion?: unknown }).suggestion;
+    return typeof suggestion === "string" && suggestion !== "" ? `${text} ${suggestion}` : text;
+  }
   if (typeof error === "string") return error;
   try {
     return JSON.stringify(error) ?? String(error);
