@@ -135,3 +135,55 @@ test("failures are explained: CORS, 401, an unreachable server, no /v1/completio
   await page.getByTestId("openai-connect-button").click();
   await expect(page.getByTestId("engine-error")).toContainText("No server answered");
 });
+
+test("a model the server no longer serves, and a prompt over its context window, are explained in the turn", async ({ page }) => {
+  await connected(page, "prompt");
+  server.set({ models: [{ id: "mystery-model" }] });
+  await send(page, "Hi");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("does not serve the model");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Press Connect");
+
+  server.set({ models: [{ id: "Qwen/Qwen3-8B", max_model_len: 32768 }, { id: "mystery-model" }] });
+  server.script({ error: { status: 400, message: "This model's maximum context length is 32768 tokens. However, you requested 40000 tokens." } });
+  await send(page, "Hi again");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("does not fit the model's context window");
+});
+
+test("compare: the same question through native tool calling and through the middleware, side by side", async ({ page }) => {
+  // Native: the server's parser hands over a clean call. Prompt mode: the model's text has a
+  // trailing comma the middleware repairs.
+  server.script(
+    { toolCalls: [{ name: "calculator", argumentChunks: ['{"expression": "6 * 7"}'] }], usage: { prompt_tokens: 300, completion_tokens: 12 } },
+    { text: ["6 × 7 = 42."], usage: { prompt_tokens: 330, completion_tokens: 8 } },
+    { text: ['<tool_call>\n{"name": "calculator", "arguments": {"expression": "6 * 7",}}\n</tool_call>'], usage: { prompt_tokens: 1200, completion_tokens: 30 } },
+    { text: ["It is 42."], usage: { prompt_tokens: 1260, completion_tokens: 5 } },
+  );
+  await connected(page, "prompt");
+  await page.getByTestId("compare-section").locator("summary").click();
+  await page.getByTestId("compare-message").fill("What is 6 * 7?");
+  await page.getByTestId("compare-protocol").selectOption("hermes");
+  await page.getByTestId("compare-button").click();
+
+  const columns = page.getByTestId("compare-column");
+  await expect(columns).toHaveCount(2);
+  const native = page.locator('[data-testid="compare-column"][data-mode="native"]');
+  const prompt = page.locator('[data-testid="compare-column"][data-mode="prompt"]');
+  await expect(native.getByTestId("compare-calls")).toContainText('calculator({"expression":"6 * 7"}) ok');
+  await expect(prompt.getByTestId("compare-calls")).toContainText('calculator({"expression":"6 * 7"}) ok');
+  await expect(native.getByTestId("compare-repairs")).toHaveText("0");
+  await expect(prompt.getByTestId("compare-repairs")).not.toHaveText("0");
+  await expect(native.getByTestId("compare-steps")).toHaveText("2");
+  await expect(native.getByTestId("compare-answer")).toHaveText("6 × 7 = 42.");
+  await expect(prompt.getByTestId("compare-answer")).toHaveText("It is 42.");
+  await expect(native).toContainText("630 in · 20 out");
+  await page.screenshot({ path: "test-results/compare-view.png" });
+  // Which endpoint each side used.
+  expect(server.requests.filter((r) => r.method === "POST").map((r) => r.path)).toEqual(["/v1/chat/completions", "/v1/chat/completions", "/v1/completions", "/v1/completions"]);
+  // Each run is an ordinary conversation: listed, and it opens with its turn.
+  await expect(page.getByTestId("session-item").filter({ hasText: "Compare · native" })).toHaveCount(1);
+  await native.getByTestId("compare-open").click();
+  await expect(page.getByTestId("message-user")).toHaveText("What is 6 * 7?");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("6 × 7 = 42.");
+  // The mode chosen before comparing is back.
+  await expect(page.getByTestId("openai-mode")).toHaveValue("prompt");
+});

@@ -14,6 +14,7 @@ import {
   setServerThinking,
   useServerEngineStore,
 } from "../../store/server-engine.ts";
+import { CompareRuns } from "./CompareRuns.tsx";
 import { EngineErrorBox, StatusLine } from "./EngineStatusBox.tsx";
 
 export function ServerSection() {
@@ -100,6 +101,7 @@ export function ServerSection() {
       )}
       {status.state === "error" && <EngineErrorBox status={status} offerReplay={false} />}
       <StatusLine status={status} readyText="Connected." />
+      {status.state === "ready" && <CompareRuns />}
       <p className="model-hint">
         The server must allow this page's origin (CORS) and, for prompt mode, offer /v1/completions. See the README for vLLM, Ollama and llama.cpp flags.
       </p>
