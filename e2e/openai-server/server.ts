@@ -14,6 +14,8 @@ export interface ScriptedToolCall {
 }
 
 export interface ScriptedReply {
+  /** Chat completions only: reasoning sent apart from the text (vLLM's reasoning_content). */
+  reasoning?: string[];
   /** Text, in the pieces the server streams it in. */
   text?: string[];
   toolCalls?: ScriptedToolCall[];
@@ -123,6 +125,7 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
     const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
     const choice = (extra: Record<string, unknown>) => ({ id: "cmpl-test", object: chat ? "chat.completion.chunk" : "text_completion", choices: [{ index: 0, ...extra }] });
     const pieces = reply.text ?? [];
+    for (const piece of reply.reasoning ?? []) send(choice({ delta: { reasoning_content: piece }, finish_reason: null }));
     for (const piece of pieces) send(choice(chat ? { delta: { content: piece }, finish_reason: null } : { text: piece, finish_reason: null }));
     if (reply.hold) {
       const goneEarly = await new Promise<boolean>((resolve) => {

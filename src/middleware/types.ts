@@ -159,6 +159,8 @@ export interface EngineUsage {
 export type EngineChunk =
   | { type: "text"; text: string }
   | { type: "usage"; usage: EngineUsage }
+  /** Native tool calling only: reasoning the server's parser took out of the text (vLLM's reasoning_content). */
+  | { type: "reasoning"; text: string }
   /** Native tool calling only: a piece of the server's structured call number `index`. */
   | { type: "tool-call-delta"; index: number; id?: string; name?: string; argumentsDelta: string };
 

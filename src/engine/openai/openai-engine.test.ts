@@ -128,6 +128,15 @@ describe("prompt mode", () => {
 });
 
 describe("native mode", () => {
+  it("streams the reasoning a server's reasoning parser separated from the text", async () => {
+    server.script({ reasoning: ["Two and ", "three."], text: ["5"] });
+    const native = engine("native").native!;
+    const chunks = await collect(native.generate(native.request({ messages: [{ role: "user", content: "2+3?" }], tools: [] }, {}), new AbortController().signal));
+    expect(chunks.filter((c) => c.type === "reasoning").map((c) => (c as { text: string }).text).join("")).toBe("Two and three.");
+    expect(chunks.filter((c) => c.type === "text").map((c) => (c as { text: string }).text).join("")).toBe("5");
+    expect(server.requests[0]!.body).not.toHaveProperty("tools");
+  });
+
   it("sends the conversation and the tools to /v1/chat/completions and streams the server's calls", async () => {
     server.script({ toolCalls: [{ name: "add", argumentChunks: ['{"a": 2', ', "b": 3}'] }] });
     const native = engine("native").native!;

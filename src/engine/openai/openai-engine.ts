@@ -88,7 +88,7 @@ export async function listModels(connection: OpenAiConnection, signal?: AbortSig
 
 interface StreamChoice {
   text?: string;
-  delta?: { content?: string | null; tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }> };
+  delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }> };
   finish_reason?: string | null;
 }
 interface StreamPayload {
@@ -138,6 +138,12 @@ export class OpenAiEngine implements Engine {
       for await (const payload of readSseJson(response.body, signal) as AsyncIterable<StreamPayload>) {
         if (payload.error !== undefined) throw failureFromResponse(400, JSON.stringify({ error: payload.error }), { endpoint: path, model: this.options.model });
         const choice = payload.choices?.[0];
+        // vLLM and SGLang call it reasoning_content, Ollama and llama.cpp reasoning.
+        const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning ?? "";
+        if (reasoning !== "") {
+          firstTokenAt ??= performance.now();
+          yield { type: "reasoning", text: reasoning };
+        }
         const text = choice?.text ?? choice?.delta?.content ?? "";
         if (text !== "") {
           firstTokenAt ??= performance.now();

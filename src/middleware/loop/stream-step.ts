@@ -53,6 +53,12 @@ export async function* streamStep(input: StreamStepInput): AsyncGenerator<LoopEv
       yield stamp({ type: "usage", stepId, usage: chunk.usage });
       continue;
     }
+    if (chunk.type === "reasoning") {
+      // Not part of the raw text: it streamed in a field of its own, so its span is empty.
+      const at = rawOutput.length;
+      if (chunk.text !== "") yield* parsed([{ type: "reasoning", text: chunk.text, span: { start: at, end: at } }]);
+      continue;
+    }
     if (chunk.type === "tool-call-delta") {
       if (nativeCalls) yield* parsed(nativeCalls.push(chunk, rawOutput.length));
       continue;

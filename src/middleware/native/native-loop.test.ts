@@ -56,9 +56,10 @@ describe("native tool calling in the loop", () => {
   it("runs the server's streamed call, feeds the result back and records the request body", async () => {
     const { engine, events, result } = await run([
       [delta(0, "", "add"), delta(0, '{"a": 2,'), delta(0, ' "b": "3"}'), { type: "usage", usage: { finishReason: "tool_calls" } }],
-      [{ type: "text", text: "It is " }, { type: "text", text: "5." }],
+      [{ type: "reasoning", text: "The sum is 5." }, { type: "text", text: "It is " }, { type: "text", text: "5." }],
     ]);
     expect(result.status).toBe("final");
+    expect(result.messages.at(-1)).toMatchObject({ role: "assistant", content: "It is 5.", reasoning: "The sum is 5." });
     expect(result.finalText).toBe("It is 5.");
     const starts = ofType(events, "step-start");
     expect(starts.map((s) => [s.protocol, s.prompt, s.request])).toEqual([
