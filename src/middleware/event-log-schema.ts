@@ -149,6 +149,8 @@ export const loopEventSchema = z.discriminatedUnion("type", [
     toolSectionAt: spanSchema.optional(),
     /** The template's control tokens, as the debugger draws them (absent in older logs). */
     controlTokens: z.array(z.string()).optional(),
+    /** Native tool calling: the request body sent instead of a prompt (`prompt` is then ""). */
+    request: z.record(z.string(), z.unknown()).optional(),
   }),
   z.object({ ...eventBase, type: z.literal("output-delta"), stepId: z.string(), text: z.string(), offset: z.number() }),
   z.object({ ...eventBase, type: z.literal("parse"), stepId: z.string(), event: parseEventSchema }),

@@ -113,7 +113,32 @@ export type CutOffLimit = z.infer<typeof schema.cutOffLimitSchema>;
 /** Usage and timing of one generation, as far as the engine knows them. */
 export type EngineUsage = z.infer<typeof schema.engineUsageSchema>;
 
-export type EngineChunk = { type: "text"; text: string } | { type: "usage"; usage: EngineUsage };
+export type EngineChunk =
+  | { type: "text"; text: string }
+  | { type: "usage"; usage: EngineUsage }
+  /** Native tool calling only: reasoning the server's parser took out of the text (vLLM's reasoning_content). */
+  | { type: "reasoning"; text: string }
+  /** Native tool calling only: a piece of the server's structured call number `index`. */
+  | { type: "tool-call-delta"; index: number; id?: string; name?: string; argumentsDelta: string };
+
+/** What native tool calling sends instead of a prompt: the conversation and the tools. */
+export interface NativeChatInput {
+  systemPrompt?: string;
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+}
+
+/**
+ * Tool calling done by the server (OpenAI-compatible `tools`): its own template writes the
+ * prompt and its own parser reads the calls. The request body is built first so the event log
+ * records exactly what was sent; no prompt text exists on our side.
+ */
+export interface NativeToolCalling {
+  /** The request body exactly as it will be sent. */
+  request: (input: NativeChatInput, settings: GenerationSettings) => Record<string, unknown>;
+  /** Streams the answer to a body made by `request`: text, call deltas, usage. */
+  generate: (request: Record<string, unknown>, signal: AbortSignal) => AsyncIterable<EngineChunk>;
+}
 
 /**
  * A model runtime. It takes the fully rendered prompt (special tokens included) and streams raw
@@ -127,6 +152,8 @@ export interface Engine {
   readonly contextWindowSize?: number;
   /** Counts a rendered prompt's tokens with the model's own tokenizer, where the engine has one. */
   countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
+  /** Set when the server makes the tool calls (native mode): the loop sends messages and tools. */
+  readonly native?: NativeToolCalling;
 }
 
 /**

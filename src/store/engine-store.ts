@@ -13,7 +13,7 @@ import { loadWebLlmModel } from "../engine/webllm/model-loader.ts";
 import type { ChatTemplate, Engine } from "../middleware/types.ts";
 import { stopRunAndWait, useRunStore } from "./run-controller.ts";
 
-export type EngineKind = "webllm" | "replay";
+export type EngineKind = "webllm" | "replay" | "openai";
 
 export type EngineStatus =
   | { state: "idle"; note?: string }
@@ -76,12 +76,20 @@ export interface EngineState {
   transcriptProtocol: string | null;
   replayEngine: ReplayEngine | null;
   replayStatus: EngineStatus;
+
+  /** An OpenAI-compatible server (see server-engine.ts, which sets these). */
+  serverEngine: Engine | null;
+  /** The template prompt mode renders with; null in native mode (the server renders). */
+  serverTemplate: ChatTemplate | null;
+  serverStatus: EngineStatus;
 }
 
 const initialThinking = recall(KEYS.thinking) !== "off";
 
+const rememberedKind = recall(KEYS.kind);
+
 export const useEngineStore = create<EngineState>()(() => ({
-  kind: recall(KEYS.kind) === "replay" ? "replay" : "webllm",
+  kind: rememberedKind === "replay" || rememberedKind === "openai" ? rememberedKind : "webllm",
   engine: null,
   template: replayChatTemplate({ enableThinking: initialThinking }),
   status: { state: "idle" },
@@ -98,6 +106,9 @@ export const useEngineStore = create<EngineState>()(() => ({
   transcriptProtocol: null,
   replayEngine: null,
   replayStatus: { state: "idle" },
+  serverEngine: null,
+  serverTemplate: null,
+  serverStatus: { state: "idle" },
 }));
 
 const get = () => useEngineStore.getState();
@@ -105,17 +116,15 @@ const get = () => useEngineStore.getState();
 /** Recomputes what the current kind exposes (engine, template, status). */
 function sync(patch: Partial<EngineState> = {}): void {
   const next = { ...get(), ...patch };
-  const isReplay = next.kind === "replay";
   const modelTemplate = next.loadedModelId ?? next.selectedModelId;
-  const template = isReplay
-    ? replayChatTemplate({ enableThinking: next.thinking })
-    : (chatTemplateForModel(modelTemplate, { enableThinking: next.thinking }) ?? replayChatTemplate({ enableThinking: next.thinking }));
-  useEngineStore.setState({
-    ...patch,
-    engine: isReplay ? next.replayEngine : next.webllmEngine,
-    status: isReplay ? next.replayStatus : next.webllmStatus,
-    template,
-  });
+  const fallback = () => replayChatTemplate({ enableThinking: next.thinking });
+  const current =
+    next.kind === "replay"
+      ? { engine: next.replayEngine, status: next.replayStatus, template: fallback() }
+      : next.kind === "openai"
+        ? { engine: next.serverEngine, status: next.serverStatus, template: next.serverTemplate ?? fallback() }
+        : { engine: next.webllmEngine, status: next.webllmStatus, template: chatTemplateForModel(modelTemplate, { enableThinking: next.thinking }) ?? fallback() };
+  useEngineStore.setState({ ...patch, ...current });
 }
 
 // The loaded model and an in-flight load live outside the store: they are handles, not state.
@@ -128,6 +137,11 @@ export function selectEngineKind(kind: EngineKind): void {
   sync({ kind });
   // After a failed transcript, switching back uses the last one that loaded.
   if (kind === "replay" && !get().replayEngine && get().replayStatus.state !== "loading") void selectReplay(recall(KEYS.transcript) || DEFAULT_TRANSCRIPT);
+}
+
+/** For server-engine.ts: the server engine, its template and status changed. */
+export function setServerEngine(patch: Partial<Pick<EngineState, "serverEngine" | "serverTemplate" | "serverStatus">>): void {
+  sync(patch);
 }
 
 /** Chooses the replay engine with a built-in transcript name or a transcript URL. */
@@ -354,8 +368,9 @@ export function ensureCacheStatus(): void {
 export function resolveActiveEngine(): { engine: Engine; template: ChatTemplate } | { error: string } {
   const { engine, template, kind, status } = get();
   if (engine) return { engine, template };
-  if (status.state === "loading") return { error: `The ${kind === "replay" ? "transcript" : "model"} is still loading.` };
+  if (status.state === "loading") return { error: kind === "openai" ? "Still connecting to the server." : `The ${kind === "replay" ? "transcript" : "model"} is still loading.` };
   if (status.state === "error") return { error: `${status.message} ${status.suggestion}` };
+  if (kind === "openai") return { error: "Connect to a server and pick a model first (Model pane)." };
   return { error: kind === "replay" ? "Choose a transcript for the replay engine first." : "Load a model first (Model pane), or choose the replay engine." };
 }
 
@@ -373,9 +388,13 @@ export const engineSelectors = {
   label: (s: EngineState) =>
     s.kind === "replay"
       ? `Replay: ${s.transcript?.title ?? s.transcriptSource}`
-      : s.loadedModelId
-        ? `WebLLM: ${findModel(s.loadedModelId)?.displayName ?? s.loadedModelId}${s.waitingForGpu ? ` — ${GPU_WAIT_NOTE}` : ""}`
-        : "WebLLM: no model loaded",
+      : s.kind === "openai"
+        ? s.serverEngine
+          ? `Server: ${s.serverEngine.name.replace(/^openai /, "")}`
+          : "Server: not connected"
+        : s.loadedModelId
+          ? `WebLLM: ${findModel(s.loadedModelId)?.displayName ?? s.loadedModelId}${s.waitingForGpu ? ` — ${GPU_WAIT_NOTE}` : ""}`
+          : "WebLLM: no model loaded",
 };
 
 export const engineActions = {

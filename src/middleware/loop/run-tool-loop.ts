@@ -24,11 +24,15 @@ import { describeBudget, fitToContext } from "./fit-to-context.ts";
 import { renderConversation } from "./render-conversation.ts";
 import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
+import { plainTextParser } from "../native/plain-text-parser.ts";
 import { checkAgainstSchema } from "./schema-check.ts";
 import { streamStep, type StepOutput } from "./stream-step.ts";
 import { describeError } from "./tool-result-content.ts";
 
 export const DEFAULT_MAX_STEPS = 8;
+/** What a native-mode step records as its protocol and template: the server's own. */
+export const NATIVE_PROTOCOL = "native";
+export const NATIVE_TEMPLATE = "server template (native tool calling)";
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
 export interface RunToolLoopOptions {
@@ -129,7 +133,7 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
 
   yield state.stamp({
     type: "run-start",
-    protocol: options.protocol.name,
+    protocol: options.engine.native ? NATIVE_PROTOCOL : options.protocol.name,
     messages: [...state.messages],
     tools: state.toolSpecs,
     limits: { maxSteps: state.maxSteps, toolTimeoutMs: state.toolTimeoutMs },
@@ -174,29 +178,31 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   const stepId = stepIdOf(state.runId, index);
   const startedAt = performance.now();
 
-  const templateMessages = renderConversation({
-    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
-    tools: toolSpecs,
-    protocol,
-    messages: state.messages,
-  });
-  const prompt = template.render(templateMessages, { addGenerationPrompt: true });
-  const requested = withTemplateStops(options.generation ?? {}, template);
+  // Native tool calling: the server renders the prompt and reads the calls; we send the
+  // conversation and the tools and record the request body instead of a prompt.
+  const native = options.engine.native;
+  const systemPrompt = options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {};
+  const templateMessages = native ? [] : renderConversation({ ...systemPrompt, tools: toolSpecs, protocol, messages: state.messages });
+  const prompt = native ? "" : template.render(templateMessages, { addGenerationPrompt: true });
+  const requested = native ? (options.generation ?? {}) : withTemplateStops(options.generation ?? {}, template);
   const budget = await fitToContext(options.engine, prompt, requested.maxTokens, state.signal);
   const settings = "maxTokens" in budget ? { ...requested, maxTokens: budget.maxTokens } : requested;
+  const request = native?.request({ ...systemPrompt, messages: state.messages, tools: toolSpecs }, settings);
+  const protocolName = native ? NATIVE_PROTOCOL : protocol.name;
   yield stamp({
     type: "step-start",
     stepId,
     index,
-    protocol: protocol.name,
+    protocol: protocolName,
     messages: [...state.messages],
     templateMessages,
     prompt,
-    template: template.name,
+    template: native ? NATIVE_TEMPLATE : template.name,
     settings,
     budget,
     ...toolSectionSpan(prompt, state.toolSection),
-    controlTokens: [...template.controlTokens],
+    controlTokens: native ? [] : [...template.controlTokens],
+    ...(request ? { request } : {}),
   });
   state.openStep = { stepId, startedAt };
 
@@ -210,7 +216,16 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     });
   }
 
-  const output = yield* streamStep({ engine: options.engine, prompt, settings, signal: state.signal, parser: protocol.createParser(toolSpecs), stepId, stamp });
+  const output = yield* streamStep({
+    engine: options.engine,
+    prompt,
+    settings,
+    signal: state.signal,
+    parser: native ? plainTextParser() : protocol.createParser(toolSpecs),
+    stepId,
+    stamp,
+    ...(request ? { native: { request, tools: toolSpecs } } : {}),
+  });
 
   function* record(message: ChatMessage): Generator<LoopEvent> {
     state.messages.push(message);
@@ -223,7 +238,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     // the history stays well-formed (every call has a result). A reply cut off at a length
     // limit is unfinished too: its calls are not run, and the run ends saying why.
     if (output.rawOutput !== "") {
-      yield* record(assistantMessage(output, protocol.name));
+      yield* record(assistantMessage(output, protocolName));
       const reason = NOT_RUN_REASON[output.ending];
       for (const call of output.calls) yield* record({ role: "tool", toolCallId: call.id, name: call.name, content: `Error: not run: ${reason}.`, isError: true });
     }
@@ -238,7 +253,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
 
   const lastStep = index >= state.maxSteps;
   if (output.calls.length === 0 && output.parseErrors.length === 0) {
-    yield* record(assistantMessage(output, protocol.name));
+    yield* record(assistantMessage(output, protocolName));
     return yield* end({ status: "final", runStatus: "final" });
   }
 
@@ -255,11 +270,11 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
       lateEvents: state.lateEvents,
       checkArguments: options.checkArguments ?? checkAgainstSchema,
     });
-    yield* record(assistantMessage(output, protocol.name));
+    yield* record(assistantMessage(output, protocolName));
     for (const [position, call] of output.calls.entries()) yield* record(toolMessage(call.id, call.name, outcomes[position]));
     if (state.signal.aborted) return yield* end({ status: "aborted", runStatus: "aborted" });
   } else {
-    yield* record(assistantMessage(output, protocol.name));
+    yield* record(assistantMessage(output, protocolName));
   }
 
   // Calls the parser could not use are named to the model so it can retry (not after the

@@ -2,7 +2,8 @@
 // yields what happens as it happens (raw text, parse events, usage). It ends with what the
 // output amounts to and how the stream ended; an abort or an engine failure keeps everything
 // generated until then.
-import type { CutOffLimit, Engine, EngineChunk, EngineUsage, GenerationSettings, LoopEvent, StreamParser } from "../types.ts";
+import { NativeCallAssembler } from "../native/native-call-assembler.ts";
+import type { CutOffLimit, Engine, EngineChunk, EngineUsage, GenerationSettings, LoopEvent, StreamParser, ToolSpec } from "../types.ts";
 import { untilAborted } from "./abortable-iteration.ts";
 import { scopeParseEvent, type StampEvent } from "./event-shapes.ts";
 import { ReplyCollector, type Reply } from "./reply-collector.ts";
@@ -16,6 +17,8 @@ export interface StreamStepInput {
   parser: StreamParser;
   stepId: string;
   stamp: StampEvent;
+  /** Native tool calling: the request body to stream instead of the prompt, and the tools its calls are checked against. */
+  native?: { request: Record<string, unknown>; tools: readonly ToolSpec[] };
 }
 
 export interface StepOutput extends Reply {
@@ -49,10 +52,21 @@ export async function* streamStep(input: StreamStepInput): AsyncGenerator<LoopEv
 
   // Only the engine's failures are engine errors; a parser that throws is a bug and goes up.
   const failure: { thrown?: unknown } = {};
+  const nativeCalls = input.native ? new NativeCallAssembler(input.native.tools) : undefined;
   for await (const chunk of engineChunks(input, failure)) {
     if (chunk.type === "usage") {
       usage = { ...usage, ...chunk.usage };
       yield stamp({ type: "usage", stepId, usage: chunk.usage });
+      continue;
+    }
+    if (chunk.type === "reasoning") {
+      // Not part of the raw text: it streamed in a field of its own, so its span is empty.
+      const at = rawOutput.length;
+      if (chunk.text !== "") yield* parsed([{ type: "reasoning", text: chunk.text, span: { start: at, end: at } }]);
+      continue;
+    }
+    if (chunk.type === "tool-call-delta") {
+      if (nativeCalls) yield* parsed(nativeCalls.push(chunk, rawOutput.length));
       continue;
     }
     if (chunk.text === "") continue;
@@ -79,6 +93,7 @@ export async function* streamStep(input: StreamStepInput): AsyncGenerator<LoopEv
   // The parser decides what the output so far is, also after an abort or a failure, so text
   // it held back (a possible tag start) is not lost.
   yield* parsed(input.parser.end());
+  if (nativeCalls) yield* parsed(nativeCalls.end(rawOutput.length));
   return {
     ...collector.reply(),
     rawOutput,
@@ -105,7 +120,9 @@ function inferCutOff(usage: EngineUsage, settings: GenerationSettings, engine: E
 /** The engine's chunks until it ends, fails or the signal aborts; a failure is recorded, not thrown. */
 async function* engineChunks(input: StreamStepInput, failure: { thrown?: unknown }): AsyncGenerator<EngineChunk> {
   try {
-    yield* untilAborted(input.engine.generate(input.prompt, input.settings, input.signal), input.signal);
+    const { native, engine } = input;
+    const chunks = native && engine.native ? engine.native.generate(native.request, input.signal) : engine.generate(input.prompt, input.settings, input.signal);
+    yield* untilAborted(chunks, input.signal);
   } catch (thrown) {
     failure.thrown = thrown;
   }

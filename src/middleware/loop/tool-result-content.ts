@@ -44,7 +44,12 @@ export function cutWithNote(text: string, maxChars = MAX_TOOL_RESULT_CHARS, what
 /** A readable one-line description of anything thrown; never throws itself. */
 export function describeError(error: unknown): string {
   try {
-    if (error instanceof Error) return error.message ? `${error.name}: ${error.message}` : error.name;
+    if (error instanceof Error) {
+      const text = error.message ? `${error.name}: ${error.message}` : error.name;
+      // Engine failures say what to do about them; that advice belongs in the step's error text.
+      const suggestion = (error as { suggestion?: unknown }).suggestion;
+      return typeof suggestion === "string" && suggestion !== "" && !text.includes(suggestion) ? `${text} ${suggestion}` : text;
+    }
     if (typeof error === "string") return error;
     try {
       return JSON.stringify(error) ?? String(error);

@@ -3,6 +3,7 @@
 import { memo, useMemo, useState } from "react";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import type { StepView } from "./build-steps.ts";
+import { CopyButton } from "./CopyButton.tsx";
 import { stepLabel } from "./format.ts";
 import { promptChangesSince, segmentPrompt, type PromptPiece, type Span } from "./prompt-segments.ts";
 
@@ -16,7 +17,32 @@ interface PromptViewProps {
   note: string | null;
 }
 
-export const PromptView = memo(function PromptView({ step, previous, controlTokens, toolBlock, note }: PromptViewProps) {
+export const PromptView = memo(function PromptView(props: PromptViewProps) {
+  return props.step.request ? <NativeRequestView request={props.step.request} /> : <PromptTextView {...props} />;
+});
+
+/** Native tool calling: the server wrote the prompt; what we know is the request we sent. */
+function NativeRequestView({ request }: { request: Record<string, unknown> }) {
+  const json = useMemo(() => JSON.stringify(request, null, 2), [request]);
+  return (
+    <section className="dbg-panel" aria-label="Request">
+      <header className="dbg-panel-head">
+        <h3>Request</h3>
+        <span className="dbg-hint">native tool calling · {json.length.toLocaleString()} chars</span>
+        <CopyButton text={json} label="request" />
+      </header>
+      <p className="dbg-note" data-testid="native-request-note">
+        No prompt text exists on our side: the server rendered the prompt with its own chat template and read the calls with its own parser. This is the
+        request it was sent.
+      </p>
+      <pre className="dbg-panel-body dbg-text" data-testid="native-request">
+        {json}
+      </pre>
+    </section>
+  );
+}
+
+function PromptTextView({ step, previous, controlTokens, toolBlock, note }: PromptViewProps) {
   const [changesOnly, setChangesOnly] = useState(false);
   const changes = useMemo(
     () => (changesOnly && previous ? promptChangesSince(previous.prompt, step.prompt) : null),
@@ -61,7 +87,7 @@ export const PromptView = memo(function PromptView({ step, previous, controlToke
       </div>
     </section>
   );
-});
+}
 
 function PromptPieces({ pieces }: { pieces: PromptPiece[] }) {
   return (

@@ -72,6 +72,8 @@ export interface StepView {
   durationMs?: number;
   usage: EngineUsage;
   prompt: string;
+  /** Native tool calling: the request body the server was sent (there is no prompt text). */
+  request?: Record<string, unknown>;
   messages: ChatMessage[];
   templateMessages: TemplateMessage[];
   settings: GenerationSettings;
@@ -257,6 +259,7 @@ export class StepFolder {
           startedAt: event.at,
           usage: {},
           prompt: event.prompt,
+          ...(event.request ? { request: event.request } : {}),
           messages: event.messages,
           templateMessages: event.templateMessages,
           settings: event.settings,

@@ -1,6 +1,7 @@
 // The Model pane: choose the engine (a WebLLM model or the replay engine) and manage it.
 import { selectEngineKind, useEngineStore, type EngineKind } from "../../store/engine-store.ts";
 import { ReplaySection } from "./ReplaySection.tsx";
+import { ServerSection } from "./ServerSection.tsx";
 import { WebLlmSection } from "./WebLlmSection.tsx";
 import "./model.css";
 
@@ -14,9 +15,10 @@ export function ModelPanel() {
         <select data-testid="engine-select" value={kind} onChange={(e) => selectEngineKind(e.target.value as EngineKind)}>
           <option value="webllm">WebLLM model{gpu.state === "unavailable" ? " (needs WebGPU)" : " (your GPU)"}</option>
           <option value="replay">Replay transcript (no GPU)</option>
+          <option value="openai">OpenAI-compatible server (vLLM, SGLang, Ollama, llama.cpp)</option>
         </select>
       </label>
-      {kind === "webllm" ? <WebLlmSection /> : <ReplaySection />}
+      {kind === "webllm" ? <WebLlmSection /> : kind === "openai" ? <ServerSection /> : <ReplaySection />}
     </div>
   );
 }

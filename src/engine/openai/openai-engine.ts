@@ -1,0 +1,189 @@
+// An OpenAI-compatible server (vLLM, SGLang, Ollama, llama.cpp's server) as an engine, in one of
+// two modes. Prompt mode streams the exact prompt the lab rendered from /v1/completions, so every
+// protocol, parser and the debugger work as with WebLLM. Native mode sends the conversation and
+// the tools to /v1/chat/completions and lets the server's template and tool parser make the calls.
+import type { Engine, EngineChunk, EngineUsage, GenerationSettings, NativeChatInput, NativeToolCalling } from "../../middleware/types.ts";
+import { chatBody, completionsBody } from "./openai-requests.ts";
+import { explainFetchError, failureFromResponse, isAbort, ServerFailure } from "./server-failure.ts";
+import { readSseJson } from "./sse-json.ts";
+
+export type OpenAiMode = "prompt" | "native";
+
+export interface OpenAiConnection {
+  baseUrl: string;
+  apiKey?: string;
+}
+
+export interface OpenAiEngineOptions extends OpenAiConnection {
+  model: string;
+  mode: OpenAiMode;
+  /** The model's context window, when the server told us (vLLM's max_model_len). */
+  contextWindowSize?: number;
+  fetch?: typeof fetch;
+}
+
+/** `http://host:8000/` and `http://host:8000/v1/` both mean `http://host:8000/v1`. */
+export function normalizeBaseUrl(input: string): string {
+  const trimmed = input.trim().replace(/\/+$/, "");
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new ServerFailure("unreachable", `"${input}" is not a URL.`, "Give the server's address, e.g. http://localhost:8000/v1 (vLLM) or http://localhost:11434/v1 (Ollama).");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ServerFailure("unreachable", `"${input}" is not an http(s) address.`, "Give the server's address, e.g. http://localhost:8000/v1.");
+  return url.pathname === "" || url.pathname === "/" ? `${url.origin}/v1` : trimmed;
+}
+
+function headers(connection: OpenAiConnection, json: boolean): Record<string, string> {
+  return {
+    ...(json ? { "Content-Type": "application/json" } : {}),
+    ...(connection.apiKey ? { Authorization: `Bearer ${connection.apiKey}` } : {}),
+  };
+}
+
+/** Sends a request; a network failure or a non-2xx answer becomes a ServerFailure that says why. */
+export async function request(
+  connection: OpenAiConnection,
+  path: string,
+  init: { body?: unknown; signal?: AbortSignal; model?: string },
+  fetchImpl: typeof fetch = globalThis.fetch.bind(globalThis),
+): Promise<Response> {
+  const url = `${normalizeBaseUrl(connection.baseUrl)}${path}`;
+  let response: Response;
+  try {
+    response = await fetchImpl(url, {
+      method: init.body === undefined ? "GET" : "POST",
+      headers: headers(connection, init.body !== undefined),
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      ...(init.signal ? { signal: init.signal } : {}),
+    });
+  } catch (error) {
+    throw await explainFetchError(error, url, fetchImpl);
+  }
+  if (!response.ok) throw failureFromResponse(response.status, await response.text().catch(() => ""), { endpoint: path, ...(init.model ? { model: init.model } : {}) });
+  return response;
+}
+
+export interface ServerModel {
+  id: string;
+  /** vLLM reports max_model_len; others say nothing. */
+  contextWindowSize?: number;
+  ownedBy?: string;
+}
+
+/** The server's models, from /v1/models. */
+export async function listModels(connection: OpenAiConnection, signal?: AbortSignal, fetchImpl?: typeof fetch): Promise<ServerModel[]> {
+  const response = await request(connection, "/models", { ...(signal ? { signal } : {}) }, fetchImpl);
+  const body = (await response.json().catch(() => null)) as { data?: unknown } | null;
+  if (!body || !Array.isArray(body.data)) throw new ServerFailure("bad-response", "The server's /models answer is not an OpenAI model list.", "Check the base URL: it should end in /v1 for most servers.");
+  return body.data
+    .filter((m): m is { id: string; max_model_len?: unknown; owned_by?: unknown } => typeof m === "object" && m !== null && typeof (m as { id?: unknown }).id === "string")
+    .map((m) => ({
+      id: m.id,
+      ...(typeof m.max_model_len === "number" ? { contextWindowSize: m.max_model_len } : {}),
+      ...(typeof m.owned_by === "string" ? { ownedBy: m.owned_by } : {}),
+    }));
+}
+
+interface StreamChoice {
+  text?: string;
+  delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }> };
+  finish_reason?: string | null;
+}
+interface StreamPayload {
+  choices?: StreamChoice[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  error?: unknown;
+}
+
+export class OpenAiEngine implements Engine {
+  readonly name: string;
+  readonly contextWindowSize?: number;
+  readonly native?: NativeToolCalling;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(private readonly options: OpenAiEngineOptions) {
+    this.name = `openai (${options.mode}): ${options.model}`;
+    this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+    if (options.contextWindowSize !== undefined) this.contextWindowSize = options.contextWindowSize;
+    if (options.mode === "native") {
+      this.native = {
+        request: (input: NativeChatInput, settings: GenerationSettings) => chatBody(options.model, input, settings),
+        generate: (body, signal) => this.stream("/chat/completions", body, signal),
+      };
+    }
+  }
+
+  generate(prompt: string, settings: GenerationSettings, signal: AbortSignal): AsyncIterable<EngineChunk> {
+    return this.stream("/completions", completionsBody(this.options.model, prompt, settings), signal);
+  }
+
+  private async *stream(path: string, body: Record<string, unknown>, signal: AbortSignal): AsyncGenerator<EngineChunk> {
+    if (signal.aborted) return;
+    const startedAt = performance.now();
+    let response: Response;
+    try {
+      response = await request(this.options, path, { body, signal, model: this.options.model }, this.fetchImpl);
+    } catch (error) {
+      if (signal.aborted || isAbort(error)) return;
+      throw error;
+    }
+    if (!response.body) throw new ServerFailure("bad-response", "The server answered without a body.", "Check that the server supports streaming (stream: true).");
+
+    let firstTokenAt: number | undefined;
+    let finishReason: string | undefined;
+    let usage: EngineUsage = {};
+    try {
+      for await (const payload of readSseJson(response.body, signal) as AsyncIterable<StreamPayload>) {
+        if (payload.error !== undefined) throw failureFromResponse(400, JSON.stringify({ error: payload.error }), { endpoint: path, model: this.options.model });
+        const choice = payload.choices?.[0];
+        // vLLM and SGLang call it reasoning_content, Ollama and llama.cpp reasoning.
+        const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning ?? "";
+        if (reasoning !== "") {
+          firstTokenAt ??= performance.now();
+          yield { type: "reasoning", text: reasoning };
+        }
+        const text = choice?.text ?? choice?.delta?.content ?? "";
+        if (text !== "") {
+          firstTokenAt ??= performance.now();
+          yield { type: "text", text };
+        }
+        for (const call of choice?.delta?.tool_calls ?? []) {
+          firstTokenAt ??= performance.now();
+          yield { type: "tool-call-delta", index: call.index ?? 0, ...(call.id ? { id: call.id } : {}), ...(call.function?.name ? { name: call.function.name } : {}), argumentsDelta: call.function?.arguments ?? "" };
+        }
+        if (choice?.finish_reason) finishReason = choice.finish_reason;
+        if (payload.usage) usage = { ...usage, ...mapUsage(payload.usage) };
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      if (error instanceof ServerFailure) throw error;
+      throw new ServerFailure("dropped-stream", "The connection to the server broke while the reply was streaming.", "What arrived is kept. Check the server's log, then send again.", error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    }
+    if (signal.aborted) return;
+    if (finishReason === undefined) {
+      throw new ServerFailure("dropped-stream", "The server's stream ended before the reply was finished (no finish reason).", "What arrived is kept. Check the server's log (it may have crashed or run out of memory), then send again.");
+    }
+    const endedAt = performance.now();
+    if (firstTokenAt !== undefined) {
+      usage.timeToFirstTokenMs = firstTokenAt - startedAt;
+      if (usage.completionTokens && endedAt > firstTokenAt) usage.decodeTokensPerSecond = (usage.completionTokens / (endedAt - firstTokenAt)) * 1000;
+    }
+    yield { type: "usage", usage: { ...usage, ...finish(finishReason, usage, body.max_tokens) } };
+  }
+}
+
+function mapUsage(usage: NonNullable<StreamPayload["usage"]>): EngineUsage {
+  return {
+    ...(typeof usage.prompt_tokens === "number" ? { promptTokens: usage.prompt_tokens } : {}),
+    ...(typeof usage.completion_tokens === "number" ? { completionTokens: usage.completion_tokens } : {}),
+  };
+}
+
+/** A length stop is "max tokens" when the reply used its whole budget, else the context ran out. */
+function finish(reason: string, usage: EngineUsage, maxTokens: unknown): Pick<EngineUsage, "finishReason" | "cutOff"> {
+  if (reason !== "length") return { finishReason: reason };
+  const stoppedShortOfBudget = typeof maxTokens === "number" && usage.completionTokens !== undefined && usage.completionTokens < maxTokens;
+  return { finishReason: "length", cutOff: stoppedShortOfBudget ? "context-window" : "max-tokens" };
+}

@@ -1,0 +1,89 @@
+// The loop with an engine that does tool calling itself (native mode): it gets the conversation
+// and tools instead of a prompt, its structured calls are checked like parsed ones and run, and
+// the step records the request body it was sent.
+import { describe, expect, it } from "vitest";
+import { getProtocol } from "../protocols/registry.ts";
+import { drive } from "../loop/test-support/drive.ts";
+import { runToolLoop } from "../loop/run-tool-loop.ts";
+import type { ChatMessage, Engine, EngineChunk, ExecutableTool, LoopEvent, NativeChatInput } from "../types.ts";
+
+type Reply = EngineChunk[];
+
+/** Plays one scripted reply per request and keeps what the loop asked for. */
+function engineWith(replies: Reply[]): Engine & { inputs: NativeChatInput[] } {
+  const inputs: NativeChatInput[] = [];
+  let turn = 0;
+  return {
+    name: "native-scripted",
+    inputs,
+    generate: () => {
+      throw new Error("a native engine is never given a prompt");
+    },
+    native: {
+      request: (input) => {
+        inputs.push(structuredClone(input));
+        return { model: "m", messages: input.messages.length, tools: input.tools.map((t) => t.name) };
+      },
+      generate: async function* () {
+        const reply = replies[turn++];
+        if (!reply) throw new Error("no reply scripted");
+        for (const chunk of reply) {
+          await Promise.resolve();
+          yield chunk;
+        }
+      },
+    },
+  };
+}
+
+const add: ExecutableTool = {
+  name: "add",
+  description: "Adds",
+  parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+  execute: async (args) => (args.a as number) + (args.b as number),
+};
+const user = (content: string): ChatMessage => ({ role: "user", content });
+const delta = (index: number, argumentsDelta: string, name?: string): EngineChunk => ({ type: "tool-call-delta", index, argumentsDelta, ...(name ? { name } : {}) });
+
+async function run(replies: Reply[]) {
+  const engine = engineWith(replies);
+  const { events, result } = await drive(runToolLoop({ engine, protocol: getProtocol("hermes")!, tools: [add], messages: [user("2+3?")], runId: "r" }));
+  return { engine, events, result };
+}
+const ofType = <T extends LoopEvent["type"]>(events: LoopEvent[], type: T) => events.filter((e): e is Extract<LoopEvent, { type: T }> => e.type === type);
+
+describe("native tool calling in the loop", () => {
+  it("runs the server's streamed call, feeds the result back and records the request body", async () => {
+    const { engine, events, result } = await run([
+      [delta(0, "", "add"), delta(0, '{"a": 2,'), delta(0, ' "b": "3"}'), { type: "usage", usage: { finishReason: "tool_calls" } }],
+      [{ type: "reasoning", text: "The sum is 5." }, { type: "text", text: "It is " }, { type: "text", text: "5." }],
+    ]);
+    expect(result.status).toBe("final");
+    expect(result.messages.at(-1)).toMatchObject({ role: "assistant", content: "It is 5.", reasoning: "The sum is 5." });
+    expect(result.finalText).toBe("It is 5.");
+    const starts = ofType(events, "step-start");
+    expect(starts.map((s) => [s.protocol, s.prompt, s.request])).toEqual([
+      ["native", "", { model: "m", messages: 1, tools: ["add"] }],
+      ["native", "", { model: "m", messages: 3, tools: ["add"] }],
+    ]);
+    expect(ofType(events, "run-start")[0]!.protocol).toBe("native");
+    // The string "3" was coerced to the schema's number, and said so.
+    expect(ofType(events, "parse").some((p) => p.event.type === "repair")).toBe(true);
+    expect(ofType(events, "tool-end")[0]).toMatchObject({ name: "add", status: "ok", result: 5 });
+    // The second request carries the call and its result as structured messages.
+    const second = engine.inputs[1]!.messages;
+    expect(second[1]).toMatchObject({ role: "assistant", toolCalls: [{ name: "add", arguments: { a: 2, b: 3 } }] });
+    expect(second[2]).toMatchObject({ role: "tool", name: "add", content: "5" });
+  });
+
+  it("treats a server's call to an unknown tool or with broken arguments as a parse error sent back to the model", async () => {
+    const { events } = await run([
+      [delta(0, '{"x": 1}', "subtract"), delta(1, '{"a": [', "add")],
+      [{ type: "text", text: "Sorry." }],
+    ]);
+    const errors = ofType(events, "parse").map((p) => p.event).filter((e) => e.type === "parse-error");
+    expect(errors.map((e) => e.type === "parse-error" && e.kind)).toEqual(["unknown-tool", "invalid-arguments"]);
+    expect(ofType(events, "step-end")[0]!.status).toBe("parse-error");
+    expect(ofType(events, "tool-start")).toHaveLength(0);
+  });
+});

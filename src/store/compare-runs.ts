@@ -1,0 +1,59 @@
+// Native tool calling vs the lab's middleware, on the same question: the same user message, tools
+// and settings run once in native mode and once in prompt mode with a chosen protocol. Each run
+// is an ordinary turn of its own new conversation (exportable and replayable like any other);
+// the compare view reads their event logs side by side.
+import { create } from "zustand";
+import { conversationActions, useConversationStore } from "./conversation-store.ts";
+import { useProtocolStore } from "./protocol-store.ts";
+import { sendMessage, useRunStore } from "./run-controller.ts";
+import { summarizeRun, type RunSummary } from "./run-summary.ts";
+import { setServerMode, useServerEngineStore } from "./server-engine.ts";
+
+export interface ComparedRun {
+  label: string;
+  mode: "native" | "prompt";
+  conversationId: string;
+  summary: RunSummary | undefined;
+}
+
+interface CompareState {
+  running: boolean;
+  /** Which side is running now. */
+  current: string | null;
+  runs: ComparedRun[];
+  error: string | null;
+}
+
+export const useCompareStore = create<CompareState>()(() => ({ running: false, current: null, runs: [], error: null }));
+
+export async function compareNativeAndPrompt(message: string, protocol: string): Promise<void> {
+  const text = message.trim();
+  if (!text || useCompareStore.getState().running || useRunStore.getState().running) return;
+  const before = { mode: useServerEngineStore.getState().mode, protocol: useProtocolStore.getState().protocol };
+  const settings = useConversationStore.getState().active?.settings;
+  const sides = [
+    { mode: "native" as const, label: "native: the server's tool calling" },
+    { mode: "prompt" as const, label: `prompt mode: the lab's ${protocol} protocol` },
+  ];
+  useCompareStore.setState({ running: true, runs: [], error: null });
+  try {
+    for (const side of sides) {
+      useCompareStore.setState({ current: side.label });
+      setServerMode(side.mode);
+      if (side.mode === "prompt") useProtocolStore.getState().setProtocol(protocol);
+      const conversation = await conversationActions.create(settings);
+      const sent = await sendMessage(text);
+      if (!sent) throw new Error(useRunStore.getState().notice ?? "the message could not be sent");
+      await conversationActions.rename(conversation.id, `Compare · ${side.mode === "native" ? "native" : protocol}: ${text.slice(0, 40)}`);
+      const events = useConversationStore.getState().active?.events ?? [];
+      const run: ComparedRun = { label: side.label, mode: side.mode, conversationId: conversation.id, summary: summarizeRun(events) };
+      useCompareStore.setState((s) => ({ runs: [...s.runs, run] }));
+    }
+  } catch (error) {
+    useCompareStore.setState({ error: `The comparison stopped: ${error instanceof Error ? error.message : String(error)}` });
+  } finally {
+    setServerMode(before.mode);
+    useProtocolStore.getState().setProtocol(before.protocol);
+    useCompareStore.setState({ running: false, current: null });
+  }
+}

@@ -1,0 +1,110 @@
+// An OpenAI-compatible server (vLLM, SGLang, Ollama, llama.cpp's server): where it is, which of
+// its models, and how the lab talks to it — prompt mode (our template, our protocols, raw
+// completions) or native mode (the server's template and tool parser).
+import { useState } from "react";
+import { serverTemplateLabels, serverTemplateNames, type ServerTemplateName } from "../../engine/openai/server-templates.ts";
+import { useEngineStore } from "../../store/engine-store.ts";
+import {
+  connectServer,
+  effectiveTemplate,
+  selectServerModel,
+  setServerConnection,
+  setServerMode,
+  setServerTemplate,
+  setServerThinking,
+  useServerEngineStore,
+} from "../../store/server-engine.ts";
+import { CompareRuns } from "./CompareRuns.tsx";
+import { EngineErrorBox, StatusLine } from "./EngineStatusBox.tsx";
+
+export function ServerSection() {
+  const state = useServerEngineStore();
+  const status = useEngineStore((s) => s.serverStatus);
+  const thinking = useEngineStore((s) => s.thinking);
+  const [showKey, setShowKey] = useState(false);
+  const inferred = effectiveTemplate({ template: "auto", model: state.model });
+  const template = effectiveTemplate(state);
+
+  return (
+    <div className="model-section" data-testid="server-section">
+      <form
+        className="server-connect"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void connectServer();
+        }}
+      >
+        <label className="model-field">
+          <span>Base URL</span>
+          <input type="url" data-testid="openai-base-url" value={state.baseUrl} placeholder="http://localhost:8000/v1" onChange={(e) => setServerConnection({ baseUrl: e.target.value })} />
+        </label>
+        <label className="model-field">
+          <span>API key (optional, kept for this tab only)</span>
+          <input
+            type={showKey ? "text" : "password"}
+            data-testid="openai-api-key"
+            value={state.apiKey}
+            autoComplete="off"
+            onChange={(e) => setServerConnection({ apiKey: e.target.value })}
+            onFocus={() => setShowKey(false)}
+          />
+        </label>
+        <button type="submit" data-testid="openai-connect-button" disabled={state.connecting || !state.baseUrl.trim()}>
+          {state.connecting ? "Connecting…" : state.models.length > 0 ? "Reconnect" : "Connect"}
+        </button>
+      </form>
+      {state.models.length > 0 && (
+        <>
+          <label className="model-field">
+            <span>Model</span>
+            <select data-testid="openai-model-select" value={state.model} onChange={(e) => selectServerModel(e.target.value)}>
+              {state.models.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.id}
+                  {m.contextWindowSize ? ` · ${m.contextWindowSize.toLocaleString()}-token window` : ""}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="model-field">
+            <span>Mode</span>
+            <select data-testid="openai-mode" value={state.mode} onChange={(e) => setServerMode(e.target.value as "prompt" | "native")}>
+              <option value="prompt">prompt — the lab's template and protocol, /v1/completions</option>
+              <option value="native">native — the server's tool calling, /v1/chat/completions</option>
+            </select>
+          </label>
+          {state.mode === "prompt" && (
+            <label className="model-field">
+              <span>Chat template</span>
+              <select data-testid="openai-template-select" value={state.template} onChange={(e) => setServerTemplate(e.target.value as ServerTemplateName | "auto")}>
+                <option value="auto">{inferred ? `From the model's name: ${serverTemplateLabels[inferred]}` : "From the model's name (not recognised: choose one)"}</option>
+                {serverTemplateNames.map((name) => (
+                  <option key={name} value={name}>
+                    {serverTemplateLabels[name]}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {state.mode === "prompt" && template === "qwen3" && (
+            <label className="model-check">
+              <input type="checkbox" data-testid="server-thinking-toggle" checked={thinking} onChange={(e) => setServerThinking(e.target.checked)} />
+              Thinking (Qwen3 reasons in a &lt;think&gt; block first)
+            </label>
+          )}
+        </>
+      )}
+      {status.state === "loading" && (
+        <p className="engine-status" data-testid="engine-status" data-state="loading">
+          Asking for {status.what}…
+        </p>
+      )}
+      {status.state === "error" && <EngineErrorBox status={status} offerReplay={false} />}
+      <StatusLine status={status} readyText="Connected." />
+      {status.state === "ready" && <CompareRuns />}
+      <p className="model-hint">
+        The server must allow this page's origin (CORS) and, for prompt mode, offer /v1/completions. See the README for vLLM, Ollama and llama.cpp flags.
+      </p>
+    </div>
+  );
+}
