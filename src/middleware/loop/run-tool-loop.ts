@@ -163,6 +163,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     tools: toolSpecs,
     protocol,
     messages: state.messages,
+    controlTokens: template.controlTokens,
   });
   const prompt = template.render(templateMessages, { addGenerationPrompt: true });
   const settings = withTemplateStops(options.generation ?? {}, template);
