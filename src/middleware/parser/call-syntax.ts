@@ -33,8 +33,10 @@ export interface CallMarker {
   bodySuffix?: string;
   body?: BodyKindHint;
   read: BodyReader;
-  /** A call opening with this marker closes one still open (and may open inside reasoning). */
+  /** A call opening with this marker closes one still open. */
   interrupts?: boolean;
+  /** A call may open with this marker inside reasoning (a model may call from its think block); default: `interrupts`. */
+  inReasoning?: boolean;
   /** This marker's close, met with no call open, is dropped with a repair instead of kept as text. */
   dropStrayClose?: boolean;
   /** The same marker inside the body nests (a tool and its parameter may share a name: `<s><s>1</s></s>`). */

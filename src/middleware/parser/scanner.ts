@@ -144,7 +144,7 @@ export class ToolCallScanner implements StreamParser {
     this.textTable = new MarkerTable(flow);
     this.thinkTable = new MarkerTable<FlowAction>([
       ...(reasoning ? [[reasoning.close, { kind: "think-close" }] as [string, FlowAction]] : []),
-      ...interrupting.map((m): [string, FlowAction] => [m.open, { kind: "open", marker: m }]),
+      ...markers.filter((m) => m.inReasoning ?? m.interrupts).map((m): [string, FlowAction] => [m.open, { kind: "open", marker: m }]),
     ]);
     this.callTables = new Map(
       markers.map((m) => {
@@ -578,6 +578,7 @@ export class ToolCallScanner implements StreamParser {
       this.out.push({ type: "text", text, span });
       return;
     }
+    const settled: ParseEvent[] = [];
     settleCall(
       reading,
       {
@@ -589,8 +590,12 @@ export class ToolCallScanner implements StreamParser {
         scannerRepairs: [{ kind: "bare-call", message: `the whole output was ${syntax.describe(text)} without the protocol's markers`, before: "", after: "" }],
         nextId: this.nextId,
       },
-      this.out,
+      settled,
     );
+    // Without markers, an object that yields no call (an unknown tool, say) may have been meant
+    // as an answer: it stays in the text, and the errors say why it was not run.
+    if (!settled.some((e) => e.type === "tool-call-end")) this.out.push({ type: "text", text, span });
+    for (const e of settled) this.out.push(e);
   }
 
   /** Emits text or reasoning, merged with the previous event when it continues it. */

@@ -28,7 +28,7 @@ export function toolNamedTags(tools: readonly ToolSpec[]): string[] {
  * object without tags is a call (bareJsonCall).
  */
 function xmlSyntax(tools: readonly ToolSpec[]): CallSyntax {
-  const toolNamed: CallMarker[] = toolNamedTags(tools).map((name) => ({ open: `<${name}>`, close: `</${name}>`, toolName: name, read: readCallBody, nests: true }));
+  const toolNamed: CallMarker[] = toolNamedTags(tools).map((name) => ({ open: `<${name}>`, close: `</${name}>`, toolName: name, read: readCallBody, nests: true, inReasoning: true }));
   return {
     markers: [{ open: "<tool_call>", close: "</tool_call>", read: readCallBody, interrupts: true, dropStrayClose: true }, ...toolNamed],
     bare: bareJsonCall,
