@@ -8,7 +8,7 @@
 import type { Repair } from "../repair/json-repair.ts";
 import type { JsonSchema, ToolSpec } from "../types.ts";
 import { isPlainObject, type BodyReading, type CandidateOutcome } from "./call-candidate.ts";
-import { decodeEntities, readElements, stripEdgeNewlines, type MarkupElement } from "./markup.ts";
+import { decodeEntities, decodeMarkerEscapes, readElements, stripEdgeNewlines, type MarkupElement } from "./markup.ts";
 
 /** Elements that carry the tool's name in the xml format. */
 const NAME_TAGS = new Set(["tool_name", "function_name", "name"]);
@@ -63,7 +63,8 @@ function callFrom(name: string, params: MarkupElement[], toolByName: Map<string,
       repairs.push({ kind: "missing-close-tag", message: `the value of ${key} was not closed; read up to where it ends`, before: "", after: `</${param.tag}>` });
     }
     const propertySchema = properties[key];
-    // `<parameter=…>` values are verbatim (code, as qwen3-coder writes it); other tags are XML text.
+    // `<parameter=…>` values are verbatim (code, as qwen3-coder writes it) but for the escaped
+    // markers; other tags are XML text.
     const decode = param.tag !== "parameter";
     const value = valueOf(param, isPlainObject(propertySchema) ? propertySchema : undefined, decode);
     if (repeated.has(key)) (args[key] as unknown[]).push(value);
@@ -80,7 +81,7 @@ function callFrom(name: string, params: MarkupElement[], toolByName: Map<string,
 function valueOf(element: MarkupElement, schema: JsonSchema | undefined, decode: boolean): unknown {
   const { raw, children } = element;
   const types = schemaTypes(schema);
-  const textOf = (value: string) => (decode ? decodeEntities(value) : value);
+  const textOf = (value: string) => (decode ? decodeEntities(value) : decodeMarkerEscapes(value));
   if (types.has("string") && types.size === 1) return textOf(stripEdgeNewlines(raw));
   if (children.length > 0 && element.strayText === "" && children.every((e) => e.closed)) {
     return structured(children, schema, types);

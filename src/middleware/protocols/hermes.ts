@@ -3,6 +3,7 @@
 import { bareJsonCall } from "../parser/bare-json-call.ts";
 import { readCallBody } from "../parser/call-body.ts";
 import type { CallSyntax } from "../parser/call-syntax.ts";
+import { protectJson } from "../parser/markup.ts";
 import { ToolCallScanner } from "../parser/scanner.ts";
 import type { Protocol, ToolCall } from "../types.ts";
 import { pythonStyleJson } from "./python-json.ts";
@@ -11,7 +12,8 @@ import { jsonCallStructuralTag } from "./structural-tags.ts";
 import { qwenToolsIntro } from "./tools-intro.ts";
 
 export function renderHermesCall(call: ToolCall): string {
-  return `<tool_call>\n{"name": ${JSON.stringify(call.name)}, "arguments": ${pythonStyleJson(call.arguments)}}\n</tool_call>`;
+  // protectJson: a value that holds `</tool_call><tool_call>…` must not show the model a call that never ran.
+  return `<tool_call>\n${protectJson(`{"name": ${JSON.stringify(call.name)}, "arguments": ${pythonStyleJson(call.arguments)}}`)}\n</tool_call>`;
 }
 
 /**

@@ -4,6 +4,7 @@
 import { bareJsonCall } from "../parser/bare-json-call.ts";
 import { readCallBody } from "../parser/call-body.ts";
 import type { CallSyntax } from "../parser/call-syntax.ts";
+import { encodeMarkerEscapes } from "../parser/markup.ts";
 import { ToolCallScanner } from "../parser/scanner.ts";
 import type { JsonSchema, Protocol, ToolCall, ToolSpec } from "../types.ts";
 import { callStructuralTag } from "./structural-tags.ts";
@@ -23,9 +24,14 @@ const qwen3CoderSyntax: CallSyntax = {
   bare: bareJsonCall,
 };
 
+/**
+ * Values are written verbatim, as Qwen3-Coder was trained, except a marker inside one: a value
+ * holding `</parameter></function></tool_call><tool_call>…` would otherwise show the model a call
+ * that never ran. encodeMarkerEscapes breaks such markers with an exact round trip.
+ */
 export function renderQwen3CoderCall(call: ToolCall): string {
   const params = Object.entries(call.arguments).map(
-    ([k, v]) => `<parameter=${k}>\n${typeof v === "string" ? v : JSON.stringify(v)}\n</parameter>\n`,
+    ([k, v]) => `<parameter=${k}>\n${encodeMarkerEscapes(typeof v === "string" ? v : JSON.stringify(v))}\n</parameter>\n`,
   );
   return `<tool_call>\n<function=${call.name}>\n${params.join("")}</function>\n</tool_call>`;
 }
