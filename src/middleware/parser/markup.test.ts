@@ -82,6 +82,6 @@ describe("deep nesting", () => {
     const reading = readMarkupCallBody(`<tool_name>calculator</tool_name><expression>1+1</expression><note>${"<a>".repeat(depth)}x${"</a>".repeat(depth)}</note>`, tools);
     expect(reading.ok).toBe(true);
     const outcome = reading.ok ? reading.outcomes[0] : undefined;
-    expect(outcome?.ok && outcome.call.arguments.expression).toBe("1+1");
+    expect(outcome?.ok && (outcome.call.arguments as Record<string, unknown>).expression).toBe("1+1");
   });
 });
