@@ -37,6 +37,12 @@ export class BareCallTracker implements BareCallTrackerInterface {
   /** The first string of the value, while it is read; then null once it is checked. */
   private firstKey: string | null = "";
   private readingFirstKey = false;
+  /** A character that may join several objects (Llama 3 writes `{…}; {…}`), or -1. */
+  private readonly separator: number;
+
+  constructor(options: { separator?: string } = {}) {
+    this.separator = options.separator ? options.separator.charCodeAt(0) : -1;
+  }
 
   /** The JSON value is complete and nothing but blanks (and the closing fence) followed it. */
   get complete(): boolean {
@@ -87,6 +93,11 @@ export class BareCallTracker implements BareCallTrackerInterface {
         return this.info.length <= MAX_FENCE_INFO;
       case Phase.After:
         if (isBlank(c)) return true;
+        if (c === this.separator && !this.fenced) {
+          this.phase = Phase.JsonWait;
+          this.firstKey = "";
+          return true;
+        }
         if (c === 96 && this.fenced) {
           this.phase = Phase.AfterFenceTicks;
           this.ticks = 1;

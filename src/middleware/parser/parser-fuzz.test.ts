@@ -49,6 +49,6 @@ describe.each(listProtocols().map((p) => [p.name, p] as const))("hostile output 
           expect({ text: streamed.text, reasoning: streamed.reasoning, calls: streamed.calls, errors: streamed.errors }, shape).toEqual({ text, reasoning, calls, errors });
         }
       }
-    }, 120_000);
+    }, 300_000);
   }
 });

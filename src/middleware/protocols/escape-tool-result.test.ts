@@ -92,8 +92,9 @@ describe.each(listProtocols().map((p) => [p.name, p] as const))("renderToolResul
         const inside = rendered.slice(before.length, rendered.length - after.length);
         for (const marker of allProtocolMarkers()) expect(inside).not.toContain(marker);
         expect(inside).not.toMatch(/<\|/);
-        const r = parseText(protocol, rendered, testTools);
-        expect(r.calls).toEqual([]);
+        // A result in a tool turn of its own (Llama's ipython) is the tool's output as it is:
+        // the model did not write it, so it cannot read as the model's call.
+        if (protocol.toolResultRole !== "tool") expect(parseText(protocol, rendered, testTools).calls).toEqual([]);
       }),
       { numRuns: 300 },
     );

@@ -35,8 +35,8 @@ describe.each(listProtocols().map((p) => [p.name, p] as const))("a value cannot 
     expect(r.calls).toEqual([call]);
   });
 
-  it("shows the model no more markers than a harmless value does, whatever the value holds", () => {
-    const markers = listProtocols().flatMap((p) => p.markers ?? []);
+  it("shows the model no more of its markers than a harmless value does, whatever the value holds", () => {
+    const markers = protocol.markers ?? [];
     const count = (text: string) => markers.reduce((n, marker) => n + text.split(marker).length - 1, 0);
     const render = (value: string) => protocol.renderAssistant({ role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "remember", arguments: { key: "note", value } }] });
     for (const value of forgeries) expect(count(render(value)), value).toBe(count(render("x")));

@@ -1,7 +1,12 @@
 // Protocols by name. Each built-in protocol is one file and one line here; others may be added
 // with registerProtocol.
 import type { Protocol } from "../types.ts";
+import { deepSeekV3Protocol } from "./deepseek-v3.ts";
 import { hermesProtocol } from "./hermes.ts";
+import { llama3FunctionProtocol } from "./llama3-function.ts";
+import { llama3JsonProtocol } from "./llama3-json.ts";
+import { mistralProtocol } from "./mistral.ts";
+import { pythonicProtocol } from "./pythonic.ts";
 import { qwen3CoderProtocol } from "./qwen3-coder.ts";
 import { xmlProtocol } from "./xml.ts";
 
@@ -27,3 +32,8 @@ export function allProtocolMarkers(): string[] {
 registerProtocol(hermesProtocol);
 registerProtocol(xmlProtocol);
 registerProtocol(qwen3CoderProtocol);
+registerProtocol(llama3JsonProtocol);
+registerProtocol(llama3FunctionProtocol);
+registerProtocol(pythonicProtocol);
+registerProtocol(mistralProtocol);
+registerProtocol(deepSeekV3Protocol);
