@@ -18,10 +18,8 @@ const END = "<|python_end|>";
 const bareCallList: BareCallSyntax = {
   startsWith: "[",
   tracker: () => new PythonicBareTracker(),
-  read: (text) => {
-    const reading = readPythonicCalls(text);
-    return reading.ok ? reading : undefined;
-  },
+  // The tracker only lets `[name(…)…]` through: one that does not read is a malformed call.
+  read: (text) => readPythonicCalls(text),
   describe: () => "a call list",
 };
 
