@@ -1,6 +1,8 @@
 // Choosing, loading and managing a WebLLM model.
 import { useMemo } from "react";
 import { catalog, modelsForAdapter, type CatalogModel } from "../../engine/webllm/model-catalog.ts";
+import { recommendedProtocol } from "../../engine/webllm/recommended-protocol.ts";
+import { useProtocolStore } from "../../store/protocol-store.ts";
 import { cancelLoad, deleteFromCache, ensureCacheStatus, loadModel, selectEngineKind, selectModel, setThinking, unload, useEngineStore } from "../../store/engine-store.ts";
 import { EngineErrorBox, LoadProgressBar, StatusLine } from "./EngineStatusBox.tsx";
 
@@ -48,7 +50,11 @@ export function WebLlmSection() {
           disabled={loadingNow}
           onFocus={ensureCacheStatus}
           onPointerDown={ensureCacheStatus}
-          onChange={(e) => selectModel(e.target.value)}
+          onChange={(e) => {
+            selectModel(e.target.value);
+            // Preselect the model's protocol; the header still lets the person pick another.
+            useProtocolStore.getState().setProtocol(recommendedProtocol(e.target.value).protocol);
+          }}
         >
           {!models.some((m) => m.id === selected) && <option value={selected}>{selected}</option>}
           {families.map(([family, list]) => (
@@ -70,6 +76,10 @@ export function WebLlmSection() {
           <dd>{formatMB(model.vramMB)}</dd>
           <dt>Context</dt>
           <dd>{model.contextWindow ? `${model.contextWindow} tokens` : "—"}</dd>
+          <dt>Protocol</dt>
+          <dd data-testid="recommended-protocol" title={recommendedProtocol(model.id).why}>
+            {recommendedProtocol(model.id).protocol} (recommended)
+          </dd>
         </dl>
       )}
       {gpu.state === "available" && !gpu.shaderF16 && <p className="model-hint">This GPU has no shader-f16, so only f32 variants are listed.</p>}
