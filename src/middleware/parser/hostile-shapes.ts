@@ -7,6 +7,7 @@ export function hostileShapes(n: number): Record<string, string> {
     "markup nested in a parameter": `<tool_call><tool_name>calculator</tool_name><expression>1+1</expression><note>${deep("<a>", "x", "</a>")}</note></tool_call>`,
     "tool tag sharing its parameter's name": deep("<s>", "10", "</s>"),
     "JSON nested in arguments": `<tool_call>{"name": "calculator", "arguments": {"expression": "1", "n": ${deep("[", "1", "]")}}}</tool_call>`,
+    "objects nested in arguments": `<tool_call>{"name": "calculator", "arguments": {"expression": "1", "o": ${deep('{"a": ', "1", "}")}}}</tool_call>`,
     "JSON left open": `<tool_call>{"name": "calculator", "arguments": ${'{"a":'.repeat(n)}`,
     "bare JSON nested": `{"name": "calculator", "arguments": ${deep('{"a": ', "1", "}")}}`,
     "repeated call openers": "<tool_call>".repeat(n),

@@ -43,6 +43,8 @@ describe.each(listProtocols().map((p) => [p.name, p] as const))("hostile output 
           events = parseChunks(protocol, tools, [raw]);
         }, shape).not.toThrow();
         expect(accountedFor(raw, events), shape).toBe(true);
+        // The events are stored and exported as JSON: every one must survive it.
+        expect(() => JSON.stringify(events), shape).not.toThrow();
         if (size <= 1_000) {
           const { text, reasoning, calls, errors } = collectParse(events);
           const streamed = collectParse(parseChunks(protocol, tools, splitAt(raw, [1, 7, 64, 65, 300, 301, 777])));
