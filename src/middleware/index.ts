@@ -32,7 +32,7 @@ export { escapeToolResult, escapeAllTags, toolResultEscaper } from "./protocols/
 export { ToolCallScanner } from "./parser/scanner.ts";
 export type { CallSyntax, CallMarker, BodyReader, BareCallSyntax, BareCallTracker } from "./parser/call-syntax.ts";
 export type { BodyReading, CallCandidate, CandidateOutcome } from "./parser/call-candidate.ts";
-export { readCallBody } from "./parser/call-body.ts";
+export { readCallBody, readBodyAs, type BodyForm } from "./parser/call-body.ts";
 export { readJsonCallBody, readCallObject } from "./parser/json-call.ts";
 export { readMarkupCallBody } from "./parser/markup-call.ts";
 export { readPythonicCalls } from "./parser/pythonic-calls.ts";

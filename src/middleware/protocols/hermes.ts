@@ -1,7 +1,7 @@
 // The hermes protocol (Hermes 2 Pro, Qwen2.5, Qwen3): tools as JSON in <tools>, each call as
 // {"name": ..., "arguments": {...}} inside <tool_call></tool_call>, results in <tool_response>.
 import { bareJsonCall } from "../parser/bare-json-call.ts";
-import { readCallBody } from "../parser/call-body.ts";
+import { readBodyAs } from "../parser/call-body.ts";
 import type { CallSyntax } from "../parser/call-syntax.ts";
 import { protectJson } from "../parser/markup.ts";
 import { ToolCallScanner } from "../parser/scanner.ts";
@@ -16,14 +16,17 @@ export function renderHermesCall(call: ToolCall): string {
   return `<tool_call>\n${protectJson(`{"name": ${JSON.stringify(call.name)}, "arguments": ${pythonStyleJson(call.arguments)}}`)}\n</tool_call>`;
 }
 
+/** The body forms read inside the call tags: the protocol's own, then the fallback (markup (xml's or qwen3-coder's form), for models that drift into it). */
+const bodyReader = readBodyAs(["json", "markup"]);
+
 /**
  * A call is JSON inside <tool_call></tool_call>. Lenient readings, for what small models drift
  * into: a body written as markup (xml's or qwen3-coder's form) inside the tags is read too
- * (readCallBody goes by the body's first character), and a whole output that is one JSON call
+ * (bodyReader), and a whole output that is one JSON call
  * object without tags is a call (bareJsonCall).
  */
 export const hermesSyntax: CallSyntax = {
-  markers: [{ open: "<tool_call>", close: "</tool_call>", read: readCallBody, interrupts: true, dropStrayClose: true }],
+  markers: [{ open: "<tool_call>", close: "</tool_call>", read: bodyReader, interrupts: true, dropStrayClose: true }],
   bare: bareJsonCall,
 };
 

@@ -2,7 +2,7 @@
 //   <tool_call>\n<function=NAME>\n<parameter=KEY>\nvalue\n</parameter>\n</function>\n</tool_call>
 // Values are verbatim text (code stays code); non-string values are written as JSON.
 import { bareJsonCall } from "../parser/bare-json-call.ts";
-import { readCallBody } from "../parser/call-body.ts";
+import { readBodyAs } from "../parser/call-body.ts";
 import type { CallSyntax } from "../parser/call-syntax.ts";
 import { encodeMarkerEscapes } from "../parser/markup.ts";
 import { ToolCallScanner } from "../parser/scanner.ts";
@@ -10,16 +10,19 @@ import type { JsonSchema, Protocol, ToolCall, ToolSpec } from "../types.ts";
 import { callStructuralTag } from "./structural-tags.ts";
 import { joinAssistantTurn, renderToolResponse } from "./tool-response.ts";
 
+/** The body forms read inside the call tags: the protocol's own, then the fallback (JSON (hermes's form), for models that drift into it). */
+const bodyReader = readBodyAs(["markup", "json"]);
+
 /**
  * A call is <function=…> markup inside <tool_call></tool_call>. Lenient readings: a bare
  * <function=…> block without <tool_call> around it is a call too; a JSON body inside
- * <tool_call> is read (readCallBody goes by the first character); and a whole output that is one
+ * <tool_call> is read (bodyReader); and a whole output that is one
  * JSON call object without tags is a call (bareJsonCall).
  */
 const qwen3CoderSyntax: CallSyntax = {
   markers: [
-    { open: "<tool_call>", close: "</tool_call>", read: readCallBody, interrupts: true, dropStrayClose: true },
-    { open: "<function=", close: "</function>", bodyPrefix: "<function=", bodySuffix: "</function>", read: readCallBody },
+    { open: "<tool_call>", close: "</tool_call>", read: bodyReader, interrupts: true, dropStrayClose: true },
+    { open: "<function=", close: "</function>", bodyPrefix: "<function=", bodySuffix: "</function>", read: bodyReader },
   ],
   bare: bareJsonCall,
 };

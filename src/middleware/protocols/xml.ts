@@ -3,7 +3,7 @@
 // is understood as a call too.
 import { encodeEntities } from "../parser/markup.ts";
 import { bareJsonCall } from "../parser/bare-json-call.ts";
-import { readCallBody } from "../parser/call-body.ts";
+import { readBodyAs } from "../parser/call-body.ts";
 import type { CallMarker, CallSyntax } from "../parser/call-syntax.ts";
 import { ToolCallScanner } from "../parser/scanner.ts";
 import type { Protocol, ToolCall, ToolSpec } from "../types.ts";
@@ -21,16 +21,19 @@ export function toolNamedTags(tools: readonly ToolSpec[]): string[] {
   return tools.map((t) => t.name).filter((name) => TAG_NAME.test(name) && !RESERVED.has(name));
 }
 
+/** The body forms read inside the call tags: the protocol's own, then the fallback (JSON (hermes's form), for models that drift into it). */
+const bodyReader = readBodyAs(["markup", "json"]);
+
 /**
  * A call is markup inside <tool_call></tool_call>, or a tag named after a tool (its parameter
  * may share its name, so the tag nests). Lenient readings: a JSON body inside <tool_call> is
- * read too (readCallBody goes by the first character), and a whole output that is one JSON call
+ * read too (bodyReader), and a whole output that is one JSON call
  * object without tags is a call (bareJsonCall).
  */
 function xmlSyntax(tools: readonly ToolSpec[]): CallSyntax {
-  const toolNamed: CallMarker[] = toolNamedTags(tools).map((name) => ({ open: `<${name}>`, close: `</${name}>`, toolName: name, read: readCallBody, nests: true, inReasoning: true }));
+  const toolNamed: CallMarker[] = toolNamedTags(tools).map((name) => ({ open: `<${name}>`, close: `</${name}>`, toolName: name, read: bodyReader, nests: true, inReasoning: true }));
   return {
-    markers: [{ open: "<tool_call>", close: "</tool_call>", read: readCallBody, interrupts: true, dropStrayClose: true }, ...toolNamed],
+    markers: [{ open: "<tool_call>", close: "</tool_call>", read: bodyReader, interrupts: true, dropStrayClose: true }, ...toolNamed],
     bare: bareJsonCall,
   };
 }
