@@ -2,10 +2,17 @@
 // hermes (<tool_call>{json}</tool_call>) or xml (a tag named after the tool, one child tag per
 // argument — the form both our xml protocol and the peer's morphXml read) shape, and a seeded
 // random split into the 1–4 character chunks an engine streams.
+import { getProtocol } from "../src/middleware/protocols/registry.ts";
 import type { ToolSpec } from "../src/middleware/types.ts";
 
+/** Formats only our parsers read: the protocol writes its own calls (renderAssistant). */
+export const OWN_FORMATS = ["llama3-json", "llama3-function", "pythonic", "mistral", "deepseek-v3"] as const;
+
 /** "xml-tool-call" is our xml protocol's own form, <tool_call><tool_name>…; the peer does not read it. */
-export type OutputFormat = "hermes" | "xml" | "xml-tool-call";
+export type OutputFormat = "hermes" | "xml" | "xml-tool-call" | (typeof OWN_FORMATS)[number];
+
+/** What ends a call that has no close marker, so that prose can follow it. */
+const TURN_END: Partial<Record<OutputFormat, string>> = { "llama3-json": "<|eom_id|>", mistral: "</s>" };
 
 export interface GeneratedOutput {
   text: string;
@@ -81,6 +88,10 @@ function call(random: () => number, format: OutputFormat): string {
     : { query: pick(random, QUERIES), limit: 1 + Math.floor(random() * 20) };
   const name = weather ? "get_weather" : "search_notes";
   if (format === "hermes") return `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
+  if ((OWN_FORMATS as readonly string[]).includes(format)) {
+    const rendered = getProtocol(format)!.renderAssistant({ role: "assistant", content: "", toolCalls: [{ id: "c", name, arguments: args }] });
+    return rendered + (TURN_END[format] ?? "");
+  }
   const children = Object.entries(args).map(([key, value]) => `<${key}>${String(value)}</${key}>`);
   if (format === "xml-tool-call") return `<tool_call>\n<tool_name>${name}</tool_name>\n${children.join("\n")}\n</tool_call>`;
   return `<${name}>\n${children.join("\n")}\n</${name}>`;

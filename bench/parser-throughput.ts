@@ -1,11 +1,11 @@
-// Streaming-parse throughput: our hermes and xml parsers against @ai-sdk-tool/parser's hermes
-// and morphXml middleware, on the same generated outputs cut into the same 1–4 character
+// Streaming-parse throughput: our parsers for every protocol; hermes and xml also against
+// @ai-sdk-tool/parser's hermes and morphXml middleware, on the same generated outputs cut into the same 1–4 character
 // chunks, in the same run. Prints a table, the call counts each parser found (so the
 // comparison is known to be fair) and the ratios: ours/peer throughput, and how the per-byte
 // cost changes from 1 KB to 1 MB (flat means linear work).
 import { getProtocol } from "../src/middleware/protocols/registry.ts";
 import type { ToolSpec } from "../src/middleware/types.ts";
-import { benchTools, chunkText, generateOutput, type GeneratedOutput, type OutputFormat } from "./generate-output.ts";
+import { benchTools, chunkText, generateOutput, OWN_FORMATS, type GeneratedOutput, type OutputFormat } from "./generate-output.ts";
 import { loadavg } from "node:os";
 import { peerMiddleware, processCpuMs, runPeer } from "./peer-parser.ts";
 
@@ -207,6 +207,12 @@ export async function runParserThroughput({ peerCapMs }: ParserThroughputOptions
   const ownXml = inputs("xml-tool-call");
   warmUpOurs("xml", ownXml);
   for (const input of ownXml) rows.push(measureOurs("xml", "xml-tool-call", input));
+  // The five more formats, each written by its protocol: ours only (the peer reads none of them).
+  for (const format of OWN_FORMATS) {
+    const data = inputs(format);
+    warmUpOurs(format, data);
+    for (const input of data) rows.push(measureOurs(format, format, input));
+  }
   // What the AI SDK stream plumbing alone costs per chunk (no parser): part of every peer figure.
   const plumbing = inputs("hermes");
   await warmUpPeer(undefined, plumbing, peerCapMs);

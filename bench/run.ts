@@ -1,11 +1,13 @@
 // `npm run bench`: the project's benchmarks, printing figures (never pass/fail on speed).
 // BENCH_PEER_CAP_MS bounds each run of the peer parser (default 20 s); its partial figures are shown.
 import { runMarkdownBenchmark } from "./markdown-render.ts";
+import { runParserNesting } from "./parser-nesting.ts";
 import { runParserThroughput } from "./parser-throughput.ts";
 import { runUiPerfBenchmark } from "./ui-perf.ts";
 
 const peerCapMs = Number(process.env.BENCH_PEER_CAP_MS ?? 20_000);
 await runParserThroughput({ peerCapMs: Number.isFinite(peerCapMs) && peerCapMs > 0 ? peerCapMs : 20_000 });
 runMarkdownBenchmark();
+runParserNesting();
 // The UI benchmark builds the app and drives Chromium (BENCH_SKIP_UI=1 leaves it out).
 if (!process.env.BENCH_SKIP_UI) await runUiPerfBenchmark();

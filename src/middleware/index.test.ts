@@ -41,4 +41,27 @@ describe("the middleware's public entry", () => {
     expect(next.value.finalText).toBe("2 + 3 = 5");
     expect(events.find((event) => event.type === "tool-end")).toMatchObject({ status: "ok", content: "5" });
   });
+
+  it("has all an outside protocol needs: one file built from the index, one registry line", () => {
+    const syntax: middleware.CallSyntax = {
+      markers: [{ open: "<<call>>", close: "<</call>>", read: middleware.readCallBody, interrupts: true }],
+      bare: middleware.bareJsonCall,
+    };
+    const custom: middleware.Protocol = {
+      name: "angle-angle",
+      label: "<<call>>",
+      systemPrompt: (tools) => (tools.length ? `Call with <<call>>{"name": …, "arguments": …}<</call>>: ${tools.map((t) => t.name).join(", ")}` : ""),
+      renderAssistant: (message) => middleware.joinAssistantTurn(message.content, (message.toolCalls ?? []).map((c) => `<<call>>${middleware.protectJson(JSON.stringify({ name: c.name, arguments: c.arguments }))}<</call>>`)),
+      renderToolResult: (message, escape) => middleware.renderToolResponse(message, escape),
+      markers: ["<<call>>", "<</call>>"],
+      createParser: (tools) => new middleware.ToolCallScanner(syntax, tools),
+      structuralTag: (tools, choice) => middleware.jsonCallStructuralTag(tools, choice, { trigger: "<<call>>", begin: (name) => `<<call>>{"name": "${name}", "arguments": `, end: "}<</call>>" }),
+    };
+    middleware.registerProtocol(custom);
+    const tools = [{ name: "add", description: "Adds", parameters: { type: "object", properties: { a: { type: "number" } } } }];
+    const result = middleware.parseAll(middleware.getProtocol("angle-angle")!, tools, ['Sure <<call>>{"name": "add", "argu', 'ments": {"a": 1}}<</call>>']);
+    expect(result.calls).toEqual([{ id: "call_1", name: "add", arguments: { a: 1 } }]);
+    expect(middleware.allProtocolMarkers()).toContain("<</call>>");
+    expect(middleware.structuralTagProblems(custom.structuralTag!(tools, "auto"))).toEqual([]);
+  });
 });

@@ -182,7 +182,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   // conversation and the tools and record the request body instead of a prompt.
   const native = options.engine.native;
   const systemPrompt = options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {};
-  const templateMessages = native ? [] : renderConversation({ ...systemPrompt, tools: toolSpecs, protocol, messages: state.messages });
+  const templateMessages = native ? [] : renderConversation({ ...systemPrompt, tools: toolSpecs, protocol, messages: state.messages, controlTokens: template.controlTokens });
   const prompt = native ? "" : template.render(templateMessages, { addGenerationPrompt: true });
   const requested = native ? (options.generation ?? {}) : withTemplateStops(options.generation ?? {}, template);
   const budget = await fitToContext(options.engine, prompt, requested.maxTokens, state.signal);

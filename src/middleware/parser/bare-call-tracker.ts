@@ -3,6 +3,8 @@
 // text back (it may be a call, not prose); the moment it cannot, the text is released as text.
 // The decision depends only on the characters, never on how they were chunked.
 
+import type { BareCallTracker as BareCallTrackerInterface } from "./call-syntax.ts";
+
 const enum Phase {
   FenceTicks,
   FenceInfo,
@@ -24,7 +26,7 @@ const MAX_KEY = 16;
 const FENCE_LANGUAGES = new Set(["", "json", "json5", "javascript", "js", "tool_call", "tool_code"]);
 const MAX_FENCE_INFO = 16;
 
-export class BareCallTracker {
+export class BareCallTracker implements BareCallTrackerInterface {
   private phase: Phase = Phase.JsonWait;
   private ticks = 0;
   private info = "";
@@ -35,6 +37,12 @@ export class BareCallTracker {
   /** The first string of the value, while it is read; then null once it is checked. */
   private firstKey: string | null = "";
   private readingFirstKey = false;
+  /** A character that may join several objects (Llama 3 writes `{…}; {…}`), or -1. */
+  private readonly separator: number;
+
+  constructor(options: { separator?: string } = {}) {
+    this.separator = options.separator ? options.separator.charCodeAt(0) : -1;
+  }
 
   /** The JSON value is complete and nothing but blanks (and the closing fence) followed it. */
   get complete(): boolean {
@@ -85,6 +93,11 @@ export class BareCallTracker {
         return this.info.length <= MAX_FENCE_INFO;
       case Phase.After:
         if (isBlank(c)) return true;
+        if (c === this.separator && !this.fenced) {
+          this.phase = Phase.JsonWait;
+          this.firstKey = "";
+          return true;
+        }
         if (c === 96 && this.fenced) {
           this.phase = Phase.AfterFenceTicks;
           this.ticks = 1;

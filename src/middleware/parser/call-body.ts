@@ -1,21 +1,40 @@
 // Chooses how to read a call body by its first character: JSON (`{`, `[`, a ``` fence) or
-// markup (`<`). Every protocol reads both, so a model that drifts into another protocol's
-// format inside the right tags still gets its call through.
+// markup (`<`). A protocol names the readings it accepts (its own, then its fallbacks), so a
+// model that drifts into another protocol's format inside the right tags still gets its call
+// through where the protocol allows it, and is told what was expected where it does not.
 import type { ToolSpec } from "../types.ts";
 import type { BodyReading } from "./call-candidate.ts";
+import type { BodyReader } from "./call-syntax.ts";
 import { readJsonCallBody } from "./json-call.ts";
 import { readMarkupCallBody } from "./markup-call.ts";
 
-export function readCallBody(body: string, tools: readonly ToolSpec[], knownName?: string): BodyReading {
-  const first = firstNonBlank(body);
-  if (first === "<") return readMarkupCallBody(body, tools, knownName);
-  if (first === "{" || first === "[" || first === "`") return readJsonCallBody(body, knownName);
-  if (first === "" && knownName !== undefined) {
-    return { ok: true, outcomes: [{ ok: true, call: { name: knownName, arguments: {}, repairs: [] } }], repairs: [], complete: true };
-  }
-  if (first === "") return { ok: false, kind: "missing-tool-name", message: "the call is empty" };
-  return { ok: false, kind: "invalid-json", message: "the call is neither a JSON object nor tags" };
+export type BodyForm = "json" | "markup";
+
+const READERS: Record<BodyForm, BodyReader> = {
+  json: (body, _tools, knownName) => readJsonCallBody(body, knownName),
+  markup: (body, tools, knownName) => readMarkupCallBody(body, tools, knownName),
+};
+
+/** A reader that accepts the given forms of body, chosen by the body's first character. */
+export function readBodyAs(forms: readonly BodyForm[]): BodyReader {
+  return (body, tools, knownName) => {
+    const first = firstNonBlank(body);
+    const form: BodyForm | undefined = first === "<" ? "markup" : first === "{" || first === "[" || first === "`" ? "json" : undefined;
+    if (form && forms.includes(form)) return READERS[form](body, tools, knownName);
+    if (first === "" && knownName !== undefined) {
+      return { ok: true, outcomes: [{ ok: true, call: { name: knownName, arguments: {}, repairs: [] } }], repairs: [], complete: true };
+    }
+    if (first === "") return { ok: false, kind: "missing-tool-name", message: "the call is empty" };
+    const expected = forms.map((f) => (f === "json" ? "a JSON object" : "tags")).join(" or ");
+    return { ok: false, kind: "invalid-json", message: `the call is not ${expected}` };
+  };
 }
+
+/** JSON or markup: what the Qwen-style protocols accept inside their tags. */
+export function readCallBody(body: string, tools: readonly ToolSpec[], knownName?: string): BodyReading {
+  return readJsonOrMarkup(body, tools, knownName);
+}
+const readJsonOrMarkup = readBodyAs(["json", "markup"]);
 
 export function firstNonBlank(text: string): string {
   for (let i = 0; i < text.length; i++) {

@@ -53,6 +53,16 @@ const callSegment = fc.oneof(
   fc.constant(`<tool_call>{"name": "get_weather", "arguments": {"location": "A"}}\n{"name": "get_weather", "arguments": {"location": "B"}} ok?</tool_call>`),
   fc.constant(`<tool_call>\n{"name": "get_weather", "arguments": {"location": "He said "hi" there"}}\n</tool_call>`),
   fc.constant(`<tool_call>\n{"name": "get_weather", "arguments": {"location": "an "odd quote"}}\n</tool_call>`),
+  // The five more formats: each protocol reads its own, and the others must not be confused by them.
+  value.map((v) => `<|python_tag|>{"name": "get_weather", "parameters": {"location": ${JSON.stringify(v)}}}<|eom_id|>`),
+  fc.constant(`<|python_tag|>{"name": "get_weather", "parameters": {"location": "A"}}; {"name": "tag_items", "parameters": {"tags": ["x"]}}`),
+  value.map((v) => `<function=get_weather>{"location": ${JSON.stringify(v)}}</function>`),
+  fc.constant(`<|python_start|>[get_weather(location='Oslo', days=2), tag_items(tags=["a", 'b'])]<|python_end|>`),
+  fc.constant(`<|python_start|>[get_weather(location='cut`),
+  value.map((v) => `[TOOL_CALLS]get_weather[ARGS]{"location": ${JSON.stringify(v)}}</s>`),
+  fc.constant(`[TOOL_CALLS][{"name": "get_weather", "arguments": {"location": "A"}}]`),
+  fc.constant("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"location\": \"A\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"),
+  fc.constant("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"location\": \"B\"}<｜tool▁call▁end｜>"),
 );
 const thinkSegment = prose.map((p) => `<think>${p}</think>`);
 const segment = fc.oneof({ arbitrary: prose, weight: 3 }, { arbitrary: callSegment, weight: 3 }, { arbitrary: thinkSegment, weight: 1 });
@@ -66,6 +76,10 @@ const tail = fc.constantFrom(
 );
 const mixedOutput = fc.tuple(fc.array(segment, { maxLength: 6 }), tail).map(([segments, end]) => segments.join("") + end);
 const bareOutput = fc.constantFrom(
+  '{"name": "get_weather", "parameters": {"location": "A"}}; {"name": "get_weather", "parameters": {"location": "B"}}',
+  "[get_weather(location='Lima', days=2)]",
+  "[get_weather(location=nowhere)]",
+  "[1, 2, 3]",
   '{"name": "get_weather", "arguments": {"location": "Seoul"}}',
   '  \n```json\n{"name": "get_weather", "arguments": {"location": "Seoul",}}\n```\n',
   '<think>x</think>\n[{"name": "get_weather", "arguments": {"location": "A"}}]',

@@ -24,6 +24,21 @@ export interface SettleContext {
   nextId: () => string;
 }
 
+/** Arguments nested deeper than this are refused: JSON.stringify and structuredClone overflow the stack on them. */
+export const MAX_ARGUMENT_DEPTH = 64;
+
+/** Whether `value` nests arrays or objects deeper than `limit` (walked without recursion). */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item as Record<string, unknown>)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 export function settleCall(reading: BodyReading, context: SettleContext, out: ParseEvent[]): void {
   const { span, raw } = context;
   if (!reading.ok) {
@@ -50,6 +65,12 @@ export function settleCall(reading: BodyReading, context: SettleContext, out: Pa
       const known = [...context.toolByName.keys()];
       const message = `there is no tool named "${name}"${known.length ? ` (available: ${known.join(", ")})` : " (no tools are available)"}`;
       out.push({ type: "parse-error", id, kind: "unknown-tool", message, raw, span });
+      return;
+    }
+    if (nestedDeeperThan(args, MAX_ARGUMENT_DEPTH)) {
+      // The event log is stored and sent as JSON, which cannot hold values nested this deep.
+      const message = `the arguments of ${name} are nested more than ${MAX_ARGUMENT_DEPTH} levels deep`;
+      out.push({ type: "parse-error", id, kind: "invalid-arguments", message, raw, span });
       return;
     }
     const coerced = coerceArguments(args, tool.parameters);

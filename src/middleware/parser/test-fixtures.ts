@@ -62,12 +62,12 @@ export function splitAt(text: string, cuts: number[]): string[] {
   return chunks;
 }
 
-/** Offsets just before and after every `<` and `>`: the cuts that split tags. */
+/** Offsets just before and after every `<`, `>`, `[`, `]` and `｜`: the cuts that split markers. */
 export function tagBoundaries(text: string): number[] {
   const cuts: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === "<" || c === ">") cuts.push(i, i + 1);
+    if (c === "<" || c === ">" || c === "[" || c === "]" || c === "｜") cuts.push(i, i + 1);
   }
   return cuts;
 }

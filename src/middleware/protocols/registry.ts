@@ -1,6 +1,12 @@
-// Protocols by name. The three built-in ones are registered here; others may be added.
+// Protocols by name. Each built-in protocol is one file and one line here; others may be added
+// with registerProtocol.
 import type { Protocol } from "../types.ts";
+import { deepSeekV3Protocol } from "./deepseek-v3.ts";
 import { hermesProtocol } from "./hermes.ts";
+import { llama3FunctionProtocol } from "./llama3-function.ts";
+import { llama3JsonProtocol } from "./llama3-json.ts";
+import { mistralProtocol } from "./mistral.ts";
+import { pythonicProtocol } from "./pythonic.ts";
 import { qwen3CoderProtocol } from "./qwen3-coder.ts";
 import { xmlProtocol } from "./xml.ts";
 
@@ -18,6 +24,16 @@ export function listProtocols(): Protocol[] {
   return [...protocols.values()];
 }
 
+/** Every registered protocol's markers: no tool result may forge any of them, whatever protocol reads it. */
+export function allProtocolMarkers(): string[] {
+  return [...new Set(listProtocols().flatMap((p) => p.markers ?? []))];
+}
+
 registerProtocol(hermesProtocol);
 registerProtocol(xmlProtocol);
 registerProtocol(qwen3CoderProtocol);
+registerProtocol(llama3JsonProtocol);
+registerProtocol(llama3FunctionProtocol);
+registerProtocol(pythonicProtocol);
+registerProtocol(mistralProtocol);
+registerProtocol(deepSeekV3Protocol);

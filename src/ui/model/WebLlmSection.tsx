@@ -13,6 +13,8 @@ import {
   unload,
   useEngineStore,
 } from "../../store/engine-store.ts";
+import { recommendedProtocol } from "../../engine/webllm/recommended-protocol.ts";
+import { useProtocolStore } from "../../store/protocol-store.ts";
 import { EngineErrorBox, LoadProgressBar, StatusLine } from "./EngineStatusBox.tsx";
 
 function formatMB(mb: number): string {
@@ -60,7 +62,11 @@ export function WebLlmSection() {
           disabled={loadingNow}
           onFocus={ensureCacheStatus}
           onPointerDown={ensureCacheStatus}
-          onChange={(e) => selectModel(e.target.value)}
+          onChange={(e) => {
+            selectModel(e.target.value);
+            // Preselect the model's protocol; the header still lets the person pick another.
+            useProtocolStore.getState().setProtocol(recommendedProtocol(e.target.value).protocol);
+          }}
         >
           {!models.some((m) => m.id === selected) && <option value={selected}>{selected}</option>}
           {families.map(([family, list]) => (
@@ -83,6 +89,10 @@ export function WebLlmSection() {
           <dd>{formatMB(model.vramMB)}</dd>
           <dt>Context</dt>
           <dd>{model.contextWindow ? `${model.contextWindow} tokens` : "—"}</dd>
+          <dt>Protocol</dt>
+          <dd data-testid="recommended-protocol" title={recommendedProtocol(model.id).why}>
+            {recommendedProtocol(model.id).protocol} (recommended)
+          </dd>
         </dl>
       )}
       {model && !model.fitsToolPrompt && (

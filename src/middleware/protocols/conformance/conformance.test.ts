@@ -1,16 +1,19 @@
-// Runs our own conformance cases (cases.jsonl beside this file) with the same rules as
+// Runs our own conformance cases (cases.jsonl and one file per protocol beside this file) with the same rules as
 // ../shared/conformance/check.mjs, in-process and through the real command.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runConformanceCase } from "../conformance-case.ts";
 
-const casesPath = fileURLToPath(new URL("./cases.jsonl", import.meta.url));
-const expectedPath = fileURLToPath(new URL("./cases.expected.jsonl", import.meta.url));
+const here = fileURLToPath(new URL(".", import.meta.url));
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
-
-const lines = readFileSync(casesPath, "utf8").split("\n").filter((l) => l.trim() !== "");
+// cases.jsonl, and one file of cases per protocol (llama3-json.jsonl, …), each with its expected results.
+const caseFiles = readdirSync(here).filter((f) => f.endsWith(".jsonl") && !f.endsWith(".expected.jsonl"));
+const readLines = (path: string) => readFileSync(path, "utf8").split("\n").filter((l) => l.trim() !== "");
+const casesPath = join(here, "cases.jsonl");
+const lines = caseFiles.flatMap((file) => readLines(join(here, file)));
 interface Expected {
   id: string;
   text: string | null;
@@ -18,9 +21,8 @@ interface Expected {
   errors: unknown[] | null;
 }
 const expected = new Map(
-  readFileSync(expectedPath, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
+  caseFiles
+    .flatMap((file) => readLines(join(here, file.replace(/\.jsonl$/, ".expected.jsonl"))))
     .map((l) => JSON.parse(l) as Expected)
     .map((e) => [e.id, e]),
 );
@@ -46,6 +48,6 @@ describe("conformance cases", () => {
     const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/conformance.ts", casesPath], { cwd: root, encoding: "utf8" });
     expect(run.status).toBe(0);
     const out = run.stdout.split("\n").filter((l) => l !== "");
-    expect(out.map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(lines.map((l) => (JSON.parse(l) as { id: string }).id));
+    expect(out.map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(readLines(casesPath).map((l) => (JSON.parse(l) as { id: string }).id));
   });
 });

@@ -1,0 +1,261 @@
+// Reads pythonic tool calls, `[get_weather(location="Paris", days=2), get_time(tz='UTC')]`, the
+// form Llama 3.2/4 and many small models write: keyword arguments with Python literals (either
+// quote style, numbers, True/False/None, lists, tuples, dicts). A recursive-descent reader with
+// a depth limit; it never evaluates anything.
+import type { Repair } from "../repair/json-repair.ts";
+import type { BodyReading, CandidateOutcome } from "./call-candidate.ts";
+import type { BareCallTracker } from "./call-syntax.ts";
+
+/** Deeper nesting than this is refused rather than risking the call stack. */
+const MAX_DEPTH = 64;
+
+class PythonSyntaxError extends Error {}
+
+class Reader {
+  pos = 0;
+  constructor(readonly text: string) {}
+
+  fail(what: string): never {
+    const near = this.text.slice(this.pos, this.pos + 20);
+    throw new PythonSyntaxError(`${what} at character ${this.pos}${near ? ` (near ${JSON.stringify(near)})` : " (at the end)"}`);
+  }
+
+  blanks(): void {
+    while (this.pos < this.text.length && /\s/.test(this.text[this.pos]!)) this.pos++;
+  }
+
+  peek(): string {
+    return this.text[this.pos] ?? "";
+  }
+
+  eat(char: string): boolean {
+    this.blanks();
+    if (this.text[this.pos] !== char) return false;
+    this.pos++;
+    return true;
+  }
+
+  expect(char: string, what: string): void {
+    if (!this.eat(char)) this.fail(`expected ${what}`);
+  }
+
+  name(): string {
+    this.blanks();
+    const m = /[A-Za-z_][\w.]*/y;
+    m.lastIndex = this.pos;
+    const found = m.exec(this.text);
+    if (!found) this.fail("expected a name");
+    this.pos += found[0].length;
+    return found[0];
+  }
+
+  call(): { name: string; arguments: Record<string, unknown> } {
+    const name = this.name();
+    this.expect("(", `"(" after ${name}`);
+    const args: Record<string, unknown> = {};
+    this.blanks();
+    while (!this.eat(")")) {
+      const key = this.name();
+      if (!this.eat("=")) this.fail(`expected "=" after ${key} (only keyword arguments are allowed)`);
+      args[key] = this.value(1);
+      if (!this.eat(",")) {
+        this.expect(")", `"," or ")" in the call of ${name}`);
+        break;
+      }
+    }
+    return { name, arguments: args };
+  }
+
+  value(depth: number): unknown {
+    if (depth > MAX_DEPTH) this.fail("nested too deep");
+    this.blanks();
+    const c = this.peek();
+    if (c === "'" || c === '"') return this.string();
+    if (c === "[" || c === "(") return this.sequence(c === "[" ? "]" : ")", depth);
+    if (c === "{") return this.dict(depth);
+    const word = /-?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[A-Za-z_]\w*/y;
+    word.lastIndex = this.pos;
+    const m = word.exec(this.text);
+    if (!m) this.fail("expected a value");
+    this.pos += m[0].length;
+    const literal = m[0];
+    if (literal === "True" || literal === "true") return true;
+    if (literal === "False" || literal === "false") return false;
+    if (literal === "None" || literal === "null") return null;
+    const number = Number(literal.replace(/_/g, ""));
+    if (/^[-\d.]/.test(literal) && Number.isFinite(number)) return number;
+    this.pos -= literal.length;
+    return this.fail(`${literal} is not a literal (variables and expressions are not allowed)`);
+  }
+
+  sequence(close: string, depth: number): unknown[] {
+    this.pos++;
+    const items: unknown[] = [];
+    while (!this.eat(close)) {
+      items.push(this.value(depth + 1));
+      if (!this.eat(",")) {
+        this.expect(close, `"," or "${close}"`);
+        break;
+      }
+    }
+    return items;
+  }
+
+  dict(depth: number): Record<string, unknown> {
+    this.pos++;
+    const object: Record<string, unknown> = {};
+    while (!this.eat("}")) {
+      const key = this.value(depth + 1);
+      if (typeof key !== "string" && typeof key !== "number") this.fail("a dict key must be a string or a number");
+      this.expect(":", '":" after a dict key');
+      object[String(key)] = this.value(depth + 1);
+      if (!this.eat(",")) {
+        this.expect("}", '"," or "}"');
+        break;
+      }
+    }
+    return object;
+  }
+
+  string(): string {
+    const quote = this.text[this.pos]!;
+    const triple = this.text.startsWith(quote.repeat(3), this.pos);
+    const end = triple ? quote.repeat(3) : quote;
+    this.pos += end.length;
+    let out = "";
+    for (;;) {
+      if (this.pos >= this.text.length) this.fail("a string is not closed");
+      if (this.text.startsWith(end, this.pos)) {
+        this.pos += end.length;
+        return out;
+      }
+      const c = this.text[this.pos]!;
+      if (c === "\\") {
+        out += this.escape();
+        continue;
+      }
+      if (c === "\n" && !triple) this.fail("a line break inside a string");
+      out += c;
+      this.pos++;
+    }
+  }
+
+  escape(): string {
+    const c = this.text[this.pos + 1] ?? "";
+    const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"', "0": "\0", "\n": "" };
+    if (c in simple) {
+      this.pos += 2;
+      return simple[c]!;
+    }
+    const digits = c === "x" ? 2 : c === "u" ? 4 : c === "U" ? 8 : 0;
+    if (digits > 0) {
+      const hex = this.text.slice(this.pos + 2, this.pos + 2 + digits);
+      const code = /^[0-9a-fA-F]+$/.test(hex) && hex.length === digits ? parseInt(hex, 16) : NaN;
+      if (Number.isFinite(code) && code <= 0x10ffff) {
+        this.pos += 2 + digits;
+        return String.fromCodePoint(code);
+      }
+    }
+    // An unknown escape keeps its backslash, as Python does.
+    this.pos += 1;
+    return "\\";
+  }
+}
+
+/** Reads `[call, …]` (or one call without the brackets, as a repair). */
+export function readPythonicCalls(body: string): BodyReading {
+  const reader = new Reader(body);
+  const repairs: Repair[] = [];
+  const calls: { name: string; arguments: Record<string, unknown> }[] = [];
+  try {
+    if (reader.eat("[")) {
+      while (!reader.eat("]")) {
+        calls.push(reader.call());
+        if (!reader.eat(",")) {
+          reader.expect("]", '"," or "]" between calls');
+          break;
+        }
+      }
+    } else {
+      calls.push(reader.call());
+      repairs.push({ kind: "missing-brackets", message: "read a call written without the [ ] around the list", before: "", after: "[ ]" });
+    }
+  } catch (error) {
+    if (error instanceof PythonSyntaxError) return { ok: false, kind: "invalid-call", message: `the call is not a pythonic call list: ${error.message}` };
+    throw error;
+  }
+  reader.blanks();
+  const rest = body.slice(reader.pos);
+  if (rest !== "") repairs.push({ kind: "ignored-text", message: "ignored text after the call list", before: rest, after: "", span: { start: reader.pos, end: body.length } });
+  if (calls.length === 0) return { ok: false, kind: "missing-tool-name", message: "the call list is empty" };
+  const outcomes: CandidateOutcome[] = calls.map((call) => ({ ok: true, call: { ...call, repairs: [] } }));
+  return { ok: true, outcomes, repairs, complete: true };
+}
+
+const enum Phase {
+  Wait,
+  Name,
+  AfterName,
+  Body,
+  After,
+}
+
+/** Follows an output that began with `[`: it stays a possible call list while it reads `[name(…`. */
+export class PythonicBareTracker implements BareCallTracker {
+  private phase: Phase = Phase.Wait;
+  private depth = 0;
+  private quote = 0;
+  private escaped = false;
+
+  get complete(): boolean {
+    return this.phase === Phase.After;
+  }
+
+  feed(text: string, from: number, to: number): number {
+    for (let k = from; k < to; k++) if (!this.step(text.charCodeAt(k))) return k;
+    return -1;
+  }
+
+  private step(c: number): boolean {
+    const blank = c === 32 || c === 10 || c === 13 || c === 9;
+    const nameStart = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+    switch (this.phase) {
+      case Phase.Wait:
+        if (c === 91 && this.depth === 0) {
+          this.depth = 1;
+          return true;
+        }
+        if (blank) return true;
+        if (this.depth === 1 && nameStart) {
+          this.phase = Phase.Name;
+          return true;
+        }
+        return false;
+      case Phase.Name:
+        if (nameStart || (c >= 48 && c <= 57) || c === 46) return true;
+        this.phase = Phase.AfterName;
+        return this.step(c);
+      case Phase.AfterName:
+        if (blank) return true;
+        if (c !== 40) return false;
+        this.depth++;
+        this.phase = Phase.Body;
+        return true;
+      case Phase.Body:
+        if (this.quote !== 0) {
+          if (this.escaped) this.escaped = false;
+          else if (c === 92) this.escaped = true;
+          else if (c === this.quote) this.quote = 0;
+          return true;
+        }
+        if (c === 34 || c === 39) this.quote = c;
+        else if (c === 40 || c === 91 || c === 123) this.depth++;
+        else if (c === 41 || c === 93 || c === 125) {
+          if (--this.depth === 0) this.phase = Phase.After;
+        }
+        return true;
+      case Phase.After:
+        return blank;
+    }
+  }
+}
