@@ -1,7 +1,7 @@
 // The prompt a WebLLM model is sent for the next step of a conversation: the loop's own
-// rendering (renderConversation, then the model's template) for a model id from the list. The
+// rendering (renderPrompt: renderConversation, then the model's template) for a model id from the list. The
 // render-prompt command prints it; a test checks it equals the prompt the loop records.
-import { renderConversation } from "../../middleware/loop/render-conversation.ts";
+import { renderPrompt } from "../../middleware/loop/render-conversation.ts";
 import type { ChatMessage, Protocol, TemplateMessage, ToolSpec } from "../../middleware/types.ts";
 import type { ModelChatTemplate } from "./conv-template.ts";
 import { chatTemplateForModel } from "./model-templates.ts";
@@ -30,6 +30,6 @@ export class UnknownModelTemplateError extends Error {
 export function renderModelPrompt({ modelId, protocol, thinking, tools, messages, systemPrompt }: ModelPromptInput): ModelPrompt {
   const template = chatTemplateForModel(modelId, thinking === undefined ? {} : { enableThinking: thinking });
   if (!template) throw new UnknownModelTemplateError(`No conversation template is known for model "${modelId}".`);
-  const templateMessages = renderConversation({ ...(systemPrompt !== undefined ? { systemPrompt } : {}), tools, protocol, messages });
-  return { prompt: template.render(templateMessages, { addGenerationPrompt: true }), templateMessages, template };
+  const { prompt, templateMessages } = renderPrompt({ ...(systemPrompt !== undefined ? { systemPrompt } : {}), tools, protocol, messages, template });
+  return { prompt, templateMessages, template };
 }

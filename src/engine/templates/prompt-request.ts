@@ -2,33 +2,19 @@
 // switch, OpenAI-style tool definitions and the middleware's ChatMessage objects. Read and checked
 // here, with messages that say which field is wrong.
 import { z } from "zod";
+import { chatMessageSchema } from "../../middleware/event-log-schema.ts";
 import { listProtocols, getProtocol } from "../../middleware/protocols/registry.ts";
 import { readToolDefinitions } from "../../middleware/tools/formats/index.ts";
 import type { ChatMessage, Protocol, ToolSpec } from "../../middleware/types.ts";
 import { prebuiltModelRecords } from "../webllm/prebuilt-models.ts";
 import { renderModelPrompt } from "./model-prompt.ts";
 
-const toolCall = z.object({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) });
-
-const chatMessage = z.discriminatedUnion("role", [
-  z.object({ role: z.literal("system"), content: z.string() }),
-  z.object({ role: z.literal("user"), content: z.string() }),
-  z.object({
-    role: z.literal("assistant"),
-    content: z.string(),
-    reasoning: z.string().optional(),
-    toolCalls: z.array(toolCall).optional(),
-    protocol: z.string().optional(),
-  }),
-  z.object({ role: z.literal("tool"), toolCallId: z.string(), name: z.string(), content: z.string(), isError: z.boolean().optional() }),
-]);
-
 const promptRequestSchema = z.strictObject({
   model: z.string().min(1),
   protocol: z.string().min(1),
   thinking: z.boolean().optional(),
   tools: z.array(z.unknown()).optional(),
-  messages: z.array(chatMessage),
+  messages: z.array(chatMessageSchema),
   /** The conversation's system prompt, as in the lab's settings; absent means the lab's default. */
   systemPrompt: z.string().optional(),
 });

@@ -3,7 +3,7 @@
 // a conversation can switch protocols between turns and its history is rewritten in the new one.
 import { toolResultEscaper } from "../protocols/escape-tool-result.ts";
 import { allProtocolMarkers } from "../protocols/registry.ts";
-import type { ChatMessage, Protocol, TemplateMessage, ToolSpec } from "../types.ts";
+import type { ChatMessage, ChatTemplate, Protocol, TemplateMessage, ToolSpec } from "../types.ts";
 
 /** Sent when the caller gives no system prompt: templates' own defaults differ between models. */
 export const DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant.";
@@ -16,6 +16,17 @@ export interface RenderConversationInput {
   messages: ChatMessage[];
   /** The chat template's control tokens: a tool result must not be able to write one. */
   controlTokens?: readonly string[];
+}
+
+/**
+ * The exact prompt of the next step: the conversation as template messages (tool results escaped
+ * against this template's control tokens), then the template's text with the generation prompt.
+ * The loop and the render-prompt command both render through here, so they cannot drift apart.
+ */
+export function renderPrompt(input: Omit<RenderConversationInput, "controlTokens"> & { template: ChatTemplate }): { templateMessages: TemplateMessage[]; prompt: string } {
+  const { template, ...conversation } = input;
+  const templateMessages = renderConversation({ ...conversation, controlTokens: template.controlTokens });
+  return { templateMessages, prompt: template.render(templateMessages, { addGenerationPrompt: true }) };
 }
 
 export function renderConversation({ systemPrompt, tools, protocol, messages, controlTokens = [] }: RenderConversationInput): TemplateMessage[] {

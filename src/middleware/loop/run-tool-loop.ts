@@ -21,7 +21,7 @@ import { correctionMessage } from "./correction-message.ts";
 import { eventStamper, type ParentRef, type StampEvent } from "./event-shapes.ts";
 import type { ArgumentsCheck, ToolCallOutcome } from "./execute-tool-call.ts";
 import { describeBudget, fitToContext } from "./fit-to-context.ts";
-import { renderConversation } from "./render-conversation.ts";
+import { renderPrompt } from "./render-conversation.ts";
 import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
 import { plainTextParser } from "../native/plain-text-parser.ts";
@@ -182,8 +182,9 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   // conversation and the tools and record the request body instead of a prompt.
   const native = options.engine.native;
   const systemPrompt = options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {};
-  const templateMessages = native ? [] : renderConversation({ ...systemPrompt, tools: toolSpecs, protocol, messages: state.messages, controlTokens: template.controlTokens });
-  const prompt = native ? "" : template.render(templateMessages, { addGenerationPrompt: true });
+  const { templateMessages, prompt } = native
+    ? { templateMessages: [], prompt: "" }
+    : renderPrompt({ ...systemPrompt, tools: toolSpecs, protocol, messages: state.messages, template });
   const requested = native ? (options.generation ?? {}) : withTemplateStops(options.generation ?? {}, template);
   const budget = await fitToContext(options.engine, prompt, requested.maxTokens, state.signal);
   const settings = "maxTokens" in budget ? { ...requested, maxTokens: budget.maxTokens } : requested;
