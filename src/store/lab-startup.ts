@@ -6,12 +6,12 @@ import { createIndexedDbRepository } from "../persistence/conversation-db.ts";
 import { createTabLink } from "../persistence/tab-link.ts";
 import { conversationActions, saveActive } from "./conversation-store.ts";
 import { followOtherTabs } from "./follow-other-tabs.ts";
-import { initEngines, resolveActiveEngine, useEngineStore } from "./engine-store.ts";
+import { DEFAULT_TRANSCRIPT, initEngines, resolveActiveEngine, useEngineStore } from "./engine-store.ts";
 import { useProtocolStore } from "./protocol-store.ts";
 import { configureRunEnvironment } from "./run-controller.ts";
 import { activeSamplingDefaults } from "./sampling.ts";
 import { enabledTools } from "./tool-catalog.ts";
-import { holdForeignTranscript } from "./transcript-consent.ts";
+import { holdForeignTranscript, holdRememberedForeignTranscript } from "./transcript-consent.ts";
 
 let started = false;
 
@@ -31,7 +31,9 @@ export function startLab(): void {
   followOtherTabs(tabs);
   saveWhenThePageGoes();
   followTranscriptProtocol();
-  // A link may name a transcript on another site: that one waits for the person's yes.
+  // A link, or a choice remembered by an older version, may name a transcript on another site:
+  // that one waits for the person's yes, and the engines start without it.
+  if (holdRememberedForeignTranscript(useEngineStore.getState().transcriptSource, location.origin)) useEngineStore.setState({ transcriptSource: DEFAULT_TRANSCRIPT });
   void initEngines(holdForeignTranscript(location.search, location.origin));
 }
 

@@ -1,5 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { holdForeignTranscript, refuseForeignTranscript, useTranscriptConsent } from "./transcript-consent.ts";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { allowForeignTranscript, holdForeignTranscript, holdRememberedForeignTranscript, refuseForeignTranscript, useTranscriptConsent } from "./transcript-consent.ts";
+
+// A yes loads the transcript into the replay engine; here only the consent itself is under test.
+vi.mock("./engine-store.ts", () => ({ selectReplay: vi.fn(async () => undefined) }));
 
 afterEach(() => refuseForeignTranscript());
 
@@ -15,6 +18,30 @@ describe("a transcript from another site named by a link", () => {
     for (const search of ["?engine=replay&transcript=hermes-calculator", "?transcript=/e2e/t.json", "?engine=webllm&model=x", ""]) {
       expect(holdForeignTranscript(search, "http://127.0.0.1:4173")).toBe(search);
     }
+    expect(useTranscriptConsent.getState().pending).toBeNull();
+  });
+});
+
+describe("a transcript on another site remembered from an earlier visit", () => {
+  const storage = new Map<string, string>();
+  beforeEach(() => {
+    storage.clear();
+    vi.stubGlobal("localStorage", { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v) });
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("is held for an answer unless the person said yes to it before; a yes is remembered", () => {
+    expect(holdRememberedForeignTranscript("https://evil.example/t.json", "http://127.0.0.1:4173")).toBe(true);
+    expect(useTranscriptConsent.getState().pending).toBe("https://evil.example/t.json");
+    allowForeignTranscript();
+    expect(useTranscriptConsent.getState().pending).toBeNull();
+    expect(holdRememberedForeignTranscript("https://evil.example/t.json", "http://127.0.0.1:4173")).toBe(false);
+    expect(holdRememberedForeignTranscript("https://other.example/t.json", "http://127.0.0.1:4173")).toBe(true);
+  });
+
+  it("lets built-in names and this site's transcripts through", () => {
+    expect(holdRememberedForeignTranscript("hermes-calculator", "http://127.0.0.1:4173")).toBe(false);
+    expect(holdRememberedForeignTranscript("/transcripts/memory-hermes.json", "http://127.0.0.1:4173")).toBe(false);
     expect(useTranscriptConsent.getState().pending).toBeNull();
   });
 });

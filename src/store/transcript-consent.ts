@@ -23,10 +23,38 @@ export function holdForeignTranscript(search: string, pageOrigin: string): strin
   return withoutTranscript(search);
 }
 
+/** Where the yes to another site's transcript is kept, so a remembered choice loads without asking again. */
+const CONSENT_KEY = "toolcall-lab:transcript-consent";
+
+function consentedTo(url: string): boolean {
+  try {
+    return localStorage.getItem(CONSENT_KEY) === url;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The transcript remembered from an earlier visit, if it is on another site and the person never
+ * said yes to it here (an older version remembered such links without asking): held for an
+ * answer like a link's. True when it was held, so the engines start on a built-in one instead.
+ */
+export function holdRememberedForeignTranscript(remembered: string, pageOrigin: string): boolean {
+  if (!isCrossOriginTranscript(remembered, pageOrigin) || consentedTo(remembered)) return false;
+  useTranscriptConsent.setState({ pending: remembered });
+  return true;
+}
+
 export function allowForeignTranscript(): void {
   const { pending } = useTranscriptConsent.getState();
   useTranscriptConsent.setState({ pending: null });
-  if (pending) void selectReplay(pending);
+  if (!pending) return;
+  try {
+    localStorage.setItem(CONSENT_KEY, pending);
+  } catch {
+    // Without storage the next visit asks again: safe.
+  }
+  void selectReplay(pending);
 }
 
 export function refuseForeignTranscript(): void {
