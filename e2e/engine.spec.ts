@@ -34,10 +34,17 @@ async function sendMessage(page: Page, text: string) {
 
 test("loading a model with the network blocked shows a clear download error, and the app stays usable", async ({ page, context }) => {
   const blocked = await blockNetwork(context);
-  const scripts: string[] = [];
-  page.on("request", (request) => {
-    if (request.resourceType() === "script") scripts.push(request.url());
+  // Every script the page and its workers fetch, with its size.
+  const scripts = new Map<string, number>();
+  const testCode: string[] = [];
+  context.on("requestfinished", async (request) => {
+    if (!/\.js(\?|$)/.test(request.url())) return;
+    const body = await (await request.response())?.body().catch(() => undefined);
+    scripts.set(request.url(), body?.length ?? 0);
+    // The scripted GPU stand-in and the harness's access to WebLLM's internals are for tests only.
+    if (body && /Scripted model|__LLMChatPipeline/.test(body.toString("utf8"))) testCode.push(request.url());
   });
+  const large = () => [...scripts].filter(([, size]) => size > 1_000_000).map(([url]) => url);
   await page.goto("/?engine=webllm");
   const panel = await modelPanel(page);
   await expect(page.getByTestId("engine-select")).toHaveValue("webllm");
@@ -47,7 +54,11 @@ test("loading a model with the network blocked shows a clear download error, and
   await expect(page.locator('[data-testid="model-select"] option[value="Qwen3-1.7B-q4f16_1-MLC"]')).toHaveCount(0);
   await panel.screenshot({ path: `${SHOTS}/model-panel-webllm-idle.png` });
   // WebLLM's library (megabytes) is not fetched until the model list is used.
-  expect(scripts.filter((url) => /model-loader/.test(url))).toEqual([]);
+  expect(large()).toEqual([]);
+  // Models whose context window cannot hold the tool prompt are listed but not offered.
+  const tooSmall = page.locator('[data-testid="model-select"] option[value="gemma-2-2b-it-q4f32_1-MLC-1k"]');
+  await expect(tooSmall).toBeDisabled();
+  await expect(tooSmall).toContainText("too small for tools");
 
   await page.getByTestId("model-select").selectOption("Qwen3-0.6B-q4f32_1-MLC");
   await page.getByTestId("load-model-button").click();
@@ -59,6 +70,10 @@ test("loading a model with the network blocked shows a clear download error, and
   // The real loader ran: it asked the model host for the model's files.
   expect(blocked.some((url) => url.includes("huggingface.co"))).toBe(true);
   await panel.screenshot({ path: `${SHOTS}/model-panel-download-error.png` });
+  // WebLLM was downloaded once: one large script (the model worker's), none on the page.
+  await expect.poll(() => large().length).toBe(1);
+  expect(large()[0]).toMatch(/\/worker-[^/]*\.js/);
+  expect(testCode).toEqual([]);
 
   // Still usable: fall back to the replay engine and run a whole turn with a tool call.
   await page.getByTestId("use-replay-button").click();
@@ -167,4 +182,32 @@ test("the built-in endless-loop transcript: run_javascript times out and the tur
   await expect(answer).toContainText("never finishes");
   await expect(page.locator('[data-testid="tool-call-card"][data-tool="run_javascript"]')).toHaveAttribute("data-status", "timeout");
   await expect(page.getByTestId("chat-input")).toBeEditable();
+});
+
+test("the cache is read and cleared by WebLLM's own functions in the worker; deleting a model updates the models sharing its files", async ({ page, context }) => {
+  await blockNetwork(context);
+  await page.goto("/?engine=webllm");
+  await modelPanel(page);
+  // Put a tiny "downloaded" model where WebLLM's cache keeps weights: gemma-2-2b q4f32 and its -1k
+  // twin share these files (WebLLM's records give both the same model URL).
+  await page.evaluate(async () => {
+    const base = "https://huggingface.co/mlc-ai/gemma-2-2b-it-q4f32_1-MLC/resolve/main/";
+    const cache = await caches.open("webllm/model");
+    await cache.put(new Request(`${base}tensor-cache.json`), new Response(JSON.stringify({ records: [{ dataPath: "params_shard_0.bin" }] })));
+    await cache.put(new Request(`${base}params_shard_0.bin`), new Response(new Uint8Array(16)));
+  });
+  const select = page.getByTestId("model-select");
+  await select.focus();
+  const base = page.locator('[data-testid="model-select"] option[value="gemma-2-2b-it-q4f32_1-MLC"]');
+  const twin = page.locator('[data-testid="model-select"] option[value="gemma-2-2b-it-q4f32_1-MLC-1k"]');
+  await expect(base).toContainText("cached");
+  await expect(twin).toContainText("cached");
+  await expect(page.locator('[data-testid="model-select"] option[value="Qwen3-0.6B-q4f32_1-MLC"]')).not.toContainText("cached");
+  await select.selectOption("gemma-2-2b-it-q4f32_1-MLC");
+  await page.getByTestId("delete-cache-button").click();
+  await expect(page.getByTestId("engine-status")).toContainText("Files it shared with gemma-2-2b-it-q4f32_1-MLC-1k were removed too");
+  await expect(base).not.toContainText("cached");
+  await expect(twin).not.toContainText("cached");
+  // WebLLM's deletion removed the weights' shard.
+  expect(await page.evaluate(async () => (await caches.open("webllm/model")).match("https://huggingface.co/mlc-ai/gemma-2-2b-it-q4f32_1-MLC/resolve/main/params_shard_0.bin").then(Boolean))).toBe(false);
 });

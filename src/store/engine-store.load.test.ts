@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { LoadOptions } from "../engine/webllm/model-loader.ts";
 import { EngineFailure } from "../engine/webllm/engine-errors.ts";
-import type { Engine } from "../middleware/types.ts";
+import type { Engine, Protocol } from "../middleware/types.ts";
 
 const loader = vi.hoisted(() => ({
   calls: [] as Array<{ modelId: string; options: LoadOptions; resolve: (engine: Engine) => void; reject: (e: unknown) => void }>,
@@ -23,14 +23,21 @@ vi.mock("../engine/webllm/model-loader.ts", () => ({
         reject,
       });
     }),
-  isModelCached: async (modelId: string) => loader.cached.has(modelId),
+}));
+
+vi.mock("../engine/webllm/model-cache.ts", () => ({
+  queryCacheStatus: async (modelIds: string[]) => Object.fromEntries(modelIds.map((id) => [id, loader.cached.has(id)])),
+  // WebLLM deletes the weights (shared by a -1k twin) and the model library (shared by others).
   deleteModelFromCache: async (modelId: string) => {
     loader.deleted.push(modelId);
-    loader.cached.delete(modelId);
+    for (const id of [...loader.cached]) if (id === modelId || id === `${modelId}-1k` || `${id}-1k` === modelId) loader.cached.delete(id);
   },
 }));
 
 const store = await import("./engine-store.ts");
+const { classifyEngineError } = await import("../engine/webllm/engine-errors.ts");
+const { configureRunEnvironment, sendMessage, useRunStore } = await import("./run-controller.ts");
+const { conversationActions, useConversationStore } = await import("./conversation-store.ts");
 const gpu = { state: "available", vendor: "v", architecture: "a", device: "", description: "", shaderF16: true, isFallbackAdapter: false } as const;
 const fakeEngine: Engine = { name: "fake", generate: async function* () {} };
 /** Waits for the load started after `before` calls. */
@@ -97,9 +104,90 @@ describe("engine store: WebLLM life cycle", () => {
     const call = lastCall();
     call.resolve(fakeEngine);
     await loading;
-    call.options.onDeviceLost?.(new EngineFailure("device-lost", "The GPU device was lost while generating.", "Reload the model, or pick a smaller or -1k model.", "Device was lost"));
-    expect(store.useEngineStore.getState()).toMatchObject({ engine: null, status: { state: "error", kind: "device-lost", suggestion: expect.stringMatching(/smaller/) } });
+    call.options.onDeviceLost?.(new EngineFailure("device-lost", "The GPU device was lost while generating.", "Reload the model, or pick a smaller model.", "Device was lost"));
+    expect(store.useEngineStore.getState()).toMatchObject({
+      engine: null,
+      status: { state: "error", kind: "device-lost", suggestion: expect.stringMatching(/smaller/), reloadModelId: "Qwen3-4B-q4f16_1-MLC" },
+    });
     expect(loader.unloaded.at(-1)).toBe("Qwen3-4B-q4f16_1-MLC");
+  });
+
+  it("a model lost while idle is shown as lost with a reload, which loads it again", async () => {
+    const before = loader.calls.length;
+    const loading = store.loadModel("Qwen3-0.6B-q4f16_1-MLC");
+    const call = await nextCall(before);
+    call.resolve(fakeEngine);
+    await loading;
+    // What the loader reports when the worker says WebLLM unloaded the model by itself.
+    call.options.onDeviceLost?.(classifyEngineError(new Error("Model not loaded: WebLLM unloaded it."), { phase: "generate", modelId: "Qwen3-0.6B-q4f16_1-MLC" }));
+    const status = store.useEngineStore.getState().status;
+    expect(status).toMatchObject({ state: "error", kind: "model-lost", reloadModelId: "Qwen3-0.6B-q4f16_1-MLC", message: expect.stringMatching(/no longer loaded/) });
+    expect(store.resolveActiveEngine()).toEqual({ error: expect.stringMatching(/no longer loaded.*Reload the model/) });
+    const reload = store.loadModel(status.state === "error" ? status.reloadModelId : undefined);
+    (await nextCall(before + 1)).resolve(fakeEngine);
+    await reload;
+    expect(store.useEngineStore.getState()).toMatchObject({ loadedModelId: "Qwen3-0.6B-q4f16_1-MLC", status: { state: "ready" } });
+  });
+
+  it("while a stopped generation still holds the GPU, the label says the next one waits", async () => {
+    const before = loader.calls.length;
+    const loading = store.loadModel("Qwen3-1.7B-q4f16_1-MLC");
+    const call = await nextCall(before);
+    call.resolve(fakeEngine);
+    await loading;
+    call.options.onQueueChange?.({ waiting: 1, draining: true });
+    expect(store.engineSelectors.label(store.useEngineStore.getState())).toMatch(/waiting for the GPU to finish the stopped generation/);
+    call.options.onQueueChange?.({ waiting: 0, draining: false });
+    expect(store.engineSelectors.label(store.useEngineStore.getState())).not.toMatch(/waiting/);
+  });
+
+  it("unload, load and delete while a turn runs stop the turn first, so it never hangs on a gone worker", async () => {
+    await conversationActions.init(null);
+    const order: string[] = [];
+    configureRunEnvironment({
+      runLoop: async function* (options) {
+        yield { type: "run-start", runId: "r", at: 1, protocol: "hermes", messages: options.messages, tools: [], limits: { maxSteps: 1, toolTimeoutMs: 1 } };
+        await new Promise((resolve) => (options.signal?.aborted ? resolve(null) : options.signal?.addEventListener("abort", resolve, { once: true })));
+        order.push("turn stopped");
+        throw new DOMException("aborted", "AbortError");
+      },
+      resolveProtocol: () => ({ name: "hermes" }) as Protocol,
+      resolveEngine: () => ({ engine: fakeEngine }),
+      resolveTools: () => [],
+      protocolName: () => "hermes",
+    });
+    const before = loader.calls.length;
+    const loading = store.loadModel("Qwen3-1.7B-q4f16_1-MLC");
+    (await nextCall(before)).resolve(fakeEngine);
+    await loading;
+    for (const action of [() => store.unload(), () => store.loadModel("Qwen3-0.6B-q4f16_1-MLC"), () => store.deleteFromCache("Qwen3-0.6B-q4f16_1-MLC")]) {
+      order.length = 0;
+      const unloadedBefore = loader.unloaded.length;
+      const turn = sendMessage("hi");
+      await vi.waitFor(() => expect(useRunStore.getState().running).toBe(true));
+      const done = action();
+      await vi.waitFor(() => expect(order).toEqual(["turn stopped"]));
+      await turn;
+      expect(useRunStore.getState().running).toBe(false);
+      const calls = loader.calls.length;
+      if (calls > 0 && loader.calls.at(-1)?.modelId === "Qwen3-0.6B-q4f16_1-MLC" && store.useEngineStore.getState().status.state === "loading") loader.calls.at(-1)?.resolve(fakeEngine);
+      await done;
+      expect(loader.unloaded.length).toBeGreaterThanOrEqual(unloadedBefore);
+      const events = useConversationStore.getState().active?.events ?? [];
+      expect(events.at(-1)).toMatchObject({ type: "run-end", status: "aborted" });
+    }
+  });
+
+  it("deleting a model updates every model whose files it shared", async () => {
+    loader.cached.add("gemma-2-2b-it-q4f16_1-MLC");
+    loader.cached.add("gemma-2-2b-it-q4f16_1-MLC-1k");
+    await store.refreshCacheStatus(["gemma-2-2b-it-q4f16_1-MLC", "gemma-2-2b-it-q4f16_1-MLC-1k"]);
+    expect(store.useEngineStore.getState().cachedModels["gemma-2-2b-it-q4f16_1-MLC-1k"]).toBe(true);
+    await store.deleteFromCache("gemma-2-2b-it-q4f16_1-MLC");
+    const state = store.useEngineStore.getState();
+    expect(state.cachedModels["gemma-2-2b-it-q4f16_1-MLC"]).toBe(false);
+    expect(state.cachedModels["gemma-2-2b-it-q4f16_1-MLC-1k"]).toBe(false);
+    expect(state.status).toMatchObject({ state: "idle", note: expect.stringMatching(/shared with gemma-2-2b-it-q4f16_1-MLC-1k were removed too/) });
   });
 
   it("cache status is checked once on first use, and delete-from-cache updates it", async () => {
@@ -108,7 +196,7 @@ describe("engine store: WebLLM life cycle", () => {
     await vi.waitFor(() => expect(store.useEngineStore.getState().cachedModels["SmolLM2-360M-Instruct-q4f16_1-MLC"]).toBe(true));
     expect(store.useEngineStore.getState().cachedModels["Qwen3-8B-q4f16_1-MLC"]).toBe(false);
     await store.deleteFromCache("SmolLM2-360M-Instruct-q4f16_1-MLC");
-    expect(loader.deleted).toEqual(["SmolLM2-360M-Instruct-q4f16_1-MLC"]);
+    expect(loader.deleted.at(-1)).toBe("SmolLM2-360M-Instruct-q4f16_1-MLC");
     expect(store.useEngineStore.getState().cachedModels["SmolLM2-360M-Instruct-q4f16_1-MLC"]).toBe(false);
     expect(store.useEngineStore.getState().status).toMatchObject({ state: "idle", note: expect.stringMatching(/Deleted/) });
   });

@@ -7,8 +7,11 @@ import { loadTranscript, ReplayEngine, readEngineChoiceFromUrl, type Transcript 
 import { chatTemplateForModel, replayChatTemplate } from "../engine/templates/model-templates.ts";
 import { classifyEngineError, EngineFailure, type EngineFailureKind } from "../engine/webllm/engine-errors.ts";
 import type { LoadProgress } from "../engine/webllm/load-progress.ts";
-import { catalog, DEFAULT_MODEL_ID, findModel, modelsForAdapter, pickVariant } from "../engine/webllm/model-catalog.ts";
+import { catalog, DEFAULT_MODEL_ID, findModel, modelsForAdapter, modelsSharingFiles, pickVariant } from "../engine/webllm/model-catalog.ts";
+import { deleteModelFromCache, queryCacheStatus } from "../engine/webllm/model-cache.ts";
+import { loadWebLlmModel } from "../engine/webllm/model-loader.ts";
 import type { ChatTemplate, Engine } from "../middleware/types.ts";
+import { stopRunAndWait, useRunStore } from "./run-controller.ts";
 
 export type EngineKind = "webllm" | "replay";
 
@@ -16,7 +19,15 @@ export type EngineStatus =
   | { state: "idle"; note?: string }
   | { state: "loading"; what: string; progress?: LoadProgress }
   | { state: "ready"; note?: string }
-  | { state: "error"; kind: EngineFailureKind | "transcript"; message: string; suggestion: string; detail?: string };
+  | {
+      state: "error";
+      kind: EngineFailureKind | "transcript";
+      message: string;
+      suggestion: string;
+      detail?: string;
+      /** A model that was loaded and is gone (GPU device lost, worker failed): it can be loaded again. */
+      reloadModelId?: string;
+    };
 
 export const DEFAULT_TRANSCRIPT = "hermes-calculator";
 
@@ -55,6 +66,8 @@ export interface EngineState {
   webllmStatus: EngineStatus;
   cachedModels: Record<string, boolean>;
   thinking: boolean;
+  /** A stopped generation still holds the GPU (WebLLM cannot stop a prefill): the next one waits. */
+  waitingForGpu: boolean;
 
   /** Replay */
   transcriptSource: string;
@@ -79,6 +92,7 @@ export const useEngineStore = create<EngineState>()(() => ({
   webllmStatus: { state: "idle" },
   cachedModels: {},
   thinking: initialThinking,
+  waitingForGpu: false,
   transcriptSource: recall(KEYS.transcript) || DEFAULT_TRANSCRIPT,
   transcript: null,
   transcriptProtocol: null,
@@ -190,22 +204,21 @@ export async function loadModel(modelId: string = get().selectedModelId): Promis
   loading?.abort();
   const controller = new AbortController();
   loading = controller;
+  // The running turn uses the loaded model: end it first, so it does not hang on a gone worker.
+  await stopRunningTurn();
   if (loaded) await unloadLoaded();
   const name = findModel(id)?.displayName ?? id;
-  sync({ webllmEngine: null, loadedModelId: null, webllmStatus: { state: "loading", what: name } });
+  sync({ webllmEngine: null, loadedModelId: null, waitingForGpu: false, webllmStatus: { state: "loading", what: name } });
   try {
-    const { loadWebLlmModel } = await import("../engine/webllm/model-loader.ts");
     const model = await loadWebLlmModel(id, {
       signal: controller.signal,
       onProgress: (progress) => {
         if (loading === controller) sync({ webllmStatus: { state: "loading", what: name, progress } });
       },
-      onDeviceLost: (failure) => {
-        // The worker's GPU device is gone: end it; the next load makes a fresh one.
-        const current = loaded;
-        loaded = null;
-        void current?.unload().catch(() => undefined);
-        sync({ webllmEngine: null, loadedModelId: null, webllmStatus: { state: "error", kind: failure.kind, message: failure.message, suggestion: failure.suggestion, detail: failure.detail } });
+      onDeviceLost: (failure) => modelGone(id, failure),
+      onWorkerFailed: (failure) => modelGone(id, failure),
+      onQueueChange: (queue) => {
+        if (loaded?.modelId === id) sync({ waitingForGpu: queue.draining && queue.waiting > 0 });
       },
     });
     if (controller.signal.aborted) {
@@ -222,14 +235,39 @@ export async function loadModel(modelId: string = get().selectedModelId): Promis
   } catch (error) {
     const failure = error instanceof EngineFailure ? error : classifyEngineError(error, { phase: "load", modelId: id });
     if (failure.kind === "cancelled") {
-      sync({ webllmStatus: { state: "idle", note: failure.message } });
+      sync({ webllmStatus: { state: "idle", note: failure.summary } });
     } else if (loading === controller) {
-      sync({ webllmStatus: { state: "error", kind: failure.kind, message: failure.message, suggestion: failure.suggestion, detail: failure.detail } });
+      sync({ webllmStatus: failureStatus(failure) });
     }
     void refreshCacheStatus([id]);
   } finally {
     if (loading === controller) loading = null;
   }
+}
+
+function failureStatus(failure: EngineFailure, reloadModelId?: string): EngineStatus {
+  return {
+    state: "error",
+    kind: failure.kind,
+    message: failure.summary,
+    suggestion: failure.suggestion,
+    detail: failure.detail,
+    ...(reloadModelId ? { reloadModelId } : {}),
+  };
+}
+
+/** The loaded model is gone (GPU device lost, WebLLM unloaded it, its worker failed): say so, offer to reload. */
+function modelGone(modelId: string, failure: EngineFailure): void {
+  if (loaded?.modelId !== modelId) return;
+  const current = loaded;
+  loaded = null;
+  // End the worker; the next load makes a fresh one.
+  void current.unload().catch(() => undefined);
+  sync({ webllmEngine: null, loadedModelId: null, waitingForGpu: false, webllmStatus: failureStatus(failure, modelId) });
+}
+
+async function stopRunningTurn(): Promise<void> {
+  if (useRunStore.getState().running) await stopRunAndWait();
 }
 
 export function cancelLoad(): void {
@@ -239,35 +277,39 @@ export function cancelLoad(): void {
 async function unloadLoaded(): Promise<void> {
   const current = loaded;
   loaded = null;
-  sync({ webllmEngine: null, loadedModelId: null });
+  sync({ webllmEngine: null, loadedModelId: null, waitingForGpu: false });
   if (current) await current.unload().catch(() => undefined);
 }
 
 export async function unload(): Promise<void> {
   loading?.abort();
+  await stopRunningTurn();
   await unloadLoaded();
   sync({ webllmStatus: { state: "idle", note: "Model unloaded; its GPU memory is free." } });
 }
 
+/**
+ * Deletes a model's files from the cache. Files it shares with other models (its -1k twin's
+ * weights, a compiled library) go too, so every model that shares them is checked again.
+ */
 export async function deleteFromCache(modelId: string): Promise<void> {
   if (get().loadedModelId === modelId) await unload();
+  const sharing = modelsSharingFiles(modelId).filter((m) => m.id !== modelId);
   try {
-    const { deleteModelFromCache } = await import("../engine/webllm/model-loader.ts");
     await deleteModelFromCache(modelId);
-    sync({ cachedModels: { ...get().cachedModels, [modelId]: false }, webllmStatus: { state: "idle", note: `Deleted ${modelId} from the browser cache.` } });
+    const also = sharing.length ? ` Files it shared with ${sharing.map((m) => m.id).join(", ")} were removed too.` : "";
+    sync({ cachedModels: { ...get().cachedModels, [modelId]: false }, webllmStatus: { state: "idle", note: `Deleted ${modelId} from the browser cache.${also}` } });
   } catch (error) {
-    const failure = classifyEngineError(error, { phase: "load", modelId });
-    sync({ webllmStatus: { state: "error", kind: failure.kind, message: failure.message, suggestion: failure.suggestion, detail: failure.detail } });
+    sync({ webllmStatus: failureStatus(classifyEngineError(error, { phase: "load", modelId })) });
   }
-  await refreshCacheStatus([modelId]);
+  await refreshCacheStatus([modelId, ...sharing.map((m) => m.id)]);
 }
 
 export async function refreshCacheStatus(modelIds?: string[]): Promise<void> {
   const f16 = shaderF16();
   const ids = modelIds ?? modelsForAdapter(f16 ?? true).map((m) => m.id);
-  const { isModelCached } = await import("../engine/webllm/model-loader.ts");
-  const entries = await Promise.all(ids.map(async (id) => [id, await isModelCached(id)] as const));
-  useEngineStore.setState({ cachedModels: { ...get().cachedModels, ...Object.fromEntries(entries) } });
+  const status = await queryCacheStatus(ids);
+  useEngineStore.setState({ cachedModels: { ...get().cachedModels, ...status } });
 }
 
 /**
@@ -294,7 +336,7 @@ export async function initEngines(search: string = globalThis.location?.search ?
     sync({});
   }
   // Cache status is checked when the model list is first used (ensureCacheStatus), not here:
-  // the check needs WebLLM's library, which the page should not download before it is wanted.
+  // the check runs in a model worker, whose WebLLM library should not be downloaded before it is wanted.
 }
 
 let cacheChecked = false;
@@ -317,6 +359,8 @@ export function resolveActiveEngine(): { engine: Engine; template: ChatTemplate 
   return { error: kind === "replay" ? "Choose a transcript for the replay engine first." : "Load a model first (Model pane), or choose the replay engine." };
 }
 
+export const GPU_WAIT_NOTE = "waiting for the GPU to finish the stopped generation";
+
 export const engineSelectors = {
   kind: (s: EngineState) => s.kind,
   engine: (s: EngineState) => s.engine,
@@ -326,7 +370,12 @@ export const engineSelectors = {
   thinking: (s: EngineState) => s.thinking,
   ready: (s: EngineState) => s.engine !== null,
   /** A short label for the header: which engine and what it runs. */
-  label: (s: EngineState) => (s.kind === "replay" ? `Replay: ${s.transcript?.title ?? s.transcriptSource}` : s.loadedModelId ? `WebLLM: ${findModel(s.loadedModelId)?.displayName ?? s.loadedModelId}` : "WebLLM: no model loaded"),
+  label: (s: EngineState) =>
+    s.kind === "replay"
+      ? `Replay: ${s.transcript?.title ?? s.transcriptSource}`
+      : s.loadedModelId
+        ? `WebLLM: ${findModel(s.loadedModelId)?.displayName ?? s.loadedModelId}${s.waitingForGpu ? ` — ${GPU_WAIT_NOTE}` : ""}`
+        : "WebLLM: no model loaded",
 };
 
 export const engineActions = {

@@ -12,17 +12,28 @@ export type EngineFailureKind =
   | "needs-shader-f16"
   | "context-overflow"
   | "cancelled"
+  /** WebLLM unloaded the model by itself (after a lost GPU device); it must be loaded again. */
+  | "model-lost"
+  /** The lab unloaded the model (or ended its worker) while a generation was running. */
+  | "unloaded"
+  /** The engine ended a generation with finish reason "abort" that the lab did not ask for. */
+  | "interrupted"
   | "unknown";
 
+/**
+ * A failure a person can act on. `summary` says what went wrong, `suggestion` what to do; the
+ * error's message carries both and the engine's own words (`detail`, which often has WebLLM's
+ * own advice), so a step's recorded error text loses none of them.
+ */
 export class EngineFailure extends Error {
   override name = "EngineFailure";
   constructor(
     readonly kind: EngineFailureKind,
-    message: string,
+    readonly summary: string,
     readonly suggestion: string,
     readonly detail: string,
   ) {
-    super(message);
+    super(detail && detail !== summary ? `${summary} ${suggestion} (Engine: ${detail})` : `${summary} ${suggestion}`);
   }
 }
 
@@ -46,9 +57,24 @@ export function classifyEngineError(error: unknown, context: FailureContext): En
   if (error instanceof EngineFailure) return error;
   const detail = errorText(error);
   const model = context.modelId ? `"${context.modelId}"` : "the model";
+  // Not the -1k variants: their 1,024-token window cannot hold the tool prompt (model-catalog.ts).
   const smaller =
-    "Choose a smaller model (fewer parameters, or a -1k variant with a shorter context), close other GPU-heavy tabs, and load again.";
+    "Choose a model with fewer parameters (Qwen3 0.6B or 1.7B need about 1.4–2 GB), close other GPU-heavy tabs, and load again.";
 
+  if (/WorkerEndedError/.test(detail) && context.phase === "generate") {
+    const failed = error instanceof Error && "origin" in error && error.origin === "failed";
+    return failed
+      ? new EngineFailure("worker-failed", "The model worker failed while generating.", "Load the model again; if it keeps failing, reload the page.", detail)
+      : new EngineFailure("unloaded", "The model was unloaded while it was generating.", "Load a model and send the message again.", detail);
+  }
+  if (/ModelNotLoadedError|Model not loaded/i.test(detail)) {
+    return new EngineFailure(
+      "model-lost",
+      `${model} is no longer loaded: WebLLM unloaded it after the GPU device was lost (often out of memory, or the GPU was reset).`,
+      `Reload the model; if it happens again: ${smaller}`,
+      detail,
+    );
+  }
   if (/AbortError|aborted|cancel/i.test(detail) && context.phase === "load") {
     return new EngineFailure("cancelled", `Loading ${model} was cancelled.`, "Load it again when you are ready; what was already downloaded stays cached.", detail);
   }
@@ -96,7 +122,9 @@ export function classifyEngineError(error: unknown, context: FailureContext): En
     return new EngineFailure(
       "device-lost",
       context.phase === "generate" ? "The GPU device was lost while generating (usually out of memory)." : `The GPU device was lost while loading ${model} (usually out of memory).`,
-      `Reload the model; if it happens again: ${smaller}`,
+      context.phase === "generate"
+        ? `Reload the model; a long conversation also takes GPU memory, so start a new one or lower max tokens. If it happens again: ${smaller}`
+        : `Reload the model; if it happens again: ${smaller}`,
       detail,
     );
   }

@@ -8,13 +8,32 @@ export interface LoadProgress {
   percent: number;
   /** WebLLM's own description of the step. */
   text: string;
-  phase: "fetching" | "loading-from-cache" | "compiling" | "finishing" | "starting";
+  phase: LoadPhase;
   fetchedMB?: number;
   /** Shards done / total, e.g. "12/40", when the text says so. */
   shard?: { done: number; total: number };
   elapsedSeconds: number;
   /** Estimated from the pace so far; undefined until there is a pace to go by. */
   secondsLeft?: number;
+}
+
+/**
+ * The phases WebLLM 0.2.86 reports, by their texts: "Start to fetch params", "Fetching param
+ * cache[i/n]", "Loading model from cache[i/n]", "Loading GPU shader modules[i/n]", and
+ * "Finish loading on <GPU>" when the model is ready.
+ */
+export type LoadPhase = "starting" | "fetching" | "loading-from-cache" | "compiling" | "finished";
+
+const PHASE_LABELS: Record<LoadPhase, string> = {
+  starting: "Starting",
+  fetching: "Downloading weights",
+  "loading-from-cache": "Loading weights from the browser cache",
+  compiling: "Preparing GPU shaders",
+  finished: "Loaded",
+};
+
+export function phaseLabel(phase: LoadPhase): string {
+  return PHASE_LABELS[phase];
 }
 
 export function readLoadProgress(report: Pick<InitProgressReport, "progress" | "timeElapsed" | "text">): LoadProgress {
@@ -24,7 +43,7 @@ export function readLoadProgress(report: Pick<InitProgressReport, "progress" | "
     fraction,
     percent: Math.round(fraction * 1000) / 10,
     text,
-    phase: phaseOf(text, fraction),
+    phase: phaseOf(text),
     elapsedSeconds: report.timeElapsed ?? 0,
   };
   const mb = /([\d.]+)\s*MB\s+(?:fetched|loaded)/i.exec(text);
@@ -37,11 +56,12 @@ export function readLoadProgress(report: Pick<InitProgressReport, "progress" | "
   return out;
 }
 
-function phaseOf(text: string, fraction: number): LoadProgress["phase"] {
-  if (/loading model from cache|from cache/i.test(text)) return "loading-from-cache";
+function phaseOf(text: string): LoadPhase {
+  // "Finish loading on WebGPU - <adapter>" names the GPU: test it before the shader phase.
+  if (/^finish loading/i.test(text)) return "finished";
+  if (/from cache/i.test(text)) return "loading-from-cache";
   if (/fetch|download/i.test(text)) return "fetching";
-  if (/shader|compil|gpu|init/i.test(text)) return "compiling";
-  if (fraction >= 1 || /finish|ready/i.test(text)) return "finishing";
+  if (/shader|compil/i.test(text)) return "compiling";
   return "starting";
 }
 

@@ -21,7 +21,21 @@ export interface CatalogModel {
   contextWindow?: number;
   lowResource: boolean;
   template: ConvTemplateName;
+  /** False when the context window cannot hold the tool prompt and a reply (the -1k variants). */
+  fitsToolPrompt: boolean;
+  /** Where its weights live and which compiled library it runs: files other models may share. */
+  weights?: string;
+  modelLib?: string;
 }
+
+/**
+ * A budget for the tool section of the eight built-in tools: 1.17k–1.31k tokens with Qwen3's
+ * tokenizer, depending on the protocol (tool-prompt-size.test.ts measures it). A model needs
+ * that plus a system prompt, a message and room for a reply (MIN_CONTEXT_FOR_TOOLS); a smaller
+ * window fails at its first message, so the list does not offer such a model for tool calling.
+ */
+export const TOOL_PROMPT_TOKENS = 1_400;
+export const MIN_CONTEXT_FOR_TOOLS = 2_048;
 
 const FAMILIES: Array<[RegExp, string]> = [
   [/^Qwen3-\d/i, "Qwen3"],
@@ -67,6 +81,9 @@ export function buildCatalog(models: readonly ModelRecordLike[] = prebuiltModelR
       ...(record.overrides?.context_window_size ? { contextWindow: record.overrides.context_window_size } : {}),
       lowResource: Boolean(record.low_resource_required),
       template,
+      fitsToolPrompt: (record.overrides?.context_window_size ?? Infinity) >= MIN_CONTEXT_FOR_TOOLS,
+      ...(record.model ? { weights: record.model } : {}),
+      ...(record.model_lib ? { modelLib: record.model_lib } : {}),
     });
   }
   return out.sort((a, b) => FAMILIES.findIndex(([, f]) => f === a.family) - FAMILIES.findIndex(([, f]) => f === b.family) || a.paramsB - b.paramsB || a.id.localeCompare(b.id));
@@ -76,6 +93,17 @@ export const catalog: CatalogModel[] = buildCatalog();
 
 export function findModel(modelId: string, models: CatalogModel[] = catalog): CatalogModel | undefined {
   return models.find((m) => m.id === modelId);
+}
+
+/**
+ * The models whose cache entries deleting `modelId` touches, itself included: WebLLM deletes a
+ * model's weights (shared by its -1k twin) and its compiled library (shared, e.g., by Hermes-3
+ * and Llama-3.2-3B of the same quantization).
+ */
+export function modelsSharingFiles(modelId: string, models: CatalogModel[] = catalog): CatalogModel[] {
+  const model = findModel(modelId, models);
+  if (!model) return [];
+  return models.filter((m) => m.id === modelId || (model.weights && m.weights === model.weights) || (model.modelLib && m.modelLib === model.modelLib));
 }
 
 /**
@@ -105,6 +133,6 @@ function parseParams(id: string): number {
 function displayNameOf(id: string, family: string, paramsB: number, quantization: string): string {
   const spelled = /-(\d+(?:\.\d+)?[BM])-/i.exec(id)?.[1];
   const size = spelled ?? `${paramsB}B`;
-  const ctx = /-1k$/.test(id) ? " · 1k context" : "";
+  const ctx = /-1k$/.test(id) ? " · 1k context, too small for tools" : "";
   return `${family} ${size} (${quantization})${ctx}`;
 }

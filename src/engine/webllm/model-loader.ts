@@ -1,103 +1,94 @@
-// Loads a WebLLM model into a fresh Web Worker, reporting progress; cancelling terminates the
-// worker (the only way to stop a download in flight), and a new one is made for the next load.
-import {
-  CreateWebWorkerMLCEngine,
-  deleteModelAllInfoInCache,
-  hasModelInCache,
-  prebuiltAppConfig,
-  type InitProgressReport,
-  type WebWorkerMLCEngine,
-} from "@mlc-ai/web-llm";
-import { classifyEngineError, EngineFailure } from "./engine-errors.ts";
+// Loads a WebLLM model into a fresh Web Worker, reporting progress; cancelling ends the worker
+// (the only way to stop a download in flight), and a new one is made for the next load. The
+// page talks to the worker with its own client (worker-client.ts): WebLLM is loaded only there.
+import { classifyEngineError, errorText, type EngineFailure } from "./engine-errors.ts";
 import { readLoadProgress, type LoadProgress } from "./load-progress.ts";
-import { WebLlmEngine, type RawCompletionClient, type WebLlmEngineOptions } from "./webllm-engine.ts";
+import { createModelWorker } from "./model-worker.ts";
+import { WebLlmEngine, type WebLlmEngineOptions } from "./webllm-engine.ts";
+import { ModelWorkerClient, WorkerEndedError, WorkerTaskError, type WorkerLike } from "./worker-client.ts";
+import { workerCompletions } from "./worker-completions.ts";
+import { LAB_MODEL_INFO, type ModelInfo } from "./worker-protocol.ts";
 
 export interface LoadedModel {
   engine: WebLlmEngine;
   modelId: string;
-  /** Frees the GPU memory and ends the worker. */
+  /** Frees the GPU memory and ends the worker; generations still running fail at once. */
   unload: () => Promise<void>;
 }
 
-export interface LoadOptions extends WebLlmEngineOptions {
+export interface LoadOptions extends Omit<WebLlmEngineOptions, "contextWindowSize"> {
   onProgress?: (progress: LoadProgress) => void;
   signal?: AbortSignal;
-  /** For tests: how a worker is made and how WebLLM's worker client is created over it. */
-  createWorker?: () => Worker;
-  createClient?: typeof CreateWebWorkerMLCEngine;
+  /** After the load: the worker failed by itself (not ended by the lab). */
+  onWorkerFailed?: (failure: EngineFailure) => void;
+  /** For tests: how a worker is made. */
+  createWorker?: () => WorkerLike;
 }
 
-export function createModelWorker(): Worker {
-  return new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: "webllm" });
-}
+/** How long an unload may take before the worker is ended anyway (a stuck GPU must not hang the pane). */
+const UNLOAD_GRACE_MS = 5_000;
 
 export async function loadWebLlmModel(modelId: string, options: LoadOptions = {}): Promise<LoadedModel> {
   const { signal } = options;
   if (signal?.aborted) throw classifyEngineError(new DOMException("Load cancelled", "AbortError"), { phase: "load", modelId });
-  const worker = (options.createWorker ?? createModelWorker)();
-  const create = options.createClient ?? CreateWebWorkerMLCEngine;
-
-  let settle: ((error: unknown) => void) | undefined;
-  // A worker that fails to start (script error) or a cancel must end the wait, not hang it.
-  const interrupted = new Promise<never>((_, reject) => {
-    settle = reject;
+  let loaded = false;
+  let worker: WorkerLike;
+  try {
+    worker = (options.createWorker ?? createModelWorker)();
+  } catch (error) {
+    throw classifyEngineError(new Error(`The model worker could not start: ${errorText(error)}`), { phase: "load", modelId });
+  }
+  const client = new ModelWorkerClient(worker, {
+    onProgress: (report) => {
+      if (!signal?.aborted) options.onProgress?.(readLoadProgress(report));
+    },
+    onModelLost: () => {
+      if (loaded) options.onDeviceLost?.(classifyEngineError(new Error("Model not loaded: WebLLM unloaded it after the GPU device was lost."), { phase: "generate", modelId }));
+    },
+    onEnded: (reason) => {
+      if (loaded && reason.origin === "failed") options.onWorkerFailed?.(classifyEngineError(reason, { phase: "generate", modelId }));
+    },
   });
-  const onWorkerError = (event: ErrorEvent) => {
-    settle?.(new Error(`The model worker failed: ${event.message || "script error"}`));
-  };
-  const onAbort = () => {
-    worker.terminate();
-    settle?.(new DOMException("Load cancelled", "AbortError"));
-  };
-  worker.addEventListener("error", onWorkerError);
+  const onAbort = () => client.terminate("Load cancelled");
   signal?.addEventListener("abort", onAbort, { once: true });
 
   try {
-    const client: WebWorkerMLCEngine = await Promise.race([
-      create(worker, modelId, {
-        appConfig: prebuiltAppConfig,
-        initProgressCallback: (report: InitProgressReport) => {
-          if (!signal?.aborted) options.onProgress?.(readLoadProgress(report));
-        },
-      }),
-      interrupted,
-    ]);
-    const engine = new WebLlmEngine(client as unknown as RawCompletionClient, modelId, options);
+    await client.request("reload", { modelId: [modelId], chatOpts: undefined });
+    // The context window is read from WebLLM's engine internals; should a WebLLM update move
+    // them, the model still loads, only without its window size.
+    const info = await client.request<ModelInfo>(LAB_MODEL_INFO, null).catch((error: unknown) => {
+      if (error instanceof WorkerTaskError) return { modelId } as ModelInfo;
+      throw error;
+    });
+    const engine = new WebLlmEngine(workerCompletions(client, modelId), modelId, {
+      ...(info.contextWindowSize !== undefined ? { contextWindowSize: info.contextWindowSize } : {}),
+      ...(options.onDeviceLost ? { onDeviceLost: options.onDeviceLost } : {}),
+      ...(options.onQueueChange ? { onQueueChange: options.onQueueChange } : {}),
+    });
+    loaded = true;
     return {
       engine,
       modelId,
       unload: async () => {
+        loaded = false;
         try {
-          await client.unload();
+          await Promise.race([client.request("unload", null).catch(() => undefined), delay(UNLOAD_GRACE_MS)]);
         } finally {
-          worker.terminate();
+          client.terminate("The model was unloaded.");
         }
       },
     };
   } catch (error) {
-    worker.terminate();
+    client.terminate("The load failed.");
+    if (signal?.aborted || (error instanceof WorkerEndedError && error.origin === "ended")) {
+      throw classifyEngineError(new DOMException("Load cancelled", "AbortError"), { phase: "load", modelId });
+    }
     throw classifyEngineError(error, { phase: "load", modelId });
   } finally {
-    worker.removeEventListener("error", onWorkerError);
     signal?.removeEventListener("abort", onAbort);
-    interrupted.catch(() => undefined);
   }
 }
 
-/** Whether the model's weights are already in the browser's cache. */
-export async function isModelCached(modelId: string): Promise<boolean> {
-  try {
-    return await hasModelInCache(modelId, prebuiltAppConfig);
-  } catch {
-    return false;
-  }
-}
-
-export async function deleteModelFromCache(modelId: string): Promise<void> {
-  try {
-    await deleteModelAllInfoInCache(modelId, prebuiltAppConfig);
-  } catch (error) {
-    const failure = classifyEngineError(error, { phase: "load", modelId });
-    throw new EngineFailure(failure.kind, `Could not delete "${modelId}" from the cache: ${failure.detail}`, "Clear the site's data in the browser settings instead.", failure.detail);
-  }
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,6 +1,6 @@
 // What the engine is doing, or what went wrong and what to do about it.
-import { selectEngineKind, type EngineStatus } from "../../store/engine-store.ts";
-import { formatDuration } from "../../engine/webllm/load-progress.ts";
+import { loadModel, selectEngineKind, type EngineStatus } from "../../store/engine-store.ts";
+import { formatDuration, phaseLabel } from "../../engine/webllm/load-progress.ts";
 
 export function EngineErrorBox({ status, offerReplay }: { status: Extract<EngineStatus, { state: "error" }>; offerReplay: boolean }) {
   return (
@@ -12,6 +12,11 @@ export function EngineErrorBox({ status, offerReplay }: { status: Extract<Engine
           <summary>Technical detail</summary>
           <code>{status.detail}</code>
         </details>
+      )}
+      {status.reloadModelId && (
+        <button type="button" className="primary" data-testid="reload-model-button" onClick={() => void loadModel(status.reloadModelId)}>
+          Reload the model
+        </button>
       )}
       {offerReplay && (
         <button type="button" data-testid="use-replay-button" onClick={() => selectEngineKind("replay")}>
@@ -28,12 +33,15 @@ export function LoadProgressBar({ status }: { status: Extract<EngineStatus, { st
   const facts = [
     progress ? `${percent.toFixed(percent < 10 ? 1 : 0)}%` : "starting…",
     progress?.fetchedMB !== undefined ? `${progress.fetchedMB} MB` : undefined,
-    progress?.shard ? `file ${progress.shard.done}/${progress.shard.total}` : undefined,
+    progress?.shard ? `${progress.phase === "compiling" ? "shader" : "file"} ${progress.shard.done}/${progress.shard.total}` : undefined,
     progress?.secondsLeft !== undefined ? `about ${formatDuration(progress.secondsLeft)} left` : undefined,
   ].filter(Boolean);
   return (
     <div className="load-progress" data-testid="load-progress">
-      <div className="load-progress-head">Loading {status.what}</div>
+      <div className="load-progress-head">
+        Loading {status.what}
+        {progress && <span className="load-progress-phase" data-testid="load-phase" data-phase={progress.phase}> · {phaseLabel(progress.phase)}</span>}
+      </div>
       <progress max={100} value={progress ? percent : undefined} aria-label={`Loading ${status.what}`} />
       <div className="load-progress-facts">{facts.join(" · ")}</div>
       {progress?.text && <p className="load-progress-text">{progress.text}</p>}

@@ -1,7 +1,18 @@
 // Choosing, loading and managing a WebLLM model.
 import { useMemo } from "react";
-import { catalog, modelsForAdapter, type CatalogModel } from "../../engine/webllm/model-catalog.ts";
-import { cancelLoad, deleteFromCache, ensureCacheStatus, loadModel, selectEngineKind, selectModel, setThinking, unload, useEngineStore } from "../../store/engine-store.ts";
+import { catalog, modelsForAdapter, TOOL_PROMPT_TOKENS, type CatalogModel } from "../../engine/webllm/model-catalog.ts";
+import {
+  cancelLoad,
+  deleteFromCache,
+  ensureCacheStatus,
+  GPU_WAIT_NOTE,
+  loadModel,
+  selectEngineKind,
+  selectModel,
+  setThinking,
+  unload,
+  useEngineStore,
+} from "../../store/engine-store.ts";
 import { EngineErrorBox, LoadProgressBar, StatusLine } from "./EngineStatusBox.tsx";
 
 function formatMB(mb: number): string {
@@ -15,6 +26,7 @@ export function WebLlmSection() {
   const loadedId = useEngineStore((s) => s.loadedModelId);
   const cached = useEngineStore((s) => s.cachedModels);
   const thinking = useEngineStore((s) => s.thinking);
+  const waitingForGpu = useEngineStore((s) => s.waitingForGpu);
   const template = useEngineStore((s) => s.template);
 
   const shaderF16 = gpu.state === "available" ? gpu.shaderF16 : true;
@@ -54,7 +66,8 @@ export function WebLlmSection() {
           {families.map(([family, list]) => (
             <optgroup key={family} label={family}>
               {list.map((m) => (
-                <option key={m.id} value={m.id}>
+                // A model whose window cannot hold the tool prompt is listed, but not offered.
+                <option key={m.id} value={m.id} disabled={!m.fitsToolPrompt && m.id !== selected}>
                   {m.displayName} · ≈{formatMB(m.downloadMB)} · {formatMB(m.vramMB)} VRAM{cached[m.id] ? " · cached" : ""}
                 </option>
               ))}
@@ -71,6 +84,12 @@ export function WebLlmSection() {
           <dt>Context</dt>
           <dd>{model.contextWindow ? `${model.contextWindow} tokens` : "—"}</dd>
         </dl>
+      )}
+      {model && !model.fitsToolPrompt && (
+        <p className="model-warning" role="status" data-testid="model-too-small">
+          Its {model.contextWindow}-token context window cannot hold the tool prompt (about {TOOL_PROMPT_TOKENS.toLocaleString("en")} tokens for the
+          built-in tools) and a reply: the first message would fail. Pick a variant without “-1k”.
+        </p>
       )}
       {gpu.state === "available" && !gpu.shaderF16 && <p className="model-hint">This GPU has no shader-f16, so only f32 variants are listed.</p>}
       {supportsThinking && (
@@ -98,7 +117,10 @@ export function WebLlmSection() {
       </div>
       {status.state === "loading" && <LoadProgressBar status={status} />}
       {status.state === "error" && <EngineErrorBox status={status} offerReplay />}
-      <StatusLine status={status} readyText={`Ready: ${catalog.find((m) => m.id === loadedId)?.displayName ?? loadedId ?? ""}`} />
+      <StatusLine
+        status={status}
+        readyText={`Ready: ${catalog.find((m) => m.id === loadedId)?.displayName ?? loadedId ?? ""}${waitingForGpu ? ` — ${GPU_WAIT_NOTE}` : ""}`}
+      />
     </div>
   );
 }

@@ -1,0 +1,116 @@
+// The harness page (tests only): the whole app, with model workers that run WebLLM's real
+// engine around the scripted stand-in (scripted-worker.ts), plus `window.harness` for tests to
+// script the model, hold and release it, lose its device, read what it saw — and to drive the
+// app's WebLLM engine directly.
+import type { ScriptedGeneration } from "../../src/engine/webllm/testing/scripted-pipeline.ts";
+import { loadWebLlmModel, type LoadedModel } from "../../src/engine/webllm/model-loader.ts";
+import { setModelWorkerFactory } from "../../src/engine/webllm/model-worker.ts";
+import type { EngineChunk, GenerationSettings } from "../../src/middleware/types.ts";
+import { HARNESS_REPLY, type HarnessRequest, type HarnessState } from "./protocol.ts";
+
+let modelWorker: Worker | undefined;
+let pendingScripts: ScriptedGeneration[] = [];
+let pendingContextWindow: number | undefined;
+
+setModelWorkerFactory(() => {
+  const worker = new Worker(new URL("./scripted-worker.ts", import.meta.url), { type: "module", name: "webllm-scripted" });
+  const post = worker.postMessage.bind(worker);
+  // The worker that loads a model is the one the harness controls; scripts given before it
+  // existed go to it first.
+  worker.postMessage = ((message: { kind?: string }) => {
+    if (message?.kind === "reload") {
+      modelWorker = worker;
+      post({ kind: "harness:script", uuid: crypto.randomUUID(), content: { generations: pendingScripts, contextWindowSize: pendingContextWindow } });
+      pendingScripts = [];
+    }
+    post(message);
+  }) as Worker["postMessage"];
+  return worker;
+});
+
+function control(kind: HarnessRequest["kind"], content: unknown = null): Promise<HarnessState> {
+  const worker = modelWorker;
+  if (!worker) return Promise.reject(new Error("No model worker yet: load a model first."));
+  const uuid = crypto.randomUUID();
+  return new Promise((resolve) => {
+    const onMessage = (event: MessageEvent) => {
+      if (event.data?.kind === HARNESS_REPLY && event.data.uuid === uuid) {
+        worker.removeEventListener("message", onMessage);
+        resolve(event.data.content as HarnessState);
+      }
+    };
+    worker.addEventListener("message", onMessage);
+    worker.postMessage({ kind, uuid, content });
+  });
+}
+
+interface EngineRun {
+  chunks: EngineChunk[];
+  done: boolean;
+  error?: { name: string; kind?: string; message: string };
+  controller: AbortController;
+}
+
+const runs = new Map<string, EngineRun>();
+let loaded: LoadedModel | undefined;
+const events: string[] = [];
+
+const harness = {
+  /** Scripts for the next generations (sent to the model worker, or kept until one loads). */
+  script(generations: ScriptedGeneration[], contextWindowSize?: number): Promise<HarnessState | null> {
+    if (!modelWorker) {
+      pendingScripts.push(...generations);
+      if (contextWindowSize) pendingContextWindow = contextWindowSize;
+      return Promise.resolve(null);
+    }
+    return control("harness:script", { generations, contextWindowSize });
+  },
+  release: () => control("harness:release"),
+  loseDevice: () => control("harness:loseDevice"),
+  interrupt: () => control("harness:interrupt"),
+  state: () => control("harness:state"),
+
+  /** The app's WebLLM engine, driven directly. */
+  async load(modelId: string): Promise<{ contextWindowSize?: number }> {
+    loaded = await loadWebLlmModel(modelId, {
+      onDeviceLost: (failure) => void events.push(`lost:${failure.kind}`),
+      onWorkerFailed: (failure) => void events.push(`failed:${failure.kind}`),
+    });
+    return { ...(loaded.engine.contextWindowSize !== undefined ? { contextWindowSize: loaded.engine.contextWindowSize } : {}) };
+  },
+  unload: () => loaded?.unload(),
+  countTokens: (prompt: string) => loaded?.engine.countPromptTokens?.(prompt),
+  queueState: () => loaded?.engine.queueState,
+  events: () => [...events],
+  generate(id: string, prompt: string, settings: GenerationSettings = {}): void {
+    const engine = loaded?.engine;
+    if (!engine) throw new Error("load() first");
+    const run: EngineRun = { chunks: [], done: false, controller: new AbortController() };
+    runs.set(id, run);
+    void (async () => {
+      try {
+        for await (const chunk of engine.generate(prompt, settings, run.controller.signal)) run.chunks.push(chunk);
+      } catch (error) {
+        const e = error as Error & { kind?: string };
+        run.error = { name: e.name, message: e.message, ...(e.kind ? { kind: e.kind } : {}) };
+      } finally {
+        run.done = true;
+      }
+    })();
+  },
+  stop: (id: string) => runs.get(id)?.controller.abort(),
+  run: (id: string) => {
+    const run = runs.get(id);
+    return run ? { chunks: run.chunks, done: run.done, ...(run.error ? { error: run.error } : {}) } : undefined;
+  },
+};
+
+declare global {
+  interface Window {
+    harness: typeof harness;
+  }
+}
+window.harness = harness;
+
+// The app itself, unchanged.
+await import("../../src/main.tsx");

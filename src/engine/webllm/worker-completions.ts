@@ -1,0 +1,29 @@
+// WebLLM's streamed raw completions, spoken over the worker protocol (what WebLLM's own
+// WebWorkerMLCEngine.completions.create does, without its library on the page).
+import type { CompletionTransport, RawCompletionChunk, RawCompletionRequest } from "./webllm-engine.ts";
+import type { ModelWorkerClient } from "./worker-client.ts";
+import { LAB_COUNT_TOKENS } from "./worker-protocol.ts";
+
+export function workerCompletions(client: ModelWorkerClient, modelId: string): CompletionTransport {
+  return {
+    async startStream(request: RawCompletionRequest) {
+      const streamId = crypto.randomUUID();
+      await client.request("completionStreamInit", { request, selectedModelId: modelId, streamId, modelId: [modelId], chatOpts: undefined });
+      return streamId;
+    },
+    async nextChunk(streamId: string) {
+      const value = await client.request<RawCompletionChunk | null | undefined>("completionStreamNextChunk", { streamId });
+      // WebLLM answers the end of a stream with no value.
+      return value && typeof value === "object" ? value : undefined;
+    },
+    async closeStream(streamId: string) {
+      await client.request("completionStreamReturn", { streamId });
+    },
+    interrupt() {
+      client.notify("interruptGenerate", null);
+    },
+    countTokens(prompt: string) {
+      return client.request<number>(LAB_COUNT_TOKENS, { prompt });
+    },
+  };
+}
