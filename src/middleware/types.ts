@@ -82,7 +82,7 @@ export interface StreamParser {
 
 /** One way of teaching a model to call tools in plain text, and of reading its calls back. */
 export interface Protocol {
-  /** Registry name: "hermes", "xml", "qwen3-coder". */
+  /** Registry name: "hermes", "xml", "qwen3-coder", "llama3-json", … */
   name: string;
   /** Human label for the UI. */
   label: string;
@@ -90,10 +90,58 @@ export interface Protocol {
   systemPrompt: (tools: ToolSpec[]) => string;
   /** How an assistant turn that made calls is written back into the history. */
   renderAssistant: (message: Extract<ChatMessage, { role: "assistant" }>) => string;
-  /** How a tool result is written back, escaped so it cannot close its block or forge a call. */
-  renderToolResult: (message: Extract<ChatMessage, { role: "tool" }>) => string;
+  /**
+   * How a tool result is written back. `escape` makes text inert in the prompt (no control token
+   * of the template, no marker of any protocol); without it the protocol escapes on its own.
+   */
+  renderToolResult: (message: Extract<ChatMessage, { role: "tool" }>, escape?: (text: string) => string) => string;
+  /**
+   * The role of the turn that carries tool results: "tool" for a format trained on a tool turn
+   * (Llama 3's `ipython`; a template without a tool role makes it a user turn), else "user"
+   * (the default). Results of one assistant turn share one user turn; each has its own tool turn.
+   */
+  toolResultRole?: "user" | "tool";
+  /** Joins the rendered results of one assistant turn into their shared user turn (default: one a line). */
+  joinToolResults?: (rendered: string[]) => string;
+  /** The texts that delimit this protocol's calls and results: no tool result may forge them. */
+  markers?: readonly string[];
   /** A fresh streaming parser for one model output. */
   createParser: (tools: ToolSpec[]) => StreamParser;
+  /** The XGrammar structural tag that constrains decoding to this format's calls (WebLLM's response_format). */
+  structuralTag?: (tools: ToolSpec[], choice: ToolChoice) => StructuralTag;
+}
+
+/** Whether the model may answer in text ("auto"), must call a tool ("required"), or must call this one. */
+export type ToolChoice = "auto" | "required" | { name: string };
+
+/**
+ * A structural tag as @mlc-ai/web-xgrammar 0.1.27 takes it (WebLLM's
+ * `response_format: {type: "structural_tag", structural_tag}`): text is free outside the
+ * triggered tags; inside one, the content must match its format.
+ */
+export interface StructuralTag {
+  type: "structural_tag";
+  format: StructuralTagFormat;
+}
+
+export type StructuralTagFormat =
+  | { type: "any_text" }
+  | { type: "const_string"; value: string }
+  | { type: "json_schema"; json_schema: JsonSchema | boolean }
+  | { type: "qwen_xml_parameter"; json_schema: JsonSchema | boolean }
+  | { type: "regex"; pattern: string }
+  | { type: "grammar"; grammar: string }
+  | { type: "sequence"; elements: StructuralTagFormat[] }
+  | { type: "or"; elements: StructuralTagFormat[] }
+  | StructuralTagItem
+  | { type: "triggered_tags"; triggers: string[]; tags: StructuralTagItem[]; at_least_one?: boolean; stop_after_first?: boolean }
+  | { type: "tags_with_separator"; tags: StructuralTagItem[]; separator: string; at_least_one?: boolean; stop_after_first?: boolean };
+
+export interface StructuralTagItem {
+  type: "tag";
+  begin: string;
+  content: StructuralTagFormat;
+  end: string;
 }
 
 /** Generation settings an engine honours. */

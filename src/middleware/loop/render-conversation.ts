@@ -1,6 +1,8 @@
 // Turns the protocol-independent conversation into the plain role/text messages a chat template
 // renders. The protocol decides how calls and results look; the conversation stays the same, so
 // a conversation can switch protocols between turns and its history is rewritten in the new one.
+import { toolResultEscaper } from "../protocols/escape-tool-result.ts";
+import { allProtocolMarkers } from "../protocols/registry.ts";
 import type { ChatMessage, Protocol, TemplateMessage, ToolSpec } from "../types.ts";
 
 /** Sent when the caller gives no system prompt: templates' own defaults differ between models. */
@@ -12,9 +14,11 @@ export interface RenderConversationInput {
   tools: ToolSpec[];
   protocol: Protocol;
   messages: ChatMessage[];
+  /** The chat template's control tokens: a tool result must not be able to write one. */
+  controlTokens?: readonly string[];
 }
 
-export function renderConversation({ systemPrompt, tools, protocol, messages }: RenderConversationInput): TemplateMessage[] {
+export function renderConversation({ systemPrompt, tools, protocol, messages, controlTokens = [] }: RenderConversationInput): TemplateMessage[] {
   const leadingSystem: string[] = [];
   let start = 0;
   while (messages[start]?.role === "system") {
@@ -26,16 +30,23 @@ export function renderConversation({ systemPrompt, tools, protocol, messages }: 
   const systemText = systemParts.filter((part): part is string => typeof part === "string" && part.trim() !== "").join("\n\n");
 
   const rendered: TemplateMessage[] = systemText ? [{ role: "system", content: systemText }] : [];
-  // Results are sent as a user turn because many templates (Qwen's in WebLLM) have no tool
-  // role; the results of one assistant turn share a single user turn, in call order.
+  // A result is escaped against everything that could end its turn or forge a call: the
+  // template's control tokens and the markers of every protocol (the model may know several).
+  const escape = toolResultEscaper([...controlTokens, ...allProtocolMarkers(), ...(protocol.markers ?? [])]);
+  // By default results are sent as a user turn because many templates (Qwen's in WebLLM) have
+  // no tool role; the results of one assistant turn share a single user turn, in call order.
+  // A protocol trained on a tool turn (Llama 3's ipython) gives each result a turn of its own.
+  const resultRole = protocol.toolResultRole ?? "user";
   let toolResults: string[] = [];
   const flushToolResults = () => {
-    if (toolResults.length > 0) rendered.push({ role: "user", content: toolResults.join("\n") });
+    if (toolResults.length > 0 && resultRole === "user") {
+      rendered.push({ role: "user", content: protocol.joinToolResults ? protocol.joinToolResults(toolResults) : toolResults.join("\n") });
+    } else for (const content of toolResults) rendered.push({ role: "tool", content });
     toolResults = [];
   };
   for (const message of messages.slice(start)) {
     if (message.role === "tool") {
-      toolResults.push(protocol.renderToolResult(message));
+      toolResults.push(protocol.renderToolResult(message, escape));
       continue;
     }
     flushToolResults();

@@ -179,6 +179,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     tools: toolSpecs,
     protocol,
     messages: state.messages,
+    controlTokens: template.controlTokens,
   });
   const prompt = template.render(templateMessages, { addGenerationPrompt: true });
   const requested = withTemplateStops(options.generation ?? {}, template);

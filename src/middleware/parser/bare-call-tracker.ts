@@ -3,6 +3,8 @@
 // text back (it may be a call, not prose); the moment it cannot, the text is released as text.
 // The decision depends only on the characters, never on how they were chunked.
 
+import type { BareCallTracker as BareCallTrackerInterface } from "./call-syntax.ts";
+
 const enum Phase {
   FenceTicks,
   FenceInfo,
@@ -24,7 +26,7 @@ const MAX_KEY = 16;
 const FENCE_LANGUAGES = new Set(["", "json", "json5", "javascript", "js", "tool_call", "tool_code"]);
 const MAX_FENCE_INFO = 16;
 
-export class BareCallTracker {
+export class BareCallTracker implements BareCallTrackerInterface {
   private phase: Phase = Phase.JsonWait;
   private ticks = 0;
   private info = "";

@@ -8,7 +8,7 @@
 import type { Repair } from "../repair/json-repair.ts";
 import type { JsonSchema, ToolSpec } from "../types.ts";
 import { isPlainObject, type BodyReading, type CandidateOutcome } from "./call-candidate.ts";
-import { decodeEntities, readElements, stripEdgeNewlines, type MarkupElement } from "./markup.ts";
+import { decodeEntities, decodeMarkerEscapes, readElements, stripEdgeNewlines, type MarkupElement } from "./markup.ts";
 
 /** Elements that carry the tool's name in the xml format. */
 const NAME_TAGS = new Set(["tool_name", "function_name", "name"]);
@@ -34,7 +34,7 @@ export function readMarkupCallBody(body: string, tools: readonly ToolSpec[], kno
   }
   const functions = reading.elements.filter((e) => FUNCTION_TAGS.has(e.tag) && e.name);
   if (functions.length > 0) {
-    const outcomes = functions.map((f) => callFrom(f.name!, readElements(f.raw).elements, toolByName));
+    const outcomes = functions.map((f) => callFrom(f.name!, f.children, toolByName));
     return { ok: true, outcomes, repairs, complete: functions.every((f) => f.closed) };
   }
   const nameElement = reading.elements.find((e) => NAME_TAGS.has(e.tag) && (e.tag !== "name" || toolByName.has(text(e.raw))));
@@ -45,7 +45,7 @@ export function readMarkupCallBody(body: string, tools: readonly ToolSpec[], kno
   }
   const toolElements = reading.elements.filter((e) => toolByName.has(e.tag));
   if (toolElements.length > 0 && toolElements.length === reading.elements.length) {
-    const outcomes = toolElements.map((e) => callFrom(e.tag, readElements(e.raw).elements, toolByName));
+    const outcomes = toolElements.map((e) => callFrom(e.tag, e.children, toolByName));
     return { ok: true, outcomes, repairs, complete: toolElements.every((e) => e.closed) };
   }
   return { ok: false, kind: "missing-tool-name", message: "the call does not name a tool (no <tool_name> or <function=…>)" };
@@ -63,9 +63,10 @@ function callFrom(name: string, params: MarkupElement[], toolByName: Map<string,
       repairs.push({ kind: "missing-close-tag", message: `the value of ${key} was not closed; read up to where it ends`, before: "", after: `</${param.tag}>` });
     }
     const propertySchema = properties[key];
-    // `<parameter=…>` values are verbatim (code, as qwen3-coder writes it); other tags are XML text.
+    // `<parameter=…>` values are verbatim (code, as qwen3-coder writes it) but for the escaped
+    // markers; other tags are XML text.
     const decode = param.tag !== "parameter";
-    const value = valueOf(param.raw, isPlainObject(propertySchema) ? propertySchema : undefined, decode);
+    const value = valueOf(param, isPlainObject(propertySchema) ? propertySchema : undefined, decode);
     if (repeated.has(key)) (args[key] as unknown[]).push(value);
     else if (key in args) {
       // A repeated parameter is a list of values.
@@ -77,18 +78,15 @@ function callFrom(name: string, params: MarkupElement[], toolByName: Map<string,
 }
 
 /** The value of an element, shaped by the schema where the text alone is ambiguous. */
-function valueOf(raw: string, schema: JsonSchema | undefined, decode: boolean): unknown {
+function valueOf(element: MarkupElement, schema: JsonSchema | undefined, decode: boolean): unknown {
+  const { raw, children } = element;
   const types = schemaTypes(schema);
-  const textOf = (value: string) => (decode ? decodeEntities(value) : value);
+  const textOf = (value: string) => (decode ? decodeEntities(value) : decodeMarkerEscapes(value));
   if (types.has("string") && types.size === 1) return textOf(stripEdgeNewlines(raw));
-  const trimmed = raw.trim();
-  if (trimmed.startsWith("<")) {
-    const inner = readElements(trimmed);
-    if (inner.elements.length > 0 && inner.strayText === "" && inner.elements.every((e) => e.closed)) {
-      return structured(inner.elements, schema, types);
-    }
+  if (children.length > 0 && element.strayText === "" && children.every((e) => e.closed)) {
+    return structured(children, schema, types);
   }
-  return types.size === 0 || types.has("string") ? textOf(stripEdgeNewlines(raw)) : textOf(trimmed);
+  return types.size === 0 || types.has("string") ? textOf(stripEdgeNewlines(raw)) : textOf(raw.trim());
 }
 
 function structured(children: MarkupElement[], schema: JsonSchema | undefined, types: Set<string>): unknown {
@@ -97,14 +95,14 @@ function structured(children: MarkupElement[], schema: JsonSchema | undefined, t
   const asArray = types.has("array") || (!types.has("object") && sameTag && (first === "item" || children.length > 1));
   if (asArray) {
     const items = schema && isPlainObject(schema.items) ? schema.items : undefined;
-    return children.map((c) => valueOf(c.raw, items, true));
+    return children.map((c) => valueOf(c, items, true));
   }
   const properties = schema && isPlainObject(schema.properties) ? schema.properties : {};
   const object: Record<string, unknown> = {};
   for (const child of children) {
     const key = PARAMETER_TAGS.has(child.tag) && child.name ? child.name : child.tag;
     const childSchema = properties[key];
-    object[key] = valueOf(child.raw, isPlainObject(childSchema) ? childSchema : undefined, true);
+    object[key] = valueOf(child, isPlainObject(childSchema) ? childSchema : undefined, true);
   }
   return object;
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { decodeEntities, encodeEntities, readElements, stripEdgeNewlines } from "./markup.ts";
+import { readMarkupCallBody } from "./markup-call.ts";
+import { decodeEntities, encodeEntities, MAX_MARKUP_DEPTH, readElements as readTree, stripEdgeNewlines, type MarkupElement } from "./markup.ts";
+
+/** The fields these tests look at (children are read in the same pass; tested below). */
+const flat = ({ tag, name, raw, closed }: MarkupElement) => (name === undefined ? { tag, raw, closed } : { tag, name, raw, closed });
+const readElements = (text: string) => {
+  const r = readTree(text);
+  return { elements: r.elements.map(flat), strayText: r.strayText };
+};
 
 describe("readElements", () => {
   it("reads sibling elements, `=name` and name attributes, self-closing tags and stray text", () => {
@@ -51,5 +59,29 @@ describe("entities and edges", () => {
     expect(stripEdgeNewlines("\r\nx\r\n")).toBe("x");
     expect(stripEdgeNewlines("\n")).toBe("");
     expect(stripEdgeNewlines("x")).toBe("x");
+  });
+});
+
+describe("deep nesting", () => {
+  it("reads children in the same pass, and nesting past the limit as text of the deepest element", () => {
+    const depth = MAX_MARKUP_DEPTH + 10;
+    const r = readTree(`<note>${"<a>".repeat(depth)}x${"</a>".repeat(depth)}</note>`);
+    let element = r.elements[0]!;
+    let levels = 0;
+    while (element.children.length > 0) {
+      element = element.children[0]!;
+      levels++;
+    }
+    expect(levels).toBe(MAX_MARKUP_DEPTH - 1);
+    expect(element.raw).toBe(`${"<a>".repeat(depth - MAX_MARKUP_DEPTH + 1)}x`);
+  });
+
+  it("reads a call with a parameter nested 3,000 deep without throwing (it threw a RangeError)", () => {
+    const depth = 3_000;
+    const tools = [{ name: "calculator", description: "", parameters: { type: "object", properties: { expression: { type: "string" } } } }];
+    const reading = readMarkupCallBody(`<tool_name>calculator</tool_name><expression>1+1</expression><note>${"<a>".repeat(depth)}x${"</a>".repeat(depth)}</note>`, tools);
+    expect(reading.ok).toBe(true);
+    const outcome = reading.ok ? reading.outcomes[0] : undefined;
+    expect(outcome?.ok && (outcome.call.arguments as Record<string, unknown>).expression).toBe("1+1");
   });
 });

@@ -10,6 +10,10 @@ export interface MarkupElement {
   /** The inner text, raw (entities not decoded). */
   raw: string;
   closed: boolean;
+  /** The elements directly inside, read in the same pass (none below MAX_MARKUP_DEPTH). */
+  children: MarkupElement[];
+  /** Non-blank text between the children. */
+  strayText: string;
 }
 
 export interface MarkupReading {
@@ -18,95 +22,98 @@ export interface MarkupReading {
   strayText: string;
 }
 
-// `<tag>`, `<tag=value>`, `<tag attr="v" …>`, `<tag/>`, matched at one position (sticky).
-const OPEN_TAG = /<([A-Za-z_][\w.:-]*)(?:=([^>\n]*))?((?:\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))*)\s*(\/?)>/y;
+/**
+ * Elements nested deeper than this are read as text inside the deepest one. Real calls nest a
+ * few levels; the limit keeps the reading (and everything that walks the tree) bounded.
+ */
+export const MAX_MARKUP_DEPTH = 64;
+/** A tag longer than this is not a tag: it bounds the work spent on each `<`. */
+const MAX_TAG_LENGTH = 256;
+
+// `<tag>`, `<tag=value>`, `<tag attr="v" …>`, `<tag/>`, and `</tag>`, matched at the start of a window.
+const OPEN_TAG = /^<([A-Za-z_][\w.:-]*)(?:=([^>\n]*))?((?:\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))*)\s*(\/?)>/;
+const CLOSE_TAG = /^<\/([A-Za-z_][\w.:-]*)\s*>/;
 const NAME_ATTRIBUTE = /(?:^|\s)name\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/;
 
-/** Reads the elements directly inside `text`. */
-export function readElements(text: string): MarkupReading {
-  const elements: MarkupElement[] = [];
-  let stray = "";
-  let pos = 0;
-  while (pos < text.length) {
-    const lt = text.indexOf("<", pos);
-    if (lt < 0) {
-      stray += text.slice(pos);
-      break;
-    }
-    stray += text.slice(pos, lt);
-    OPEN_TAG.lastIndex = lt;
-    const open = OPEN_TAG.exec(text);
-    if (!open) {
-      // Not an opening tag (a stray close tag, `a < b`): keep it as text.
-      stray += "<";
-      pos = lt + 1;
-      continue;
-    }
-    const tag = open[1]!;
-    const name = open[2] !== undefined ? open[2].trim() : nameAttribute(open[3] ?? "");
-    const contentStart = lt + open[0].length;
-    if (open[4] === "/") {
-      elements.push(element(tag, name, "", true));
-      pos = contentStart;
-      continue;
-    }
-    const close = findClose(text, tag, contentStart);
-    if (close) {
-      elements.push(element(tag, name, text.slice(contentStart, close.start), true));
-      pos = close.end;
-    } else {
-      const end = unclosedEnd(text, tag, contentStart);
-      elements.push(element(tag, name, text.slice(contentStart, end), false));
-      pos = end;
-    }
-  }
-  return { elements, strayText: stray.trim() };
+interface Frame {
+  tag: string;
+  name: string | undefined;
+  contentStart: number;
+  children: MarkupElement[];
+  stray: string[];
 }
 
-function element(tag: string, name: string | undefined, raw: string, closed: boolean): MarkupElement {
-  return name === undefined ? { tag, raw, closed } : { tag, name, raw, closed };
+/**
+ * Reads the elements in `text` in one pass: a stack of open elements, a close tag pops to its
+ * element (what it passes over was left open and ends there), a close tag that matches nothing
+ * open is text. Work is linear in the text; nesting is limited to MAX_MARKUP_DEPTH.
+ */
+export function readElements(text: string): MarkupReading {
+  const root: Frame = { tag: "", name: undefined, contentStart: 0, children: [], stray: [] };
+  const stack: Frame[] = [root];
+  /** How many open elements have each tag, to know at once whether a close tag matches one. */
+  const openTags = new Map<string, number>();
+  let textStart = 0;
+  let pos = 0;
+
+  const top = () => stack[stack.length - 1]!;
+  const close = (contentEnd: number, closed: boolean) => {
+    const frame = stack.pop()!;
+    openTags.set(frame.tag, openTags.get(frame.tag)! - 1);
+    const element: MarkupElement = {
+      tag: frame.tag,
+      ...(frame.name !== undefined ? { name: frame.name } : {}),
+      raw: text.slice(frame.contentStart, contentEnd),
+      closed,
+      children: frame.children,
+      strayText: frame.stray.join("").trim(),
+    };
+    top().children.push(element);
+  };
+
+  for (;;) {
+    const lt = text.indexOf("<", pos);
+    if (lt < 0) break;
+    const window = text.slice(lt, lt + MAX_TAG_LENGTH);
+    if (text.charCodeAt(lt + 1) === 47) {
+      const m = CLOSE_TAG.exec(window);
+      if (m && (openTags.get(m[1]!) ?? 0) > 0) {
+        top().stray.push(text.slice(textStart, lt));
+        while (top().tag !== m[1]) close(lt, false);
+        close(lt, true);
+        pos = textStart = lt + m[0].length;
+        continue;
+      }
+      pos = lt + 1; // `</x>` closing nothing open: text
+      continue;
+    }
+    const m = OPEN_TAG.exec(window);
+    if (!m || stack.length > MAX_MARKUP_DEPTH) {
+      pos = lt + 1; // `a < b`, or too deep: text
+      continue;
+    }
+    top().stray.push(text.slice(textStart, lt));
+    const tag = m[1]!;
+    const name = m[2] !== undefined ? m[2].trim() : nameAttribute(m[3] ?? "");
+    // `<parameter=a>1 <parameter=b>2` — a new parameter closes the one left open before it.
+    if (tag === "parameter" && top().tag === "parameter") close(lt, false);
+    const contentStart = lt + m[0].length;
+    if (m[4] === "/") {
+      top().children.push({ tag, ...(name !== undefined ? { name } : {}), raw: "", closed: true, children: [], strayText: "" });
+    } else {
+      stack.push({ tag, name, contentStart, children: [], stray: [] });
+      openTags.set(tag, (openTags.get(tag) ?? 0) + 1);
+    }
+    pos = textStart = contentStart;
+  }
+  top().stray.push(text.slice(textStart));
+  while (stack.length > 1) close(text.length, false);
+  return { elements: root.children, strayText: root.stray.join("").trim() };
 }
 
 function nameAttribute(attributes: string): string | undefined {
   const m = NAME_ATTRIBUTE.exec(attributes);
   return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
-}
-
-/** The matching `</tag>` after `from`, counting nested elements of the same tag. */
-function findClose(text: string, tag: string, from: number): { start: number; end: number } | undefined {
-  const closeTag = `</${tag}`;
-  const openTag = `<${tag}`;
-  let depth = 1;
-  let pos = from;
-  for (;;) {
-    const close = text.indexOf(closeTag, pos);
-    if (close < 0) return undefined;
-    const closeEnd = text.indexOf(">", close + closeTag.length);
-    if (closeEnd < 0) return undefined;
-    if (text.slice(close + closeTag.length, closeEnd).trim() !== "") {
-      pos = close + closeTag.length; // `</tagger>`: a different tag
-      continue;
-    }
-    // Count same-tag openings between here and the close.
-    let open = text.indexOf(openTag, pos);
-    while (open >= 0 && open < close) {
-      const after = text.charAt(open + openTag.length);
-      if (after === ">" || after === "=" || after === "/" || /\s/.test(after)) depth++;
-      open = text.indexOf(openTag, open + openTag.length);
-    }
-    depth--;
-    if (depth === 0) return { start: close, end: closeEnd + 1 };
-    pos = closeEnd + 1;
-  }
-}
-
-/** Where an element left open ends: at the next sibling of the same tag, or at the end. */
-function unclosedEnd(text: string, tag: string, from: number): number {
-  // `<parameter=a>1 <parameter=b>2` — a new parameter closes the previous one.
-  const next = text.indexOf(`<${tag}`, from);
-  if (next >= 0 && tag === "parameter") return next;
-  const functionEnd = tag === "parameter" ? text.indexOf("</function>", from) : -1;
-  return functionEnd >= 0 ? functionEnd : text.length;
 }
 
 const ENTITY = /&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g;
@@ -125,6 +132,39 @@ export function decodeEntities(text: string): string {
 /** Escapes text for a markup value, so the parser reads back exactly it. */
 export function encodeEntities(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/**
+ * A `<` that begins a tag some format reads as a call or a turn (`</parameter`, `<tool_call`,
+ * `<function=`, `<think`, `<|im_end|>`, DeepSeek's `<｜…`). Values written verbatim (code) keep
+ * every other `<`.
+ */
+const MARKER_LT = /<(?=\/?(?:tool_call|tool_response|tool_name|tools|function|parameter|think|invoke)\b|[|\uFF5C])/g;
+/** `&lt;`, `&amp;lt;`, `&amp;amp;lt;` …: the texts the escape below writes or must keep apart. */
+const ESCAPED_LT = /&((?:amp;)*)lt;/g;
+
+/**
+ * Escapes a verbatim value (qwen3-coder's `<parameter=…>`) so that it cannot close its
+ * parameter or forge a call: a `<` that begins a marker is written `&lt;`, and a `&` that begins
+ * `&lt;` (or `&amp;lt;` …) gets one more `amp;`, so decodeMarkerEscapes gives back exactly the
+ * value. Everything else, `a < b` and `&amp;` included, stays verbatim: code stays code.
+ */
+export function encodeMarkerEscapes(value: string): string {
+  return value.replace(/&(?=(?:amp;)*lt;)/g, "&amp;").replace(MARKER_LT, "&lt;");
+}
+
+export function decodeMarkerEscapes(text: string): string {
+  if (!text.includes("&")) return text;
+  return text.replace(ESCAPED_LT, (_whole, amps: string) => (amps === "" ? "<" : `&${amps.slice(4)}lt;`));
+}
+
+/**
+ * The same protection for JSON text (a call's arguments): a `<` that begins a marker is written
+ * `\u003c`, and `[` before a Mistral marker `\u005b`. Outside strings JSON has neither, so the
+ * JSON means exactly the same; only the forged marker is gone.
+ */
+export function protectJson(json: string): string {
+  return json.replace(MARKER_LT, "\\u003c").replace(/\[(?=\/?TOOL_|ARGS\]|CALL_ID\])/g, "\\u005b");
 }
 
 /** Values are written on their own lines by some formats: drop one newline at each end. */

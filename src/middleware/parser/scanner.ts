@@ -1,47 +1,23 @@
 // The streaming state machine every protocol shares. It splits raw model output into text,
-// reasoning (<think> blocks) and tool calls, and hands each call's body to the body readers
-// once the call is closed. Protocols differ only in which tags open a call (CallOpener).
+// reasoning and tool calls, and hands each call's body to the protocol's body reader once the
+// call ends. It is format-neutral: which markers open and close a call, how a body is read and
+// whether a markerless call may be the whole output all come from the protocol (CallSyntax).
 //
-// Work is linear in the output: each character is looked at once, except a possible tag
+// Work is linear in the output: each character is looked at once, except a possible marker
 // prefix at the end of a chunk (`<tool_ca`), which is held back, and is bounded by the
-// longest tag. A call's body is collected as it streams and read once when the call ends.
+// longest marker. A call's body is collected as it streams and read once when the call ends.
 // Every decision depends on the characters alone, so any chunking gives the same result.
-import { parseJsonLenient, type Repair } from "../repair/json-repair.ts";
+import type { Repair } from "../repair/json-repair.ts";
 import type { ParseEvent, StreamParser, ToolSpec } from "../types.ts";
-import { BareCallTracker } from "./bare-call-tracker.ts";
-import { readCallBody } from "./call-body.ts";
-import { isPlainObject } from "./call-candidate.ts";
-import { readJsonCallBody } from "./json-call.ts";
+import type { BodyReading } from "./call-candidate.ts";
+import { THINK_TAGS, type BareCallSyntax, type BareCallTracker, type CallMarker, type CallSyntax } from "./call-syntax.ts";
 import { settleCall } from "./settle-call.ts";
 import { NO_TAG, PARTIAL_TAG, TagSet } from "./tag-match.ts";
-
-/** A tag that opens a tool call, and the tag that closes it. */
-export interface CallOpener {
-  open: string;
-  close: string;
-  /** The tool, when the opening tag itself names it (`<get_weather>`). */
-  toolName?: string;
-  /** Text the body is read with in front (`<function=` is both the opener and part of the call). */
-  bodyPrefix?: string;
-  /** Text the body is read with at its end when the close tag was seen. */
-  bodySuffix?: string;
-}
-
-export const TOOL_CALL_OPENER: CallOpener = { open: "<tool_call>", close: "</tool_call>" };
-
-export interface ScannerOptions {
-  tools: readonly ToolSpec[];
-  /** Openers besides `<tool_call>`, which every protocol understands. */
-  extraOpeners?: readonly CallOpener[];
-}
-
-const THINK_OPEN = "<think>";
-const THINK_CLOSE = "</think>";
 
 const enum Mode {
   /** Only blanks so far (or since a think block): the output may still be a bare call. */
   Start,
-  /** The output began like a JSON call object; held back until it is decided. */
+  /** The output began like a markerless call; held back until it is decided. */
   Bare,
   Text,
   Think,
@@ -52,30 +28,74 @@ const enum BodyKind {
   Undecided,
   Json,
   Markup,
+  /** `<tool_call>` followed by words: a mention of the tag, unless it is closed. */
+  Prose,
+  Raw,
 }
 
 /** Body characters searched for the tool's name so tool-call-start can be announced early. */
 const NAME_SEARCH_LIMIT = 600;
 /**
- * Searches per call. A name written first is found within four (the quotes or angle brackets
- * around it); a body that names its tool later is announced when it ends. This bounds the
- * work on bodies that never match.
+ * Searches per call. A name written first is found within a few (the quotes, brackets or line
+ * ends around it); a body that names its tool later is announced when it ends. This bounds
+ * the work on bodies that never match.
  */
-const NAME_SEARCH_ATTEMPTS = 8;
+const NAME_SEARCH_ATTEMPTS = 12;
+const NAME_TRIGGER = /["<>\n\](]/;
 const JSON_NAME = /^\s*(?:```[A-Za-z0-9_]*\s*)?\{\s*"(?:name|tool_name)"\s*:\s*"([^"\\]+)"/;
 const MARKUP_NAME = /^\s*(?:<(?:tool_name|function_name)>\s*([^<\s][^<]*?)\s*<\/|<function=([^>\s]+)>|<invoke\s+name="([^"]+)")/;
 
+function defaultNameOf(kind: BodyKind, head: string): string | undefined {
+  const m = (kind === BodyKind.Json ? JSON_NAME : MARKUP_NAME).exec(head);
+  return m ? (m[1] ?? m[2] ?? m[3])!.trim() : undefined;
+}
+
+/** What a marker met in text or reasoning does. */
+type FlowAction = { kind: "think-open" } | { kind: "think-close" } | { kind: "stray-close" } | { kind: "open"; marker: CallMarker };
+/** What a marker met inside a call does. */
+type CallAction = { kind: "close" } | { kind: "end" } | { kind: "nest" } | { kind: "interrupt"; marker: CallMarker };
+
+/** A set of markers with what each does, and the characters that can begin one. */
+class MarkerTable<A> {
+  readonly set: TagSet;
+  readonly actions: A[];
+  private readonly starts: Set<number>;
+  private readonly onlyLt: boolean;
+
+  constructor(entries: [string, A][]) {
+    const seen = new Map<string, A>();
+    for (const [tag, action] of entries) if (tag.length > 0 && !seen.has(tag)) seen.set(tag, action);
+    this.set = new TagSet([...seen.keys()]);
+    this.actions = [...seen.values()];
+    this.starts = new Set([...seen.keys()].map((t) => t.charCodeAt(0)));
+    this.onlyLt = this.starts.size === 1 && this.starts.has(60);
+  }
+
+  /** The next position at or after `from` where a marker may begin, or -1. */
+  next(buf: string, from: number): number {
+    if (this.onlyLt) return buf.indexOf("<", from);
+    for (let k = from; k < buf.length; k++) if (this.starts.has(buf.charCodeAt(k))) return k;
+    return -1;
+  }
+
+  startsAt(c: number): boolean {
+    return this.starts.has(c);
+  }
+}
+
 interface OpenCall {
-  opener: CallOpener;
-  /** Offset of the opening tag in the raw output. */
+  marker: CallMarker;
+  /** Offset of the opening marker in the raw output. */
   start: number;
   body: string;
   kind: BodyKind;
-  /** JSON body: inside a string, after a backslash, nesting depth, where the top value ended. */
-  inString: boolean;
+  /** JSON-like body: the quote of the string we are in (0: none), after a backslash, nesting depth, where the first top value ended. */
+  quote: number;
   escaped: boolean;
   depth: number;
   jsonEnd: number;
+  /** Open same-named markers inside the body (markers that nest). */
+  nested: number;
   id?: string;
   nameSearchDone: boolean;
   nameSearches: number;
@@ -85,16 +105,16 @@ interface OpenCall {
 export class ToolCallScanner implements StreamParser {
   private readonly tools: readonly ToolSpec[];
   private readonly toolByName: ReadonlyMap<string, ToolSpec>;
-  private readonly openers: readonly CallOpener[];
-  private readonly textTags: TagSet;
-  private readonly thinkTags: TagSet;
-  /** Per opener: the tags that end its call (its close tag, or a new <tool_call>). */
-  private readonly callTags: Map<CallOpener, TagSet>;
+  private readonly bareSyntax: BareCallSyntax | undefined;
+  private readonly textTable: MarkerTable<FlowAction>;
+  private readonly thinkTable: MarkerTable<FlowAction>;
+  /** Per marker: the markers that matter inside its call. */
+  private readonly callTables: Map<CallMarker, MarkerTable<CallAction>>;
 
   private mode: Mode = Mode.Start;
   /** Input received so far, in characters. Every buffer scanned ends here. */
   private total = 0;
-  /** The undecided tail of the last buffer (a possible tag prefix). */
+  /** The undecided tail of the last buffer (a possible marker prefix). */
   private held = "";
   /** Start mode: the blanks seen, and where they began. */
   private lead = "";
@@ -102,7 +122,7 @@ export class ToolCallScanner implements StreamParser {
   /** Bare mode: the text held back, and its tracker. */
   private bare = "";
   private bareStart = 0;
-  private bareTracker = new BareCallTracker();
+  private bareTracker: BareCallTracker | undefined;
   /** Whether anything but blanks has been output (text, or a call): then no bare call. */
   private sawContent = false;
   private call: OpenCall | undefined;
@@ -110,14 +130,32 @@ export class ToolCallScanner implements StreamParser {
   private out: ParseEvent[] = [];
   private ended = false;
 
-  constructor(options: ScannerOptions) {
-    this.tools = options.tools;
-    this.toolByName = new Map(options.tools.map((t) => [t.name, t]));
-    this.openers = [TOOL_CALL_OPENER, ...(options.extraOpeners ?? [])];
-    // Order matters only for ties; no tag here is a prefix of another.
-    this.textTags = new TagSet([THINK_OPEN, THINK_CLOSE, TOOL_CALL_OPENER.close, ...this.openers.map((o) => o.open)]);
-    this.thinkTags = new TagSet([THINK_CLOSE, TOOL_CALL_OPENER.open]);
-    this.callTags = new Map(this.openers.map((o) => [o, new TagSet([o.close, TOOL_CALL_OPENER.open])]));
+  constructor(syntax: CallSyntax, tools: readonly ToolSpec[]) {
+    this.tools = tools;
+    this.toolByName = new Map(tools.map((t) => [t.name, t]));
+    this.bareSyntax = syntax.bare;
+    const reasoning = syntax.reasoning === undefined ? THINK_TAGS : syntax.reasoning;
+    const markers = syntax.markers;
+    const interrupting = markers.filter((m) => m.interrupts);
+    const flow: [string, FlowAction][] = [];
+    if (reasoning) flow.push([reasoning.open, { kind: "think-open" }], [reasoning.close, { kind: "stray-close" }]);
+    for (const m of markers) if (m.close !== undefined && m.dropStrayClose) flow.push([m.close, { kind: "stray-close" }]);
+    for (const m of markers) flow.push([m.open, { kind: "open", marker: m }]);
+    this.textTable = new MarkerTable(flow);
+    this.thinkTable = new MarkerTable<FlowAction>([
+      ...(reasoning ? [[reasoning.close, { kind: "think-close" }] as [string, FlowAction]] : []),
+      ...markers.filter((m) => m.inReasoning ?? m.interrupts).map((m): [string, FlowAction] => [m.open, { kind: "open", marker: m }]),
+    ]);
+    this.callTables = new Map(
+      markers.map((m) => {
+        const entries: [string, CallAction][] = [];
+        if (m.close !== undefined) entries.push([m.close, { kind: "close" }]);
+        for (const end of m.ends ?? []) entries.push([end, { kind: "end" }]);
+        if (m.nests) entries.push([m.open, { kind: "nest" }]);
+        for (const other of interrupting) entries.push([other.open, { kind: "interrupt", marker: other }]);
+        return [m, new MarkerTable(entries)];
+      }),
+    );
   }
 
   push(chunk: string): ParseEvent[] {
@@ -160,7 +198,7 @@ export class ToolCallScanner implements StreamParser {
           i = this.scanStart(buf, i, base);
           break;
         case Mode.Bare: {
-          const ruledOut = this.bareTracker.feed(buf, i, buf.length);
+          const ruledOut = this.bareTracker!.feed(buf, i, buf.length);
           if (ruledOut < 0) {
             this.bare += i === 0 ? buf : buf.slice(i);
             i = buf.length;
@@ -191,13 +229,12 @@ export class ToolCallScanner implements StreamParser {
     if (this.lead.length === 0) this.leadStart = base + from;
     this.lead += buf.slice(from, k);
     if (k === buf.length) return k;
-    const c = buf.charCodeAt(k);
-    if (c === 123 || c === 91 || c === 96) {
+    if (this.bareSyntax && this.bareSyntax.startsWith.includes(buf[k]!)) {
       this.mode = Mode.Bare;
       this.bare = this.lead;
       this.bareStart = this.leadStart;
-      this.bareTracker = new BareCallTracker();
       // The tracker has not seen the blanks; they cannot rule anything out.
+      this.bareTracker = this.bareSyntax.tracker();
     } else {
       this.mode = Mode.Text;
       if (this.lead.length > 0) this.emitFlow(Mode.Text, this.lead, this.leadStart);
@@ -206,72 +243,72 @@ export class ToolCallScanner implements StreamParser {
     return k;
   }
 
-  /** Text or think mode: text up to the next tag that matters. */
+  /** Text or think mode: text up to the next marker that matters. */
   private scanFlow(buf: string, from: number, base: number, final: boolean): number {
     const mode = this.mode as Mode.Text | Mode.Think;
-    const tags = mode === Mode.Text ? this.textTags : this.thinkTags;
+    const table = mode === Mode.Text ? this.textTable : this.thinkTable;
     let k = from;
     for (;;) {
-      const lt = buf.indexOf("<", k);
-      if (lt < 0) {
+      const at = table.next(buf, k);
+      if (at < 0) {
         this.emitFlow(mode, from === 0 ? buf : buf.slice(from), base + from);
         return buf.length;
       }
-      const tag = tags.match(buf, lt);
+      const tag = table.set.match(buf, at);
       if (tag === NO_TAG || (tag === PARTIAL_TAG && final)) {
-        k = lt + 1;
+        k = at + 1;
         continue;
       }
-      if (lt > from) this.emitFlow(mode, buf.slice(from, lt), base + from);
+      if (at > from) this.emitFlow(mode, buf.slice(from, at), base + from);
       if (tag === PARTIAL_TAG) {
-        this.held = buf.slice(lt);
+        this.held = buf.slice(at);
         return buf.length;
       }
-      const tagText = tags.tags[tag]!;
-      const end = lt + tagText.length;
-      this.onFlowTag(mode, tagText, base + lt);
-      return end;
+      const tagText = table.set.tags[tag]!;
+      this.onFlowMarker(table.actions[tag]!, tagText, base + at, mode);
+      return at + tagText.length;
     }
   }
 
-  private onFlowTag(mode: Mode.Text | Mode.Think, tag: string, at: number): void {
-    if (mode === Mode.Think) {
-      if (tag === THINK_CLOSE) this.mode = this.sawContent ? Mode.Text : Mode.Start;
-      else this.openCall(TOOL_CALL_OPENER, at, Mode.Think);
-      return;
+  private onFlowMarker(action: FlowAction, tag: string, at: number, mode: Mode.Text | Mode.Think): void {
+    switch (action.kind) {
+      case "think-open":
+        this.mode = Mode.Think;
+        return;
+      case "think-close":
+        this.mode = this.sawContent ? Mode.Text : Mode.Start;
+        return;
+      case "stray-close":
+        // A close marker with nothing open: drop it, and say so.
+        this.out.push({
+          type: "repair",
+          kind: "stray-close-tag",
+          message: `dropped ${tag}, which closed nothing`,
+          before: tag,
+          after: "",
+          span: { start: at, end: at + tag.length },
+        });
+        return;
+      case "open":
+        this.openCall(action.marker, at, mode);
     }
-    if (tag === THINK_OPEN) {
-      this.mode = Mode.Think;
-      return;
-    }
-    if (tag === THINK_CLOSE || tag === TOOL_CALL_OPENER.close) {
-      // A close tag with nothing open: drop it, and say so.
-      this.out.push({
-        type: "repair",
-        kind: "stray-close-tag",
-        message: `dropped ${tag}, which closed nothing`,
-        before: tag,
-        after: "",
-        span: { start: at, end: at + tag.length },
-      });
-      return;
-    }
-    const opener = this.openers.find((o) => o.open === tag)!;
-    this.openCall(opener, at, Mode.Text);
   }
 
-  private openCall(opener: CallOpener, at: number, returnMode: Mode.Text | Mode.Think): void {
+  private openCall(marker: CallMarker, at: number, returnMode: Mode.Text | Mode.Think): void {
     this.sawContent = true;
     this.mode = Mode.Call;
+    const hint = marker.body ?? "auto";
     this.call = {
-      opener,
+      marker,
       start: at,
       body: "",
-      kind: opener.bodyPrefix !== undefined ? BodyKind.Markup : BodyKind.Undecided,
-      inString: false,
+      kind:
+        hint === "raw" ? BodyKind.Raw : hint === "json" || hint === "python" ? BodyKind.Json : marker.bodyPrefix !== undefined ? BodyKind.Markup : BodyKind.Undecided,
+      quote: 0,
       escaped: false,
       depth: 0,
       jsonEnd: -1,
+      nested: 0,
       nameSearchDone: false,
       nameSearches: 0,
       returnMode,
@@ -290,66 +327,80 @@ export class ToolCallScanner implements StreamParser {
       const c = buf.charCodeAt(k);
       if (c === 123 || c === 91 || c === 96) call.kind = BodyKind.Json;
       else if (c === 60) call.kind = BodyKind.Markup;
-      else {
-        // `<tool_call>` followed by prose: a literal mention of the tag, not a call.
-        this.appendBody(buf, from, k, base);
-        this.abandonCall(call);
-        return k;
-      }
+      else call.kind = BodyKind.Prose;
     }
-    const tags = this.callTags.get(call.opener)!;
+    const table = this.callTables.get(call.marker)!;
     const segment = from;
     if (call.kind === BodyKind.Json) {
+      const singleQuotes = call.marker.body === "python";
       for (; k < buf.length; k++) {
         const c = buf.charCodeAt(k);
-        if (call.inString) {
+        if (call.quote !== 0) {
           if (call.escaped) call.escaped = false;
           else if (c === 92) call.escaped = true;
-          else if (c === 34) call.inString = false;
+          else if (c === call.quote) call.quote = 0;
           continue;
         }
-        if (c === 34) call.inString = true;
+        if (table.startsAt(c)) {
+          const done = this.callMarker(buf, segment, k, base, table, final);
+          if (done >= 0) return done;
+          if (done === HELD) return buf.length;
+        }
+        if (c === 34 || (c === 39 && singleQuotes)) call.quote = c;
         else if (c === 123 || c === 91) call.depth++;
         else if (c === 125 || c === 93) {
           if (call.depth > 0 && --call.depth === 0 && call.jsonEnd < 0) call.jsonEnd = call.body.length + (k + 1 - segment);
-        } else if (c === 60) {
-          const done = this.callTag(buf, segment, k, base, tags, final);
-          if (done >= 0) return done;
         }
       }
     } else {
       for (;;) {
-        const lt = buf.indexOf("<", k);
-        if (lt < 0) break;
-        const done = this.callTag(buf, segment, lt, base, tags, final);
+        const at = table.next(buf, k);
+        if (at < 0) break;
+        const done = this.callMarker(buf, segment, at, base, table, final);
         if (done >= 0) return done;
-        k = lt + 1;
+        if (done === HELD) return buf.length;
+        k = at + 1;
       }
     }
     this.appendBody(buf, segment, buf.length, base);
     return buf.length;
   }
 
-  /** At a `<` inside a call: closes the call, holds a possible tag back, or returns -1. */
-  private callTag(buf: string, segment: number, lt: number, base: number, tags: TagSet, final: boolean): number {
-    const tag = tags.match(buf, lt);
-    if (tag === NO_TAG || (tag === PARTIAL_TAG && final)) return -1;
-    this.appendBody(buf, segment, lt, base);
-    if (tag === PARTIAL_TAG) {
-      this.held = buf.slice(lt);
-      return buf.length;
-    }
+  /**
+   * At a possible marker inside a call: ends the call (returns where scanning goes on), holds a
+   * possible marker back (HELD), or returns NOT_A_MARKER (also for a nested open or close).
+   */
+  private callMarker(buf: string, segment: number, at: number, base: number, table: MarkerTable<CallAction>, final: boolean): number {
+    const tag = table.set.match(buf, at);
+    if (tag === NO_TAG || (tag === PARTIAL_TAG && final)) return NOT_A_MARKER;
     const call = this.call!;
-    const end = lt + tags.tags[tag]!.length;
-    if (tag === 0) {
+    if (tag === PARTIAL_TAG) {
+      this.appendBody(buf, segment, at, base);
+      this.held = buf.slice(at);
+      return HELD;
+    }
+    const action = table.actions[tag]!;
+    const end = at + table.set.tags[tag]!.length;
+    if (action.kind === "nest") {
+      call.nested++;
+      return NOT_A_MARKER;
+    }
+    if (action.kind === "close" && call.nested > 0) {
+      call.nested--;
+      return NOT_A_MARKER;
+    }
+    this.appendBody(buf, segment, at, base);
+    if (action.kind === "close") {
       this.finishCall(call, call.body, base + end, true, []);
       return end;
     }
-    // A new <tool_call> before this one was closed: close it here and open the next.
-    this.finishCall(call, call.body, base + lt, false, [
-      { kind: "implicit-close", message: `a new ${TOOL_CALL_OPENER.open} began before ${call.opener.close}; closed the call there`, before: "", after: call.opener.close },
-    ]);
-    this.openCall(TOOL_CALL_OPENER, base + lt, call.returnMode);
+    if (action.kind === "end") {
+      this.endCallWithoutClose(call, base + end);
+      return end;
+    }
+    // A new call before this one was closed: end this one here and open the next.
+    this.endCallWithoutClose(call, base + at);
+    this.openCall(action.marker, base + at, call.returnMode);
     return end;
   }
 
@@ -360,102 +411,147 @@ export class ToolCallScanner implements StreamParser {
     call.body += piece;
     if (call.id !== undefined) {
       this.out.push({ type: "tool-call-delta", id: call.id, argumentsDelta: piece, span: { start: base + from, end: base + to } });
-    } else if (!call.nameSearchDone && call.kind !== BodyKind.Undecided) {
+    } else if (!call.nameSearchDone && call.kind !== BodyKind.Undecided && call.kind !== BodyKind.Prose) {
       this.searchName(call, piece, base + to);
     }
   }
 
   /** Announces the call (tool-call-start) as soon as its body names a known tool. */
   private searchName(call: OpenCall, piece: string, bodyEnd: number): void {
-    let name = call.opener.toolName;
+    const { marker } = call;
+    let name = marker.toolName;
     if (name === undefined) {
-      const trigger = call.kind === BodyKind.Json ? piece.includes('"') : piece.includes(">") || piece.includes("<");
-      if (!trigger && call.body.length <= NAME_SEARCH_LIMIT) return;
-      const head = (call.opener.bodyPrefix ?? "") + (call.body.length > NAME_SEARCH_LIMIT ? call.body.slice(0, NAME_SEARCH_LIMIT) : call.body);
-      const m = (call.kind === BodyKind.Json ? JSON_NAME : MARKUP_NAME).exec(head);
-      if (m) name = (m[1] ?? m[2] ?? m[3])!.trim();
-      else if (call.body.length > NAME_SEARCH_LIMIT || ++call.nameSearches >= NAME_SEARCH_ATTEMPTS) call.nameSearchDone = true;
+      if (!NAME_TRIGGER.test(piece) && call.body.length <= NAME_SEARCH_LIMIT) return;
+      const head = (marker.bodyPrefix ?? "") + (call.body.length > NAME_SEARCH_LIMIT ? call.body.slice(0, NAME_SEARCH_LIMIT) : call.body);
+      name = marker.nameOf ? marker.nameOf(head) : defaultNameOf(call.kind, head);
+      if (name === undefined && (call.body.length > NAME_SEARCH_LIMIT || ++call.nameSearches >= NAME_SEARCH_ATTEMPTS)) call.nameSearchDone = true;
     }
     if (name === undefined) return;
     call.nameSearchDone = true;
     if (!this.toolByName.has(name)) return; // reported when the call ends
     call.id = this.nextId();
-    const openSpan = { start: call.start, end: call.start + call.opener.open.length };
+    const openSpan = { start: call.start, end: call.start + marker.open.length };
     this.out.push({ type: "tool-call-start", id: call.id, name, span: openSpan });
     const bodyStart = bodyEnd - call.body.length;
     this.out.push({ type: "tool-call-delta", id: call.id, argumentsDelta: call.body, span: { start: bodyStart, end: bodyEnd } });
   }
 
+  /** A marker's text followed by words, never closed: it was a mention, so it is output again. */
   private abandonCall(call: OpenCall): void {
     this.call = undefined;
     this.mode = call.returnMode;
-    this.emitFlow(call.returnMode, call.opener.open + call.body, call.start);
+    this.emitFlow(call.returnMode, call.marker.open + call.body, call.start);
   }
 
-  private finishCall(call: OpenCall, body: string, end: number, closed: boolean, scannerRepairs: Repair[]): void {
+  /** Reads a body with the protocol's reader; a reader that throws gives a parse error, never a crash. */
+  private read(text: string, marker: CallMarker): BodyReading {
+    try {
+      return marker.read(text, this.tools, marker.toolName);
+    } catch (error) {
+      return { ok: false, kind: "invalid-call", message: `the call could not be read: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
+  private finishCall(call: OpenCall, body: string, end: number, closed: boolean, scannerRepairs: Repair[], reading?: BodyReading): void {
     this.call = undefined;
     this.mode = call.returnMode;
-    const { opener } = call;
-    const text = (opener.bodyPrefix ?? "") + body + (closed ? (opener.bodySuffix ?? "") : "");
-    const reading = readCallBody(text, this.tools, opener.toolName);
-    const raw = opener.open + body + (closed ? opener.close : "");
+    const { marker } = call;
+    const text = (marker.bodyPrefix ?? "") + body + (closed ? (marker.bodySuffix ?? "") : "");
+    const raw = marker.open + body + (closed ? marker.close! : "");
     settleCall(
-      reading,
+      reading ?? this.read(text, marker),
       {
         toolByName: this.toolByName,
         span: { start: call.start, end },
-        openSpan: { start: call.start, end: call.start + opener.open.length },
+        openSpan: { start: call.start, end: call.start + marker.open.length },
         raw,
         ...(call.id !== undefined ? { startedId: call.id } : {}),
         scannerRepairs,
-        bodyOffset: call.start + opener.open.length - (opener.bodyPrefix?.length ?? 0),
+        bodyOffset: call.start + marker.open.length - (marker.bodyPrefix?.length ?? 0),
         nextId: this.nextId,
       },
       this.out,
     );
   }
 
+  /** A call ended by a turn's end, a new call or the end of the output, without its close marker. */
+  private endCallWithoutClose(call: OpenCall, end: number): void {
+    const { marker, body } = call;
+    if (call.kind === BodyKind.Prose) {
+      this.abandonCall(call);
+      return;
+    }
+    if (marker.close !== undefined) {
+      // Only a new call can end a call with a close marker early; it is read as far as it got.
+      const repair: Repair = { kind: "implicit-close", message: `a new call began before ${marker.close}; closed the call there`, before: "", after: marker.close };
+      this.finishCall(call, body, end, false, [repair]);
+      return;
+    }
+    // A call that has no close marker ends this way: it is a call only if its body is whole.
+    const reading = this.wholeReading(call, body);
+    if (reading) this.finishCall(call, body, end, false, [], reading);
+    else this.unfinished(call, `the call was cut off before it was complete`);
+  }
+
+  /** The body read, if it is whole; undefined if it was cut off. */
+  private wholeReading(call: OpenCall, body: string): BodyReading | undefined {
+    if (call.kind === BodyKind.Undecided) return undefined;
+    if (call.kind === BodyKind.Json && (call.quote !== 0 || call.depth !== 0 || call.jsonEnd < 0)) return undefined;
+    const reading = this.read((call.marker.bodyPrefix ?? "") + body, call.marker);
+    return !reading.ok || reading.complete ? reading : undefined;
+  }
+
+  private unfinished(call: OpenCall, message: string): void {
+    const id = call.id ?? this.nextId();
+    this.call = undefined;
+    this.mode = call.returnMode;
+    this.out.push({
+      type: "parse-error",
+      id,
+      kind: "unfinished-tool-call",
+      message,
+      raw: call.marker.open + call.body,
+      span: { start: call.start, end: call.start + call.marker.open.length + call.body.length },
+    });
+  }
+
   /** The stream ended inside a call: recover it if it is whole, else report it unfinished. */
   private endInCall(): void {
     const call = this.call!;
-    const { opener, body } = call;
-    const bodyStart = call.start + opener.open.length;
-    const missingClose: Repair = { kind: "missing-close-tag", message: `the output ended before ${opener.close}; the call was complete`, before: "", after: opener.close };
+    const { marker, body } = call;
+    const bodyStart = call.start + marker.open.length;
+    if (call.kind === BodyKind.Prose) {
+      this.abandonCall(call);
+      return;
+    }
+    if (marker.close === undefined) {
+      this.endCallWithoutClose(call, bodyStart + body.length);
+      return;
+    }
+    const missingClose: Repair = { kind: "missing-close-tag", message: `the output ended before ${marker.close}; the call was complete`, before: "", after: marker.close };
     let cut = -1;
-    let rest: string;
     let closed = false;
     if (call.kind === BodyKind.Json) {
       if (call.jsonEnd >= 0) cut = call.jsonEnd;
       else {
-        // A close tag the string tracking missed (an unbalanced quote): take it after all.
-        const close = body.indexOf(opener.close);
+        // A close marker the string tracking missed (an unbalanced quote): take it after all.
+        const close = body.indexOf(marker.close);
         if (close >= 0) {
           cut = close;
           closed = true;
         }
       }
-    } else if (call.kind === BodyKind.Markup) {
-      const reading = readCallBody((opener.bodyPrefix ?? "") + body, this.tools, opener.toolName);
+    } else if (call.kind === BodyKind.Markup || call.kind === BodyKind.Raw) {
+      const reading = this.read((marker.bodyPrefix ?? "") + body, marker);
       if (reading.ok && reading.complete) cut = body.length;
     }
     if (cut < 0) {
-      const id = call.id ?? this.nextId();
-      this.call = undefined;
-      this.mode = call.returnMode;
-      this.out.push({
-        type: "parse-error",
-        id,
-        kind: "unfinished-tool-call",
-        message: `the output ended inside a tool call (no ${opener.close}) and the call is incomplete`,
-        raw: opener.open + body,
-        span: { start: call.start, end: bodyStart + body.length },
-      });
+      this.unfinished(call, `the output ended inside a tool call (no ${marker.close}) and the call is incomplete`);
       return;
     }
-    const afterCut = closed ? cut + opener.close.length : cut;
-    rest = body.slice(afterCut);
-    const restTrimmed = rest.trim();
-    if (restTrimmed === "```") rest = "";
+    const afterCut = closed ? cut + marker.close.length : cut;
+    let rest = body.slice(afterCut);
+    if (rest.trim() === "```") rest = "";
     this.finishCall(call, body.slice(0, cut), bodyStart + afterCut, closed, closed ? [] : [missingClose]);
     if (rest.length > 0) {
       // What followed the call is output again: scan it as such.
@@ -469,48 +565,37 @@ export class ToolCallScanner implements StreamParser {
     this.bare = "";
     this.mode = Mode.Text;
     const span = { start: this.bareStart, end: this.bareStart + text.length };
-    if (this.bareTracker.complete && this.looksLikeCall(text)) {
-      const reading = readJsonCallBody(text);
-      const fenced = text.trimStart().startsWith("`");
-      settleCall(
-        reading,
-        {
-          toolByName: this.toolByName,
-          span,
-          openSpan: span,
-          raw: text,
-          bodyOffset: span.start,
-          scannerRepairs: [
-            {
-              kind: "bare-call",
-              message: `the whole output was a ${fenced ? "fenced " : ""}call object without ${TOOL_CALL_OPENER.open} tags`,
-              before: "",
-              after: TOOL_CALL_OPENER.open,
-            },
-          ],
-          nextId: this.nextId,
-        },
-        this.out,
-      );
+    const syntax = this.bareSyntax!;
+    let reading: BodyReading | undefined;
+    if (this.bareTracker!.complete) {
+      try {
+        reading = syntax.read(text, this.tools);
+      } catch (error) {
+        reading = { ok: false, kind: "invalid-call", message: `the call could not be read: ${error instanceof Error ? error.message : String(error)}` };
+      }
+    }
+    if (!reading) {
+      this.out.push({ type: "text", text, span });
       return;
     }
-    this.out.push({ type: "text", text, span });
-  }
-
-  /** A bare object is a call if it names a known tool, or has the shape of a call. */
-  private looksLikeCall(text: string): boolean {
-    const parsed = parseJsonLenient(text);
-    if (!parsed.ok) return false;
-    const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
-    return (
-      items.length > 0 &&
-      items.every((item) => {
-        if (!isPlainObject(item)) return false;
-        const target = isPlainObject(item.function) ? item.function : item;
-        if (typeof target.name !== "string") return false;
-        return this.toolByName.has(target.name.trim()) || "arguments" in target || "parameters" in target;
-      })
+    const settled: ParseEvent[] = [];
+    settleCall(
+      reading,
+      {
+        toolByName: this.toolByName,
+        span,
+        openSpan: span,
+        raw: text,
+        bodyOffset: span.start,
+        scannerRepairs: [{ kind: "bare-call", message: `the whole output was ${syntax.describe(text)} without the protocol's markers`, before: "", after: "" }],
+        nextId: this.nextId,
+      },
+      settled,
     );
+    // Without markers, an object that yields no call (an unknown tool, say) may have been meant
+    // as an answer: it stays in the text, and the errors say why it was not run.
+    if (!settled.some((e) => e.type === "tool-call-end")) this.out.push({ type: "text", text, span });
+    for (const e of settled) this.out.push(e);
   }
 
   /** Emits text or reasoning, merged with the previous event when it continues it. */
@@ -527,6 +612,9 @@ export class ToolCallScanner implements StreamParser {
     this.out.push({ type, text, span: { start, end: start + text.length } });
   }
 }
+
+const NOT_A_MARKER = -1;
+const HELD = -2;
 
 function isBlank(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;

@@ -1,16 +1,37 @@
 // The qwen3-coder protocol, the format Qwen3-Coder was trained on:
 //   <tool_call>\n<function=NAME>\n<parameter=KEY>\nvalue\n</parameter>\n</function>\n</tool_call>
 // Values are verbatim text (code stays code); non-string values are written as JSON.
-import { ToolCallScanner, type CallOpener } from "../parser/scanner.ts";
+import { bareJsonCall } from "../parser/bare-json-call.ts";
+import { readCallBody } from "../parser/call-body.ts";
+import type { CallSyntax } from "../parser/call-syntax.ts";
+import { encodeMarkerEscapes } from "../parser/markup.ts";
+import { ToolCallScanner } from "../parser/scanner.ts";
 import type { JsonSchema, Protocol, ToolCall, ToolSpec } from "../types.ts";
+import { callStructuralTag } from "./structural-tags.ts";
 import { joinAssistantTurn, renderToolResponse } from "./tool-response.ts";
 
-/** A bare <function=…> block, without the <tool_call> around it, is a call too. */
-const BARE_FUNCTION: CallOpener = { open: "<function=", close: "</function>", bodyPrefix: "<function=", bodySuffix: "</function>" };
+/**
+ * A call is <function=…> markup inside <tool_call></tool_call>. Lenient readings: a bare
+ * <function=…> block without <tool_call> around it is a call too; a JSON body inside
+ * <tool_call> is read (readCallBody goes by the first character); and a whole output that is one
+ * JSON call object without tags is a call (bareJsonCall).
+ */
+const qwen3CoderSyntax: CallSyntax = {
+  markers: [
+    { open: "<tool_call>", close: "</tool_call>", read: readCallBody, interrupts: true, dropStrayClose: true },
+    { open: "<function=", close: "</function>", bodyPrefix: "<function=", bodySuffix: "</function>", read: readCallBody },
+  ],
+  bare: bareJsonCall,
+};
 
+/**
+ * Values are written verbatim, as Qwen3-Coder was trained, except a marker inside one: a value
+ * holding `</parameter></function></tool_call><tool_call>…` would otherwise show the model a call
+ * that never ran. encodeMarkerEscapes breaks such markers with an exact round trip.
+ */
 export function renderQwen3CoderCall(call: ToolCall): string {
   const params = Object.entries(call.arguments).map(
-    ([k, v]) => `<parameter=${k}>\n${typeof v === "string" ? v : JSON.stringify(v)}\n</parameter>\n`,
+    ([k, v]) => `<parameter=${k}>\n${encodeMarkerEscapes(typeof v === "string" ? v : JSON.stringify(v))}\n</parameter>\n`,
   );
   return `<tool_call>\n<function=${call.name}>\n${params.join("")}</function>\n</tool_call>`;
 }
@@ -70,6 +91,14 @@ export const qwen3CoderProtocol: Protocol = {
           "- If no function fits, answer normally and do not mention the functions.",
         ].join("\n"),
   renderAssistant: (message) => joinAssistantTurn(message.content, (message.toolCalls ?? []).map(renderQwen3CoderCall)),
-  renderToolResult: (message) => renderToolResponse(message),
-  createParser: (tools) => new ToolCallScanner({ tools, extraOpeners: [BARE_FUNCTION] }),
+  renderToolResult: (message, escape) => renderToolResponse(message, escape),
+  markers: ["<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter=", "</parameter>", "<tool_response>", "</tool_response>", "<tools>", "</tools>", "<think>", "</think>"],
+  createParser: (tools) => new ToolCallScanner(qwen3CoderSyntax, tools),
+  structuralTag: (tools, choice) =>
+    callStructuralTag(tools, choice, {
+      trigger: "<tool_call>",
+      begin: (name) => `<tool_call>\n<function=${name}>\n`,
+      content: (tool) => ({ type: "qwen_xml_parameter", json_schema: tool.parameters }),
+      end: "</function>\n</tool_call>",
+    }),
 };

@@ -1,4 +1,5 @@
-// Protocols by name. The three built-in ones are registered here; others may be added.
+// Protocols by name. Each built-in protocol is one file and one line here; others may be added
+// with registerProtocol.
 import type { Protocol } from "../types.ts";
 import { hermesProtocol } from "./hermes.ts";
 import { qwen3CoderProtocol } from "./qwen3-coder.ts";
@@ -16,6 +17,11 @@ export function getProtocol(name: string): Protocol | undefined {
 
 export function listProtocols(): Protocol[] {
   return [...protocols.values()];
+}
+
+/** Every registered protocol's markers: no tool result may forge any of them, whatever protocol reads it. */
+export function allProtocolMarkers(): string[] {
+  return [...new Set(listProtocols().flatMap((p) => p.markers ?? []))];
 }
 
 registerProtocol(hermesProtocol);

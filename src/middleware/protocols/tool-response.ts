@@ -1,10 +1,10 @@
-// How a tool result is written back for the protocols here: inside <tool_response> tags, the
-// wording of the Qwen chat templates (which send it as a user turn), escaped so it stays inert.
+// How a tool result is written back for the Qwen-style protocols: inside <tool_response> tags,
+// the wording of the Qwen chat templates (which send it as a user turn), escaped so it stays inert.
 import type { ChatMessage } from "../types.ts";
-import { escapeToolResult } from "./escape-tool-result.ts";
+import { toolResultEscaper } from "./escape-tool-result.ts";
 
-export function renderToolResponse(message: Extract<ChatMessage, { role: "tool" }>, extraTags: readonly string[] | "all" = []): string {
-  return `<tool_response>\n${escapeToolResult(message.content, extraTags)}\n</tool_response>`;
+export function renderToolResponse(message: Extract<ChatMessage, { role: "tool" }>, escape: (text: string) => string = toolResultEscaper([])): string {
+  return `<tool_response>\n${escape(message.content)}\n</tool_response>`;
 }
 
 /**
@@ -12,8 +12,8 @@ export function renderToolResponse(message: Extract<ChatMessage, { role: "tool" 
  * is trimmed, as those templates trim history: the blank lines a model writes around a think
  * block or before a call would otherwise pile up in every later prompt.
  */
-export function joinAssistantTurn(content: string, renderedCalls: string[]): string {
+export function joinAssistantTurn(content: string, renderedCalls: string[], separator = "\n"): string {
   const text = content.trim();
   const parts = text.length > 0 ? [text, ...renderedCalls] : renderedCalls;
-  return parts.join("\n");
+  return parts.join(separator);
 }

@@ -2,8 +2,13 @@
 // each child tag an argument. A tag named after a known tool (<get_weather>…</get_weather>)
 // is understood as a call too.
 import { encodeEntities } from "../parser/markup.ts";
-import { ToolCallScanner, type CallOpener } from "../parser/scanner.ts";
+import { bareJsonCall } from "../parser/bare-json-call.ts";
+import { readCallBody } from "../parser/call-body.ts";
+import type { CallMarker, CallSyntax } from "../parser/call-syntax.ts";
+import { ToolCallScanner } from "../parser/scanner.ts";
 import type { Protocol, ToolCall, ToolSpec } from "../types.ts";
+import { escapeAllTags, toolResultEscaper } from "./escape-tool-result.ts";
+import { callStructuralTag } from "./structural-tags.ts";
 import { joinAssistantTurn, renderToolResponse } from "./tool-response.ts";
 import { qwenToolsIntro } from "./tools-intro.ts";
 
@@ -16,8 +21,18 @@ export function toolNamedTags(tools: readonly ToolSpec[]): string[] {
   return tools.map((t) => t.name).filter((name) => TAG_NAME.test(name) && !RESERVED.has(name));
 }
 
-function toolNamedOpeners(tools: readonly ToolSpec[]): CallOpener[] {
-  return toolNamedTags(tools).map((name) => ({ open: `<${name}>`, close: `</${name}>`, toolName: name }));
+/**
+ * A call is markup inside <tool_call></tool_call>, or a tag named after a tool (its parameter
+ * may share its name, so the tag nests). Lenient readings: a JSON body inside <tool_call> is
+ * read too (readCallBody goes by the first character), and a whole output that is one JSON call
+ * object without tags is a call (bareJsonCall).
+ */
+function xmlSyntax(tools: readonly ToolSpec[]): CallSyntax {
+  const toolNamed: CallMarker[] = toolNamedTags(tools).map((name) => ({ open: `<${name}>`, close: `</${name}>`, toolName: name, read: readCallBody, nests: true, inReasoning: true }));
+  return {
+    markers: [{ open: "<tool_call>", close: "</tool_call>", read: readCallBody, interrupts: true, dropStrayClose: true }, ...toolNamed],
+    bare: bareJsonCall,
+  };
 }
 
 /** One value as markup: text escaped, arrays as <item>s, objects as one tag per field. */
@@ -72,6 +87,11 @@ export const xmlProtocol: Protocol = {
         ].join("\n"),
   renderAssistant: (message) => joinAssistantTurn(message.content, (message.toolCalls ?? []).map(renderXmlCall)),
   // Any tag may name a tool here, and the tools are not known at this point: escape them all.
-  renderToolResult: (message) => renderToolResponse(message, "all"),
-  createParser: (tools) => new ToolCallScanner({ tools, extraOpeners: toolNamedOpeners(tools) }),
+  renderToolResult: (message, escape = toolResultEscaper([])) => renderToolResponse(message, (text) => escapeAllTags(escape(text))),
+  markers: ["<tool_call>", "</tool_call>", "<tool_name>", "</tool_name>", "<tool_response>", "</tool_response>", "<tools>", "</tools>", "<think>", "</think>"],
+  createParser: (tools) => new ToolCallScanner(xmlSyntax(tools), tools),
+  // The arguments are tags of their own; XGrammar has no format for them, so only the call's
+  // frame and the tool's name are fixed.
+  structuralTag: (tools, choice) =>
+    callStructuralTag(tools, choice, { trigger: "<tool_call>", begin: (name) => `<tool_call>\n<tool_name>${name}</tool_name>\n`, content: () => ({ type: "any_text" }), end: "</tool_call>" }),
 };

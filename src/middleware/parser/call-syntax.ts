@@ -1,0 +1,74 @@
+// What a protocol tells the streaming core about its format: which markers open a call, what
+// ends it, how its body is read, and whether an output may be a call with no marker at all.
+// The core (scanner.ts) knows nothing else about any format.
+import type { ToolSpec } from "../types.ts";
+import type { BodyReading } from "./call-candidate.ts";
+
+/** Reads a call's body (the text between its markers) into calls, or says why it is not one. */
+export type BodyReader = (body: string, tools: readonly ToolSpec[], knownName?: string) => BodyReading;
+
+/**
+ * How the core follows a body while it streams, to know whether a close marker inside it is
+ * really the close, and whether a body cut off by the end of the output is whole:
+ * - "auto": decided by the first character — `{`, `[` or a fence: JSON; `<`: markup; anything
+ *   else: prose (a literal mention of the marker, unless the marker is closed);
+ * - "json": JSON-like from the first character (`"` strings, brackets), names allowed before it;
+ * - "python": like json, with strings in either quote style;
+ * - "raw": no tracking; the body ends at the first close marker.
+ */
+export type BodyKindHint = "auto" | "json" | "python" | "raw";
+
+export interface CallMarker {
+  /** The text that opens a call. */
+  open: string;
+  /** The text that closes it; without one the call runs to `ends`, a new call or the end of the output. */
+  close?: string;
+  /** Texts that also end the call (a turn's end marker), consumed with it. */
+  ends?: readonly string[];
+  /** The tool, when the opener itself names it (`<get_weather>`). */
+  toolName?: string;
+  /** Text the body is read with in front (`<function=` is both the opener and part of the call). */
+  bodyPrefix?: string;
+  /** Text the body is read with at its end when the close marker was seen. */
+  bodySuffix?: string;
+  body?: BodyKindHint;
+  read: BodyReader;
+  /** A call opening with this marker closes one still open. */
+  interrupts?: boolean;
+  /** A call may open with this marker inside reasoning (a model may call from its think block); default: `interrupts`. */
+  inReasoning?: boolean;
+  /** This marker's close, met with no call open, is dropped with a repair instead of kept as text. */
+  dropStrayClose?: boolean;
+  /** The same marker inside the body nests (a tool and its parameter may share a name: `<s><s>1</s></s>`). */
+  nests?: boolean;
+  /** Finds the tool's name early in the body's first characters, to announce the call while it streams. */
+  nameOf?: (head: string) => string | undefined;
+}
+
+/** Follows an output that began like a markerless call, one character at a time. */
+export interface BareCallTracker {
+  /** Feeds `text[from, to)`; returns the index of the first character that rules a bare call out, or -1. */
+  feed: (text: string, from: number, to: number) => number;
+  /** Whether what was fed is a whole call (and nothing but blanks after it). */
+  readonly complete: boolean;
+}
+
+/** An output that is nothing but a call, without markers (a bare JSON object, a pythonic list). */
+export interface BareCallSyntax {
+  /** Characters that may begin such an output (after blanks). */
+  startsWith: string;
+  tracker: () => BareCallTracker;
+  /** Reads the whole output; undefined when it is not a call after all (then it is text). */
+  read: (text: string, tools: readonly ToolSpec[]) => BodyReading | undefined;
+  /** For the repair that says the markers were missing: "a call object", "a pythonic call list". */
+  describe: (text: string) => string;
+}
+
+export interface CallSyntax {
+  markers: readonly CallMarker[];
+  bare?: BareCallSyntax;
+  /** Reasoning tags; null for a format without them. Default <think></think>. */
+  reasoning?: { open: string; close: string } | null;
+}
+
+export const THINK_TAGS = { open: "<think>", close: "</think>" } as const;
