@@ -1,6 +1,6 @@
 // Shared steps for the lab's end-to-end tests: open the page on the replay engine with a
 // transcript (built-in, or one served by the test), and send a message as a person would.
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 export interface TestTranscript {
   title: string;
@@ -31,4 +31,19 @@ export async function send(page: Page, text: string): Promise<void> {
   const input = page.getByTestId("chat-input");
   await input.fill(text);
   await input.press("Enter");
+}
+
+/**
+ * Stops the page's clock (installed with `page.clock.install()` before the page opened): a
+ * replay then streams only when the test moves the clock, so a reply stays open while it looks.
+ */
+export async function holdClock(page: Page): Promise<void> {
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+}
+
+/** Moves a held clock a few frames at a time, without waiting for the page, until `shown` is in the DOM. */
+export async function streamUntil(page: Page, shown: Locator): Promise<void> {
+  while ((await shown.count()) === 0) {
+    for (let frame = 0; frame < 6; frame++) await page.clock.runFor(16);
+  }
 }

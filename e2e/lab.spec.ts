@@ -1,6 +1,6 @@
 // The lab as a person uses it, with the replay engine standing in for a model.
 import { expect, test } from "@playwright/test";
-import { openLab, send, serveTranscript } from "./lab-helpers.ts";
+import { holdClock, openLab, send, serveTranscript, streamUntil } from "./lab-helpers.ts";
 import { longSession } from "../src/ui/debugger/event-fixtures.ts";
 
 test("a replayed conversation with a tool call, end to end", async ({ page }) => {
@@ -350,53 +350,66 @@ test("sending before any engine is ready explains why and keeps the message", as
 });
 
 test("a long streamed reply keeps its newest line in view while it streams, on a slow machine too", async ({ page }) => {
-  const lines = Array.from({ length: 400 }, (_, i) => `Line ${i + 1} of a long answer.`);
+  const lines = Array.from({ length: 200 }, (_, i) => `Line ${i + 1} of a long answer.`);
   const url = await serveTranscript(page, "long", { title: "Long", protocol: "hermes", chunkChars: 60, delayMs: 16, turns: [lines.join("\n\n")] });
+  // The page's clock is the test's: the replay streams a chunk per 16 ms of that clock, so the
+  // reply grows only when the test moves it, and is still streaming whenever the test looks.
+  await page.clock.install();
   await openLab(page, url);
   // A slow CPU (CI's was one) lets the stream grow the content between the view's own scroll to
   // the bottom and that scroll's event; the view must still count as following.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
+  await holdClock(page);
   await send(page, "write a lot");
   const message = page.getByTestId("message-assistant");
   const log = page.getByTestId("chat-log");
-  // While it streams, the newest paragraph comes into view (it may be a frame behind the text).
   const newestInView = () =>
     log.evaluate((el) => {
-      const reply = el.querySelector("[data-testid=message-assistant]");
-      if (reply?.getAttribute("data-status") !== "running") return "finished";
-      const newest = reply.querySelectorAll("p");
+      const newest = el.querySelectorAll("[data-testid=message-assistant] p");
       const last = newest[newest.length - 1];
       if (!last) return "no paragraph yet";
       const view = el.getBoundingClientRect();
       const box = last.getBoundingClientRect();
       return box.top < view.bottom && box.bottom > view.top ? "in view" : "out of view";
     });
-  await expect(message.getByText("Line 40 of a long answer.")).toBeAttached();
-  await expect.poll(newestInView, { intervals: [50] }).toBe("in view");
-  await expect(message.getByText("Line 250 of a long answer.")).toBeAttached();
-  await expect.poll(newestInView, { intervals: [50] }).toBe("in view");
+
+  for (const line of ["Line 40 of a long answer.", "Line 150 of a long answer."]) {
+    await streamUntil(page, message.getByText(line, { exact: true }));
+    // The clock stands still: the reply is held open while the view catches up with its newest paragraph.
+    await expect(message).toHaveAttribute("data-status", "running");
+    await expect.poll(newestInView).toBe("in view");
+    await expect(message).toHaveAttribute("data-status", "running");
+  }
+  // The rest streams at the page's own pace, on a CPU at full speed again.
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+  await page.clock.resume();
   await expect(message).toHaveAttribute("data-status", "final");
-  await expect(message.getByText("Line 400 of a long answer.")).toBeInViewport();
+  await expect(message.getByText("Line 200 of a long answer.")).toBeInViewport();
   await expect(page.getByTestId("message-user")).not.toBeInViewport();
 });
 
 test("a reader who scrolls up while a reply streams keeps their place", async ({ page }) => {
-  const lines = Array.from({ length: 400 }, (_, i) => `Line ${i + 1} of a long answer.`);
+  const lines = Array.from({ length: 200 }, (_, i) => `Line ${i + 1} of a long answer.`);
   const url = await serveTranscript(page, "long", { title: "Long", protocol: "hermes", chunkChars: 60, delayMs: 16, turns: [lines.join("\n\n")] });
+  await page.clock.install();
   await openLab(page, url);
+  await holdClock(page);
   await send(page, "write a lot");
   const message = page.getByTestId("message-assistant");
-  await expect(message.getByText("Line 100 of a long answer.")).toBeAttached();
+  await streamUntil(page, message.getByText("Line 100 of a long answer.", { exact: true }));
   const reading = message.getByText("Line 20 of a long answer.", { exact: true });
   await reading.evaluate((el) => el.scrollIntoView({ block: "start" }));
   const topOf = () => reading.evaluate((el) => Math.round(el.getBoundingClientRect().top));
   const readingTop = await topOf();
+  // Held open by the clock: more of the reply streams in below the reader.
   await expect(message).toHaveAttribute("data-status", "running");
-  await expect(message.getByText("Line 300 of a long answer.")).toBeAttached();
+  await streamUntil(page, message.getByText("Line 150 of a long answer.", { exact: true }));
+  await expect(message).toHaveAttribute("data-status", "running");
   expect(await topOf()).toBe(readingTop);
+  await page.clock.resume();
   await expect(message).toHaveAttribute("data-status", "final");
   expect(await topOf()).toBe(readingTop);
   await expect(reading).toBeInViewport();
-  await expect(message.getByText("Line 400 of a long answer.")).not.toBeInViewport();
+  await expect(message.getByText("Line 200 of a long answer.")).not.toBeInViewport();
 });

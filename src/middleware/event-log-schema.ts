@@ -32,7 +32,12 @@ export const chatMessageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("tool"), toolCallId: z.string(), name: z.string(), content: z.string(), isError: z.boolean().optional() }),
 ]);
 
-export const templateMessageSchema = z.object({ role: z.enum(["system", "user", "assistant", "tool"]), content: z.string() });
+export const templateMessageSchema = z.object({
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  content: z.string(),
+  /** An assistant turn's reasoning; a template keeps or drops it as its family does (Qwen3). */
+  reasoning: z.string().optional(),
+});
 
 /** A half-open range [start, end) of character offsets. */
 export const spanSchema = z.object({ start: z.number(), end: z.number() });

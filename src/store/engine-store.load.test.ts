@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { LoadOptions } from "../engine/webllm/model-loader.ts";
 import { EngineFailure } from "../engine/webllm/engine-errors.ts";
 import type { Engine, Protocol } from "../middleware/types.ts";
+import { samplingDefaultsFor } from "../engine/templates/sampling-defaults.ts";
 
 const loader = vi.hoisted(() => ({
   calls: [] as Array<{ modelId: string; options: LoadOptions; resolve: (engine: Engine) => void; reject: (e: unknown) => void }>,
@@ -155,6 +156,7 @@ describe("engine store: WebLLM life cycle", () => {
       resolveEngine: () => ({ engine: fakeEngine }),
       resolveTools: () => [],
       protocolName: () => "hermes",
+      samplingDefaults: () => samplingDefaultsFor("Qwen3-1.7B-q4f16_1-MLC", true),
     });
     const before = loader.calls.length;
     const loading = store.loadModel("Qwen3-1.7B-q4f16_1-MLC");

@@ -49,7 +49,8 @@ describe("built-in transcripts through the real loop", () => {
       engine,
       protocol,
       tools: createToolbox({ notes: memoryNotes() }),
-      messages: [{ role: "user", content: "Please help." }],
+      // The message the empty chat suggests for it: every built-in has one.
+      messages: [{ role: "user", content: transcript.suggestedMessage }],
       template: replayChatTemplate(),
       toolTimeoutMs: 5_000,
     });

@@ -10,6 +10,7 @@ export const builtInTranscripts = {
   "hermes-calculator": {
     title: "Calculator (Hermes)",
     description: "One tool call in Hermes format, then a final answer built on the result.",
+    suggestedMessage: "What is 1234 * 5678?",
     protocol: "hermes",
     turns: [
       `I'll work that out with the calculator.\n${hermesCall("calculator", { expression: "1234 * 5678" })}`,
@@ -19,6 +20,7 @@ export const builtInTranscripts = {
   "hermes-parallel-calls": {
     title: "Two calls in one turn (Hermes)",
     description: "Two calls in one turn run concurrently; their results return in call order.",
+    suggestedMessage: "What time is it in Seoul, and how many miles is 100 km?",
     protocol: "hermes",
     turns: [
       `${hermesCall("get_current_time", { timezone: "Asia/Seoul" })}\n${hermesCall("convert_units", { value: 100, from: "km", to: "mi" })}`,
@@ -28,6 +30,7 @@ export const builtInTranscripts = {
   "hermes-thinking": {
     title: "Thinking, then a call (Hermes, Qwen3 style)",
     description: "A <think> block is reasoning, not text; the call after it is parsed as usual.",
+    suggestedMessage: "Please remember that my favourite colour is teal.",
     protocol: "hermes",
     turns: [
       `<think>\nThe user wants me to remember their favourite colour. I should use the remember tool.\n</think>\n\n${hermesCall("remember", { key: "favourite_colour", value: "teal" })}`,
@@ -38,6 +41,7 @@ export const builtInTranscripts = {
   "hermes-broken-json": {
     title: "Broken JSON that repair fixes (Hermes)",
     description: "Single quotes, an unquoted key, trailing commas and a number as a string: each repaired and shown as before → after.",
+    suggestedMessage: "What is 72 °F in Celsius?",
     protocol: "hermes",
     turns: [
       `<tool_call>\n{'name': 'convert_units', arguments: {'value': '72', 'from': 'F', 'to': 'C',},}\n</tool_call>`,
@@ -47,6 +51,7 @@ export const builtInTranscripts = {
   "hermes-unknown-tool": {
     title: "A call to an unknown tool (Hermes)",
     description: "The model calls a tool that does not exist, is told so, and corrects itself.",
+    suggestedMessage: "What's the weather in Seoul?",
     protocol: "hermes",
     turns: [
       hermesCall("get_weather", { location: "Seoul" }),
@@ -57,6 +62,7 @@ export const builtInTranscripts = {
   "hermes-unclosed-tag": {
     title: "An unclosed <tool_call> (Hermes)",
     description: "The first call never closes and its JSON is cut short: a parse error the model sees; it retries properly.",
+    suggestedMessage: "What is the square root of 2?",
     protocol: "hermes",
     turns: [
       `<tool_call>\n{"name": "calculator", "arguments": {"expression": "sqrt(2`,
@@ -67,6 +73,7 @@ export const builtInTranscripts = {
   "xml-convert-units": {
     title: "Unit conversion (XML)",
     description: "A call in the XML protocol: each child tag is a parameter, \"5\" coerced to a number.",
+    suggestedMessage: "How many pounds is 5 kg?",
     protocol: "xml",
     turns: [
       "<tool_call>\n<tool_name>convert_units</tool_name>\n<value>5</value>\n<from>kg</from>\n<to>lb</to>\n</tool_call>",
@@ -76,6 +83,7 @@ export const builtInTranscripts = {
   "xml-tool-named-tag": {
     title: "The tool's own name as the tag (XML)",
     description: "The alternative XML style, <calculator><expression>…</expression></calculator>.",
+    suggestedMessage: "What is (17 + 25) * 2?",
     protocol: "xml",
     turns: [
       "Let me compute it.\n<calculator>\n<expression>(17 + 25) * 2</expression>\n</calculator>",
@@ -85,6 +93,7 @@ export const builtInTranscripts = {
   "xml-unclosed-tag": {
     title: "An unclosed tag and an unknown tool (XML)",
     description: "A call that never closes, then a call to a tool that does not exist, then a correct call.",
+    suggestedMessage: "Summarise https://example.com/ for me.",
     protocol: "xml",
     turns: [
       "<tool_call>\n<tool_name>fetch_url</tool_name>\n<url>https://example.com/",
@@ -96,6 +105,7 @@ export const builtInTranscripts = {
   "qwen3-coder-time": {
     title: "Current time (Qwen3-Coder)",
     description: "A call in Qwen3-Coder's <function=…><parameter=…> format.",
+    suggestedMessage: "What time is it in Paris?",
     protocol: "qwen3-coder",
     turns: [
       "<tool_call>\n<function=get_current_time>\n<parameter=timezone>\nEurope/Paris\n</parameter>\n</function>\n</tool_call>",
@@ -105,6 +115,7 @@ export const builtInTranscripts = {
   "qwen3-coder-malformed": {
     title: "Malformed calls (Qwen3-Coder)",
     description: "A parameter that never closes, an unknown function, then a correct call.",
+    suggestedMessage: "What is 2 to the power of 10?",
     protocol: "qwen3-coder",
     turns: [
       "<tool_call>\n<function=calculator>\n<parameter=expression>\n2 ** 10",
@@ -116,6 +127,7 @@ export const builtInTranscripts = {
   "javascript-endless-loop": {
     title: "An endless loop in run_javascript (Hermes)",
     description: "The code never ends: the tool times out (or is stopped) and the app stays responsive.",
+    suggestedMessage: "Run this JavaScript: let n = 0; while (true) { n++; }",
     protocol: "hermes",
     turns: [
       hermesCall("run_javascript", { code: "let n = 0;\nwhile (true) { n++; }\nn;" }),
@@ -126,6 +138,7 @@ export const builtInTranscripts = {
     title: "Deep research with a sub-agent (Hermes)",
     description:
       "deep_research starts a sub-agent on the same engine: turns 2–4 are the sub-agent's, turn 5 is the main agent's answer.",
+    suggestedMessage: "Research how long light from the Sun takes to reach Earth.",
     protocol: "hermes",
     turns: [
       // Main agent: delegates.

@@ -17,6 +17,8 @@ export const transcriptSchema = z.object({
   delayMs: z.number().nonnegative().finite().optional(),
   /** Free text shown next to the title: what the transcript demonstrates. */
   description: z.string().optional(),
+  /** The user message the turns answer: offered in the empty chat, so a first try fits the recording. */
+  suggestedMessage: z.string().min(1).optional(),
   /**
    * The token counts of turns[n] in the run the transcript was made from (null where it had
    * none): the replay reports them as a real engine reports its own. A replay counts nothing.
@@ -46,6 +48,6 @@ export function parseTranscript(value: unknown, source = "transcript"): Transcri
   });
   throw new TranscriptError(
     `${source} is not a valid replay transcript — ${problems.join("; ")}. ` +
-      `Expected {"title": string, "protocol"?: string, "turns": string[], "chunkChars"?: number, "delayMs"?: number, "usage"?: ({"promptTokens"?: number, "completionTokens"?: number} | null)[], "cutOff"?: ("max-tokens" | "context-window" | null)[]}.`,
+      `Expected {"title": string, "protocol"?: string, "turns": string[], "chunkChars"?: number, "delayMs"?: number, "suggestedMessage"?: string, "usage"?: ({"promptTokens"?: number, "completionTokens"?: number} | null)[], "cutOff"?: ("max-tokens" | "context-window" | null)[]}.`,
   );
 }

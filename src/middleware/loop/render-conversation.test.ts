@@ -50,6 +50,16 @@ describe("renderConversation", () => {
     ]);
   });
 
+  it("passes an assistant turn's reasoning beside its text, for the template to keep or drop", () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Go" },
+      { role: "assistant", content: "", reasoning: "Check the weather first.", toolCalls: [call] },
+      { role: "tool", toolCallId: "s1:c1", name: "weather", content: "Sunny" },
+    ];
+    const assistant = renderConversation({ tools: [weather], protocol, messages })[2]!;
+    expect(assistant).toEqual({ role: "assistant", content: protocol.renderAssistant(messages[1] as Extract<ChatMessage, { role: "assistant" }>), reasoning: "Check the weather first." });
+  });
+
   it("keeps a loop's correction after tool results as its own user turn", () => {
     const messages: ChatMessage[] = [
       { role: "user", content: "Go" },

@@ -50,7 +50,11 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
       continue;
     }
     flushToolResults();
-    if (message.role === "assistant") rendered.push({ role: "assistant", content: protocol.renderAssistant(message) });
+    if (message.role === "assistant") {
+      // The reasoning travels beside the turn: whether the model sees it again is the template's call.
+      const reasoning = message.reasoning ? { reasoning: message.reasoning } : {};
+      rendered.push({ role: "assistant", content: protocol.renderAssistant(message), ...reasoning });
+    }
     else rendered.push({ role: message.role, content: message.content });
   }
   flushToolResults();

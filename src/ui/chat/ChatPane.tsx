@@ -5,10 +5,11 @@ import { useMemo } from "react";
 import { useConversationStore } from "../../store/conversation-store.ts";
 import { createChatDeriver } from "../../store/derive-chat.ts";
 import { AssistantMessage } from "./AssistantMessage.tsx";
+import { ChatEmptyState } from "./ChatEmptyState.tsx";
 import { ChatInput } from "./ChatInput.tsx";
 import { useChatScroll } from "./use-chat-scroll.ts";
 
-export function ChatPane({ emptyHint }: { emptyHint?: string }) {
+export function ChatPane() {
   const events = useConversationStore((s) => s.active?.events);
   const liveRunId = useConversationStore((s) => s.liveRunId);
   const derive = useMemo(() => createChatDeriver(), []);
@@ -19,7 +20,7 @@ export function ChatPane({ emptyHint }: { emptyHint?: string }) {
     <div className="chat">
       <div className="chat-scroll" ref={scroller} data-testid="chat-log" onScroll={onScroll}>
         <div className="chat-items" ref={content}>
-          {items.length === 0 && <p className="empty chat-empty">{emptyHint ?? "Your conversation with the model appears here, with each tool call as a card."}</p>}
+          {items.length === 0 && <ChatEmptyState />}
           {range.before > 0 && <div aria-hidden="true" style={{ height: range.before }} />}
           {items.slice(range.start, range.end).map((item, i) => (
             <div key={item.key} ref={observeRow} data-key={item.key} className={range.start + i === 0 ? "chat-row" : "chat-row chat-row-gap"}>

@@ -1,0 +1,100 @@
+// The render-prompt command prints exactly the prompt the tool loop sends for the next step:
+// the loop runs a real two-step tool call here, and the command is given the conversation the
+// loop had before its second step.
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { chatTemplateForModel } from "../src/engine/templates/model-templates.ts";
+import { runToolLoop } from "../src/middleware/loop/run-tool-loop.ts";
+import { drive } from "../src/middleware/loop/test-support/drive.ts";
+import { ScriptedEngine } from "../src/middleware/loop/test-support/scripted-engine.ts";
+import { getProtocol } from "../src/middleware/protocols/registry.ts";
+import type { ExecutableTool, LoopEvent } from "../src/middleware/types.ts";
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), "render-prompt-"));
+
+async function renderPrompt(input: unknown): Promise<{ stdout: string; stderr: string; code: number }> {
+  const file = join(dir, `${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, typeof input === "string" ? input : JSON.stringify(input));
+  try {
+    const { stdout, stderr } = await run("npm", ["run", "--silent", "render-prompt", "--", file], { encoding: "utf8" });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}
+
+const calculator: ExecutableTool = {
+  name: "calculator",
+  description: "Evaluates an arithmetic expression.",
+  parameters: { type: "object", properties: { expression: { type: "string" } }, required: ["expression"] },
+  execute: async () => 7006652,
+};
+const openAiTools = [{ type: "function", function: { name: calculator.name, description: calculator.description, parameters: calculator.parameters } }];
+
+/** The loop's second step: its recorded prompt and the conversation it was rendered from. */
+async function secondStepOfALoop(model: string, thinking: boolean) {
+  const engine = new ScriptedEngine([
+    '<think>\nA product: the calculator.\n</think>\n\nI will compute it.\n<tool_call>\n{"name": "calculator", "arguments": {"expression": "1234 * 5678"}}\n</tool_call>',
+    "It is 7,006,652.",
+  ]);
+  const { events } = await drive(
+    runToolLoop({
+      engine,
+      protocol: getProtocol("hermes")!,
+      template: chatTemplateForModel(model, { enableThinking: thinking })!,
+      tools: [calculator],
+      messages: [{ role: "user", content: "What is 1234 * 5678?" }],
+    }),
+  );
+  const steps = events.filter((event): event is Extract<LoopEvent, { type: "step-start" }> => event.type === "step-start");
+  expect(steps).toHaveLength(2);
+  return steps[1]!;
+}
+
+describe("npm run render-prompt", () => {
+  for (const [model, thinking] of [
+    ["Qwen3-1.7B-q4f16_1-MLC", true],
+    ["Qwen3-1.7B-q4f16_1-MLC", false],
+    ["Hermes-3-Llama-3.2-3B-q4f16_1-MLC", false],
+    ["gemma-2-2b-it-q4f32_1-MLC", false],
+  ] as const) {
+    it(`prints exactly the prompt the loop sends (${model}, thinking ${thinking ? "on" : "off"}), and nothing else`, async () => {
+      const step = await secondStepOfALoop(model, thinking);
+      const { stdout, stderr, code } = await renderPrompt({ model, protocol: "hermes", thinking, tools: openAiTools, messages: step.messages });
+      expect(stderr.replace(/^npm warn .*\n/gm, "")).toBe("");
+      expect(code).toBe(0);
+      expect(stdout).toBe(step.prompt);
+    });
+  }
+
+  it("fails on stderr with a non-zero exit for a model not in the list, and prints nothing", async () => {
+    const { stdout, stderr, code } = await renderPrompt({ model: "Qwen3-1.7B", protocol: "hermes", messages: [] });
+    expect(code).not.toBe(0);
+    expect(stdout).toBe("");
+    expect(stderr).toContain('model "Qwen3-1.7B" is not in the lab\'s model list');
+    expect(stderr).toContain("Qwen3-1.7B-q4f16_1-MLC");
+  });
+
+  it("names the field that is wrong, and rejects fields it does not know", async () => {
+    const bad = await renderPrompt({ model: "Qwen3-1.7B-q4f16_1-MLC", protocol: "hermes", messages: [{ role: "user" }], constrained: true });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toContain("messages.0.content");
+    expect(bad.stderr).toContain("constrained");
+  });
+
+  it("fails clearly on a file that is not JSON and on an unknown protocol", async () => {
+    const notJson = await renderPrompt("{ nope");
+    expect(notJson.code).not.toBe(0);
+    expect(notJson.stderr).toContain("is not JSON");
+    const protocol = await renderPrompt({ model: "Qwen3-1.7B-q4f16_1-MLC", protocol: "json-mode", messages: [] });
+    expect(protocol.code).not.toBe(0);
+    expect(protocol.stderr).toContain('protocol "json-mode" is not registered; one of: hermes, xml, qwen3-coder');
+  });
+});

@@ -1,0 +1,35 @@
+// The prompt a WebLLM model is sent for the next step of a conversation: the loop's own
+// rendering (renderConversation, then the model's template) for a model id from the list. The
+// render-prompt command prints it; a test checks it equals the prompt the loop records.
+import { renderConversation } from "../../middleware/loop/render-conversation.ts";
+import type { ChatMessage, Protocol, TemplateMessage, ToolSpec } from "../../middleware/types.ts";
+import type { ModelChatTemplate } from "./conv-template.ts";
+import { chatTemplateForModel } from "./model-templates.ts";
+
+export interface ModelPromptInput {
+  modelId: string;
+  protocol: Protocol;
+  /** Qwen3's thinking switch; families without one ignore it, as the app does. */
+  thinking?: boolean;
+  tools: ToolSpec[];
+  messages: ChatMessage[];
+  /** The conversation's system prompt; undefined means the loop's default. */
+  systemPrompt?: string;
+}
+
+export interface ModelPrompt {
+  prompt: string;
+  templateMessages: TemplateMessage[];
+  template: ModelChatTemplate;
+}
+
+export class UnknownModelTemplateError extends Error {
+  override name = "UnknownModelTemplateError";
+}
+
+export function renderModelPrompt({ modelId, protocol, thinking, tools, messages, systemPrompt }: ModelPromptInput): ModelPrompt {
+  const template = chatTemplateForModel(modelId, thinking === undefined ? {} : { enableThinking: thinking });
+  if (!template) throw new UnknownModelTemplateError(`No conversation template is known for model "${modelId}".`);
+  const templateMessages = renderConversation({ ...(systemPrompt !== undefined ? { systemPrompt } : {}), tools, protocol, messages });
+  return { prompt: template.render(templateMessages, { addGenerationPrompt: true }), templateMessages, template };
+}

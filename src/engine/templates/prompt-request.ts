@@ -1,0 +1,84 @@
+// The input of `npm run render-prompt`: a model id from the list, a protocol, the thinking
+// switch, OpenAI-style tool definitions and the middleware's ChatMessage objects. Read and checked
+// here, with messages that say which field is wrong.
+import { z } from "zod";
+import { listProtocols, getProtocol } from "../../middleware/protocols/registry.ts";
+import { readToolDefinitions } from "../../middleware/tools/formats/index.ts";
+import type { ChatMessage, Protocol, ToolSpec } from "../../middleware/types.ts";
+import { prebuiltModelRecords } from "../webllm/prebuilt-models.ts";
+import { renderModelPrompt } from "./model-prompt.ts";
+
+const toolCall = z.object({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) });
+
+const chatMessage = z.discriminatedUnion("role", [
+  z.object({ role: z.literal("system"), content: z.string() }),
+  z.object({ role: z.literal("user"), content: z.string() }),
+  z.object({
+    role: z.literal("assistant"),
+    content: z.string(),
+    reasoning: z.string().optional(),
+    toolCalls: z.array(toolCall).optional(),
+    protocol: z.string().optional(),
+  }),
+  z.object({ role: z.literal("tool"), toolCallId: z.string(), name: z.string(), content: z.string(), isError: z.boolean().optional() }),
+]);
+
+const promptRequestSchema = z.strictObject({
+  model: z.string().min(1),
+  protocol: z.string().min(1),
+  thinking: z.boolean().optional(),
+  tools: z.array(z.unknown()).optional(),
+  messages: z.array(chatMessage),
+  /** The conversation's system prompt, as in the lab's settings; absent means the lab's default. */
+  systemPrompt: z.string().optional(),
+});
+
+export interface PromptRequest {
+  modelId: string;
+  protocol: Protocol;
+  thinking?: boolean;
+  tools: ToolSpec[];
+  messages: ChatMessage[];
+  systemPrompt?: string;
+}
+
+export class PromptRequestError extends Error {
+  override name = "PromptRequestError";
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(input)"}: ${issue.message}`).join("\n");
+}
+
+export function readPromptRequest(input: unknown): PromptRequest {
+  const parsed = promptRequestSchema.safeParse(input);
+  if (!parsed.success) throw new PromptRequestError(`invalid input:\n${describeIssues(parsed.error)}`);
+  const { model, protocol: protocolName, thinking, tools, messages, systemPrompt } = parsed.data;
+  if (!prebuiltModelRecords.some((record) => record.model_id === model)) {
+    throw new PromptRequestError(`model "${model}" is not in the lab's model list; one of:\n${prebuiltModelRecords.map((r) => `  ${r.model_id}`).join("\n")}`);
+  }
+  const protocol = getProtocol(protocolName);
+  if (!protocol) throw new PromptRequestError(`protocol "${protocolName}" is not registered; one of: ${listProtocols().map((p) => p.name).join(", ")}`);
+  let toolSpecs: ToolSpec[];
+  try {
+    toolSpecs = tools ? readToolDefinitions(tools) : [];
+  } catch (error) {
+    throw new PromptRequestError(`tools: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return {
+    modelId: model,
+    protocol,
+    tools: toolSpecs,
+    messages: messages as ChatMessage[],
+    ...(thinking !== undefined ? { thinking } : {}),
+    ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+  };
+}
+
+/**
+ * The command's whole output for a request: the prompt text. Further sections (a structural tag
+ * for constrained output, say) follow it, each under a `--- name ---` line.
+ */
+export function renderPromptRequest(input: unknown): string {
+  return renderModelPrompt(readPromptRequest(input)).prompt;
+}

@@ -1,0 +1,82 @@
+// What an empty chat offers. With no model loaded (a first visit), two ways in side by side: a
+// recorded demo that needs no download (the replay engine), and downloading the selected model.
+// With a transcript ready, the message its recording answers, one click to send.
+import { DEFAULT_TRANSCRIPT, loadModel, selectEngineKind, selectReplay, useEngineStore } from "../../store/engine-store.ts";
+import { sendMessage, useRunStore } from "../../store/run-controller.ts";
+import { findModel } from "../../engine/webllm/model-catalog.ts";
+
+const DEFAULT_HINT = "Your conversation with the model appears here, with each tool call as a card.";
+
+function formatMB(mb: number): string {
+  return mb >= 1000 ? `${(mb / 1000).toFixed(1)} GB` : `${mb} MB`;
+}
+
+export function ChatEmptyState() {
+  const kind = useEngineStore((s) => s.kind);
+  const gpu = useEngineStore((s) => s.gpu);
+  const webllmStatus = useEngineStore((s) => s.webllmStatus);
+  const loadedModelId = useEngineStore((s) => s.loadedModelId);
+  const selectedModelId = useEngineStore((s) => s.selectedModelId);
+  const cached = useEngineStore((s) => s.cachedModels[s.selectedModelId] === true);
+  const replayStatus = useEngineStore((s) => s.replayStatus);
+  const transcript = useEngineStore((s) => s.transcript);
+  const running = useRunStore((s) => s.running);
+
+  if (kind === "replay" && replayStatus.state === "ready" && transcript) {
+    return (
+      <div className="chat-empty chat-welcome" data-testid="chat-empty" data-offer="suggestion">
+        <p className="empty">
+          Replaying <strong>{transcript.title}</strong>: a recorded model answers, through the real parser and tool loop.
+          {transcript.suggestedMessage ? " Its recording answers this message:" : " Send a message to play its next turn."}
+        </p>
+        {transcript.suggestedMessage && (
+          <button type="button" className="suggestion" data-testid="suggested-message" disabled={running} onClick={() => void sendMessage(transcript.suggestedMessage!)}>
+            {transcript.suggestedMessage}
+          </button>
+        )}
+        {gpu.state !== "unavailable" && (
+          <button type="button" data-testid="empty-use-webllm" onClick={() => selectEngineKind("webllm")}>
+            Run a real model instead
+          </button>
+        )}
+      </div>
+    );
+  }
+
+  if (kind === "webllm" && !loadedModelId && webllmStatus.state !== "loading") {
+    const model = findModel(selectedModelId);
+    const name = model?.displayName ?? selectedModelId;
+    return (
+      <div className="chat-empty chat-welcome" data-testid="chat-empty" data-offer="first-visit">
+        <p className="empty">No model is loaded yet. Two ways to start:</p>
+        <div className="welcome-options">
+          <section className="welcome-option">
+            <h3>Watch a recorded demo</h3>
+            <p className="empty">A recorded model calls the calculator; the parser, the tool and the debugger run for real. No download, no GPU.</p>
+            <button type="button" className="primary" data-testid="try-demo-button" onClick={() => void selectReplay(DEFAULT_TRANSCRIPT)}>
+              Try the recorded demo
+            </button>
+          </section>
+          <section className="welcome-option">
+            <h3>Run a real model</h3>
+            <p className="empty">
+              {cached ? `${name} is downloaded: load it onto your GPU.` : `Download ${name}${model ? ` (≈${formatMB(model.downloadMB)}, once)` : ""} and run it on your GPU.`}{" "}
+              Other models are in the Model pane.
+            </p>
+            <button
+              type="button"
+              data-testid="empty-load-model-button"
+              disabled={gpu.state !== "available"}
+              title={gpu.state === "unavailable" ? gpu.message : undefined}
+              onClick={() => void loadModel(selectedModelId)}
+            >
+              {cached ? "Load" : "Download and load"}
+            </button>
+          </section>
+        </div>
+      </div>
+    );
+  }
+
+  return <p className="empty chat-empty" data-testid="chat-empty">{DEFAULT_HINT}</p>;
+}
