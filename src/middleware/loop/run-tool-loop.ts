@@ -330,6 +330,8 @@ function assistantMessage(output: StepOutput, protocol: string): Extract<ChatMes
     ...(output.reasoning !== "" ? { reasoning: output.reasoning } : {}),
     ...(output.calls.length > 0 ? { toolCalls: output.calls } : {}),
     protocol,
+    // Where it differs from the text (reasoning, calls): the turn as generated, for the next step.
+    ...(output.rawOutput !== output.content ? { rawOutput: output.rawOutput } : {}),
   };
 }
 
