@@ -187,6 +187,8 @@ export interface ChatTurns {
 /** What an engine may use beyond the prompt string; an engine that cannot says so in its usage. */
 export interface GenerationRequest {
   chat?: ChatTurns;
+  /** The template's own stop strings (single control tokens): only these may end a reply whose cache is continued. */
+  controlStops?: string[];
   /** Constrains the output to this structural tag (XGrammar), where the engine can. */
   structuralTag?: StructuralTag;
 }

@@ -14,7 +14,9 @@ import type { ConvTemplate, ConvTurns } from "./conv-template.ts";
  * lab's prompt: the lab's template, with the prefix written as text. (Gemma's template writes
  * <bos> as text and also lists it as a prefix id: WebLLM's chat path would start with two.)
  */
-export function chatPathConvTemplate(conv: ConvTemplate, prefixText: string): ConvTemplate {
+export type ChatPathConvTemplate = Omit<ConvTemplate, "system_prefix_token_ids">;
+
+export function chatPathConvTemplate(conv: ConvTemplate, prefixText: string): ChatPathConvTemplate {
   const { system_prefix_token_ids: _prefixIds, ...rest } = conv;
   return { ...rest, system_template: prefixText + conv.system_template };
 }

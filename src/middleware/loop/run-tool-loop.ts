@@ -15,6 +15,7 @@ import type {
   Span,
   StepStatus,
   SubRunContext,
+  ToolChoiceSetting,
   ToolSpec,
 } from "../types.ts";
 import { correctionMessage } from "./correction-message.ts";
@@ -25,6 +26,7 @@ import { renderConversation } from "./render-conversation.ts";
 import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
 import { checkAgainstSchema } from "./schema-check.ts";
+import { constrainStep } from "./step-constraint.ts";
 import { streamStep, type StepOutput } from "./stream-step.ts";
 import { describeError } from "./tool-result-content.ts";
 
@@ -60,6 +62,8 @@ export interface RunToolLoopOptions {
    * tool's JSON Schema.
    */
   checkArguments?: (args: Record<string, unknown>, tool: ExecutableTool) => ArgumentsCheck;
+  /** "Constrain tool calls": each step sends the protocol's structural tag for this tool choice. */
+  constrain?: { toolChoice: ToolChoiceSetting };
 }
 
 export interface LoopResult {
@@ -185,6 +189,9 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   const requested = withTemplateStops(options.generation ?? {}, template);
   const budget = await fitToContext(options.engine, prompt, requested.maxTokens, state.signal);
   const settings = "maxTokens" in budget ? { ...requested, maxTokens: budget.maxTokens } : requested;
+  const constrained = options.constrain ? constrainStep(options.constrain.toolChoice, protocol, toolSpecs, options.engine) : undefined;
+  // The same prompt as chat turns, for an engine whose chat path keeps its cache across steps.
+  const chat = template.chatTurns?.(templateMessages);
   yield stamp({
     type: "step-start",
     stepId,
@@ -198,6 +205,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     budget,
     ...toolSectionSpan(prompt, state.toolSection),
     controlTokens: [...template.controlTokens],
+    ...(constrained ? { constraint: constrained.constraint } : {}),
   });
   state.openStep = { stepId, startedAt };
 
@@ -211,7 +219,8 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     });
   }
 
-  const output = yield* streamStep({ engine: options.engine, prompt, settings, signal: state.signal, parser: protocol.createParser(toolSpecs), stepId, stamp });
+  const request = { ...(chat ? { chat, controlStops: template.stop } : {}), ...(constrained?.structuralTag ? { structuralTag: constrained.structuralTag } : {}) };
+  const output = yield* streamStep({ engine: options.engine, prompt, settings, request, signal: state.signal, parser: protocol.createParser(toolSpecs), stepId, stamp });
 
   function* record(message: ChatMessage): Generator<LoopEvent> {
     state.messages.push(message);

@@ -2,7 +2,7 @@
 // yields what happens as it happens (raw text, parse events, usage). It ends with what the
 // output amounts to and how the stream ended; an abort or an engine failure keeps everything
 // generated until then.
-import type { CutOffLimit, Engine, EngineChunk, EngineUsage, GenerationSettings, LoopEvent, StreamParser } from "../types.ts";
+import type { CutOffLimit, Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSettings, LoopEvent, StreamParser } from "../types.ts";
 import { untilAborted } from "./abortable-iteration.ts";
 import { scopeParseEvent, type StampEvent } from "./event-shapes.ts";
 import { ReplyCollector, type Reply } from "./reply-collector.ts";
@@ -12,6 +12,8 @@ export interface StreamStepInput {
   engine: Engine;
   prompt: string;
   settings: GenerationSettings;
+  /** The prompt as chat turns and a structural tag, for an engine that uses them. */
+  request?: GenerationRequest;
   signal: AbortSignal;
   parser: StreamParser;
   stepId: string;
@@ -105,7 +107,7 @@ function inferCutOff(usage: EngineUsage, settings: GenerationSettings, engine: E
 /** The engine's chunks until it ends, fails or the signal aborts; a failure is recorded, not thrown. */
 async function* engineChunks(input: StreamStepInput, failure: { thrown?: unknown }): AsyncGenerator<EngineChunk> {
   try {
-    yield* untilAborted(input.engine.generate(input.prompt, input.settings, input.signal), input.signal);
+    yield* untilAborted(input.engine.generate(input.prompt, input.settings, input.signal, input.request), input.signal);
   } catch (thrown) {
     failure.thrown = thrown;
   }
