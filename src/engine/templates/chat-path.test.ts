@@ -65,8 +65,8 @@ describe("WebLLM's chat path writes the lab's prompt", () => {
   });
   afterAll(() => vi.useRealTimers());
 
-  const cases = (Object.keys(MODELS) as ConvTemplateName[]).flatMap((name) =>
-    name === "qwen3" ? [{ name, thinking: true }, { name, thinking: false }] : [{ name, thinking: undefined as boolean | undefined }],
+  const cases = (Object.keys(MODELS) as ConvTemplateName[]).flatMap((name): Array<{ name: ConvTemplateName; thinking: boolean | undefined }> =>
+    name === "qwen3" ? [{ name, thinking: true }, { name, thinking: false }] : [{ name, thinking: undefined }],
   );
 
   for (const { name, thinking } of cases) {

@@ -130,7 +130,7 @@ export class WebLlmEngine implements Engine {
     // Planned once the turn is ours: the cache is what the generation before left.
     const chat = this.chatPathOpen && request.chat ? { plan: this.cache.plan(request.chat, settings.stop, request.controlStops ?? []), turns: request.chat } : undefined;
     if (!chat) this.cache.forget("the step before used WebLLM's raw completion path, which empties the cache");
-    let completed = false;
+    let ended = false;
     try {
       const starting = chat
         ? this.transport.startChatStream!(buildChatRequest(chat.plan.messages, settings, chat.turns.enableThinking, request.structuralTag))
@@ -149,6 +149,7 @@ export class WebLlmEngine implements Engine {
         }
         if (!chunk) {
           stream.ended();
+          ended = true;
           break;
         }
         const choice = chunk.choices?.[0];
@@ -174,13 +175,13 @@ export class WebLlmEngine implements Engine {
     } finally {
       // Also reached when the consumer stops reading early.
       stream.stop();
-      if (!completed && chat) this.cache.forget("the step before was stopped or failed before its end");
+      if (!ended && chat) this.cache.forget("the step before was stopped or failed before its end");
     }
     if (signal.aborted) {
+      this.cache.forget("the step before was stopped before its end");
       yield abortUsage();
       return;
     }
-    completed = true;
     if (chat) this.rememberCache(chat.plan, reply, finishReason, usage);
     if (finishReason === "abort") {
       // Only the lab's own stop may end a generation this way; anything else is a failure.

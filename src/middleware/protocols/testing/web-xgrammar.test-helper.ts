@@ -24,7 +24,7 @@ export function loadWebXGrammar(): XGrammar {
   const file = require.resolve("@mlc-ai/web-xgrammar/lib/index.js");
   const source = readFileSync(file, "utf8").replaceAll("await import('module')", "require('module')");
   const module = { exports: {} as Record<string, unknown> };
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- evaluating the package's own UMD bundle as CommonJS is the point
+  // Evaluating the package's own UMD bundle as CommonJS is the point.
   new Function("exports", "module", "require", "__filename", "__dirname", source)(module.exports, module, createRequire(file), file, dirname(file));
   cached = module.exports as unknown as XGrammar;
   return cached;
