@@ -1,6 +1,6 @@
 // A conversation as the lab keeps it: its settings and its event log. The log is the single
 // source of truth; messages, tool-call cards and step lists are derived from it.
-import type { LoopEvent } from "../middleware/types.ts";
+import type { LoopEvent, ToolChoiceSetting } from "../middleware/types.ts";
 import { DEFAULT_RESEARCH_TIMEOUT_MS, DELIVERABLE_FORMATS, type DeliverableFormat } from "../tools/index.ts";
 
 export type { DeliverableFormat };
@@ -40,6 +40,13 @@ export interface ConversationSettings extends SamplingSettings {
   /** Tools switched off in this conversation (new tools are on by default). */
   disabledTools: string[];
   research: ResearchSettings;
+  /**
+   * "Constrain tool calls": each step sends the protocol's structural tag, so a call can only be
+   * a call to an offered tool with valid arguments (absent in conversations saved before: off).
+   */
+  constrainToolCalls?: boolean;
+  /** With constrainToolCalls: text or calls, at least one call, one named tool, or no call. */
+  toolChoice?: ToolChoiceSetting;
 }
 
 export interface ConversationMeta {
@@ -68,6 +75,8 @@ export const defaultSettings: ConversationSettings = {
   seed: null,
   systemPrompt: "",
   disabledTools: [],
+  constrainToolCalls: false,
+  toolChoice: "auto",
   research: {
     systemPrompt: "You are a careful researcher. Break the question down, use the tools to check facts, and answer concisely in the user's language.",
     fallbackFormat: "markdown_brief",

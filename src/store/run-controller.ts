@@ -15,7 +15,7 @@ import { generationFor } from "./generation-settings.ts";
 /** What the controller hands the loop: the loop's own options, less ids and nesting. */
 export type RunLoopOptions = Pick<
   RunToolLoopOptions,
-  "engine" | "protocol" | "tools" | "messages" | "systemPrompt" | "template" | "generation" | "maxSteps" | "toolTimeoutMs" | "signal"
+  "engine" | "protocol" | "tools" | "messages" | "systemPrompt" | "template" | "generation" | "maxSteps" | "toolTimeoutMs" | "signal" | "constrain"
 >;
 
 export type RunLoop = (options: RunLoopOptions) => AsyncIterable<LoopEvent>;
@@ -133,6 +133,7 @@ async function runTurn(text: string): Promise<boolean> {
     signal: abort.signal,
   };
   if (settings.systemPrompt.trim()) options.systemPrompt = settings.systemPrompt;
+  if (settings.constrainToolCalls) options.constrain = { toolChoice: settings.toolChoice ?? "auto" };
   if (resolved.template) options.template = resolved.template;
 
   try {
