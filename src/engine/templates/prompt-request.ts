@@ -2,9 +2,10 @@
 // switch, OpenAI-style tool definitions and the middleware's ChatMessage objects. Read and checked
 // here, with messages that say which field is wrong.
 import { z } from "zod";
+import { structuralTagFor } from "../../middleware/loop/step-constraint.ts";
 import { listProtocols, getProtocol } from "../../middleware/protocols/registry.ts";
 import { readToolDefinitions } from "../../middleware/tools/formats/index.ts";
-import type { ChatMessage, Protocol, ToolSpec } from "../../middleware/types.ts";
+import type { ChatMessage, Protocol, ToolChoiceSetting, ToolSpec } from "../../middleware/types.ts";
 import { prebuiltModelRecords } from "../webllm/prebuilt-models.ts";
 import { renderModelPrompt } from "./model-prompt.ts";
 
@@ -19,6 +20,8 @@ const chatMessage = z.discriminatedUnion("role", [
     reasoning: z.string().optional(),
     toolCalls: z.array(toolCall).optional(),
     protocol: z.string().optional(),
+    /** The turn as the model generated it (the loop records it); written back as generated. */
+    rawOutput: z.string().optional(),
   }),
   z.object({ role: z.literal("tool"), toolCallId: z.string(), name: z.string(), content: z.string(), isError: z.boolean().optional() }),
 ]);
@@ -31,6 +34,10 @@ const promptRequestSchema = z.strictObject({
   messages: z.array(chatMessage),
   /** The conversation's system prompt, as in the lab's settings; absent means the lab's default. */
   systemPrompt: z.string().optional(),
+  /** "Constrain tool calls": also print the structural tag the step sends. */
+  constrained: z.boolean().optional(),
+  /** With constrained: "auto" (default), "required", "none" or {"name": tool}. */
+  toolChoice: z.union([z.enum(["auto", "required", "none"]), z.strictObject({ name: z.string().min(1) })]).optional(),
 });
 
 export interface PromptRequest {
@@ -40,6 +47,8 @@ export interface PromptRequest {
   tools: ToolSpec[];
   messages: ChatMessage[];
   systemPrompt?: string;
+  /** Set when the step is constrained: the tool choice its structural tag is made for. */
+  constrained?: { toolChoice: ToolChoiceSetting };
 }
 
 export class PromptRequestError extends Error {
@@ -53,7 +62,8 @@ function describeIssues(error: z.ZodError): string {
 export function readPromptRequest(input: unknown): PromptRequest {
   const parsed = promptRequestSchema.safeParse(input);
   if (!parsed.success) throw new PromptRequestError(`invalid input:\n${describeIssues(parsed.error)}`);
-  const { model, protocol: protocolName, thinking, tools, messages, systemPrompt } = parsed.data;
+  const { model, protocol: protocolName, thinking, tools, messages, systemPrompt, constrained, toolChoice } = parsed.data;
+  if (toolChoice !== undefined && !constrained) throw new PromptRequestError('toolChoice: only used with "constrained": true');
   if (!prebuiltModelRecords.some((record) => record.model_id === model)) {
     throw new PromptRequestError(`model "${model}" is not in the lab's model list; one of:\n${prebuiltModelRecords.map((r) => `  ${r.model_id}`).join("\n")}`);
   }
@@ -72,6 +82,7 @@ export function readPromptRequest(input: unknown): PromptRequest {
     messages: messages as ChatMessage[],
     ...(thinking !== undefined ? { thinking } : {}),
     ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+    ...(constrained ? { constrained: { toolChoice: toolChoice ?? "auto" } } : {}),
   };
 }
 
@@ -80,5 +91,13 @@ export function readPromptRequest(input: unknown): PromptRequest {
  * for constrained output, say) follow it, each under a `--- name ---` line.
  */
 export function renderPromptRequest(input: unknown): string {
-  return renderModelPrompt(readPromptRequest(input)).prompt;
+  const request = readPromptRequest(input);
+  const { prompt } = renderModelPrompt(request);
+  if (!request.constrained) return prompt;
+  const tag = structuralTagFor(request.constrained.toolChoice, request.protocol, request.tools);
+  if ("unsupported" in tag) throw new PromptRequestError(`constrained: no structural tag: ${tag.unsupported}`);
+  // The separator line starts after a newline of its own, so the prompt before it is exact.
+  return `${prompt}\n${STRUCTURAL_TAG_SEPARATOR}\n${JSON.stringify(tag.structuralTag, null, 2)}`;
 }
+
+export const STRUCTURAL_TAG_SEPARATOR = "--- structural_tag ---";

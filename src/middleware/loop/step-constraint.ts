@@ -11,17 +11,21 @@ export interface ConstrainedStep {
 }
 
 export function constrainStep(toolChoice: ToolChoiceSetting, protocol: Protocol, tools: ToolSpec[], engine: Engine): ConstrainedStep {
-  const unconstrained = (unsupported: string): ConstrainedStep => ({ constraint: { toolChoice, unsupported } });
   if (engine.constrains?.supported !== true) {
-    return unconstrained(engine.constrains?.reason ?? `the engine "${engine.name}" cannot constrain its output`);
+    return { constraint: { toolChoice, unsupported: engine.constrains?.reason ?? `the engine "${engine.name}" cannot constrain its output` } };
   }
-  if (!protocol.structuralTag) return unconstrained(`the ${protocol.name} protocol has no structural tag`);
-  if (tools.length === 0) return unconstrained("no tools are offered");
+  const tag = structuralTagFor(toolChoice, protocol, tools);
+  return "unsupported" in tag ? { constraint: { toolChoice, unsupported: tag.unsupported } } : { constraint: { toolChoice, structuralTag: tag.structuralTag }, structuralTag: tag.structuralTag };
+}
+
+/** The protocol's structural tag for these tools and this choice, or why there is none. */
+export function structuralTagFor(toolChoice: ToolChoiceSetting, protocol: Protocol, tools: ToolSpec[]): { structuralTag: StructuralTag } | { unsupported: string } {
+  if (!protocol.structuralTag) return { unsupported: `the ${protocol.name} protocol has no structural tag` };
+  if (tools.length === 0) return { unsupported: "no tools are offered" };
   if (typeof toolChoice === "object" && !tools.some((tool) => tool.name === toolChoice.name)) {
-    return unconstrained(`the chosen tool "${toolChoice.name}" is not offered in this conversation`);
+    return { unsupported: `the chosen tool "${toolChoice.name}" is not offered in this conversation` };
   }
-  const structuralTag = toolChoice === "none" ? noCalls(protocol.structuralTag(tools, "auto")) : protocol.structuralTag(tools, toolChoice);
-  return { constraint: { toolChoice, structuralTag }, structuralTag };
+  return { structuralTag: toolChoice === "none" ? noCalls(protocol.structuralTag(tools, "auto")) : protocol.structuralTag(tools, toolChoice) };
 }
 
 /** A content no text matches: a call, once opened, could never be written, so none is opened. */
