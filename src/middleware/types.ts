@@ -201,7 +201,7 @@ export interface GenerationRequest {
 export interface Engine {
   readonly name: string;
   generate: (prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest) => AsyncIterable<EngineChunk>;
-  /** Whether the engine can constrain its output to a structural tag (and if not, why). */
+  /** Whether the engine can constrain its output to a structural tag, given the prompt as chat turns (and if not, why). */
   readonly constrains?: { supported: true } | { supported: false; reason: string };
   /** The model's context window in tokens (prompt + output), where the engine knows it. */
   readonly contextWindowSize?: number;

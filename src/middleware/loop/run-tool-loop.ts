@@ -189,9 +189,9 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   const requested = withTemplateStops(options.generation ?? {}, template);
   const budget = await fitToContext(options.engine, prompt, requested.maxTokens, state.signal);
   const settings = "maxTokens" in budget ? { ...requested, maxTokens: budget.maxTokens } : requested;
-  const constrained = options.constrain ? constrainStep(options.constrain.toolChoice, protocol, toolSpecs, options.engine) : undefined;
   // The same prompt as chat turns, for an engine whose chat path keeps its cache across steps.
   const chat = template.chatTurns?.(templateMessages);
+  const constrained = options.constrain ? constrainStep(options.constrain.toolChoice, protocol, toolSpecs, options.engine, chat !== undefined) : undefined;
   yield stamp({
     type: "step-start",
     stepId,

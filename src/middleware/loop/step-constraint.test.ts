@@ -2,11 +2,18 @@
 // tag it sent (the engine receives the same tag), or why it ran unconstrained.
 import { describe, expect, it } from "vitest";
 import { getProtocol } from "../protocols/registry.ts";
-import type { Engine, EngineChunk, ExecutableTool, GenerationRequest, LoopEvent } from "../types.ts";
+import { chatmlTemplate } from "../templates/chatml.ts";
+import type { ChatTemplate, Engine, EngineChunk, ExecutableTool, GenerationRequest, LoopEvent } from "../types.ts";
 import { runToolLoop } from "./run-tool-loop.ts";
 import { drive } from "./test-support/drive.ts";
 
 const clock: ExecutableTool = { name: "clock", description: "Time.", parameters: { type: "object", properties: {} }, execute: async () => "noon" };
+
+/** ChatML that can also give its prompt as chat turns (as the model templates do). */
+const asChat: ChatTemplate = {
+  ...chatmlTemplate,
+  chatTurns: (messages) => ({ turns: messages.map((m) => ({ role: m.role === "assistant" ? "assistant" : "user", content: m.content })), turnEnd: "<|im_end|>\n", userRole: "<|im_start|>user" }),
+};
 
 class RecordingEngine implements Engine {
   readonly name = "recording";
@@ -18,8 +25,8 @@ class RecordingEngine implements Engine {
   }
 }
 
-async function stepStart(engine: Engine, toolChoice: "auto" | "required" | { name: string }) {
-  const { events } = await drive(runToolLoop({ engine, protocol: getProtocol("hermes")!, tools: [clock], messages: [{ role: "user", content: "Time?" }], constrain: { toolChoice } }));
+async function stepStart(engine: Engine, toolChoice: "auto" | "required" | { name: string }, template: ChatTemplate = asChat) {
+  const { events } = await drive(runToolLoop({ engine, protocol: getProtocol("hermes")!, template, tools: [clock], messages: [{ role: "user", content: "Time?" }], constrain: { toolChoice } }));
   return events.find((e): e is Extract<LoopEvent, { type: "step-start" }> => e.type === "step-start")!;
 }
 
@@ -36,6 +43,13 @@ describe("a constrained step", () => {
     const engine = new RecordingEngine({ supported: false, reason: "the replay engine plays recorded output and cannot constrain it" });
     const start = await stepStart(engine, { name: "clock" });
     expect(start.constraint).toEqual({ toolChoice: { name: "clock" }, unsupported: "the replay engine plays recorded output and cannot constrain it" });
+    expect(engine.requests[0]?.structuralTag).toBeUndefined();
+  });
+
+  it("a prompt the template cannot give as chat turns runs unconstrained, saying so", async () => {
+    const engine = new RecordingEngine({ supported: true });
+    const start = await stepStart(engine, "auto", chatmlTemplate);
+    expect(start.constraint?.unsupported).toMatch(/chat turns/);
     expect(engine.requests[0]?.structuralTag).toBeUndefined();
   });
 

@@ -10,10 +10,12 @@ export interface ConstrainedStep {
   structuralTag?: StructuralTag;
 }
 
-export function constrainStep(toolChoice: ToolChoiceSetting, protocol: Protocol, tools: ToolSpec[], engine: Engine): ConstrainedStep {
+export function constrainStep(toolChoice: ToolChoiceSetting, protocol: Protocol, tools: ToolSpec[], engine: Engine, asChat = true): ConstrainedStep {
   if (engine.constrains?.supported !== true) {
     return { constraint: { toolChoice, unsupported: engine.constrains?.reason ?? `the engine "${engine.name}" cannot constrain its output` } };
   }
+  // Engines constrain on their chat path (WebLLM's raw completion path takes no grammar).
+  if (!asChat) return { constraint: { toolChoice, unsupported: "the template cannot give this prompt as chat turns, which a constrained generation needs" } };
   const tag = structuralTagFor(toolChoice, protocol, tools);
   return "unsupported" in tag ? { constraint: { toolChoice, unsupported: tag.unsupported } } : { constraint: { toolChoice, structuralTag: tag.structuralTag }, structuralTag: tag.structuralTag };
 }
