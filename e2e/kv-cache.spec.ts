@@ -3,6 +3,8 @@
 // the page is the app, talking to it with its own client. The replay part needs no harness.
 import { expect, test, type Page } from "@playwright/test";
 import type { ScriptedGeneration } from "../src/engine/webllm/testing/scripted-pipeline.ts";
+import { hermesProtocol } from "../src/middleware/protocols/hermes.ts";
+import type { ChatTurns, EngineChunk, ToolSpec } from "../src/middleware/types.ts";
 import { openLab, send } from "./lab-helpers.ts";
 import { buildAndServeHarness, type HarnessServer } from "./webllm-harness/serve.ts";
 
@@ -60,6 +62,34 @@ test.describe("WebLLM's chat path in the app", () => {
     await page.locator('[data-testid=step-item][data-status="tool-calls"]').click();
     await expect(page.getByTestId("step-prefill")).toContainText(`${round1!.prefilledTokens.toLocaleString("en-US")} tokens prefilled (whole prompt)`);
     expect(await shownPrompt(page)).toBe(round1!.prompt);
+  });
+
+  test("a constrained generation on WebLLM's own path: XGrammar accepts a call to an offered tool, token by token, and rejects a call to another", async ({ page }) => {
+    const tools: ToolSpec[] = [{ name: "calculator", description: "Evaluates.", parameters: { type: "object", properties: { expression: { type: "string" } }, required: ["expression"] } }];
+    const tag = hermesProtocol.structuralTag!(tools, "required");
+    const chat: ChatTurns = { system: "S", turns: [{ role: "user", content: "What is 6 * 7?" }], enableThinking: false, turnEnd: "<|im_end|>\n", userRole: "<|im_start|>user" };
+    const rogue = '<tool_call>\n{"name": "rm_rf", "arguments": {"expression": "6 * 7"}}\n</tool_call>';
+    await page.goto(`${harness.url}?engine=replay&transcript=hermes-calculator`);
+    await page.waitForFunction(() => typeof window.harness === "object");
+    // The stand-in's tokenizer hands out ids on first sight and XGrammar reads its table once, at
+    // the first constrained request: both outputs are scripted (and so tokenized) before it, so
+    // the rogue call is rejected by the grammar, not for a token the table lacks.
+    await page.evaluate((s) => window.harness.script(s), [{ output: CALL }, { output: rogue }]);
+    await page.evaluate((id) => window.harness.load(id), MODEL);
+    type Run = { chunks: EngineChunk[]; done: boolean; error?: { message: string } };
+    const generate = async (id: string): Promise<Run> => {
+      await page.evaluate(([runId, c, t]) => window.harness.generate(runId, "(prompt)", { maxTokens: 64 }, { chat: c, controlStops: ["<|im_end|>"], structuralTag: t }), [id, chat, tag] as const);
+      await expect.poll(() => page.evaluate((runId) => window.harness.run(runId)?.done, id)).toBe(true);
+      return (await page.evaluate((runId) => window.harness.run(runId), id)) as Run;
+    };
+    const good = await generate("good");
+    expect(good.error).toBeUndefined();
+    expect(good.chunks.map((c) => (c.type === "text" ? c.text : "")).join("")).toBe(`<think>\n\n</think>\n\n${CALL}`);
+    const usage = good.chunks.find((c): c is Extract<EngineChunk, { type: "usage" }> => c.type === "usage")?.usage;
+    expect(usage?.grammarInitMs).toBeGreaterThanOrEqual(0);
+    expect(usage?.finishReason).toBe("stop");
+    const bad = await generate("bad");
+    expect(bad.error?.message).toMatch(/Grammar matcher rejected/);
   });
 });
 
