@@ -64,6 +64,19 @@ test.describe("WebLLM's chat path in the app", () => {
     expect(await shownPrompt(page)).toBe(round1!.prompt);
   });
 
+  test("with Constrain tool calls on, each step sends the protocol's structural tag; the debugger shows it as JSON with the grammar's time", async ({ page }) => {
+    await openApp(page, [{ output: CALL }, { output: "6 × 7 = 42." }]);
+    await page.getByTestId("setting-constrain").check();
+    await send(page, "What is 6 × 7?");
+    await expect(page.locator('[data-testid=step-item][data-status="final"]')).toHaveCount(1);
+    await page.locator('[data-testid=step-item][data-status="tool-calls"]').click();
+    await expect(page.getByTestId("step-constraint")).toContainText(/Constrained tool calls, auto \(text or calls\): structural tag sent · grammar compiled in \d+ ms/);
+    await page.getByText("Structural tag sent (response_format)").click();
+    const json = JSON.parse((await page.getByTestId("structural-tag-json").textContent()) ?? "null");
+    expect(json).toMatchObject({ type: "structural_tag", format: { type: "triggered_tags", triggers: ["<tool_call>"] } });
+    expect(json.format.tags.map((tag: { begin: string }) => tag.begin)).toContain('<tool_call>\n{"name": "calculator", "arguments": ');
+  });
+
   test("a constrained generation on WebLLM's own path: XGrammar accepts a call to an offered tool, token by token, and rejects a call to another", async ({ page }) => {
     const tools: ToolSpec[] = [{ name: "calculator", description: "Evaluates.", parameters: { type: "object", properties: { expression: { type: "string" } }, required: ["expression"] } }];
     const tag = hermesProtocol.structuralTag!(tools, "required");
