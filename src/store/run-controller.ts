@@ -4,6 +4,7 @@
 // (synthesised here when the loop itself fails), so a stopped or failed turn says so and keeps
 // what was generated.
 import { create } from "zustand";
+import { toolChoiceSchema } from "../middleware/event-log-schema.ts";
 import type { SamplingDefaults } from "../engine/templates/sampling-defaults.ts";
 import type { RunToolLoopOptions } from "../middleware/loop/run-tool-loop.ts";
 import type { ChatMessage, ChatTemplate, Engine, ExecutableTool, LoopEvent, Protocol, RunStatus } from "../middleware/types.ts";
@@ -133,7 +134,8 @@ async function runTurn(text: string): Promise<boolean> {
     signal: abort.signal,
   };
   if (settings.systemPrompt.trim()) options.systemPrompt = settings.systemPrompt;
-  if (settings.constrainToolCalls) options.constrain = { toolChoice: settings.toolChoice ?? "auto" };
+  // An imported file's settings are not checked field by field: a tool choice that is not one is "auto".
+  if (settings.constrainToolCalls === true) options.constrain = { toolChoice: toolChoiceSchema.safeParse(settings.toolChoice).data ?? "auto" };
   if (resolved.template) options.template = resolved.template;
 
   try {
