@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runToolLoop } from "../../middleware/loop/run-tool-loop.ts";
 import { drive } from "../../middleware/loop/test-support/drive.ts";
 import { getProtocol } from "../../middleware/protocols/registry.ts";
-import type { ChatMessage, ExecutableTool, GenerationSettings, LoopEvent, ToolSpec } from "../../middleware/types.ts";
+import type { ChatMessage, EngineUsage, ExecutableTool, GenerationSettings, LoopEvent, ToolSpec } from "../../middleware/types.ts";
 import { createToolbox } from "../../tools/index.ts";
 import { chatTemplateForModel } from "../templates/model-templates.ts";
 import { chatOptionsFor } from "./chat-options.ts";
@@ -100,4 +100,24 @@ describe("when WebLLM cannot reuse its cache, the step says why and prefills in 
     const third = await run([...edited, { role: "user", content: "Really?" }]);
     expect(third.usages[0]).toMatchObject({ reusedTokens: 0, fullPrefillReason: expect.stringMatching(/message 2 \(user\) differs/) });
   });
+});
+
+it("after a step the lab stopped, the next prefills in full and says why", async () => {
+  const MODEL = "Qwen3-1.7B-q4f16_1-MLC";
+  const webllm = await loadNodeWebLlm(MODEL, chatOptionsFor(MODEL));
+  const engine = new WebLlmEngine(webllm.transport, MODEL, { contextWindowSize: 8192, chatPath: true });
+  const template = chatTemplateForModel(MODEL, { enableThinking: true })!;
+  webllm.model().enqueue({ output: "A long answer that is stopped", holdAtToken: 2 }, { output: "Fine." });
+  const history = [{ role: "system" as const, content: "S" }, { role: "user" as const, content: "Q" }];
+  const controller = new AbortController();
+  for await (const chunk of engine.generate("", { maxTokens: 64 }, controller.signal, { chat: template.chatTurns!(history)!, controlStops: template.stop })) {
+    if (chunk.type === "text") {
+      controller.abort();
+      webllm.model().release();
+    }
+  }
+  const next = [...history, { role: "assistant" as const, content: "A long", generated: "A long" }, { role: "user" as const, content: "Go on" }];
+  const usage: EngineUsage[] = [];
+  for await (const chunk of engine.generate("", {}, new AbortController().signal, { chat: template.chatTurns!(next)!, controlStops: template.stop })) if (chunk.type === "usage") usage.push(chunk.usage);
+  expect(usage[0]).toMatchObject({ reusedTokens: 0, fullPrefillReason: "the step before was stopped or failed before its end" });
 });

@@ -129,8 +129,8 @@ export class WebLlmEngine implements Engine {
     let reply = "";
     // Planned once the turn is ours: the cache is what the generation before left.
     const chat = this.chatPathOpen && request.chat ? { plan: this.cache.plan(request.chat, settings.stop, request.controlStops ?? []), turns: request.chat } : undefined;
-    if (!chat) this.cache.forget("the step before used WebLLM's raw completion path, which empties the cache");
-    let ended = false;
+    // Until this generation ends by itself, nothing can be continued (rememberCache says otherwise).
+    this.cache.forget(chat ? "the step before was stopped or failed before its end" : "the step before used WebLLM's raw completion path, which empties the cache");
     try {
       const starting = chat
         ? this.transport.startChatStream!(buildChatRequest(chat.plan.messages, settings, chat.turns.enableThinking, request.structuralTag))
@@ -149,7 +149,6 @@ export class WebLlmEngine implements Engine {
         }
         if (!chunk) {
           stream.ended();
-          ended = true;
           break;
         }
         const choice = chunk.choices?.[0];
@@ -175,10 +174,8 @@ export class WebLlmEngine implements Engine {
     } finally {
       // Also reached when the consumer stops reading early.
       stream.stop();
-      if (!ended && chat) this.cache.forget("the step before was stopped or failed before its end");
     }
     if (signal.aborted) {
-      this.cache.forget("the step before was stopped before its end");
       yield abortUsage();
       return;
     }
