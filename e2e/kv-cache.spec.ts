@@ -75,6 +75,11 @@ test.describe("WebLLM's chat path in the app", () => {
     const json = JSON.parse((await page.getByTestId("structural-tag-json").textContent()) ?? "null");
     expect(json).toMatchObject({ type: "structural_tag", format: { type: "triggered_tags", triggers: ["<tool_call>"] } });
     expect(json.format.tags.map((tag: { begin: string }) => tag.begin)).toContain('<tool_call>\n{"name": "calculator", "arguments": ');
+    // Copy JSON puts exactly that JSON on the clipboard.
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByTestId("copy-structural-tag").click();
+    await expect(page.getByTestId("copy-structural-tag")).toHaveText("Copied");
+    expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toEqual(json);
   });
 
   test("a constrained generation on WebLLM's own path: XGrammar accepts a call to an offered tool, token by token, and rejects a call to another", async ({ page }) => {
