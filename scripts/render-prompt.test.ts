@@ -84,11 +84,30 @@ describe("npm run render-prompt", () => {
   });
 
   it("names the field that is wrong, and rejects fields it does not know", async () => {
-    const bad = await renderPrompt({ model: "Qwen3-1.7B-q4f16_1-MLC", protocol: "hermes", messages: [{ role: "user" }], constrained: true });
+    const bad = await renderPrompt({ model: "Qwen3-1.7B-q4f16_1-MLC", protocol: "hermes", messages: [{ role: "user" }], grammar: true });
     expect(bad.code).not.toBe(0);
     expect(bad.stdout).toBe("");
     expect(bad.stderr).toContain("messages.0.content");
-    expect(bad.stderr).toContain("constrained");
+    expect(bad.stderr).toContain("grammar");
+  });
+
+  it('with "constrained": true, prints the step\'s structural tag under the prompt, after a line "--- structural_tag ---"', async () => {
+    const model = "Qwen3-1.7B-q4f16_1-MLC";
+    const step = await secondStepOfALoop(model, true);
+    for (const toolChoice of [undefined, "required", { name: "calculator" }] as const) {
+      const protocol = getProtocol("hermes")!;
+      const { stdout, code } = await renderPrompt({ model, protocol: "hermes", thinking: true, tools: openAiTools, messages: step.messages, constrained: true, ...(toolChoice ? { toolChoice } : {}) });
+      expect(code).toBe(0);
+      const at = stdout.lastIndexOf("\n--- structural_tag ---\n");
+      expect(stdout.slice(0, at)).toBe(step.prompt);
+      const spec = { name: calculator.name, description: calculator.description, parameters: calculator.parameters };
+      expect(JSON.parse(stdout.slice(at + "\n--- structural_tag ---\n".length))).toEqual(protocol.structuralTag!([spec], toolChoice ?? "auto"));
+    }
+    const unconstrained = await renderPrompt({ model, protocol: "hermes", thinking: true, tools: openAiTools, messages: step.messages });
+    expect(unconstrained.stdout).not.toContain("--- structural_tag ---");
+    const noTools = await renderPrompt({ model, protocol: "hermes", messages: step.messages, constrained: true });
+    expect(noTools.code).not.toBe(0);
+    expect(noTools.stderr).toContain("no tools are offered");
   });
 
   it("fails clearly on a file that is not JSON and on an unknown protocol", async () => {

@@ -1,7 +1,9 @@
 // `npm run --silent render-prompt -- FILE.json`: prints the exact prompt the WebLLM engine would
 // send for the next step (generation prompt included), and nothing else: no newline after it.
 // FILE.json: {"model", "protocol", "thinking"?, "tools"? (OpenAI-style), "messages" (ChatMessage
-// objects), "systemPrompt"?}. Errors go to stderr with a non-zero exit.
+// objects), "systemPrompt"?, "constrained"?, "toolChoice"?}. With "constrained": true the step's
+// structural tag (what "Constrain tool calls" sends) follows the prompt after a newline and a line
+// `--- structural_tag ---`, as JSON. Errors go to stderr with a non-zero exit.
 import { readFileSync } from "node:fs";
 import { renderPromptRequest } from "../src/engine/templates/prompt-request.ts";
 

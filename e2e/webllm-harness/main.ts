@@ -6,7 +6,7 @@ import type { ScriptedGeneration } from "../../src/engine/webllm/testing/scripte
 import { loadWebLlmModel, type LoadedModel } from "../../src/engine/webllm/model-loader.ts";
 import { createModelWorker, setModelWorkerFactory } from "../../src/engine/webllm/model-worker.ts";
 import { CreateWebWorkerMLCEngine, type WebWorkerMLCEngine } from "@mlc-ai/web-llm";
-import type { EngineChunk, GenerationSettings } from "../../src/middleware/types.ts";
+import type { EngineChunk, GenerationRequest, GenerationSettings } from "../../src/middleware/types.ts";
 import { HARNESS_REPLY, type HarnessRequest, type HarnessState } from "./protocol.ts";
 
 let modelWorker: Worker | undefined;
@@ -89,14 +89,14 @@ const harness = {
   countTokens: (prompt: string) => loaded?.engine.countPromptTokens?.(prompt),
   queueState: () => loaded?.engine.queueState,
   events: () => [...events],
-  generate(id: string, prompt: string, settings: GenerationSettings = {}): void {
+  generate(id: string, prompt: string, settings: GenerationSettings = {}, request?: GenerationRequest): void {
     const engine = loaded?.engine;
     if (!engine) throw new Error("load() first");
     const run: EngineRun = { chunks: [], done: false, controller: new AbortController() };
     runs.set(id, run);
     void (async () => {
       try {
-        for await (const chunk of engine.generate(prompt, settings, run.controller.signal)) run.chunks.push(chunk);
+        for await (const chunk of engine.generate(prompt, settings, run.controller.signal, request)) run.chunks.push(chunk);
       } catch (error) {
         const e = error as Error & { kind?: string };
         run.error = { name: e.name, message: e.message, ...(e.kind ? { kind: e.kind } : {}) };

@@ -21,7 +21,7 @@ interface EngineState {
   loadedModelIdToModelType: Map<string, number>;
   loadedModelIdToLock: Map<string, { acquired: boolean }>;
   getInitProgressCallback: () => ((report: { progress: number; timeElapsed: number; text: string }) => void) | undefined;
-  reloadInternal: (modelId: string) => Promise<void>;
+  reloadInternal: (modelId: string, chatOpts?: Record<string, unknown>) => Promise<void>;
   unload: () => Promise<void>;
   interruptGenerate: () => Promise<void>;
 }
@@ -35,8 +35,9 @@ let pending: ScriptedGeneration[] = [];
 let contextWindowSize = 4096;
 
 // WebLLM's reload() unloads, then calls reloadInternal per model: this replaces the download and
-// the GPU set-up with the stand-in, and leaves the engine as reloadInternal would.
-engine.reloadInternal = async (modelId: string) => {
+// the GPU set-up with the stand-in, and leaves the engine as reloadInternal would (the chat
+// options merged over the model's config, as WebLLM does).
+engine.reloadInternal = async (modelId: string, chatOpts?: Record<string, unknown>) => {
   const templateName = convTemplateNameForModel(modelId) ?? "qwen3";
   const chatConfig = {
     conv_template: convTemplates[templateName],
@@ -46,6 +47,7 @@ engine.reloadInternal = async (modelId: string) => {
     attention_sink_size: 0,
     prefill_chunk_size: 512,
     tokenizer_files: ["tokenizer.json"],
+    ...chatOpts,
   };
   const report = engine.getInitProgressCallback();
   report?.({ progress: 0.5, timeElapsed: 0, text: "Loading model from cache[1/2]: 1MB loaded. 50% completed, 0 secs elapsed." });

@@ -28,6 +28,11 @@ export const chatMessageSchema = z.discriminatedUnion("role", [
     reasoning: z.string().optional(),
     toolCalls: z.array(toolCallSchema).optional(),
     protocol: z.string().optional(),
+    /**
+     * The turn exactly as the model generated it (reasoning and call markup included), so the
+     * next step can show it the same tokens again and an engine can keep them in its KV cache.
+     */
+    rawOutput: z.string().optional(),
   }),
   z.object({ role: z.literal("tool"), toolCallId: z.string(), name: z.string(), content: z.string(), isError: z.boolean().optional() }),
 ]);
@@ -37,6 +42,11 @@ export const templateMessageSchema = z.object({
   content: z.string(),
   /** An assistant turn's reasoning; a template keeps or drops it as its family does (Qwen3). */
   reasoning: z.string().optional(),
+  /**
+   * An assistant turn as the model generated it, in this protocol. A template writes it instead
+   * of `content` (and `reasoning`) where that is what its family would write anyway.
+   */
+  generated: z.string().optional(),
 });
 
 /** One message a tool sent or received while it ran (an MCP server's JSON-RPC), secrets masked by the tool. */
@@ -95,6 +105,27 @@ export const engineUsageSchema = z.object({
   finishReason: z.union([z.enum(["stop", "length", "abort"]), z.string()]).optional(),
   /** With finishReason "length": what ran out — the max_tokens budget or the context window. */
   cutOff: cutOffLimitSchema.optional(),
+  /** Tokens of the prompt run through prefill in this step. */
+  prefilledTokens: z.number().optional(),
+  /** Tokens of the prompt already in the engine's KV cache from the step before (not prefilled again). */
+  reusedTokens: z.number().optional(),
+  /** Why the engine prefilled the whole prompt although the step before left a cache (absent when it reused it, or had none). */
+  fullPrefillReason: z.string().optional(),
+  /** XGrammar's time to compile the step's grammar, and per generated token (constrained steps). */
+  grammarInitMs: z.number().optional(),
+  grammarPerTokenMs: z.number().optional(),
+});
+
+/** The tool choice of a constrained step: text or calls, at least one call, this tool, no call. */
+export const toolChoiceSchema = z.union([z.enum(["auto", "required", "none"]), z.object({ name: z.string() })]);
+
+/** A step's "Constrain tool calls" setting and what was sent for it. */
+export const constraintSchema = z.object({
+  toolChoice: toolChoiceSchema,
+  /** The structural tag sent as the engine's response_format (absent when none could be). */
+  structuralTag: z.unknown().optional(),
+  /** Why the step ran unconstrained although the setting is on (the engine or protocol cannot). */
+  unsupported: z.string().optional(),
 });
 
 /**
@@ -151,6 +182,8 @@ export const loopEventSchema = z.discriminatedUnion("type", [
     controlTokens: z.array(z.string()).optional(),
     /** Native tool calling: the request body sent instead of a prompt (`prompt` is then ""). */
     request: z.record(z.string(), z.unknown()).optional(),
+    /** With "Constrain tool calls" on: the tool choice and the structural tag sent. */
+    constraint: constraintSchema.optional(),
   }),
   z.object({ ...eventBase, type: z.literal("output-delta"), stepId: z.string(), text: z.string(), offset: z.number() }),
   z.object({ ...eventBase, type: z.literal("parse"), stepId: z.string(), event: parseEventSchema }),

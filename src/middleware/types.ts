@@ -72,6 +72,11 @@ export interface ChatTemplate {
   stop: string[];
   /** Control tokens of this template, for display (the debugger draws them as chips). */
   controlTokens: string[];
+  /**
+   * The same prompt as chat turns, where an engine's chat path renders this template exactly
+   * (undefined where it cannot, e.g. the last turn is not the user's).
+   */
+  chatTurns?: (messages: TemplateMessage[]) => ChatTurns | undefined;
 }
 
 /** A half-open range [start, end) of character offsets into a step's raw output. */
@@ -121,6 +126,12 @@ export interface Protocol {
 
 /** Whether the model may answer in text ("auto"), must call a tool ("required"), or must call this one. */
 export type ToolChoice = "auto" | "required" | { name: string };
+
+/** The "Constrain tool calls" setting's choice: a protocol's choices, or "none" (no call can be written). */
+export type ToolChoiceSetting = z.infer<typeof schema.toolChoiceSchema>;
+
+/** A step's constraint as recorded in its step-start. */
+export type StepConstraint = z.infer<typeof schema.constraintSchema>;
 
 /**
  * A structural tag as @mlc-ai/web-xgrammar 0.1.27 takes it (WebLLM's
@@ -189,13 +200,42 @@ export interface NativeToolCalling {
 }
 
 /**
+ * The prompt as a chat: the turns a template renders into it, each exactly as the template
+ * writes it, for an engine whose chat path renders them itself (and keeps its KV cache when a
+ * request extends the conversation it saw). Rendered by `ChatTemplate.chatTurns`, so the prompt
+ * the engine builds from them is the prompt string it is given beside them.
+ */
+export interface ChatTurns {
+  /** The system turn's text (the template's own when absent). */
+  system?: string;
+  turns: Array<{ role: "user" | "assistant" | "tool"; content: string }>;
+  /** Qwen3's thinking switch as the prompt was rendered with it. */
+  enableThinking?: boolean;
+  /** What the template writes after an assistant turn (WebLLM's cache keeps the turn without it). */
+  turnEnd: string;
+  /** The role string of a user turn (its separator follows). */
+  userRole: string;
+}
+
+/** What an engine may use beyond the prompt string; an engine that cannot says so in its usage. */
+export interface GenerationRequest {
+  chat?: ChatTurns;
+  /** The template's own stop strings (single control tokens): only these may end a reply whose cache is continued. */
+  controlStops?: string[];
+  /** Constrains the output to this structural tag (XGrammar), where the engine can. */
+  structuralTag?: StructuralTag;
+}
+
+/**
  * A model runtime. It takes the fully rendered prompt (special tokens included) and streams raw
  * text. When `signal` aborts, the stream ends promptly (it may end normally or throw an
  * AbortError). Other failures are thrown from the iterator.
  */
 export interface Engine {
   readonly name: string;
-  generate: (prompt: string, settings: GenerationSettings, signal: AbortSignal) => AsyncIterable<EngineChunk>;
+  generate: (prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest) => AsyncIterable<EngineChunk>;
+  /** Whether the engine can constrain its output to a structural tag, given the prompt as chat turns (and if not, why). */
+  readonly constrains?: { supported: true } | { supported: false; reason: string };
   /** The model's context window in tokens (prompt + output), where the engine knows it. */
   readonly contextWindowSize?: number;
   /** Counts a rendered prompt's tokens with the model's own tokenizer, where the engine has one. */

@@ -1,7 +1,8 @@
 // A conversation as the lab keeps it: its settings and its event log. The log is the single
 // source of truth; messages, tool-call cards and step lists are derived from it.
 import { z } from "zod";
-import type { LoopEvent } from "../middleware/types.ts";
+import { toolChoiceSchema } from "../middleware/event-log-schema.ts";
+import type { LoopEvent, ToolChoiceSetting } from "../middleware/types.ts";
 import { DEFAULT_RESEARCH_TIMEOUT_MS, DELIVERABLE_FORMATS, type DeliverableFormat } from "../tools/index.ts";
 
 export type { DeliverableFormat };
@@ -41,6 +42,13 @@ export interface ConversationSettings extends SamplingSettings {
   /** Tools switched off in this conversation (new tools are on by default). */
   disabledTools: string[];
   research: ResearchSettings;
+  /**
+   * "Constrain tool calls": each step sends the protocol's structural tag, so a call can only be
+   * a call to an offered tool with valid arguments (absent in conversations saved before: off).
+   */
+  constrainToolCalls?: boolean;
+  /** With constrainToolCalls: text or calls, at least one call, one named tool, or no call. */
+  toolChoice?: ToolChoiceSetting;
 }
 
 export interface ConversationMeta {
@@ -69,6 +77,8 @@ export const defaultSettings: ConversationSettings = {
   seed: null,
   systemPrompt: "",
   disabledTools: [],
+  constrainToolCalls: false,
+  toolChoice: "auto",
   research: {
     systemPrompt: "You are a careful researcher. Break the question down, use the tools to check facts, and answer concisely in the user's language.",
     fallbackFormat: "markdown_brief",
@@ -101,6 +111,8 @@ const settingFields = {
   seed: z.number().int().min(0).max(2 ** 32 - 1).nullable(),
   systemPrompt: z.string(),
   disabledTools: z.array(z.string()),
+  constrainToolCalls: z.boolean().optional(),
+  toolChoice: toolChoiceSchema.optional(),
 } satisfies { [K in Exclude<keyof ConversationSettings, "research">]: z.ZodType<ConversationSettings[K]> };
 
 const researchFields = {

@@ -54,6 +54,26 @@ describe("the run controller", () => {
     expect(seen?.generation?.seed).toEqual(expect.any(Number));
   });
 
+  it("with Constrain tool calls on, asks the loop to constrain with the conversation's tool choice (off: not at all)", async () => {
+    await conversationActions.init(null);
+    let seen: RunLoopOptions | undefined;
+    configureRunEnvironment(
+      environment(async function* (options) {
+        seen = options;
+        yield { type: "run-end", runId: "r", at: 2, status: "final", messages: options.messages };
+      }),
+    );
+    await sendMessage("hi");
+    expect(seen?.constrain).toBeUndefined();
+    conversationActions.updateSettings({ constrainToolCalls: true, toolChoice: { name: "calculator" } });
+    await sendMessage("again");
+    expect(seen?.constrain).toEqual({ toolChoice: { name: "calculator" } });
+    // A tool choice that is not one (an imported file's) is "auto".
+    conversationActions.updateSettings({ toolChoice: "sometimes" as never });
+    await sendMessage("once more");
+    expect(seen?.constrain).toEqual({ toolChoice: "auto" });
+  });
+
   it("sends the history plus the new message with the conversation's settings, and logs every event", async () => {
     await conversationActions.init(null);
     conversationActions.updateSettings({ maxSteps: 3, temperature: 0.1, systemPrompt: "Be brief." });

@@ -11,11 +11,12 @@ import type { Conversation, ConversationSettings } from "./conversation.ts";
 import { conversationActions, saveActive, useConversationStore } from "./conversation-store.ts";
 import { countGenerations, deriveHistory } from "./derive-history.ts";
 import { generationFor } from "./generation-settings.ts";
+import { toolChoiceSchema } from "../middleware/event-log-schema.ts";
 
 /** What the controller hands the loop: the loop's own options, less ids and nesting. */
 export type RunLoopOptions = Pick<
   RunToolLoopOptions,
-  "engine" | "protocol" | "tools" | "messages" | "systemPrompt" | "template" | "generation" | "maxSteps" | "toolTimeoutMs" | "signal"
+  "engine" | "protocol" | "tools" | "messages" | "systemPrompt" | "template" | "generation" | "maxSteps" | "toolTimeoutMs" | "signal" | "constrain"
 >;
 
 export type RunLoop = (options: RunLoopOptions) => AsyncIterable<LoopEvent>;
@@ -155,6 +156,8 @@ async function runTurn(text: string, writing: { claim?: { release: () => void } 
       signal: abort.signal,
     };
     if (settings.systemPrompt.trim()) options.systemPrompt = settings.systemPrompt;
+    // Settings changed since they were checked (or forced in) may hold a tool choice that is not one: "auto".
+    if (settings.constrainToolCalls === true) options.constrain = { toolChoice: toolChoiceSchema.safeParse(settings.toolChoice).data ?? "auto" };
     if (resolved.template) options.template = resolved.template;
     alignReplayPosition(resolved.engine, latest);
   } catch (error) {

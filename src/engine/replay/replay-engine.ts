@@ -21,6 +21,8 @@ export interface ReplayEngineOptions {
 
 export class ReplayEngine implements Engine {
   readonly name: string;
+  /** It plays recorded text: a grammar has nothing to constrain (a constrained step records this). */
+  readonly constrains = { supported: false, reason: "the replay engine plays recorded output and cannot constrain it" } as const;
   readonly transcript: Transcript;
   private next: number;
   private readonly chunkChars: number;

@@ -2,6 +2,7 @@
 // `conv_template`, so that the prompt we send through the raw completion path (and show in the
 // debugger) is exactly the text the model was configured to read.
 import type { ChatTemplate, TemplateMessage } from "../../middleware/types.ts";
+import { chatTurnsOf } from "./chat-path.ts";
 
 /** The fields of an mlc-chat-config.json `conv_template` that shape the prompt text. */
 export interface ConvTemplate {
@@ -115,7 +116,28 @@ function withThinkBlock(reasoning: string, content: string): string {
   return `<think>\n${trimNewlines(reasoning)}\n</think>\n\n${content.replace(/^\n+/, "")}`;
 }
 
-export function renderConvTemplate(conv: ConvTemplate, messages: TemplateMessage[], options: RenderOptions, prefixText = "", rules: FamilyRules = {}): string {
+/** The turns of a conversation as a conv_template writes them: each turn's text before its role and separators. */
+export interface ConvTurns {
+  /** The system turn as written (prefix text not included); "" when the template writes none. */
+  systemPrompt: string;
+  /** The system message inside it. */
+  systemMessage: string;
+  turns: Array<{ role: "user" | "assistant" | "tool"; text: string }>;
+}
+
+/**
+ * Whether an assistant turn is written as the model generated it: where the family would write
+ * the same thing — its reasoning kept (Qwen3's turns after the last query) or none to drop — and
+ * the family's trimming would change nothing.
+ */
+function writesGenerated(message: TemplateMessage, keepsReasoning: boolean, rules: FamilyRules): message is TemplateMessage & { generated: string } {
+  const generated = message.generated;
+  if (generated === undefined) return false;
+  if (rules.trimContent && generated !== generated.trim()) return false;
+  return keepsReasoning || (!message.reasoning && !generated.includes("<think>"));
+}
+
+export function convTurns(conv: ConvTemplate, messages: TemplateMessage[], rules: FamilyRules = {}): ConvTurns {
   if (conv.seps.length === 0) throw new Error(`Conversation template "${conv.name}" has no separators`);
   const first = messages[0];
   const hasSystem = first?.role === "system";
@@ -125,22 +147,35 @@ export function renderConvTemplate(conv: ConvTemplate, messages: TemplateMessage
   const systemMessage = rules.systemInFirstTurn ? "" : (rules.systemPreamble?.(new Date()) ?? "") + systemTurn;
   const systemPrompt =
     systemMessage === "" && conv.render_empty_system_message === false ? "" : fill(conv.system_template, PLACEHOLDER.system, systemMessage);
-  const contentSep = conv.role_content_sep ?? ": ";
-  const emptySep = conv.role_empty_sep ?? ": ";
   const queryIndex = rules.thinkBlocksAfterLastQuery ? lastQueryIndex(messages) : Infinity;
 
-  let out = prefixText + systemPrompt;
   const offset = hasSystem ? 1 : 0;
-  const turns = messages.slice(offset);
-  turns.forEach((message, i) => {
+  const turns = messages.slice(offset).map((message, i) => {
     const index = i + offset;
     const role = templateRole(conv, message, index) as "user" | "assistant" | "tool";
-    const roleString = conv.roles[role] ?? conv.roles.user;
-    let text = rules.trimContent ? message.content.trim() : message.content;
-    if (role === "assistant" && index > queryIndex && (message.reasoning || index === messages.length - 1)) {
-      text = withThinkBlock(message.reasoning ?? "", text);
+    const keepsReasoning = index > queryIndex;
+    let text: string;
+    if (role === "assistant" && writesGenerated(message, keepsReasoning, rules)) {
+      text = message.generated;
+    } else {
+      text = rules.trimContent ? message.content.trim() : message.content;
+      if (role === "assistant" && keepsReasoning && (message.reasoning || index === messages.length - 1)) {
+        text = withThinkBlock(message.reasoning ?? "", text);
+      }
     }
     if (rules.systemInFirstTurn && i === 0 && systemText !== "") text = `${systemText}\n\n${text}`;
+    return { role, text };
+  });
+  return { systemPrompt, systemMessage, turns };
+}
+
+export function renderConvTemplate(conv: ConvTemplate, messages: TemplateMessage[], options: RenderOptions, prefixText = "", rules: FamilyRules = {}): string {
+  const { systemPrompt, turns } = convTurns(conv, messages, rules);
+  const contentSep = conv.role_content_sep ?? ": ";
+  const emptySep = conv.role_empty_sep ?? ": ";
+  let out = prefixText + systemPrompt;
+  turns.forEach(({ role, text }, i) => {
+    const roleString = conv.roles[role] ?? conv.roles.user;
     let body = text;
     const roleTemplate = conv.role_templates?.[role];
     if (roleTemplate !== undefined) body = fill(roleTemplate, PLACEHOLDER[role], text).replace(PLACEHOLDER.function, "");
@@ -155,6 +190,8 @@ export function renderConvTemplate(conv: ConvTemplate, messages: TemplateMessage
 
 export interface ModelChatTemplate extends ChatTemplate {
   conv: ConvTemplate;
+  /** Text the prompt starts with (the tokens WebLLM's chat path would add as system_prefix_token_ids). */
+  prefixText: string;
   supportsThinkingToggle: boolean;
   /** Renders with thinking on or off (Qwen3); the plain `render` uses the template's setting. */
   renderWith: (messages: TemplateMessage[], options: RenderOptions) => string;
@@ -173,9 +210,12 @@ export function chatTemplateFromConv(conv: ConvTemplate, extras: ConvTemplateExt
       extras.rules,
     );
   const stop = [...new Set([...conv.stop_str, ...(extras.extraStop ?? [])].filter(Boolean))];
+  const prefixText = extras.prefixText ?? "";
   return {
     name: supportsThinkingToggle && enableThinking === false ? `${conv.name} (thinking off)` : conv.name,
     conv,
+    prefixText,
+    chatTurns: (messages) => chatTurnsOf(conv, convTurns(conv, messages, extras.rules), prefixText, enableThinking),
     supportsThinkingToggle,
     stop,
     controlTokens: extras.controlTokens,

@@ -3,9 +3,10 @@
 // here, with messages that say which field is wrong.
 import { z } from "zod";
 import { chatMessageSchema } from "../../middleware/event-log-schema.ts";
+import { structuralTagFor } from "../../middleware/loop/step-constraint.ts";
 import { listProtocols, getProtocol } from "../../middleware/protocols/registry.ts";
 import { readToolDefinitions } from "../../middleware/tools/formats/index.ts";
-import type { ChatMessage, Protocol, ToolSpec } from "../../middleware/types.ts";
+import type { ChatMessage, Protocol, ToolChoiceSetting, ToolSpec } from "../../middleware/types.ts";
 import { prebuiltModelRecords } from "../webllm/prebuilt-models.ts";
 import { renderModelPrompt } from "./model-prompt.ts";
 
@@ -17,6 +18,10 @@ const promptRequestSchema = z.strictObject({
   messages: z.array(chatMessageSchema),
   /** The conversation's system prompt, as in the lab's settings; absent means the lab's default. */
   systemPrompt: z.string().optional(),
+  /** "Constrain tool calls": also print the structural tag the step sends. */
+  constrained: z.boolean().optional(),
+  /** With constrained: "auto" (default), "required", "none" or {"name": tool}. */
+  toolChoice: z.union([z.enum(["auto", "required", "none"]), z.strictObject({ name: z.string().min(1) })]).optional(),
 });
 
 export interface PromptRequest {
@@ -26,6 +31,8 @@ export interface PromptRequest {
   tools: ToolSpec[];
   messages: ChatMessage[];
   systemPrompt?: string;
+  /** Set when the step is constrained: the tool choice its structural tag is made for. */
+  constrained?: { toolChoice: ToolChoiceSetting };
 }
 
 export class PromptRequestError extends Error {
@@ -39,7 +46,8 @@ function describeIssues(error: z.ZodError): string {
 export function readPromptRequest(input: unknown): PromptRequest {
   const parsed = promptRequestSchema.safeParse(input);
   if (!parsed.success) throw new PromptRequestError(`invalid input:\n${describeIssues(parsed.error)}`);
-  const { model, protocol: protocolName, thinking, tools, messages, systemPrompt } = parsed.data;
+  const { model, protocol: protocolName, thinking, tools, messages, systemPrompt, constrained, toolChoice } = parsed.data;
+  if (toolChoice !== undefined && !constrained) throw new PromptRequestError('toolChoice: only used with "constrained": true');
   if (!prebuiltModelRecords.some((record) => record.model_id === model)) {
     throw new PromptRequestError(`model "${model}" is not in the lab's model list; one of:\n${prebuiltModelRecords.map((r) => `  ${r.model_id}`).join("\n")}`);
   }
@@ -58,6 +66,7 @@ export function readPromptRequest(input: unknown): PromptRequest {
     messages: messages as ChatMessage[],
     ...(thinking !== undefined ? { thinking } : {}),
     ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+    ...(constrained ? { constrained: { toolChoice: toolChoice ?? "auto" } } : {}),
   };
 }
 
@@ -66,5 +75,13 @@ export function readPromptRequest(input: unknown): PromptRequest {
  * for constrained output, say) follow it, each under a `--- name ---` line.
  */
 export function renderPromptRequest(input: unknown): string {
-  return renderModelPrompt(readPromptRequest(input)).prompt;
+  const request = readPromptRequest(input);
+  const { prompt } = renderModelPrompt(request);
+  if (!request.constrained) return prompt;
+  const tag = structuralTagFor(request.constrained.toolChoice, request.protocol, request.tools);
+  if ("unsupported" in tag) throw new PromptRequestError(`constrained: no structural tag: ${tag.unsupported}`);
+  // The separator line starts after a newline of its own, so the prompt before it is exact.
+  return `${prompt}\n${STRUCTURAL_TAG_SEPARATOR}\n${JSON.stringify(tag.structuralTag, null, 2)}`;
 }
+
+export const STRUCTURAL_TAG_SEPARATOR = "--- structural_tag ---";

@@ -22,7 +22,11 @@ import {
  * its TypeScript types mark private). The e2e harness checks them against the real engine.
  */
 export interface MlcEngineInternals {
-  loadedModelIdToPipeline: Map<string, { tokenizer: { encode: (text: string) => ArrayLike<number> } }>;
+  loadedModelIdToPipeline: Map<
+    string,
+    { tokenizer: { encode: (text: string) => ArrayLike<number> }; getCurRoundGrammarInitTotalTime?: () => number; getCurRoundGrammarPerTokenTotalTime?: () => number }
+  >;
+  chatCompletion: (request: { stream?: boolean; response_format?: { type?: string } }) => Promise<unknown>;
   loadedModelIdToChatConfig: Map<string, { context_window_size?: number; sliding_window_size?: number }>;
   unload: () => Promise<void>;
 }
@@ -34,6 +38,7 @@ export class LabWorkerHandler extends WebWorkerMLCEngineHandler {
   constructor() {
     super();
     const engine = this.internals();
+    reportStructuralTagTiming(engine);
     const unload = engine.unload.bind(engine);
     engine.unload = async () => {
       const loadedIds = [...engine.loadedModelIdToPipeline.keys()];
@@ -109,4 +114,34 @@ export class LabWorkerHandler extends WebWorkerMLCEngineHandler {
       ...(config.sliding_window_size !== undefined ? { slidingWindowSize: config.sliding_window_size } : {}),
     };
   }
+}
+
+interface UsageChunk {
+  usage?: { completion_tokens?: number; extra?: Record<string, unknown> } | null;
+}
+
+/**
+ * WebLLM 0.2.86 adds its grammar timings (grammar_init_s, grammar_per_token_s) to a stream's
+ * usage for json_object and grammar requests only, though it measures them for a structural tag
+ * too. For a structural tag they are added here, read the same way from the pipeline.
+ */
+function reportStructuralTagTiming(engine: MlcEngineInternals): void {
+  const chatCompletion = engine.chatCompletion.bind(engine);
+  engine.chatCompletion = async (request) => {
+    const result = await chatCompletion(request);
+    if (!request.stream || request.response_format?.type !== "structural_tag") return result;
+    const stream = result as AsyncGenerator<UsageChunk>;
+    return (async function* () {
+      for await (const chunk of stream) {
+        const extra = chunk.usage?.extra;
+        const pipeline = engine.loadedModelIdToPipeline.values().next().value;
+        if (extra && extra.grammar_init_s === undefined && pipeline?.getCurRoundGrammarInitTotalTime) {
+          extra.grammar_init_s = pipeline.getCurRoundGrammarInitTotalTime();
+          const tokens = chunk.usage?.completion_tokens ?? 0;
+          if (tokens > 0 && pipeline.getCurRoundGrammarPerTokenTotalTime) extra.grammar_per_token_s = pipeline.getCurRoundGrammarPerTokenTotalTime() / tokens;
+        }
+        yield chunk;
+      }
+    })();
+  };
 }

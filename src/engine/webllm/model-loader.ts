@@ -1,6 +1,7 @@
 // Loads a WebLLM model into a fresh Web Worker, reporting progress; cancelling ends the worker
 // (the only way to stop a download in flight), and a new one is made for the next load. The
 // page talks to the worker with its own client (worker-client.ts): WebLLM is loaded only there.
+import { chatOptionsFor } from "./chat-options.ts";
 import { classifyEngineError, errorText, type EngineFailure } from "./engine-errors.ts";
 import { readLoadProgress, type LoadProgress } from "./load-progress.ts";
 import { createModelWorker } from "./model-worker.ts";
@@ -53,7 +54,9 @@ export async function loadWebLlmModel(modelId: string, options: LoadOptions = {}
   signal?.addEventListener("abort", onAbort, { once: true });
 
   try {
-    await client.request("reload", { modelId: [modelId], chatOpts: undefined });
+    // The lab's conv_template, so that WebLLM's chat path writes the prompt the lab shows.
+    const chatOpts = chatOptionsFor(modelId);
+    await client.request("reload", { modelId: [modelId], chatOpts: chatOpts ? [chatOpts] : undefined });
     // The context window is read from WebLLM's engine internals; should a WebLLM update move
     // them, the model still loads, only without its window size.
     const info = await client.request<ModelInfo>(LAB_MODEL_INFO, null).catch((error: unknown) => {
@@ -64,6 +67,7 @@ export async function loadWebLlmModel(modelId: string, options: LoadOptions = {}
       ...(info.contextWindowSize !== undefined ? { contextWindowSize: info.contextWindowSize } : {}),
       ...(options.onDeviceLost ? { onDeviceLost: options.onDeviceLost } : {}),
       ...(options.onQueueChange ? { onQueueChange: options.onQueueChange } : {}),
+      chatPath: chatOpts !== undefined,
     });
     loaded = true;
     return {

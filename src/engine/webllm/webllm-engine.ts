@@ -1,8 +1,13 @@
-// The Engine interface over a model in WebLLM's worker. It uses the raw completion path: the
-// prompt we rendered — the one the debugger shows — is exactly what the tokenizer reads,
-// special tokens included. Generations take turns (generation-queue.ts); a stop ends the
-// stream at once, even while WebLLM is still in prefill and cannot be interrupted.
-import type { Engine, EngineChunk, EngineUsage, GenerationSettings } from "../../middleware/types.ts";
+// The Engine interface over a model in WebLLM's worker. Where the step's template gives its
+// prompt as chat turns (and the model was loaded with the lab's conv_template), it uses WebLLM's
+// chat path, which keeps the KV cache across the steps of a tool loop (chat-cache.ts) and takes
+// a structural tag to constrain the output; the turns are written so that WebLLM's formatter
+// builds exactly the prompt we rendered (templates/chat-path.ts). Otherwise it uses the raw
+// completion path, where the rendered prompt is what the tokenizer reads. Generations take turns
+// (generation-queue.ts); a stop ends the stream at once, even while WebLLM is still in prefill
+// and cannot be interrupted.
+import type { Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSettings, StructuralTag } from "../../middleware/types.ts";
+import { ChatCache, type CachePlan, type WireMessage } from "./chat-cache.ts";
 import { classifyEngineError, EngineFailure } from "./engine-errors.ts";
 import { GenerationQueue, type QueueState, type Turn } from "./generation-queue.ts";
 import { StopStringTail } from "./stop-string-tail.ts";
@@ -22,9 +27,16 @@ export interface RawCompletionRequest {
   stop?: string[];
 }
 
-/** The part of a streamed completion chunk that we read. */
+/** The part of WebLLM's streamed chat completion request (ChatCompletionRequestStreaming) that we use. */
+export interface ChatCompletionStreamRequest extends Omit<RawCompletionRequest, "prompt"> {
+  messages: WireMessage[];
+  extra_body?: { enable_thinking?: boolean };
+  response_format?: { type: "structural_tag"; structural_tag: StructuralTag };
+}
+
+/** The part of a streamed completion chunk that we read (raw path: text; chat path: delta). */
 export interface RawCompletionChunk {
-  choices?: Array<{ text?: string; finish_reason?: string | null }>;
+  choices?: Array<{ text?: string; delta?: { content?: string | null }; finish_reason?: string | null }>;
   usage?: WebLlmUsage | null;
 }
 
@@ -35,6 +47,8 @@ export interface WebLlmUsage {
     time_to_first_token_s?: number;
     decode_tokens_per_s?: number;
     prefill_tokens_per_s?: number;
+    grammar_init_s?: number;
+    grammar_per_token_s?: number;
   };
 }
 
@@ -42,6 +56,8 @@ export interface WebLlmUsage {
 export interface CompletionTransport {
   /** Starts a stream in WebLLM; resolves with its id. */
   startStream: (request: RawCompletionRequest) => Promise<string>;
+  /** Starts a stream on WebLLM's chat path (where the model was loaded with the lab's conv_template). */
+  startChatStream?: (request: ChatCompletionStreamRequest) => Promise<string>;
   /** The stream's next chunk, or undefined when it has ended. */
   nextChunk: (streamId: string) => Promise<RawCompletionChunk | undefined>;
   /** Ends a stream early (WebLLM stops it and frees the model for the next request). */
@@ -58,6 +74,11 @@ export interface WebLlmEngineOptions {
   contextWindowSize?: number;
   /** Generations waiting for their turn, and whether a stopped one still holds the GPU. */
   onQueueChange?: (state: QueueState) => void;
+  /**
+   * Whether the model was loaded with the lab's conv_template (chatPathConvTemplate), so that
+   * WebLLM's chat path writes the lab's prompt. Without it every step takes the raw path.
+   */
+  chatPath?: boolean;
 }
 
 const ABORTED = Symbol("aborted");
@@ -66,7 +87,9 @@ export class WebLlmEngine implements Engine {
   readonly name: string;
   readonly contextWindowSize?: number;
   readonly countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
+  readonly constrains: Engine["constrains"];
   private readonly queue: GenerationQueue;
+  private readonly cache = new ChatCache();
 
   constructor(
     private readonly transport: CompletionTransport,
@@ -84,13 +107,20 @@ export class WebLlmEngine implements Engine {
       };
     }
     this.queue = new GenerationQueue(options.onQueueChange);
+    this.constrains = this.chatPathOpen
+      ? { supported: true }
+      : { supported: false, reason: "this model was not loaded for WebLLM's chat path, the only one that takes a grammar" };
+  }
+
+  private get chatPathOpen(): boolean {
+    return this.options.chatPath === true && this.transport.startChatStream !== undefined;
   }
 
   get queueState(): QueueState {
     return this.queue.state;
   }
 
-  async *generate(prompt: string, settings: GenerationSettings, signal: AbortSignal): AsyncGenerator<EngineChunk> {
+  async *generate(prompt: string, settings: GenerationSettings, signal: AbortSignal, request: GenerationRequest = {}): AsyncGenerator<EngineChunk> {
     if (signal.aborted) return;
     const turn = await this.queue.enter(signal);
     if (!turn) return;
@@ -98,8 +128,16 @@ export class WebLlmEngine implements Engine {
     const tail = new StopStringTail(settings.stop?.filter(Boolean) ?? []);
     let finishReason: string | undefined;
     let usage: EngineUsage | undefined;
+    let reply = "";
+    // Planned once the turn is ours: the cache is what the generation before left.
+    const chat = this.chatPathOpen && request.chat ? { plan: this.cache.plan(request.chat, settings.stop, request.controlStops ?? []), turns: request.chat } : undefined;
+    // Until this generation ends by itself, nothing can be continued (rememberCache says otherwise).
+    this.cache.forget(chat ? "the step before was stopped or failed before its end" : "the step before used WebLLM's raw completion path, which empties the cache");
     try {
-      const started = await raceAbort(this.transport.startStream(buildRequest(prompt, settings)), signal, stream);
+      const starting = chat
+        ? this.transport.startChatStream!(buildChatRequest(chat.plan.messages, settings, chat.turns.enableThinking, request.structuralTag))
+        : this.transport.startStream(buildRequest(prompt, settings));
+      const started = await raceAbort(starting, signal, stream);
       if (started === ABORTED) {
         yield abortUsage();
         return;
@@ -116,10 +154,18 @@ export class WebLlmEngine implements Engine {
           break;
         }
         const choice = chunk.choices?.[0];
-        const shown = choice?.text ? tail.push(choice.text) : "";
-        if (shown) yield { type: "text", text: shown };
+        const text = choice?.text ?? choice?.delta?.content;
+        if (text) {
+          // What the person sees is what WebLLM keeps as the reply: the start of a stop string
+          // it streamed before cutting its message there is held back (and dropped at a stop).
+          const shown = tail.push(text);
+          if (shown) {
+            reply += shown;
+            yield { type: "text", text: shown };
+          }
+        }
         if (choice?.finish_reason) finishReason = choice.finish_reason;
-        if (chunk.usage) usage = mapUsage(chunk.usage);
+        if (chunk.usage) usage = chat ? withCache(mapUsage(chunk.usage), chat.plan) : mapUsage(chunk.usage);
         if (signal.aborted) {
           stream.stop();
           yield* stoppedWith(tail);
@@ -141,7 +187,11 @@ export class WebLlmEngine implements Engine {
       return;
     }
     const rest = tail.end(finishReason === "stop");
-    if (rest) yield { type: "text", text: rest };
+    if (rest) {
+      reply += rest;
+      yield { type: "text", text: rest };
+    }
+    if (chat) this.rememberCache(chat.plan, reply, finishReason, usage);
     if (finishReason === "abort") {
       // Only the lab's own stop may end a generation this way; anything else is a failure.
       throw new EngineFailure(
@@ -155,6 +205,24 @@ export class WebLlmEngine implements Engine {
     if (finishReason === "length") out.cutOff = cutOffOf(out, this.contextWindowSize);
     if (usage || finishReason) yield { type: "usage", usage: out };
   }
+
+  private rememberCache(plan: CachePlan, reply: string, finishReason: string | undefined, usage: EngineUsage | undefined): void {
+    const reason = cacheAfter(finishReason);
+    if (reason !== undefined || usage?.prefilledTokens === undefined || usage.completionTokens === undefined) {
+      this.cache.forget(reason ?? "WebLLM reported no token counts for the step before");
+      return;
+    }
+    // The prompt and every sampled token but the last (the stop token, never run through the model).
+    this.cache.finished(plan.messages, reply, plan.reusedTokens + usage.prefilledTokens + Math.max(0, usage.completionTokens - 1));
+  }
+}
+
+/** What WebLLM's cache holds after a chat generation, as far as it can be continued. */
+function cacheAfter(finishReason: string | undefined): string | undefined {
+  if (finishReason === "stop") return undefined;
+  if (finishReason === "length") return "the step before was cut off at a length limit, which WebLLM does not continue";
+  if (finishReason === "abort") return "the step before was interrupted, which WebLLM does not continue";
+  return `the step before ended with finish reason ${JSON.stringify(finishReason ?? "none")}`;
 }
 
 /** A stream's life in WebLLM, so that the turn is given back exactly when WebLLM is done with it. */
@@ -265,6 +333,29 @@ export function buildRequest(prompt: string, settings: GenerationSettings): RawC
   return request;
 }
 
+export function buildChatRequest(messages: WireMessage[], settings: GenerationSettings, enableThinking: boolean | undefined, structuralTag: StructuralTag | undefined): ChatCompletionStreamRequest {
+  const { prompt: _prompt, ...sampling } = buildRequest("", settings);
+  return {
+    ...sampling,
+    messages,
+    ...(enableThinking !== undefined ? { extra_body: { enable_thinking: enableThinking } } : {}),
+    ...(structuralTag ? { response_format: { type: "structural_tag", structural_tag: structuralTag } } : {}),
+  };
+}
+
+/** On the chat path WebLLM counts only what it prefilled as prompt tokens; the rest was in its cache. */
+function withCache(usage: EngineUsage, plan: CachePlan): EngineUsage {
+  const prefilled = usage.promptTokens;
+  if (prefilled === undefined) return usage;
+  return {
+    ...usage,
+    promptTokens: prefilled + plan.reusedTokens,
+    prefilledTokens: prefilled,
+    reusedTokens: plan.reusedTokens,
+    ...(plan.fullPrefillReason !== undefined ? { fullPrefillReason: plan.fullPrefillReason } : {}),
+  };
+}
+
 export function mapUsage(usage: WebLlmUsage): EngineUsage {
   const out: EngineUsage = {};
   if (usage.prompt_tokens !== undefined) out.promptTokens = usage.prompt_tokens;
@@ -273,5 +364,7 @@ export function mapUsage(usage: WebLlmUsage): EngineUsage {
   if (extra?.time_to_first_token_s !== undefined) out.timeToFirstTokenMs = extra.time_to_first_token_s * 1000;
   if (extra?.decode_tokens_per_s !== undefined && Number.isFinite(extra.decode_tokens_per_s)) out.decodeTokensPerSecond = extra.decode_tokens_per_s;
   if (extra?.prefill_tokens_per_s !== undefined && Number.isFinite(extra.prefill_tokens_per_s)) out.prefillTokensPerSecond = extra.prefill_tokens_per_s;
+  if (extra?.grammar_init_s !== undefined && Number.isFinite(extra.grammar_init_s)) out.grammarInitMs = extra.grammar_init_s * 1000;
+  if (extra?.grammar_per_token_s !== undefined && Number.isFinite(extra.grammar_per_token_s)) out.grammarPerTokenMs = extra.grammar_per_token_s * 1000;
   return out;
 }

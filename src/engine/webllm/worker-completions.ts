@@ -1,6 +1,7 @@
-// WebLLM's streamed raw completions, spoken over the worker protocol (what WebLLM's own
-// WebWorkerMLCEngine.completions.create does, without its library on the page).
-import type { CompletionTransport, RawCompletionChunk, RawCompletionRequest } from "./webllm-engine.ts";
+// WebLLM's streamed raw and chat completions, spoken over the worker protocol (what WebLLM's own
+// WebWorkerMLCEngine.completions.create and chat.completions.create do, without its library on
+// the page).
+import type { ChatCompletionStreamRequest, CompletionTransport, RawCompletionChunk, RawCompletionRequest } from "./webllm-engine.ts";
 import type { ModelWorkerClient } from "./worker-client.ts";
 import { LAB_COUNT_TOKENS } from "./worker-protocol.ts";
 
@@ -9,6 +10,12 @@ export function workerCompletions(client: ModelWorkerClient, modelId: string): C
     async startStream(request: RawCompletionRequest) {
       const streamId = crypto.randomUUID();
       await client.request("completionStreamInit", { request, selectedModelId: modelId, streamId, modelId: [modelId], chatOpts: undefined });
+      return streamId;
+    },
+    // WebLLM's chat.completions.create with stream: true (its chunks come back the same way).
+    async startChatStream(request: ChatCompletionStreamRequest) {
+      const streamId = crypto.randomUUID();
+      await client.request("chatCompletionStreamInit", { request, selectedModelId: modelId, streamId, modelId: [modelId], chatOpts: undefined });
       return streamId;
     },
     async nextChunk(streamId: string) {

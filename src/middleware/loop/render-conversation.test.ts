@@ -45,7 +45,8 @@ describe("renderConversation", () => {
       { role: "user", content: "Weather in Seoul and Busan?" },
       { role: "assistant", content: protocol.renderAssistant(messages[1] as Extract<ChatMessage, { role: "assistant" }>) },
       { role: "user", content: '<result name="weather">Sunny</result>\n<result name="weather">Rain</result>' },
-      { role: "assistant", content: "Seoul is sunny, Busan rainy." },
+      // A turn of text alone was generated as it reads.
+      { role: "assistant", content: "Seoul is sunny, Busan rainy.", generated: "Seoul is sunny, Busan rainy." },
       { role: "user", content: "Thanks" },
     ]);
   });

@@ -64,10 +64,18 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
     if (message.role === "assistant") {
       // The reasoning travels beside the turn: whether the model sees it again is the template's call.
       const reasoning = message.reasoning ? { reasoning: message.reasoning } : {};
-      rendered.push({ role: "assistant", content: protocol.renderAssistant(message), ...reasoning });
+      // The turn as generated (where it was generated in this protocol): the same tokens again.
+      const generated = generatedTurn(message, protocol.name);
+      rendered.push({ role: "assistant", content: protocol.renderAssistant(message), ...reasoning, ...generated });
     }
     else rendered.push({ role: message.role, content: message.content });
   }
   flushToolResults();
   return rendered;
+}
+
+/** An assistant turn's raw output; a turn recorded without one was its text alone. */
+function generatedTurn(message: Extract<ChatMessage, { role: "assistant" }>, protocol: string): { generated?: string } {
+  if (message.rawOutput !== undefined) return message.protocol === protocol ? { generated: message.rawOutput } : {};
+  return message.toolCalls?.length || message.reasoning ? {} : { generated: message.content };
 }

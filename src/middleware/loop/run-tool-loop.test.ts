@@ -95,7 +95,7 @@ describe("runToolLoop", () => {
 
     expect(result.messages).toEqual([
       user("Hi"),
-      { role: "assistant", content: "Let me check. ", toolCalls: [toolStart!.call], protocol: "hermes" },
+      { role: "assistant", content: "Let me check. ", toolCalls: [toolStart!.call], protocol: "hermes", rawOutput: `Let me check. ${callText("echo", { text: "ping" })}` },
       { role: "tool", toolCallId: "r:s1:call_1", name: "echo", content: '{"echoed":"ping"}' },
       { role: "assistant", content: "It said ping.", protocol: "hermes" },
     ]);
@@ -384,7 +384,7 @@ describe("runToolLoop", () => {
     const { events, result } = await drive(run([{ text: callText("echo", { text: "x" }) + " and", failWith: new Error("boom") }]).generator);
     expect(ofType(events, "tool-start")).toHaveLength(0);
     expect(result.messages.slice(1)).toEqual([
-      { role: "assistant", content: " and", toolCalls: [{ id: "r:s1:call_1", name: "echo", arguments: { text: "x" } }], protocol: "hermes" },
+      { role: "assistant", content: " and", toolCalls: [{ id: "r:s1:call_1", name: "echo", arguments: { text: "x" } }], protocol: "hermes", rawOutput: `${callText("echo", { text: "x" })} and` },
       { role: "tool", toolCallId: "r:s1:call_1", name: "echo", content: "Error: not run: the model's output failed before it ran.", isError: true },
     ]);
   });

@@ -15,6 +15,7 @@ import type {
   Span,
   StepStatus,
   SubRunContext,
+  ToolChoiceSetting,
   ToolSpec,
 } from "../types.ts";
 import { correctionMessage } from "./correction-message.ts";
@@ -26,6 +27,7 @@ import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
 import { plainTextParser } from "../native/plain-text-parser.ts";
 import { checkAgainstSchema } from "./schema-check.ts";
+import { constrainStep } from "./step-constraint.ts";
 import { streamStep, type StepOutput } from "./stream-step.ts";
 import { describeError } from "./tool-result-content.ts";
 
@@ -64,6 +66,8 @@ export interface RunToolLoopOptions {
    * tool's JSON Schema.
    */
   checkArguments?: (args: Record<string, unknown>, tool: ExecutableTool) => ArgumentsCheck;
+  /** "Constrain tool calls": each step sends the protocol's structural tag for this tool choice. */
+  constrain?: { toolChoice: ToolChoiceSetting };
 }
 
 export interface LoopResult {
@@ -188,8 +192,11 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   const requested = native ? (options.generation ?? {}) : withTemplateStops(options.generation ?? {}, template);
   const budget = await fitToContext(options.engine, prompt, requested.maxTokens, state.signal);
   const settings = "maxTokens" in budget ? { ...requested, maxTokens: budget.maxTokens } : requested;
-  const request = native?.request({ ...systemPrompt, messages: state.messages, tools: toolSpecs }, settings);
+  const nativeRequest = native?.request({ ...systemPrompt, messages: state.messages, tools: toolSpecs }, settings);
   const protocolName = native ? NATIVE_PROTOCOL : protocol.name;
+  // The same prompt as chat turns, for an engine whose chat path keeps its cache across steps.
+  const chat = native ? undefined : template.chatTurns?.(templateMessages);
+  const constrained = options.constrain && !native ? constrainStep(options.constrain.toolChoice, protocol, toolSpecs, options.engine, chat !== undefined) : undefined;
   yield stamp({
     type: "step-start",
     stepId,
@@ -203,7 +210,8 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     budget,
     ...toolSectionSpan(prompt, state.toolSection),
     controlTokens: native ? [] : [...template.controlTokens],
-    ...(request ? { request } : {}),
+    ...(nativeRequest ? { request: nativeRequest } : {}),
+    ...(constrained ? { constraint: constrained.constraint } : {}),
   });
   state.openStep = { stepId, startedAt };
 
@@ -217,15 +225,17 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     });
   }
 
+  const request = { ...(chat ? { chat, controlStops: template.stop } : {}), ...(constrained?.structuralTag ? { structuralTag: constrained.structuralTag } : {}) };
   const output = yield* streamStep({
     engine: options.engine,
     prompt,
     settings,
+    request,
     signal: state.signal,
     parser: native ? plainTextParser() : protocol.createParser(toolSpecs),
     stepId,
     stamp,
-    ...(request ? { native: { request, tools: toolSpecs } } : {}),
+    ...(nativeRequest ? { native: { request: nativeRequest, tools: toolSpecs } } : {}),
   });
 
   function* record(message: ChatMessage): Generator<LoopEvent> {
@@ -345,6 +355,8 @@ function assistantMessage(output: StepOutput, protocol: string): Extract<ChatMes
     ...(output.reasoning !== "" ? { reasoning: output.reasoning } : {}),
     ...(output.calls.length > 0 ? { toolCalls: output.calls } : {}),
     protocol,
+    // Where it differs from the text (reasoning, calls): the turn as generated, for the next step.
+    ...(output.rawOutput !== output.content ? { rawOutput: output.rawOutput } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
 // output amounts to and how the stream ended; an abort or an engine failure keeps everything
 // generated until then.
 import { NativeCallAssembler } from "../native/native-call-assembler.ts";
-import type { CutOffLimit, Engine, EngineChunk, EngineUsage, GenerationSettings, LoopEvent, StreamParser, ToolSpec } from "../types.ts";
+import type { CutOffLimit, Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSettings, LoopEvent, StreamParser, ToolSpec } from "../types.ts";
 import { untilAborted } from "./abortable-iteration.ts";
 import { scopeParseEvent, type StampEvent } from "./event-shapes.ts";
 import { ReplyCollector, type Reply } from "./reply-collector.ts";
@@ -13,6 +13,8 @@ export interface StreamStepInput {
   engine: Engine;
   prompt: string;
   settings: GenerationSettings;
+  /** The prompt as chat turns and a structural tag, for an engine that uses them. */
+  request?: GenerationRequest;
   signal: AbortSignal;
   parser: StreamParser;
   stepId: string;
@@ -121,7 +123,7 @@ function inferCutOff(usage: EngineUsage, settings: GenerationSettings, engine: E
 async function* engineChunks(input: StreamStepInput, failure: { thrown?: unknown }): AsyncGenerator<EngineChunk> {
   try {
     const { native, engine } = input;
-    const chunks = native && engine.native ? engine.native.generate(native.request, input.signal) : engine.generate(input.prompt, input.settings, input.signal);
+    const chunks = native && engine.native ? engine.native.generate(native.request, input.signal) : engine.generate(input.prompt, input.settings, input.signal, input.request);
     yield* untilAborted(chunks, input.signal);
   } catch (thrown) {
     failure.thrown = thrown;

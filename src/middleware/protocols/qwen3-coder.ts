@@ -100,8 +100,10 @@ export const qwen3CoderProtocol: Protocol = {
   structuralTag: (tools, choice) =>
     callStructuralTag(tools, choice, {
       trigger: "<tool_call>",
-      begin: (name) => `<tool_call>\n<function=${name}>\n`,
+      // XGrammar's qwen_xml_parameter allows whitespace before each parameter but none after the
+      // last: the newline before </function> belongs to the end.
+      begin: (name) => `<tool_call>\n<function=${name}>`,
       content: (tool) => ({ type: "qwen_xml_parameter", json_schema: tool.parameters }),
-      end: "</function>\n</tool_call>",
+      end: "\n</function>\n</tool_call>",
     }),
 };

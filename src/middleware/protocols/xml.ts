@@ -9,6 +9,7 @@ import { ToolCallScanner } from "../parser/scanner.ts";
 import type { Protocol, ToolCall, ToolSpec } from "../types.ts";
 import { escapeAllTags, toolResultEscaper } from "./escape-tool-result.ts";
 import { callStructuralTag } from "./structural-tags.ts";
+import { xmlArgumentsGrammar } from "./xml-arguments-grammar.ts";
 import { joinAssistantTurn, renderToolResponse } from "./tool-response.ts";
 import { qwenToolsIntro } from "./tools-intro.ts";
 
@@ -93,8 +94,12 @@ export const xmlProtocol: Protocol = {
   renderToolResult: (message, escape = toolResultEscaper([])) => renderToolResponse(message, (text) => escapeAllTags(escape(text))),
   markers: ["<tool_call>", "</tool_call>", "<tool_name>", "</tool_name>", "<tool_response>", "</tool_response>", "<tools>", "</tools>", "<think>", "</think>"],
   createParser: (tools) => new ToolCallScanner(xmlSyntax(tools), tools),
-  // The arguments are tags of their own; XGrammar has no format for them, so only the call's
-  // frame and the tool's name are fixed.
+  // The arguments are tags of their own, for which XGrammar has no format: a grammar of ours.
   structuralTag: (tools, choice) =>
-    callStructuralTag(tools, choice, { trigger: "<tool_call>", begin: (name) => `<tool_call>\n<tool_name>${name}</tool_name>\n`, content: () => ({ type: "any_text" }), end: "</tool_call>" }),
+    callStructuralTag(tools, choice, {
+      trigger: "<tool_call>",
+      begin: (name) => `<tool_call>\n<tool_name>${name}</tool_name>\n`,
+      content: (tool) => ({ type: "grammar", grammar: xmlArgumentsGrammar(tool.parameters) }),
+      end: "</tool_call>",
+    }),
 };

@@ -5,6 +5,7 @@ import "./debugger.css";
 import { useCallback, useDeferredValue, useMemo, useRef, useState } from "react";
 import type { LoopEvent, ToolSpec } from "../../middleware/types.ts";
 import { useDebuggerStore } from "../../store/debugger-store.ts";
+import { EngineFigures } from "./EngineFigures.tsx";
 import { useProtocolStore } from "../../store/protocol-store.ts";
 import { markInterrupted, previousStepInRun, resolveSelectedStep, selectionIdFor, StepFolder, type StepView } from "./build-steps.ts";
 import { describeCutOff, formatBudget, formatDuration, formatSettings, formatTokens, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
@@ -119,6 +120,7 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
             <br />
             <span data-testid="step-budget">{formatBudget(step.budget)}</span>
           </p>
+          <EngineFigures step={step} />
           {step.status === "cut-off" && (
             <p className="dbg-step-note" role="status" data-testid="step-cut-off">
               {describeCutOff(step)}: the model had not finished; its output is kept.

@@ -11,6 +11,7 @@ import type {
   LoopEvent,
   ParseEvent,
   Span,
+  StepConstraint,
   StepStatus,
   TemplateMessage,
   ToolExecutionStatus,
@@ -83,6 +84,8 @@ export interface StepView {
   toolSectionAt?: Span;
   /** The template's control tokens, as recorded (absent in older logs). */
   controlTokens?: readonly string[];
+  /** With "Constrain tool calls" on: the tool choice and the structural tag sent, or why none was. */
+  constraint?: StepConstraint;
   /** The model's text as streamed so far (output deltas placed at their offsets). */
   rawOutput: string;
   /** Append-only: a new StepView object is made whenever it grows. */
@@ -266,6 +269,7 @@ export class StepFolder {
           ...(event.budget ? { budget: event.budget } : {}),
           ...(event.toolSectionAt ? { toolSectionAt: event.toolSectionAt } : {}),
           ...(event.controlTokens ? { controlTokens: event.controlTokens } : {}),
+          ...(event.constraint ? { constraint: event.constraint } : {}),
           rawOutput: "",
           parseEvents: [],
           toolExecutions: [],

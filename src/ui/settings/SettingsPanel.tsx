@@ -2,6 +2,7 @@
 // model is offered, and deep_research's own settings. Changes apply from the next turn.
 import { useState } from "react";
 import { Field } from "./Field.tsx";
+import { ConstraintFields } from "./ConstraintFields.tsx";
 import { SamplingFields } from "./SamplingFields.tsx";
 import type { ToolSpec } from "../../middleware/types.ts";
 import { deliverableFormats, type ConversationSettings, type DeliverableFormat } from "../../store/conversation.ts";
@@ -105,6 +106,7 @@ export function SettingsPanel({ tools }: { tools: ToolSpec[] }) {
           </label>
         ))}
       </fieldset>
+      <ConstraintFields settings={settings} tools={tools} update={update} />
       {hasResearch && (
         <fieldset className="tools-fieldset">
           <legend>deep_research</legend>

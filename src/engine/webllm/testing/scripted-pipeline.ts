@@ -198,7 +198,12 @@ export function createScriptedModel(llmChatPipelinePrototype: object, options: S
   return {
     pipeline,
     tokenizer,
-    enqueue: (...generations) => void queue.push(...generations),
+    enqueue: (...generations) => {
+      // Ids are handed out on first sight: tokenize scripts now, so that a token table read before
+      // they play (XGrammar's, at a constrained request) holds their tokens.
+      for (const generation of generations) tokenizer.encode(generation.output);
+      queue.push(...generations);
+    },
     held: () => gate?.where ?? null,
     release: () => {
       const open = gate?.open;

@@ -47,6 +47,18 @@ export class ScriptedTokenizer {
     return id;
   }
 
+  /**
+   * For WebLLM's grammar set-up (XGrammar reads the token table once): the ids handed out so far,
+   * special tokens included. A text that a constrained generation will use must be encoded first.
+   */
+  getVocabSize(): number {
+    return Math.max(this.nextId, ...this.textOf.keys()) + 1;
+  }
+
+  idToToken(id: number): string {
+    return this.textOf.get(id) ?? "";
+  }
+
   dispose(): void {}
 
   private remember(text: string, id: number): void {

@@ -1,0 +1,108 @@
+// Tests and benchmarks only (Node): WebLLM's real MLCEngine in this process, with the scripted
+// stand-in for the GPU part of its pipeline (scripted-pipeline.ts) installed the way the e2e
+// harness's worker does it, and a CompletionTransport that calls the engine directly. WebLLM
+// keeps LLMChatPipeline and CustomLock module-private, so a copy of its bundle with one extra
+// export line is imported; nothing else in it is changed.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { convTemplateNameForModel, convTemplates } from "../../templates/model-templates.ts";
+import type { ChatCompletionStreamRequest, CompletionTransport, RawCompletionChunk, RawCompletionRequest } from "../webllm-engine.ts";
+import { createScriptedModel, type ScriptedModel } from "./scripted-pipeline.ts";
+
+interface WebLlmModule {
+  MLCEngine: new () => MlcEngine;
+  __LLMChatPipeline: { prototype: object };
+  __CustomLock: new () => { acquired: boolean };
+}
+
+interface MlcEngine {
+  reload: (modelId: string, chatOpts?: Record<string, unknown>) => Promise<void>;
+  reloadInternal: (modelId: string, chatOpts?: Record<string, unknown>) => Promise<void>;
+  unload: () => Promise<void>;
+  interruptGenerate: () => void;
+  loadedModelIdToPipeline: Map<string, object>;
+  loadedModelIdToChatConfig: Map<string, object>;
+  loadedModelIdToModelType: Map<string, number>;
+  loadedModelIdToLock: Map<string, { acquired: boolean }>;
+  completions: { create: (request: RawCompletionRequest) => Promise<AsyncIterator<RawCompletionChunk>> };
+  chat: { completions: { create: (request: ChatCompletionStreamRequest) => Promise<AsyncIterator<RawCompletionChunk>> } };
+}
+
+const QWEN_SPECIAL = { "<|endoftext|>": 151643, "<|im_start|>": 151644, "<|im_end|>": 151645, "<think>": 151667, "</think>": 151668 };
+
+let loaded: Promise<WebLlmModule> | undefined;
+
+function loadWebLlm(): Promise<WebLlmModule> {
+  loaded ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const bundle = readFileSync(join(dirname(require.resolve("@mlc-ai/web-llm/package.json")), "lib", "index.js"), "utf8");
+    const dir = join(tmpdir(), "toolcall-lab-webllm");
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `index-with-pipeline-${process.pid}.mjs`);
+    writeFileSync(file, `${bundle.replace(/^\/\/# sourceMappingURL=.*$/m, "")}\nexport { LLMChatPipeline as __LLMChatPipeline, CustomLock as __CustomLock };\n`);
+    return (await import(/* @vite-ignore */ pathToFileURL(file).href)) as WebLlmModule;
+  })();
+  return loaded;
+}
+
+export interface NodeWebLlm {
+  engine: MlcEngine;
+  /** The stand-in of the loaded model. */
+  model: () => ScriptedModel;
+  transport: CompletionTransport;
+}
+
+/**
+ * Loads `modelId` into a fresh MLCEngine with the stand-in, honouring the chat options (the
+ * conv_template) as WebLLM's own loading merges them over the model's config.
+ */
+export async function loadNodeWebLlm(modelId: string, chatOpts: Record<string, unknown> | undefined, contextWindowSize = 8192): Promise<NodeWebLlm> {
+  const webllm = await loadWebLlm();
+  // WebLLM logs every multi-round reuse at info level; keep test and benchmark output clean.
+  const engine = new webllm.MLCEngine();
+  let model: ScriptedModel | undefined;
+  engine.reloadInternal = async (id, opts) => {
+    const templateName = convTemplateNameForModel(id) ?? "qwen3";
+    const chatConfig = {
+      conv_template: convTemplates[templateName],
+      conv_config: {},
+      context_window_size: contextWindowSize,
+      sliding_window_size: -1,
+      attention_sink_size: 0,
+      prefill_chunk_size: 512,
+      tokenizer_files: ["tokenizer.json"],
+      ...opts,
+    };
+    model = createScriptedModel(webllm.__LLMChatPipeline.prototype, { chatConfig, specialTokens: QWEN_SPECIAL, stopToken: "<|im_end|>" });
+    engine.loadedModelIdToModelType.set(id, 0);
+    engine.loadedModelIdToChatConfig.set(id, chatConfig);
+    engine.loadedModelIdToPipeline.set(id, model.pipeline);
+    engine.loadedModelIdToLock.set(id, new webllm.__CustomLock());
+  };
+  await engine.reload(modelId, chatOpts);
+  const streams = new Map<string, AsyncIterator<RawCompletionChunk>>();
+  let next = 0;
+  const open = async (iterator: Promise<AsyncIterator<RawCompletionChunk>>) => {
+    const id = `stream-${next++}`;
+    streams.set(id, await iterator);
+    return id;
+  };
+  const transport: CompletionTransport = {
+    startStream: (request) => open(engine.completions.create(request)),
+    startChatStream: (request) => open(engine.chat.completions.create(request)),
+    async nextChunk(id) {
+      const result = await streams.get(id)?.next();
+      return result && !result.done ? result.value : undefined;
+    },
+    async closeStream(id) {
+      await streams.get(id)?.return?.();
+      streams.delete(id);
+    },
+    interrupt: () => engine.interruptGenerate(),
+    countTokens: async (prompt) => model!.tokenizer.encode(prompt).length,
+  };
+  return { engine, model: () => model!, transport };
+}

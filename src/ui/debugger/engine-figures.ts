@@ -1,0 +1,42 @@
+// What the engine reported about a step, in words: how much of the prompt it prefilled and how
+// much it kept in its KV cache from the step before (and why it could not), how fast, and for a
+// constrained step what was sent and what the grammar cost. Only recorded figures are shown.
+import type { EngineUsage, StepConstraint, ToolChoiceSetting } from "../../middleware/types.ts";
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** "38 prefilled · 2,085 reused from the step before", or why the whole prompt was prefilled; null if unknown. */
+export function formatPrefill(usage: EngineUsage): string | null {
+  const { prefilledTokens: prefilled, reusedTokens: reused, fullPrefillReason: reason } = usage;
+  if (prefilled === undefined) return null;
+  if (reused && reused > 0) return `${count(prefilled)} tokens prefilled · ${count(reused)} reused from the step before (KV cache)`;
+  return `${count(prefilled)} tokens prefilled (whole prompt${reason ? `: ${reason}` : ""})`;
+}
+
+/** "first token 0.84 s · prefill 1,204 tok/s · decode 31.2 tok/s", or null when the engine reported none. */
+export function formatSpeed(usage: EngineUsage): string | null {
+  const parts: string[] = [];
+  if (usage.timeToFirstTokenMs !== undefined) parts.push(`first token ${formatSeconds(usage.timeToFirstTokenMs)}`);
+  if (usage.prefillTokensPerSecond !== undefined) parts.push(`prefill ${count(Math.round(usage.prefillTokensPerSecond))} tok/s`);
+  if (usage.decodeTokensPerSecond !== undefined) parts.push(`decode ${usage.decodeTokensPerSecond.toFixed(1)} tok/s`);
+  return parts.length > 0 ? parts.join(" · ") : null;
+}
+
+export function describeToolChoice(choice: ToolChoiceSetting): string {
+  if (typeof choice === "object") return `only ${choice.name}`;
+  return { auto: "auto (text or calls)", required: "required (at least one call)", none: "none (no call)" }[choice];
+}
+
+/** The constraint line: what was asked, and either what the grammar cost or why there was none. */
+export function formatConstraint(constraint: StepConstraint, usage: EngineUsage): string {
+  const choice = `Constrained tool calls, ${describeToolChoice(constraint.toolChoice)}`;
+  if (constraint.unsupported !== undefined) return `${choice}: not applied — ${constraint.unsupported}.`;
+  const timing: string[] = [];
+  if (usage.grammarInitMs !== undefined) timing.push(`grammar compiled in ${formatSeconds(usage.grammarInitMs)}`);
+  if (usage.grammarPerTokenMs !== undefined) timing.push(`${usage.grammarPerTokenMs.toFixed(2)} ms per token`);
+  return `${choice}: structural tag sent${timing.length > 0 ? ` · ${timing.join(" · ")}` : " · the engine reported no grammar timing"}.`;
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
