@@ -21,3 +21,14 @@ export function describeVocabulary(tokenizerJson: { added_tokens?: Array<{ conte
   const decoder = JSON.stringify(tokenizerJson.decoder ?? null);
   return { added, kind: decoder.includes("ByteLevel") ? "byte-level" : "sentencepiece" };
 }
+
+/**
+ * Tokenizes with a tokenizer whose vocabulary kind is not known (a loaded WebLLM model's, read
+ * from WebLLM's pipeline): byte-level first, then SentencePiece; the wrong kind cannot spell the text.
+ */
+export function tokenizeDetectingKind(tokenizer: WebTokenizer, text: string, added: ReadonlySet<string>): TokenizedText {
+  const ids = Int32Array.from(tokenizer.encode(text));
+  const tokens = Array.from(ids, (id) => tokenizer.idToToken(id));
+  const spans = placeTokens(text, tokens, added, "byte-level") ?? placeTokens(text, tokens, added, "sentencepiece");
+  return { ids, control: markAdded(tokens, added), spans };
+}

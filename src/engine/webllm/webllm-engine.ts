@@ -6,6 +6,7 @@ import type { Engine, EngineChunk, EngineUsage, GenerationSettings } from "../..
 import { classifyEngineError, EngineFailure } from "./engine-errors.ts";
 import { GenerationQueue, type QueueState, type Turn } from "./generation-queue.ts";
 import { StopStringTail } from "./stop-string-tail.ts";
+import type { TokenizedText } from "../../tokens/token-spans.ts";
 
 /** The part of WebLLM's request for a streamed raw completion (CompletionCreateParams) that we use. */
 export interface RawCompletionRequest {
@@ -49,6 +50,8 @@ export interface CompletionTransport {
   /** WebLLM's interruptGenerate: stops the running generation between decode steps. */
   interrupt: () => void;
   countTokens?: (prompt: string) => Promise<number>;
+  /** The loaded model's token ids of a text, placed in it (for the token view). */
+  tokenize?: (text: string, controlTokens: readonly string[]) => Promise<TokenizedText>;
 }
 
 export interface WebLlmEngineOptions {
@@ -66,6 +69,8 @@ export class WebLlmEngine implements Engine {
   readonly name: string;
   readonly contextWindowSize?: number;
   readonly countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
+  /** The loaded model's own tokenizer, for the token view and counts (see src/tokens/). */
+  readonly tokenize?: (text: string, controlTokens: readonly string[]) => Promise<TokenizedText>;
   private readonly queue: GenerationQueue;
 
   constructor(
@@ -83,6 +88,7 @@ export class WebLlmEngine implements Engine {
         return counted;
       };
     }
+    if (transport.tokenize) this.tokenize = transport.tokenize.bind(transport);
     this.queue = new GenerationQueue(options.onQueueChange);
   }
 
