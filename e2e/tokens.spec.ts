@@ -13,7 +13,12 @@ const referenceCount = (text: string) => (reference.encode as (text: string, opt
 
 /** The step's prompt as text (the prompt view's chips and folded tool block hold the exact characters). */
 async function promptText(page: Page): Promise<string> {
-  return page.getByTestId("prompt-view").evaluate((el) => el.textContent ?? "");
+  return page.getByTestId("prompt-view").evaluate((el) => {
+    const copy = el.cloneNode(true) as HTMLElement;
+    // The folded tool block's summary line is the view's, not the prompt's.
+    for (const summary of copy.querySelectorAll("summary")) summary.remove();
+    return copy.textContent ?? "";
+  });
 }
 
 // The model's own output cannot hold <|im_end|> (it would end the turn): the code builds it.
@@ -39,9 +44,10 @@ test("the prompt's token view draws control tokens as single ids, and a tool res
   expect(Number(await count.textContent())).toBe(referenceCount(text));
   // Every part is counted, and the parts add up to the whole.
   const partCounts = await page.getByTestId("prompt-part-count").evaluateAll((rows) =>
-    rows.filter((row) => (row as HTMLElement).dataset.kind !== "tools").map((row) => Number(row.querySelector(".num")!.textContent!.replaceAll(",", ""))),
+    rows.map((row) => Number(row.querySelector(".num")!.textContent!.replaceAll(",", ""))),
   );
-  expect(partCounts.length).toBeGreaterThanOrEqual(5); // system, user, assistant, tool result, generation prompt
+  // system text, tool section (counted apart from the system text), user, assistant, tool result, generation prompt
+  expect(partCounts.length).toBeGreaterThanOrEqual(6);
   expect(partCounts.reduce((a, b) => a + b, 0)).toBe(Number(await count.textContent()));
 
   await page.getByTestId("prompt-view").locator("..").getByTestId("token-view-toggle").check();
@@ -152,4 +158,51 @@ test("an engine count that differs from the lab's is flagged, and a prompt that 
   await expect(budget).toContainText("the prompt alone fills the window");
   await expect(budget.locator(".ctx-over")).toHaveCount(1);
   await page.locator(".dbg-detail").screenshot({ path: `${SHOTS}/tokens-budget-over.png` });
+});
+
+test("before sending, a prompt that will not fit the context window is flagged with what to cut; a prompt that fits shows its budget bar once sent", async ({ page }) => {
+  // A replay standing for a model with a 1,000-token window: the eight built-in tools alone are more.
+  const small = await serveTranscript(page, "small-window", { title: "A 1k-window model", protocol: "hermes", turns: ["Hello."], contextWindow: 1000 });
+  await openLab(page, small);
+  await page.getByTestId("chat-input").fill("Hi there");
+  const warning = page.getByTestId("context-warning");
+  await expect(warning).toHaveAttribute("data-kind", "no-room");
+  await expect(warning).toContainText("more than the model's 1,000-token context window");
+  await expect(warning).toContainText("Turn off tools you do not need: the 8 tool definitions cost");
+  await expect(warning).toContainText("Load a model with a larger context window (this one holds 1,000 tokens).");
+  await page.locator(".chat-input").screenshot({ path: `${SHOTS}/tokens-context-warning.png` });
+
+  // The same conversation on a model with room: no warning, and the step's budget is drawn.
+  const roomy = await serveTranscript(page, "roomy-window", { title: "An 8k-window model", protocol: "hermes", turns: ["Hello."], contextWindow: 8192 });
+  await openLab(page, roomy);
+  await page.getByTestId("chat-input").fill("Hi there");
+  await send(page, "Hi there");
+  await expect(page.locator('[data-testid=step-item][data-status="final"]')).toHaveCount(1);
+  await expect(page.getByTestId("context-warning")).toHaveCount(0);
+  const budget = page.getByTestId("context-budget");
+  await expect(budget).toHaveAttribute("data-kind", /fits|capped/);
+  await expect(budget).toContainText("of a 8,192-token window");
+  // The engine's count (the replay counts with the lab's Qwen3 tokenizer) agrees with the lab's.
+  await page.getByTestId("count-tokens").click();
+  await expect(page.getByTestId("prompt-token-count")).toHaveText(/^\d+$/);
+  await expect(budget).toContainText(`prompt ${Number(await page.getByTestId("prompt-token-count").textContent()).toLocaleString("en-US")}`);
+  await expect(page.getByTestId("token-count-mismatch")).toHaveCount(0);
+});
+
+test("the Tools tab shows what each tool costs in the current protocol", async ({ page }) => {
+  await openLab(page, "hermes-calculator");
+  await send(page, "What is 1234 × 5678?");
+  await expect(page.locator('[data-testid=step-item][data-status="final"]')).toHaveCount(1);
+  await page.getByRole("tab", { name: "Tool definitions" }).click();
+  await page.getByTestId("tool-token-costs").getByTestId("count-tokens").click();
+  const costs = page.getByTestId("tool-token-cost");
+  await expect(costs).toHaveCount(8);
+  const calculator = await costs.filter({ hasText: "calculator" }).locator(".num").textContent();
+  expect(Number(calculator!.replace(/\D/g, ""))).toBeGreaterThan(20);
+  const section = page.getByTestId("tool-section-tokens");
+  await expect(section).toHaveText(/tokens$/);
+  // The section's count equals the reference tokenizer's count of the section the model saw.
+  const shown = await page.getByTestId("tool-def-model").textContent();
+  expect(Number((await section.textContent())!.replace(/\D/g, ""))).toBe(referenceCount(shown!));
+  await page.getByTestId("tool-token-costs").screenshot({ path: `${SHOTS}/tokens-tool-costs.png` });
 });

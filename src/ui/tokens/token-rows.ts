@@ -2,7 +2,7 @@
 // token holding a line break, or once it is wide enough. Linear in the number of tokens.
 import type { TokenizedText } from "../../tokens/token-spans.ts";
 
-export const ROW_CHARS = 72;
+export const ROW_CHARS = 44;
 /** Rows of ids alone (when the tokens could not be placed in the text). */
 const IDS_PER_ROW = 12;
 
