@@ -47,6 +47,11 @@ export class ScriptedTokenizer {
     return id;
   }
 
+  /** A token's vocabulary string (web-tokenizers' idToToken): here, its text. */
+  idToToken(id: number): string {
+    return this.textOf.get(id) ?? "";
+  }
+
   dispose(): void {}
 
   private remember(text: string, id: number): void {
