@@ -58,11 +58,21 @@ test("the prompt's token view draws control tokens as single ids, and a tool res
   await expect(first).toHaveAttribute("data-control", "true");
   await first.hover();
   await expect(view.getByTestId("token-inspector")).toContainText('id 151644 · "<|im_start|>" · control token');
-  // Keyboard: the next token by focus.
-  await first.focus();
-  await page.keyboard.press("Tab");
-  await expect(view.getByTestId("token-inspector")).toContainText('token 2 of');
+  // Keyboard: the list is one tab stop, the arrow keys move the focus from token to token.
+  // (The pointer leaves the list first: a token under it that scrolls by would be inspected too.)
+  await page.mouse.move(0, 0);
+  await view.getByTestId("token-list").focus();
+  await page.keyboard.press("Home");
+  await expect(first).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  await expect(view.getByTestId("token-inspector")).toContainText("token 2 of");
   await expect(view.getByTestId("token-inspector")).toContainText('"system"');
+  await expect(view.getByTestId("token").nth(1)).toBeFocused();
+  // End reaches the last token, far below: the list scrolls to it.
+  await page.keyboard.press("End");
+  await expect(view.locator('[data-testid=token]:focus')).toHaveAttribute("data-token-index", String(Number(await count.textContent()) - 1));
+  await expect(view.getByTestId("token-inspector")).toContainText('"\\n"');
+  await page.keyboard.press("Home");
 
   // Scroll to the tool result: its look-alike is several ordinary tokens, none a control id.
   const list = view.locator(".tok-list");

@@ -1,7 +1,9 @@
 // A text as the model's tokenizer sees it: every token drawn as a box (boundaries visible),
 // control tokens marked, and the id and text of the token under the pointer or focus shown
 // above. Only the rows in view are in the DOM, so a prompt of many thousand tokens stays fast.
-import { memo, useCallback, useMemo, useState } from "react";
+// Keyboard: the list is one tab stop; the arrow keys, Home and End move the focus token by token
+// (thousands of tab stops would trap a keyboard user in the view).
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { TokenizedText } from "../../tokens/token-spans.ts";
 import { VirtualList } from "../debugger/VirtualList.tsx";
 import { tokenLabel, tokenRows } from "./token-rows.ts";
@@ -31,8 +33,53 @@ function describeToken(text: string, tokens: TokenizedText, index: number): stri
 export const TokenView = memo(function TokenView({ text, tokens, label, note }: TokenViewProps) {
   const rows = useMemo(() => tokenRows(text, tokens), [text, tokens]);
   const [inspected, setInspected] = useState<number | null>(null);
+  const [keyboardTarget, setKeyboardTarget] = useState<number | null>(null);
+  const view = useRef<HTMLDivElement>(null);
   const count = tokens.ids.length;
+  /** The row a token is drawn in. */
+  const rowOf = useCallback(
+    (index: number) => {
+      let low = 0;
+      let high = rows.length - 1;
+      while (low < high) {
+        const mid = (low + high + 1) >>> 1;
+        if (rows[mid]! <= index) low = mid;
+        else high = mid - 1;
+      }
+      return low;
+    },
+    [rows],
+  );
 
+  // After the arrow keys moved on, focus the token once its row is drawn.
+  useEffect(() => {
+    if (keyboardTarget === null) return;
+    // The list scrolls first and draws the row a frame later: wait for it, a few frames at most.
+    let frames = 0;
+    let handle = 0;
+    const focus = () => {
+      const element = view.current?.querySelector<HTMLElement>(`[data-token-index="${keyboardTarget}"]`);
+      if (element) element.focus();
+      else if (frames++ < 10) handle = requestAnimationFrame(focus);
+    };
+    focus();
+    return () => cancelAnimationFrame(handle);
+  }, [keyboardTarget]);
+
+  const onKeyDown = useCallback(
+    (event: KeyboardEvent) => {
+      const current = inspected ?? -1;
+      const perRow = 12;
+      const moves: Record<string, number> = { ArrowRight: current + 1, ArrowLeft: current - 1, ArrowDown: current + perRow, ArrowUp: current - perRow, Home: 0, End: count - 1 };
+      const next = moves[event.key];
+      if (next === undefined || count === 0) return;
+      event.preventDefault();
+      const target = Math.max(0, Math.min(count - 1, next));
+      setInspected(target);
+      setKeyboardTarget(target);
+    },
+    [inspected, count],
+  );
   const renderRow = useCallback(
     (row: number) => {
       const first = rows[row]!;
@@ -47,8 +94,9 @@ export const TokenView = memo(function TokenView({ text, tokens, label, note }: 
             className={`tok${control ? " is-control" : ""}${i % 2 ? " is-odd" : ""}${piece === "" ? " is-partial" : ""}`}
             data-testid="token"
             data-token-id={tokens.ids[i]}
+            data-token-index={i}
             data-control={control ? "true" : undefined}
-            tabIndex={0}
+            tabIndex={-1}
             aria-label={describeToken(text, tokens, i)}
             onMouseEnter={() => setInspected(i)}
             onFocus={() => setInspected(i)}
@@ -63,7 +111,7 @@ export const TokenView = memo(function TokenView({ text, tokens, label, note }: 
   );
 
   return (
-    <div className="tok-view" data-testid="token-view">
+    <div className="tok-view" data-testid="token-view" ref={view}>
       <p className="tok-inspector" data-testid="token-inspector" aria-live="polite">
         {inspected !== null && inspected < count ? describeToken(text, tokens, inspected) : `${count.toLocaleString("en-US")} tokens (${label}). Hover or focus a token for its id and text.`}
       </p>
@@ -73,7 +121,16 @@ export const TokenView = memo(function TokenView({ text, tokens, label, note }: 
         </p>
       )}
       {note && <p className="dbg-hint tok-note">{note}</p>}
-      <VirtualList className="tok-list" count={rows.length} rowHeight={ROW_HEIGHT} renderRow={renderRow} aria-label="Tokens" />
+      <div className="tok-keys" tabIndex={0} onKeyDown={onKeyDown} aria-label="Tokens: use the arrow keys to move from token to token" data-testid="token-list">
+        <VirtualList
+          className="tok-list"
+          count={rows.length}
+          rowHeight={ROW_HEIGHT}
+          renderRow={renderRow}
+          scrollToIndex={keyboardTarget === null ? null : rowOf(keyboardTarget)}
+          aria-label="Tokens"
+        />
+      </div>
     </div>
   );
 });
