@@ -2,7 +2,8 @@
 // and in Chromium measures
 //   1. main-thread long tasks while the replay engine streams into an open debugger,
 //   2. interaction latency in a 1,000-step session (imported as an event-log file),
-//   3. the initial JavaScript size, gzip, without the WebLLM chunks.
+//   3. the initial JavaScript size, gzip, without the WebLLM chunks;
+//   4. the token view of a 4k-token prompt (token-view.ts).
 // Run alone with `npx tsx bench/ui-perf.ts`, or with the others by `npm run bench`.
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -12,6 +13,7 @@ import { gzipSync } from "node:zlib";
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { baseChromiumArgs, systemChromiumPath } from "../e2e/browser.ts";
 import { longSession } from "../src/ui/debugger/event-fixtures.ts";
+import { printTokenViewFigures, tokenViewScenario } from "./token-view.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 // Its own output folder: `dist/` belongs to the end-to-end tests' server, which may be running,
@@ -297,6 +299,8 @@ export async function runUiPerfBenchmark(): Promise<void> {
       console.log(`  select a parse step (to paint): median ${ms(median(session.selectParseStepMs))}, max ${ms(Math.max(...session.selectParseStepMs))}`);
       console.log(`  during the 15 interactions: ${describeLongTasks(session.longTasks)}`);
     }
+    const tokens = await step("token view", () => tokenViewScenario(live, base, recordLongTasks, longTasksSince));
+    if (!(tokens instanceof Error)) printTokenViewFigures(tokens, describeLongTasks);
   } finally {
     await browser?.close();
     if (server.pid) {

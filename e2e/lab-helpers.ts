@@ -10,6 +10,7 @@ export interface TestTranscript {
   delayMs?: number;
   usage?: ({ promptTokens?: number; completionTokens?: number } | null)[];
   cutOff?: ("max-tokens" | "context-window" | null)[];
+  contextWindow?: number;
 }
 
 /** Serves a transcript at a same-origin URL and returns that URL. */

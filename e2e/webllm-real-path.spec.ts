@@ -64,6 +64,17 @@ test("a reply ends at the model's stop token, which never shows, with WebLLM's u
   expect(state.lockTaken).toBe(false);
 });
 
+test("the token view's tokens come from the loaded model's own tokenizer in WebLLM's pipeline, placed in the text, control tokens marked", async ({ page }) => {
+  await open(page, []);
+  const tokens = await page.evaluate((p) => window.harness.tokenize(p, ["<|im_start|>", "<|im_end|>"]), PROMPT);
+  expect(tokens).toBeDefined();
+  // The same ids the model's tokenizer counts for the engine.
+  expect(tokens!.ids.length).toBe(await page.evaluate((p) => window.harness.countTokens(p), PROMPT));
+  const pieces = tokens!.ids.map((_, i) => PROMPT.slice(tokens!.spans!.starts[i], tokens!.spans!.ends[i]));
+  expect(pieces.join("")).toBe(PROMPT);
+  expect(pieces.filter((_, i) => tokens!.control[i] === 1)).toEqual(["<|im_start|>", "<|im_end|>", "<|im_start|>", "<|im_end|>", "<|im_start|>"]);
+});
+
 test("a stop string of the request ends the reply where it starts, without showing it", async ({ page }) => {
   await open(page, [{ output: "Answer: 42 </final> and more", then: "filler" }]);
   await page.evaluate((p) => window.harness.generate("a", p, { maxTokens: 64, stop: ["</final>"] }), PROMPT);

@@ -87,6 +87,12 @@ const harness = {
   },
   unload: () => loaded?.unload(),
   countTokens: (prompt: string) => loaded?.engine.countPromptTokens?.(prompt),
+  /** The token view's tokens, as plain arrays (typed arrays do not cross page.evaluate). */
+  async tokenize(text: string, controlTokens: string[]) {
+    const tokens = await loaded?.engine.tokenize?.(text, controlTokens);
+    if (!tokens) return undefined;
+    return { ids: Array.from(tokens.ids), control: Array.from(tokens.control), spans: tokens.spans && { starts: Array.from(tokens.spans.starts), ends: Array.from(tokens.spans.ends) } };
+  },
   queueState: () => loaded?.engine.queueState,
   events: () => [...events],
   generate(id: string, prompt: string, settings: GenerationSettings = {}, request?: GenerationRequest): void {

@@ -5,6 +5,7 @@ import { create } from "zustand";
 import { probeWebGpu, type WebGpuStatus } from "../engine/webgpu-probe.ts";
 import { loadTranscript, ReplayEngine, readEngineChoiceFromUrl, type Transcript } from "../engine/replay/index.ts";
 import { chatTemplateForModel, replayChatTemplate } from "../engine/templates/model-templates.ts";
+import { qwen3TokenizerUrl, tokenizeInWorker } from "../tokens/lab-tokenizer.ts";
 import { classifyEngineError, EngineFailure, type EngineFailureKind } from "../engine/webllm/engine-errors.ts";
 import type { LoadProgress } from "../engine/webllm/load-progress.ts";
 import { catalog, DEFAULT_MODEL_ID, findModel, modelsForAdapter, modelsSharingFiles, pickVariant } from "../engine/webllm/model-catalog.ts";
@@ -113,6 +114,9 @@ export const useEngineStore = create<EngineState>()(() => ({
 
 const get = () => useEngineStore.getState();
 
+/** The replay template is Qwen3's: a transcript with a context window is counted with Qwen3's tokenizer (in its worker). */
+const countWithLabQwen3 = async (prompt: string) => (await tokenizeInWorker(qwen3TokenizerUrl, prompt, [])).ids.length;
+
 /** Recomputes what the current kind exposes (engine, template, status). */
 function sync(patch: Partial<EngineState> = {}): void {
   const next = { ...get(), ...patch };
@@ -159,7 +163,7 @@ export async function selectReplay(nameOrUrl: string): Promise<void> {
     sync({
       transcript,
       transcriptProtocol: transcript.protocol ?? null,
-      replayEngine: new ReplayEngine(transcript),
+      replayEngine: new ReplayEngine(transcript, { countPromptTokens: countWithLabQwen3 }),
       replayStatus: { state: "ready" },
     });
   } catch (error) {

@@ -50,6 +50,11 @@ export function configureRunEnvironment(env: RunEnvironment): void {
   environment = env;
 }
 
+/** The environment turns run in (the context check before sending renders the next prompt with it). */
+export function currentRunEnvironment(): RunEnvironment | null {
+  return environment;
+}
+
 function describe(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);

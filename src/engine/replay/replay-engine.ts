@@ -17,6 +17,8 @@ export interface ReplayEngineOptions {
   delayMs?: number;
   /** Where to start, e.g. the number of generations a restored conversation already had. */
   position?: number;
+  /** Counts a prompt's tokens (the replay template's tokenizer); with the transcript's context window, prompts are fitted to it. */
+  countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
 }
 
 export class ReplayEngine implements Engine {
@@ -27,9 +29,16 @@ export class ReplayEngine implements Engine {
   private next: number;
   private readonly chunkChars: number;
   private readonly delayMs: number;
+  readonly contextWindowSize?: number;
+  readonly countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
 
   constructor(transcript: Transcript, options: ReplayEngineOptions = {}) {
     this.transcript = transcript;
+    // A window without a way to count (or a count without a window) decides nothing: both or neither.
+    if (transcript.contextWindow !== undefined && options.countPromptTokens) {
+      this.contextWindowSize = transcript.contextWindow;
+      this.countPromptTokens = options.countPromptTokens;
+    }
     this.name = `replay: ${transcript.title}`;
     this.chunkChars = Math.max(1, Math.floor(options.chunkChars ?? transcript.chunkChars ?? DEFAULT_CHUNK_CHARS));
     this.delayMs = Math.max(0, options.delayMs ?? transcript.delayMs ?? DEFAULT_DELAY_MS);

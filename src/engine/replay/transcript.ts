@@ -30,6 +30,12 @@ export const transcriptSchema = z.object({
    * where the turn ends normally.
    */
   cutOff: z.array(z.enum(["max-tokens", "context-window"]).nullable()).optional(),
+  /**
+   * The context window of the model the transcript stands for: with it, the replay fits max
+   * tokens to the window and the lab checks a prompt before sending, as with a loaded model,
+   * counting with the replay template's tokenizer (Qwen3's).
+   */
+  contextWindow: z.number().int().positive().optional(),
 });
 
 export type Transcript = z.infer<typeof transcriptSchema>;
@@ -48,6 +54,6 @@ export function parseTranscript(value: unknown, source = "transcript"): Transcri
   });
   throw new TranscriptError(
     `${source} is not a valid replay transcript — ${problems.join("; ")}. ` +
-      `Expected {"title": string, "protocol"?: string, "turns": string[], "chunkChars"?: number, "delayMs"?: number, "suggestedMessage"?: string, "usage"?: ({"promptTokens"?: number, "completionTokens"?: number} | null)[], "cutOff"?: ("max-tokens" | "context-window" | null)[]}.`,
+      `Expected {"title": string, "protocol"?: string, "turns": string[], "chunkChars"?: number, "delayMs"?: number, "suggestedMessage"?: string, "usage"?: ({"promptTokens"?: number, "completionTokens"?: number} | null)[], "cutOff"?: ("max-tokens" | "context-window" | null)[], "contextWindow"?: number}.`,
   );
 }

@@ -1,19 +1,22 @@
 // Runs inside the model worker: WebLLM's own WebWorkerMLCEngineHandler, plus the lab's few
 // messages (worker-protocol.ts) — counting a prompt's tokens with the loaded model's own
-// tokenizer, the loaded model's context window, the cache status and deletion of models (so the
+// tokenizer and listing them for the token view, the loaded model's context window, the cache status and deletion of models (so the
 // page needs no copy of WebLLM for them), and a notice when WebLLM unloads the model by itself
 // (which it does when the GPU device is lost: the next request would only say "Model not loaded").
 import { deleteModelAllInfoInCache, hasModelInCache, prebuiltAppConfig, WebWorkerMLCEngineHandler } from "@mlc-ai/web-llm";
+import { tokenizeDetectingKind } from "../../tokens/tokenize-with.ts";
 import {
   LAB_CACHE_STATUS,
   LAB_COUNT_TOKENS,
   LAB_DELETE_FROM_CACHE,
   LAB_MODEL_INFO,
   LAB_MODEL_LOST,
+  LAB_TOKENIZE,
   type CacheStatusContent,
   type CountTokensContent,
   type DeleteFromCacheContent,
   type ModelInfo,
+  type TokenizeContent,
   type WorkerRequestMessage,
 } from "./worker-protocol.ts";
 
@@ -24,7 +27,11 @@ import {
 export interface MlcEngineInternals {
   loadedModelIdToPipeline: Map<
     string,
-    { tokenizer: { encode: (text: string) => ArrayLike<number> }; getCurRoundGrammarInitTotalTime?: () => number; getCurRoundGrammarPerTokenTotalTime?: () => number }
+    {
+      tokenizer: { encode: (text: string) => ArrayLike<number>; idToToken: (id: number) => string };
+      getCurRoundGrammarInitTotalTime?: () => number;
+      getCurRoundGrammarPerTokenTotalTime?: () => number;
+    }
   >;
   chatCompletion: (request: { stream?: boolean; response_format?: { type?: string } }) => Promise<unknown>;
   loadedModelIdToChatConfig: Map<string, { context_window_size?: number; sliding_window_size?: number }>;
@@ -61,6 +68,12 @@ export class LabWorkerHandler extends WebWorkerMLCEngineHandler {
       case LAB_COUNT_TOKENS: {
         const { prompt } = message.content as CountTokensContent;
         void this.handleTask(message.uuid, async () => this.loadedPipeline().tokenizer.encode(prompt).length);
+        return;
+      }
+      case LAB_TOKENIZE: {
+        const { text, controlTokens } = message.content as TokenizeContent;
+        // Typed arrays cross postMessage as they are; WebLLM types its answers as JSON-like.
+        void this.handleTask(message.uuid, async () => tokenizeDetectingKind(this.loadedPipeline().tokenizer, text, new Set(controlTokens)) as unknown as number);
         return;
       }
       case LAB_MODEL_INFO: {

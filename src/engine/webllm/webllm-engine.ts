@@ -11,6 +11,7 @@ import { ChatCache, type CachePlan, type WireMessage } from "./chat-cache.ts";
 import { classifyEngineError, EngineFailure } from "./engine-errors.ts";
 import { GenerationQueue, type QueueState, type Turn } from "./generation-queue.ts";
 import { StopStringTail } from "./stop-string-tail.ts";
+import type { TokenizedText } from "../../tokens/token-spans.ts";
 
 /** The part of WebLLM's request for a streamed raw completion (CompletionCreateParams) that we use. */
 export interface RawCompletionRequest {
@@ -65,6 +66,8 @@ export interface CompletionTransport {
   /** WebLLM's interruptGenerate: stops the running generation between decode steps. */
   interrupt: () => void;
   countTokens?: (prompt: string) => Promise<number>;
+  /** The loaded model's token ids of a text, placed in it (for the token view). */
+  tokenize?: (text: string, controlTokens: readonly string[]) => Promise<TokenizedText>;
 }
 
 export interface WebLlmEngineOptions {
@@ -88,6 +91,8 @@ export class WebLlmEngine implements Engine {
   readonly contextWindowSize?: number;
   readonly countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
   readonly constrains: Engine["constrains"];
+  /** The loaded model's own tokenizer, for the token view and counts (see src/tokens/). */
+  readonly tokenize?: (text: string, controlTokens: readonly string[]) => Promise<TokenizedText>;
   private readonly queue: GenerationQueue;
   private readonly cache = new ChatCache();
 
@@ -106,6 +111,7 @@ export class WebLlmEngine implements Engine {
         return counted;
       };
     }
+    if (transport.tokenize) this.tokenize = transport.tokenize.bind(transport);
     this.queue = new GenerationQueue(options.onQueueChange);
     this.constrains = this.chatPathOpen
       ? { supported: true }

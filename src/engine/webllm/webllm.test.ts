@@ -80,6 +80,9 @@ class FakeModelWorker {
       case "lab:countTokens":
         this.reply(msg.uuid, this.script.tokenCount ?? 0);
         return;
+      case "lab:tokenize":
+        this.reply(msg.uuid, { ids: new Int32Array([7, 8]), control: new Uint8Array([1, 0]), spans: null });
+        return;
       case "completionStreamInit":
         this.interrupted = false;
         this.chunkIndex = 0;
@@ -235,6 +238,14 @@ describe("WebLLM engine over the worker protocol", () => {
     const loaded = await load(worker);
     expect(await loaded.engine.countPromptTokens?.("<|im_start|>system\n…")).toBe(1234);
     expect(worker.received.find((m) => m.kind === "lab:countTokens")?.content).toEqual({ prompt: "<|im_start|>system\n…" });
+  });
+
+  it("lists a text's tokens with the worker's tokenizer, passing the template's control tokens", async () => {
+    const worker = new FakeModelWorker({});
+    const loaded = await load(worker);
+    const tokens = await loaded.engine.tokenize?.("<|im_start|>x", ["<|im_start|>"]);
+    expect(Array.from(tokens!.ids)).toEqual([7, 8]);
+    expect(worker.received.find((m) => m.kind === "lab:tokenize")?.content).toEqual({ text: "<|im_start|>x", controlTokens: ["<|im_start|>"] });
   });
 
   it("abort sends interruptGenerate and ends the stream with finishReason abort", async () => {

@@ -3,7 +3,8 @@
 // the page).
 import type { ChatCompletionStreamRequest, CompletionTransport, RawCompletionChunk, RawCompletionRequest } from "./webllm-engine.ts";
 import type { ModelWorkerClient } from "./worker-client.ts";
-import { LAB_COUNT_TOKENS } from "./worker-protocol.ts";
+import type { TokenizedText } from "../../tokens/token-spans.ts";
+import { LAB_COUNT_TOKENS, LAB_TOKENIZE, type TokenizeContent } from "./worker-protocol.ts";
 
 export function workerCompletions(client: ModelWorkerClient, modelId: string): CompletionTransport {
   return {
@@ -31,6 +32,10 @@ export function workerCompletions(client: ModelWorkerClient, modelId: string): C
     },
     countTokens(prompt: string) {
       return client.request<number>(LAB_COUNT_TOKENS, { prompt });
+    },
+    tokenize(text: string, controlTokens: readonly string[]) {
+      const content: TokenizeContent = { text, controlTokens: [...controlTokens] };
+      return client.request<TokenizedText>(LAB_TOKENIZE, content);
     },
   };
 }

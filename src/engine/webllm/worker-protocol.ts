@@ -18,6 +18,7 @@ export type WorkerReplyMessage =
   | { kind: typeof LAB_MODEL_LOST; uuid: string; content: { modelIds: string[] } };
 
 export const LAB_COUNT_TOKENS = "lab:countTokens";
+export const LAB_TOKENIZE = "lab:tokenize";
 export const LAB_MODEL_INFO = "lab:modelInfo";
 export const LAB_CACHE_STATUS = "lab:cacheStatus";
 export const LAB_DELETE_FROM_CACHE = "lab:deleteFromCache";
@@ -25,6 +26,13 @@ export const LAB_MODEL_LOST = "lab:modelLost";
 
 export interface CountTokensContent {
   prompt: string;
+}
+
+/** Token ids of a text with the loaded model's tokenizer, each placed in the text (TokenizedText). */
+export interface TokenizeContent {
+  text: string;
+  /** The template's control tokens: the ones to mark (WebLLM's pipeline does not list its added tokens). */
+  controlTokens: string[];
 }
 
 /** What the worker reports about the loaded model, read from its merged chat config. */

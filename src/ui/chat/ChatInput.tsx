@@ -2,6 +2,7 @@
 // running turn. A message that cannot be sent stays in the box, with the reason above it.
 import { useEffect, useRef, useState } from "react";
 import { dismissRunNotice, sendMessage, stopRun, useRunStore } from "../../store/run-controller.ts";
+import { ContextWarning } from "./ContextWarning.tsx";
 
 export function ChatInput() {
   const [text, setText] = useState("");
@@ -40,6 +41,7 @@ export function ChatInput() {
           </button>
         </div>
       )}
+      {!running && <ContextWarning draft={text} />}
       <div className="chat-input-row">
         <textarea
           ref={box}

@@ -7,6 +7,7 @@ import type { LoopEvent, ToolSpec } from "../../middleware/types.ts";
 import { useDebuggerStore } from "../../store/debugger-store.ts";
 import { EngineFigures } from "./EngineFigures.tsx";
 import { useProtocolStore } from "../../store/protocol-store.ts";
+import { useEngineStore } from "../../store/engine-store.ts";
 import { markInterrupted, previousStepInRun, resolveSelectedStep, selectionIdFor, StepFolder, type StepView } from "./build-steps.ts";
 import { describeCutOff, formatBudget, formatDuration, formatSettings, formatTokens, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
 import { ParseStepsView } from "./ParseStepsView.tsx";
@@ -17,6 +18,7 @@ import { RawOutputView } from "./RawOutputView.tsx";
 import { StepTimeline } from "./StepTimeline.tsx";
 import { ToolDefinitions } from "./ToolDefinitions.tsx";
 import { ToolExecView } from "./ToolExecView.tsx";
+import { ContextBudgetBar } from "../tokens/ContextBudgetBar.tsx";
 import { useThrottled } from "./use-throttled.ts";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 
@@ -51,6 +53,7 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
   const [tab, setTab] = useState<Tab>("step");
   // With no step yet, the tools are shown as the protocol chosen for the next turn will write them.
   const nextProtocol = useProtocolStore((s) => s.protocol);
+  const nextTemplate = useEngineStore((s) => s.template.name);
 
   const step = resolveSelectedStep(model, selectedId);
   const pinned = step !== undefined && selectedId !== null && (selectedId === step.key || selectedId === step.id);
@@ -86,7 +89,7 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
         </p>
         <details className="dbg-empty-tools">
           <summary>Tool definitions ({tools.length})</summary>
-          <ToolDefinitions protocol={nextProtocol} section={nextSection} tools={tools} source="enabled" />
+          <ToolDefinitions protocol={nextProtocol} section={nextSection} tools={tools} source="enabled" template={nextTemplate} />
         </details>
       </div>
     );
@@ -121,6 +124,7 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
             <span data-testid="step-budget">{formatBudget(step.budget)}</span>
           </p>
           <EngineFigures step={step} />
+          {!step.request && <ContextBudgetBar step={step} controlTokens={parts!.controlTokens} />}
           {step.status === "cut-off" && (
             <p className="dbg-step-note" role="status" data-testid="step-cut-off">
               {describeCutOff(step)}: the model had not finished; its output is kept.
@@ -134,12 +138,12 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
           {tab === "step" ? (
             <div className="dbg-grid">
               <PromptView step={step} previous={previous} controlTokens={parts!.controlTokens} toolBlock={parts!.toolBlock} note={notRecordedNote(parts!.notRecorded)} />
-              <RawOutputView step={step} selectedParseIndex={selectedParseIndex} onSelectParseEvent={onSelectParseEvent} />
+              <RawOutputView step={step} controlTokens={parts!.controlTokens} selectedParseIndex={selectedParseIndex} onSelectParseEvent={onSelectParseEvent} />
               <ParseStepsView step={step} selectedParseIndex={selectedParseIndex} onSelectParseEvent={onSelectParseEvent} />
               <ToolExecView step={step} model={model} onSelectStep={onSelectStep} />
             </div>
           ) : (
-            <ToolDefinitions protocol={step.protocol} section={parts!.toolSection} tools={shownTools} source={runTools ? "run" : "enabled"} />
+            <ToolDefinitions protocol={step.protocol} section={parts!.toolSection} tools={shownTools} source={runTools ? "run" : "enabled"} template={step.template} />
           )}
         </div>
       )}

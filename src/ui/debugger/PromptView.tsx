@@ -6,6 +6,8 @@ import type { StepView } from "./build-steps.ts";
 import { CopyButton } from "./CopyButton.tsx";
 import { stepLabel } from "./format.ts";
 import { promptChangesSince, segmentPrompt, type PromptPiece, type Span } from "./prompt-segments.ts";
+import { PromptTokenCounts } from "../tokens/PromptTokenCounts.tsx";
+import { TokensOf, TokenViewToggle } from "../tokens/TokenViewToggle.tsx";
 
 interface PromptViewProps {
   step: StepView;
@@ -44,6 +46,7 @@ function NativeRequestView({ request }: { request: Record<string, unknown> }) {
 
 function PromptTextView({ step, previous, controlTokens, toolBlock, note }: PromptViewProps) {
   const [changesOnly, setChangesOnly] = useState(false);
+  const [tokens, setTokens] = useState(false);
   const changes = useMemo(
     () => (changesOnly && previous ? promptChangesSince(previous.prompt, step.prompt) : null),
     [changesOnly, previous, step.prompt],
@@ -68,7 +71,9 @@ function PromptTextView({ step, previous, controlTokens, toolBlock, note }: Prom
           <input type="checkbox" checked={changesOnly} disabled={!previous} onChange={(e) => setChangesOnly(e.target.checked)} />
           changes since previous step
         </label>
+        <TokenViewToggle on={tokens} onChange={setTokens} />
       </header>
+      <PromptTokenCounts step={step} controlTokens={controlTokens} toolBlock={toolBlock} />
       {note && (
         <p className="dbg-note" data-testid="prompt-not-recorded-note">
           {note}
@@ -83,7 +88,13 @@ function PromptTextView({ step, previous, controlTokens, toolBlock, note }: Prom
         </p>
       )}
       <div className="dbg-panel-body dbg-text" data-testid="prompt-view">
-        {step.prompt.length === 0 ? <p className="dbg-empty">This step's prompt is empty.</p> : body}
+        {step.prompt.length === 0 ? (
+          <p className="dbg-empty">This step's prompt is empty.</p>
+        ) : tokens ? (
+          <TokensOf text={changes ? changes.added : step.prompt} template={step.template} controlTokens={controlTokens} />
+        ) : (
+          body
+        )}
       </div>
     </section>
   );

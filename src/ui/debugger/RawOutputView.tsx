@@ -1,6 +1,7 @@
 // The model's raw text, coloured by what the parser made of each stretch; a click selects the
 // parse event under it, and the selected event's span is highlighted.
-import { memo, useEffect, useMemo, useRef, type MouseEvent } from "react";
+import { memo, useEffect, useMemo, useRef, useState, type MouseEvent } from "react";
+import { TokensOf, TokenViewToggle } from "../tokens/TokenViewToggle.tsx";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import type { StepView } from "./build-steps.ts";
 import { parseEventAt, segmentRawOutput, type SegmentKind } from "./raw-output-spans.ts";
@@ -16,6 +17,8 @@ const LEGEND: { kind: SegmentKind; label: string }[] = [
 
 interface RawOutputViewProps {
   step: StepView;
+  /** The template's control tokens (marked in the token view). */
+  controlTokens: readonly string[];
   selectedParseIndex: number | null;
   onSelectParseEvent: (index: number | null) => void;
 }
@@ -43,7 +46,11 @@ function clickOffset(event: MouseEvent, segmentStart: number): number {
   return segmentStart;
 }
 
-export const RawOutputView = memo(function RawOutputView({ step, selectedParseIndex, onSelectParseEvent }: RawOutputViewProps) {
+/** Re-encoding text need not give the ids the model sampled: said where the token view shows output. */
+const REENCODED_NOTE = "Re-encoded from the text: the model may have sampled other ids that spell the same text.";
+
+export const RawOutputView = memo(function RawOutputView({ step, controlTokens, selectedParseIndex, onSelectParseEvent }: RawOutputViewProps) {
+  const [tokens, setTokens] = useState(false);
   const selected = selectedParseIndex === null ? undefined : step.parseEvents[selectedParseIndex];
   const highlight = selected?.event.span ?? null;
   const segments = useMemo(
@@ -64,6 +71,7 @@ export const RawOutputView = memo(function RawOutputView({ step, selectedParseIn
         <span className="dbg-hint">
           {step.rawOutput.length.toLocaleString()} chars{live && <span className="dbg-live"> · streaming</span>}
         </span>
+        <TokenViewToggle on={tokens} onChange={setTokens} />
       </header>
       <div className="dbg-legend" aria-label="Colour key">
         {LEGEND.map(({ kind, label }) => (
@@ -75,6 +83,8 @@ export const RawOutputView = memo(function RawOutputView({ step, selectedParseIn
       <div ref={body} className="dbg-panel-body dbg-text" data-testid="raw-output-view" aria-live="off">
         {step.rawOutput.length === 0 ? (
           <p className="dbg-empty">{live ? "Waiting for the model's first token…" : "The model produced no text in this step."}</p>
+        ) : tokens ? (
+          <TokensOf text={step.rawOutput} template={step.template} controlTokens={controlTokens} note={REENCODED_NOTE} />
         ) : (
           segments.map((segment) => (
             <span

@@ -5,6 +5,7 @@ import type { ToolSpec } from "../../middleware/types.ts";
 import { CopyButton } from "./CopyButton.tsx";
 import { toolShapesOf } from "./protocol-support.ts";
 import type { ToolSectionView } from "./recorded-prompt-parts.ts";
+import { ToolTokenCosts } from "../tokens/ToolTokenCosts.tsx";
 
 interface ToolDefinitionsProps {
   protocol: string | undefined;
@@ -13,9 +14,11 @@ interface ToolDefinitionsProps {
   tools: ToolSpec[];
   /** Where the tools come from: the selected step's run, or the tools enabled now. */
   source: "run" | "enabled";
+  /** The template whose tokenizer counts each tool's cost. */
+  template: string;
 }
 
-export const ToolDefinitions = memo(function ToolDefinitions({ protocol, section, tools, source }: ToolDefinitionsProps) {
+export const ToolDefinitions = memo(function ToolDefinitions({ protocol, section, tools, source, template }: ToolDefinitionsProps) {
   const shapes = useMemo(() => toolShapesOf(tools), [tools]);
   if (tools.length === 0)
     return (
@@ -51,6 +54,7 @@ export const ToolDefinitions = memo(function ToolDefinitions({ protocol, section
           <p className="dbg-error-text">{section.error}</p>
         )}
       </section>
+      <ToolTokenCosts protocol={protocol} tools={tools} template={template} />
       {shapes.map((shape) => (
         <section key={shape.label} className="dbg-def">
           <header className="dbg-panel-head">

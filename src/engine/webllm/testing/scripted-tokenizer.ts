@@ -55,6 +55,7 @@ export class ScriptedTokenizer {
     return Math.max(this.nextId, ...this.textOf.keys()) + 1;
   }
 
+  /** A token's vocabulary string (web-tokenizers' idToToken): here, its text. */
   idToToken(id: number): string {
     return this.textOf.get(id) ?? "";
   }

@@ -1,0 +1,64 @@
+// Before sending: a warning when the prompt the draft would make does not fit the model's
+// context window (or leaves almost no room for a reply), with what to cut. Counted with the
+// engine's own tokenizer a moment after typing stops; engines that cannot count show nothing.
+import { useEffect, useState } from "react";
+import { adviceFor, checkNextPrompt, type NextPromptCheck } from "../../middleware/loop/check-next-prompt.ts";
+import { useConversationStore } from "../../store/conversation-store.ts";
+import { deriveHistory } from "../../store/derive-history.ts";
+import { useEngineStore } from "../../store/engine-store.ts";
+import { currentRunEnvironment } from "../../store/run-controller.ts";
+
+const SETTLE_MS = 400;
+const n = (value: number) => value.toLocaleString("en-US");
+
+export function ContextWarning({ draft }: { draft: string }) {
+  const active = useConversationStore((s) => s.active);
+  const engine = useEngineStore((s) => s.engine);
+  const [warning, setWarning] = useState<{ check: Extract<NextPromptCheck, { kind: "no-room" | "tight" }>; toolCount: number } | null>(null);
+
+  useEffect(() => {
+    const env = currentRunEnvironment();
+    if (!env || !active || !engine || engine.contextWindowSize === undefined || !engine.countPromptTokens) {
+      setWarning(null);
+      return;
+    }
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      const resolved = env.resolveEngine();
+      const protocol = env.resolveProtocol(env.protocolName());
+      if ("error" in resolved || !resolved.template || !protocol) return;
+      const tools = env.resolveTools(active.settings).map(({ name, description, parameters }) => ({ name, description, parameters }));
+      const messages = [...deriveHistory(active.events), { role: "user" as const, content: draft.trim() || " " }];
+      const systemPrompt = active.settings.systemPrompt.trim() ? active.settings.systemPrompt : undefined;
+      checkNextPrompt({ engine: resolved.engine, template: resolved.template, protocol, tools, messages, ...(systemPrompt ? { systemPrompt } : {}) }, abort.signal).then(
+        (check) => {
+          if (abort.signal.aborted) return;
+          setWarning(check.kind === "no-room" || check.kind === "tight" ? { check, toolCount: tools.length } : null);
+        },
+        // A count that fails (the model unloaded meanwhile) leaves the check to the loop's budget.
+        () => !abort.signal.aborted && setWarning(null),
+      );
+    }, SETTLE_MS);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [draft, active, engine]);
+
+  if (!warning) return null;
+  const { check } = warning;
+  return (
+    <div className="chat-notice notice-warn input-notice" role="alert" data-testid="context-warning" data-kind={check.kind}>
+      <span>
+        {check.kind === "no-room"
+          ? `This message would make a prompt of ${n(check.promptTokens)} tokens: more than the model's ${n(check.contextWindow)}-token context window, so there is no room for a reply.`
+          : `This message would leave only ${n(check.contextWindow - check.promptTokens)} tokens of the ${n(check.contextWindow)}-token context window for the reply.`}
+        <ul>
+          {adviceFor(check, warning.toolCount).map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      </span>
+    </div>
+  );
+}

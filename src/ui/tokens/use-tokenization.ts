@@ -1,0 +1,124 @@
+// The tokens of a text for the debugger's token views and counts, from the tokenizer that
+// fits the step (see src/tokens/tokenizer-choice.ts), tokenized off the main thread and shared
+// between views. Nothing is tokenized (nor the tokenizer fetched) until a person asks for
+// token counts or a token view once; from then on the lab counts every step it shows.
+import { useEffect, useMemo, useState } from "react";
+import { create } from "zustand";
+import { convTemplateNameForModel } from "../../engine/templates/model-templates.ts";
+import { qwen3TokenizerUrl, tokenizeInWorker } from "../../tokens/lab-tokenizer.ts";
+import type { TokenizedText } from "../../tokens/token-spans.ts";
+import { chooseTokenizer, TokenizationCache, type LoadedModelTokenizer, type TokenizerSource } from "../../tokens/tokenizer-choice.ts";
+import { useEngineStore } from "../../store/engine-store.ts";
+
+const WANTED_KEY = "toolcall-lab.tokens";
+
+function recallWanted(): boolean {
+  try {
+    return localStorage.getItem(WANTED_KEY) === "on";
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the person asked for token counts (remembered: the tokenizer then loads at once next time). */
+export const useTokensWanted = create<{ wanted: boolean }>()(() => ({ wanted: recallWanted() }));
+
+export function wantTokens(): void {
+  useTokensWanted.setState({ wanted: true });
+  try {
+    localStorage.setItem(WANTED_KEY, "on");
+  } catch {
+    // Remembering is a convenience.
+  }
+}
+
+const QWEN3_SOURCE: TokenizerSource = {
+  id: "lab:qwen3",
+  label: "Qwen3's tokenizer (the lab's copy)",
+  tokenize: (text, controlTokens) => tokenizeInWorker(qwen3TokenizerUrl, text, controlTokens),
+};
+
+const cache = new TokenizationCache();
+
+export type Tokenization =
+  | { state: "off" }
+  | { state: "unavailable"; reason: string }
+  | { state: "loading"; label: string }
+  | { state: "ready"; label: string; result: TokenizedText }
+  | { state: "error"; label: string; message: string };
+
+interface TokenizingEngine {
+  tokenize: LoadedModelTokenizer["tokenize"];
+}
+
+function hasTokenize(engine: unknown): engine is TokenizingEngine {
+  return typeof engine === "object" && engine !== null && typeof (engine as Partial<TokenizingEngine>).tokenize === "function";
+}
+
+/** The loaded WebLLM model's own tokenizer, when one is loaded. */
+function useLoadedModelTokenizer(): LoadedModelTokenizer | null {
+  const modelId = useEngineStore((s) => s.loadedModelId);
+  const engine = useEngineStore((s) => s.webllmEngine);
+  return useMemo(() => {
+    if (!modelId || !hasTokenize(engine)) return null;
+    return { modelId, templateName: convTemplateNameForModel(modelId), tokenize: (text, controlTokens) => engine.tokenize(text, controlTokens) };
+  }, [modelId, engine]);
+}
+
+/** Tokenizes `text` for a step rendered with `template`, once tokens are wanted (or `force`). */
+export function useTokenization(text: string | null, template: string, controlTokens: readonly string[], force = false): Tokenization {
+  const wanted = useTokensWanted((s) => s.wanted) || force;
+  const loaded = useLoadedModelTokenizer();
+  const choice = useMemo(() => chooseTokenizer(template, loaded, QWEN3_SOURCE), [template, loaded]);
+  const source = choice.kind === "available" ? choice.source : null;
+  const key = source && text !== null ? `${source.id}\u0000${controlTokens.join("\u0001")}\u0000${text}` : null;
+  const [settled, setSettled] = useState<{ key: string; outcome: Tokenization } | null>(null);
+
+  useEffect(() => {
+    if (!wanted || !source || text === null || key === null) return;
+    let current = true;
+    cache.get(source, text, controlTokens).then(
+      (result) => current && setSettled({ key, outcome: { state: "ready", label: source.label, result } }),
+      (error: unknown) => current && setSettled({ key, outcome: { state: "error", label: source.label, message: error instanceof Error ? error.message : String(error) } }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [wanted, source, text, key, controlTokens]);
+
+  if (text === null) return { state: "off" };
+  if (choice.kind === "unavailable") return { state: "unavailable", reason: choice.reason };
+  if (!wanted) return { state: "off" };
+  if (settled && settled.key === key) return settled.outcome;
+  return { state: "loading", label: choice.source.label };
+}
+
+/** The token counts of several texts (e.g. tool sections), or why there are none. */
+export type TokenCounts = { state: "off" } | { state: "unavailable"; reason: string } | { state: "loading" } | { state: "ready"; label: string; counts: number[] } | { state: "error"; message: string };
+
+export function useTokenCounts(texts: readonly string[] | null, template: string, controlTokens: readonly string[]): TokenCounts {
+  const wanted = useTokensWanted((s) => s.wanted);
+  const loaded = useLoadedModelTokenizer();
+  const choice = useMemo(() => chooseTokenizer(template, loaded, QWEN3_SOURCE), [template, loaded]);
+  const source = choice.kind === "available" ? choice.source : null;
+  const key = source && texts ? `${source.id}\u0000${texts.join("\u0002")}` : null;
+  const [settled, setSettled] = useState<{ key: string; outcome: TokenCounts } | null>(null);
+
+  useEffect(() => {
+    if (!wanted || !source || !texts || key === null) return;
+    let current = true;
+    Promise.all(texts.map((text) => cache.get(source, text, controlTokens))).then(
+      (results) => current && setSettled({ key, outcome: { state: "ready", label: source.label, counts: results.map((r) => r.ids.length) } }),
+      (error: unknown) => current && setSettled({ key, outcome: { state: "error", message: error instanceof Error ? error.message : String(error) } }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [wanted, source, texts, key, controlTokens]);
+
+  if (!texts) return { state: "off" };
+  if (choice.kind === "unavailable") return { state: "unavailable", reason: choice.reason };
+  if (!wanted) return { state: "off" };
+  if (settled && settled.key === key) return settled.outcome;
+  return { state: "loading" };
+}
