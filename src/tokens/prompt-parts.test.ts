@@ -42,6 +42,27 @@ describe("the parts of a prompt and their tokens", () => {
     expect(counts[1]!.tokens).toBe(tokenizeWith(qwen3.tokenizer, section, qwen3.added, qwen3.kind).ids.length);
   });
 
+  it("an assistant turn written as the model generated it is located by what the template wrote", () => {
+    const protocol = getProtocol("hermes")!;
+    const generated = 'Let me check.\n<tool_call>\n{"name": "calculator",  "arguments": {"expression":"2 + 2"}}\n</tool_call>';
+    const { prompt, templateMessages } = renderModelPrompt({
+      modelId: "Qwen3-0.6B-q4f16_1-MLC",
+      protocol,
+      thinking: true,
+      tools,
+      messages: [
+        { role: "user", content: "What is 2 + 2?" },
+        { role: "assistant", content: "Let me check.", protocol: "hermes", rawOutput: generated, toolCalls: [{ id: "a", name: "calculator", arguments: { expression: "2 + 2" } }] },
+        { role: "tool", toolCallId: "a", name: "calculator", content: "4" },
+      ],
+    });
+    expect(prompt).toContain(generated);
+    const parts = locatePromptParts(prompt, templateMessages, null);
+    expect(parts.every((part) => part.span !== null)).toBe(true);
+    const assistant = parts.find((p) => p.label === "message 3 · assistant")!;
+    expect(prompt.slice(assistant.span!.start, assistant.span!.end)).toContain(generated);
+  });
+
   it("a message not found in the prompt is not located rather than guessed", () => {
     const parts = locatePromptParts("<|im_start|>user\nhello<|im_end|>\n", [{ role: "user", content: "goodbye" }], null);
     expect(parts[0]).toEqual({ kind: "message", label: "message 1 · user", span: null });

@@ -33,12 +33,14 @@ export function locatePromptParts(prompt: string, messages: readonly TemplateMes
   messages.forEach((message, index) => {
     const label = index === 0 && message.role === "system" ? "system text" : `message ${index + 1} · ${message.role}`;
     const kind = index === 0 && message.role === "system" ? "system" : "message";
-    const found = message.content === "" ? -1 : prompt.indexOf(message.content, cursor);
-    if (found < 0) {
+    // An assistant turn may be written as the model generated it (its raw output) rather than
+    // from its content: look for what the template wrote.
+    const written = [message.generated, message.content].find((text) => text !== undefined && text !== "" && prompt.indexOf(text, cursor) >= 0);
+    if (written === undefined) {
       parts.push({ kind, label, span: null });
       return;
     }
-    const end = closeTurn(prompt, found + message.content.length);
+    const end = closeTurn(prompt, prompt.indexOf(written, cursor) + written.length);
     parts.push({ kind, label, span: { start: cursor, end } });
     if (kind === "system" && toolSectionAt && toolSectionAt.start >= cursor && toolSectionAt.end <= end) {
       parts.push({ kind: "tools", label: "tool section", span: toolSectionAt });
