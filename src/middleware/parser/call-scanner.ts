@@ -435,7 +435,15 @@ export class CallScanner implements ChannelSink {
     const piece = buf.slice(from, to);
     call.body += piece;
     if (call.id !== undefined) {
-      this.out.push({ type: "tool-call-delta", id: call.id, argumentsDelta: piece, span: { start: base + from, end: base + to } });
+      // A body handed on in pieces (the stage in front cuts it at each reasoning tag) streams
+      // as one delta per chunk, as if it had come whole.
+      const last = this.out[this.out.length - 1];
+      if (last && last.type === "tool-call-delta" && last.id === call.id && last.span.end === base + from) {
+        last.argumentsDelta += piece;
+        last.span.end = base + to;
+      } else {
+        this.out.push({ type: "tool-call-delta", id: call.id, argumentsDelta: piece, span: { start: base + from, end: base + to } });
+      }
     } else if (!call.nameSearchDone && call.kind !== BodyKind.Undecided && call.kind !== BodyKind.Prose) {
       this.searchName(call, piece, base + to);
     }

@@ -148,6 +148,13 @@ describe("reasoning tags inside a call are the call's text (the rule in reasonin
     expect(r.repairs).toEqual([]);
   });
 
+  it("a call's body cut at the tags it owns still streams as one delta per chunk", () => {
+    const raw = `<think>${weather("a</think>b<think>c")}</think>`;
+    const deltas = parseText(hermes, raw).events.filter((e) => e.type === "tool-call-delta");
+    expect(deltas).toHaveLength(1);
+    expect(deltas[0]).toMatchObject({ argumentsDelta: raw.slice(18, raw.length - 20), span: { start: 18, end: raw.length - 20 } });
+  });
+
   it("a <think> in the JSON string of a call in text opens no block", () => {
     const raw = `x ${weather("<think>")} y`;
     const r = parseEveryWay(raw);
