@@ -1,6 +1,7 @@
 // What a protocol tells the streaming core about its format: which markers open a call, what
 // ends it, how its body is read, and whether an output may be a call with no marker at all.
-// The core (scanner.ts) knows nothing else about any format.
+// The core (call-scanner.ts) knows nothing else about any format; the reasoning tags are read
+// by the stage in front of it (reasoning-stage.ts).
 import type { ToolSpec } from "../types.ts";
 import type { BodyReading } from "./call-candidate.ts";
 
@@ -67,7 +68,7 @@ export interface BareCallSyntax {
 export interface CallSyntax {
   markers: readonly CallMarker[];
   bare?: BareCallSyntax;
-  /** Reasoning tags; null for a format without them. Default <think></think>. */
+  /** Reasoning tags, for the reasoning stage in front of the call scanner; null for a format without them. Default <think></think>. */
   reasoning?: { open: string; close: string } | null;
 }
 

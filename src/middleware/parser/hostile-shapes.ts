@@ -12,6 +12,10 @@ export function hostileShapes(n: number): Record<string, string> {
     "bare JSON nested": `{"name": "calculator", "arguments": ${deep('{"a": ', "1", "}")}}`,
     "repeated call openers": "<tool_call>".repeat(n),
     "repeated think blocks": deep("<think>", "x", "</think>"),
+    // Reasoning tags inside a call's string: the call owns them, each one is a piece handed on.
+    "think tags in a call's string": `<think><tool_call>{"name": "calculator", "arguments": {"expression": "${"</think><think>".repeat(n)}"}}</tool_call></think>`,
+    // Held back whole as a possible bare call, then not one: given back and split again, once.
+    "bare call given back with think tags": `{"name": "calculator", "arguments": {"expression": "${"<think>x</think>".repeat(n)}"}} and more`,
     "repeated parameters": `<function=calculator>${"<parameter=expression>".repeat(n)}x</function>`,
     "attribute quotes left open": `<tool_call><tool_name>calculator</tool_name>${'<a x="'.repeat(n)}</tool_call>`,
     "pythonic nested": `[calculator(expression=${deep("[", "1", "]")})]`,

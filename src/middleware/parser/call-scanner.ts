@@ -1,0 +1,659 @@
+// The streaming state machine every protocol shares. It splits the output it is given into
+// text and tool calls, and hands each call's body to the protocol's body reader once the call
+// ends. It is format-neutral: which markers open and close a call, how a body is read and
+// whether a markerless call may be the whole output all come from the protocol (CallSyntax).
+// It knows nothing of reasoning tags: the reasoning stage in front of it (reasoning-stage.ts)
+// finds them and says which channel the text it hands on belongs to; text written while the
+// channel is "reasoning" comes out as reasoning, and only markers allowed in reasoning open a
+// call there.
+//
+// Work is linear in the output: each character is looked at once, except a possible marker
+// prefix at the end of a chunk (`<tool_ca`), which is held back, and is bounded by the
+// longest marker. A call's body is collected as it streams and read once when the call ends.
+// Every decision depends on the characters alone, so any chunking gives the same result.
+import type { Repair } from "../repair/json-repair.ts";
+import type { ParseEvent, ToolSpec } from "../types.ts";
+import type { BodyReading } from "./call-candidate.ts";
+import type { BareCallSyntax, BareCallTracker, CallMarker, CallSyntax } from "./call-syntax.ts";
+import type { Channel, ChannelSink, ReturnedText } from "./reasoning-stage.ts";
+import { settleCall } from "./settle-call.ts";
+import { NO_TAG, PARTIAL_TAG, TagSet } from "./tag-match.ts";
+
+const enum Mode {
+  /** Only blanks so far (or since a reasoning block): the output may still be a bare call. */
+  Start,
+  /** The output began like a markerless call; held back until it is decided. */
+  Bare,
+  /** Text or reasoning, as the channel says. */
+  Flow,
+  Call,
+}
+
+const enum BodyKind {
+  Undecided,
+  Json,
+  Markup,
+  /** `<tool_call>` followed by words: a mention of the tag, unless it is closed. */
+  Prose,
+  Raw,
+}
+
+/** Body characters searched for the tool's name so tool-call-start can be announced early. */
+const NAME_SEARCH_LIMIT = 600;
+/**
+ * Searches per call. A name written first is found within a few (the quotes, brackets or line
+ * ends around it); a body that names its tool later is announced when it ends. This bounds
+ * the work on bodies that never match.
+ */
+const NAME_SEARCH_ATTEMPTS = 12;
+const NAME_TRIGGER = /["<>\n\](]/;
+const JSON_NAME = /^\s*(?:```[A-Za-z0-9_]*\s*)?\{\s*"(?:name|tool_name)"\s*:\s*"([^"\\]+)"/;
+const MARKUP_NAME = /^\s*(?:<(?:tool_name|function_name)>\s*([^<\s][^<]*?)\s*<\/|<function=([^>\s]+)>|<invoke\s+name="([^"]+)")/;
+
+function defaultNameOf(kind: BodyKind, head: string): string | undefined {
+  const m = (kind === BodyKind.Json ? JSON_NAME : MARKUP_NAME).exec(head);
+  return m ? (m[1] ?? m[2] ?? m[3])!.trim() : undefined;
+}
+
+/** What a marker met in text or reasoning does. */
+type FlowAction = { kind: "stray-close" } | { kind: "open"; marker: CallMarker };
+/** What a marker met inside a call does. */
+type CallAction = { kind: "close" } | { kind: "end" } | { kind: "nest" } | { kind: "interrupt"; marker: CallMarker };
+
+/** A set of markers with what each does, and the characters that can begin one. */
+class MarkerTable<A> {
+  readonly set: TagSet;
+  readonly actions: A[];
+  private readonly starts: Set<number>;
+  private readonly onlyLt: boolean;
+
+  constructor(entries: [string, A][]) {
+    const seen = new Map<string, A>();
+    for (const [tag, action] of entries) if (tag.length > 0 && !seen.has(tag)) seen.set(tag, action);
+    this.set = new TagSet([...seen.keys()]);
+    this.actions = [...seen.values()];
+    this.starts = new Set([...seen.keys()].map((t) => t.charCodeAt(0)));
+    this.onlyLt = this.starts.size === 1 && this.starts.has(60);
+  }
+
+  /** The next position at or after `from` where a marker may begin, or -1. */
+  next(buf: string, from: number): number {
+    if (this.onlyLt) return buf.indexOf("<", from);
+    for (let k = from; k < buf.length; k++) if (this.starts.has(buf.charCodeAt(k))) return k;
+    return -1;
+  }
+
+  startsAt(c: number): boolean {
+    return this.starts.has(c);
+  }
+}
+
+interface OpenCall {
+  marker: CallMarker;
+  /** Offset of the opening marker in the raw output. */
+  start: number;
+  body: string;
+  kind: BodyKind;
+  /** JSON-like body: the quote of the string we are in (0: none), after a backslash, nesting depth, where the first top value ended. */
+  quote: number;
+  escaped: boolean;
+  depth: number;
+  jsonEnd: number;
+  /** Open same-named markers inside the body (markers that nest). */
+  nested: number;
+  id?: string;
+  nameSearchDone: boolean;
+  nameSearches: number;
+}
+
+export class CallScanner implements ChannelSink {
+  private readonly tools: readonly ToolSpec[];
+  private readonly toolByName: ReadonlyMap<string, ToolSpec>;
+  private readonly bareSyntax: BareCallSyntax | undefined;
+  private readonly textTable: MarkerTable<FlowAction>;
+  private readonly reasoningTable: MarkerTable<FlowAction>;
+  /** Per marker: the markers that matter inside its call. */
+  private readonly callTables: Map<CallMarker, MarkerTable<CallAction>>;
+
+  private mode: Mode = Mode.Start;
+  private channel: Channel = "text";
+  /** Where the input written so far ends in the raw output; the held tail ends here. */
+  private total = 0;
+  /** The undecided tail of the last buffer (a possible marker prefix). */
+  private held = "";
+  /** Start mode: the blanks seen, and where they began. */
+  private lead = "";
+  private leadStart = 0;
+  /** Bare mode: the text held back, and its tracker. */
+  private bare = "";
+  private bareStart = 0;
+  private bareTracker: BareCallTracker | undefined;
+  /** Whether anything but blanks has been output (text, or a call): then no bare call. */
+  private sawContent = false;
+  private call: OpenCall | undefined;
+  private callCount = 0;
+  private out: ParseEvent[] = [];
+  /** Text given back to be split again (see takeReturned). */
+  private returned: ReturnedText | undefined;
+
+  constructor(syntax: CallSyntax, tools: readonly ToolSpec[]) {
+    this.tools = tools;
+    this.toolByName = new Map(tools.map((t) => [t.name, t]));
+    this.bareSyntax = syntax.bare;
+    const markers = syntax.markers;
+    const interrupting = markers.filter((m) => m.interrupts);
+    const flow: [string, FlowAction][] = [];
+    for (const m of markers) if (m.close !== undefined && m.dropStrayClose) flow.push([m.close, { kind: "stray-close" }]);
+    for (const m of markers) flow.push([m.open, { kind: "open", marker: m }]);
+    this.textTable = new MarkerTable(flow);
+    this.reasoningTable = new MarkerTable<FlowAction>(
+      markers.filter((m) => m.inReasoning ?? m.interrupts).map((m): [string, FlowAction] => [m.open, { kind: "open", marker: m }]),
+    );
+    this.callTables = new Map(
+      markers.map((m) => {
+        const entries: [string, CallAction][] = [];
+        if (m.close !== undefined) entries.push([m.close, { kind: "close" }]);
+        for (const end of m.ends ?? []) entries.push([end, { kind: "end" }]);
+        if (m.nests) entries.push([m.open, { kind: "nest" }]);
+        for (const other of interrupting) entries.push([other.open, { kind: "interrupt", marker: other }]);
+        return [m, new MarkerTable(entries)];
+      }),
+    );
+  }
+
+  write(text: string, start: number): void {
+    if (text.length === 0) return;
+    // The held tail ends where this text begins (the stage settles it before skipping a tag).
+    const buf = this.held.length > 0 ? this.held + text : text;
+    this.held = "";
+    this.total = start + text.length;
+    this.run(buf, this.total - buf.length, false);
+  }
+
+  get ownsText(): boolean {
+    return this.mode === Mode.Call || this.mode === Mode.Bare;
+  }
+
+  switchChannel(channel: Channel): void {
+    this.settleHeld();
+    if (channel === "reasoning") this.leaveStart();
+    // After a reasoning block with nothing else before it, the output may still be a bare call.
+    else if (this.mode === Mode.Flow && !this.sawContent) this.mode = Mode.Start;
+    this.channel = channel;
+  }
+
+  dropStrayClose(tag: string, at: number): void {
+    this.settleHeld();
+    this.leaveStart();
+    this.repairStrayClose(tag, at);
+  }
+
+  takeReturned(): ReturnedText | undefined {
+    const returned = this.returned;
+    this.returned = undefined;
+    return returned;
+  }
+
+  settleHeld(): void {
+    const buf = this.held;
+    this.held = "";
+    if (buf.length > 0) this.run(buf, this.total - buf.length, true);
+  }
+
+  endOwned(): void {
+    if (this.mode === Mode.Call) this.endInCall();
+    else if (this.mode === Mode.Bare) this.settleBare();
+  }
+
+  end(): ParseEvent[] {
+    this.settleHeld();
+    if (this.mode === Mode.Start && this.lead.length > 0) this.emitFlow(this.lead, this.leadStart);
+    this.lead = "";
+    return this.flush();
+  }
+
+  flush(): ParseEvent[] {
+    const events = this.out;
+    this.out = [];
+    return events;
+  }
+
+  /** Blanks held at the start are text once something else than a bare call follows them. */
+  private leaveStart(): void {
+    if (this.mode !== Mode.Start) return;
+    this.mode = Mode.Flow;
+    if (this.lead.length > 0) this.emitFlow(this.lead, this.leadStart);
+    this.lead = "";
+  }
+
+  private nextId = (): string => `call_${++this.callCount}`;
+
+  /** Scans `buf`, which begins at `base` in the raw output. */
+  private run(buf: string, base: number, final: boolean): void {
+    let i = 0;
+    while (i < buf.length) {
+      switch (this.mode) {
+        case Mode.Start:
+          i = this.scanStart(buf, i, base);
+          break;
+        case Mode.Bare: {
+          const ruledOut = this.bareTracker!.feed(buf, i, buf.length);
+          if (ruledOut < 0) {
+            this.bare += i === 0 ? buf : buf.slice(i);
+            i = buf.length;
+          } else {
+            // Not a bare call after all: everything held back is ordinary output, given back
+            // to the stage in front to be split again (it may hold reasoning tags).
+            this.returned = { text: this.bare + buf.slice(i), start: this.bareStart };
+            this.bare = "";
+            this.mode = Mode.Flow;
+            return;
+          }
+          break;
+        }
+        case Mode.Flow:
+          i = this.scanFlow(buf, i, base, final);
+          break;
+        case Mode.Call:
+          i = this.scanCall(buf, i, base, final);
+          break;
+      }
+    }
+  }
+
+  private scanStart(buf: string, from: number, base: number): number {
+    let k = from;
+    while (k < buf.length && isBlank(buf.charCodeAt(k))) k++;
+    if (this.lead.length === 0) this.leadStart = base + from;
+    this.lead += buf.slice(from, k);
+    if (k === buf.length) return k;
+    if (this.bareSyntax && this.bareSyntax.startsWith.includes(buf[k]!)) {
+      this.mode = Mode.Bare;
+      this.bare = this.lead;
+      this.bareStart = this.leadStart;
+      // The tracker has not seen the blanks; they cannot rule anything out.
+      this.bareTracker = this.bareSyntax.tracker();
+      this.lead = "";
+    } else {
+      this.leaveStart();
+    }
+    return k;
+  }
+
+  /** Text or reasoning: up to the next marker that matters. */
+  private scanFlow(buf: string, from: number, base: number, final: boolean): number {
+    const table = this.channel === "text" ? this.textTable : this.reasoningTable;
+    let k = from;
+    for (;;) {
+      const at = table.next(buf, k);
+      if (at < 0) {
+        this.emitFlow(from === 0 ? buf : buf.slice(from), base + from);
+        return buf.length;
+      }
+      const tag = table.set.match(buf, at);
+      if (tag === NO_TAG || (tag === PARTIAL_TAG && final)) {
+        k = at + 1;
+        continue;
+      }
+      if (at > from) this.emitFlow(buf.slice(from, at), base + from);
+      if (tag === PARTIAL_TAG) {
+        this.held = buf.slice(at);
+        return buf.length;
+      }
+      const tagText = table.set.tags[tag]!;
+      const action = table.actions[tag]!;
+      if (action.kind === "open") this.openCall(action.marker, base + at);
+      else this.repairStrayClose(tagText, base + at);
+      return at + tagText.length;
+    }
+  }
+
+  /** A close marker with nothing open: drop it, and say so. */
+  private repairStrayClose(tag: string, at: number): void {
+    this.out.push({
+      type: "repair",
+      kind: "stray-close-tag",
+      message: `dropped ${tag}, which closed nothing`,
+      before: tag,
+      after: "",
+      span: { start: at, end: at + tag.length },
+    });
+  }
+
+  private openCall(marker: CallMarker, at: number): void {
+    this.sawContent = true;
+    this.mode = Mode.Call;
+    const hint = marker.body ?? "auto";
+    this.call = {
+      marker,
+      start: at,
+      body: "",
+      kind:
+        hint === "raw" ? BodyKind.Raw : hint === "json" || hint === "python" ? BodyKind.Json : marker.bodyPrefix !== undefined ? BodyKind.Markup : BodyKind.Undecided,
+      quote: 0,
+      escaped: false,
+      depth: 0,
+      jsonEnd: -1,
+      nested: 0,
+      nameSearchDone: false,
+      nameSearches: 0,
+    };
+  }
+
+  private scanCall(buf: string, from: number, base: number, final: boolean): number {
+    const call = this.call!;
+    let k = from;
+    if (call.kind === BodyKind.Undecided) {
+      while (k < buf.length && isBlank(buf.charCodeAt(k))) k++;
+      if (k === buf.length) {
+        this.appendBody(buf, from, k, base);
+        return k;
+      }
+      const c = buf.charCodeAt(k);
+      if (c === 123 || c === 91 || c === 96) call.kind = BodyKind.Json;
+      else if (c === 60) call.kind = BodyKind.Markup;
+      else call.kind = BodyKind.Prose;
+    }
+    const table = this.callTables.get(call.marker)!;
+    const segment = from;
+    if (call.kind === BodyKind.Json) {
+      const singleQuotes = call.marker.body === "python";
+      for (; k < buf.length; k++) {
+        const c = buf.charCodeAt(k);
+        if (call.quote !== 0) {
+          if (call.escaped) call.escaped = false;
+          else if (c === 92) call.escaped = true;
+          else if (c === call.quote) call.quote = 0;
+          continue;
+        }
+        if (table.startsAt(c)) {
+          const done = this.callMarker(buf, segment, k, base, table, final);
+          if (done >= 0) return done;
+          if (done === HELD) return buf.length;
+        }
+        if (c === 34 || (c === 39 && singleQuotes)) call.quote = c;
+        else if (c === 123 || c === 91) call.depth++;
+        else if (c === 125 || c === 93) {
+          if (call.depth > 0 && --call.depth === 0 && call.jsonEnd < 0) call.jsonEnd = call.body.length + (k + 1 - segment);
+        }
+      }
+    } else {
+      for (;;) {
+        const at = table.next(buf, k);
+        if (at < 0) break;
+        const done = this.callMarker(buf, segment, at, base, table, final);
+        if (done >= 0) return done;
+        if (done === HELD) return buf.length;
+        k = at + 1;
+      }
+    }
+    this.appendBody(buf, segment, buf.length, base);
+    return buf.length;
+  }
+
+  /**
+   * At a possible marker inside a call: ends the call (returns where scanning goes on), holds a
+   * possible marker back (HELD), or returns NOT_A_MARKER (also for a nested open or close).
+   */
+  private callMarker(buf: string, segment: number, at: number, base: number, table: MarkerTable<CallAction>, final: boolean): number {
+    const tag = table.set.match(buf, at);
+    if (tag === NO_TAG || (tag === PARTIAL_TAG && final)) return NOT_A_MARKER;
+    const call = this.call!;
+    if (tag === PARTIAL_TAG) {
+      this.appendBody(buf, segment, at, base);
+      this.held = buf.slice(at);
+      return HELD;
+    }
+    const action = table.actions[tag]!;
+    const end = at + table.set.tags[tag]!.length;
+    if (action.kind === "nest") {
+      call.nested++;
+      return NOT_A_MARKER;
+    }
+    if (action.kind === "close" && call.nested > 0) {
+      call.nested--;
+      return NOT_A_MARKER;
+    }
+    this.appendBody(buf, segment, at, base);
+    if (action.kind === "close") {
+      this.finishCall(call, call.body, base + end, true, []);
+      return end;
+    }
+    if (action.kind === "end") {
+      this.endCallWithoutClose(call, base + end);
+      return end;
+    }
+    // A new call before this one was closed: end this one here and open the next.
+    this.endCallWithoutClose(call, base + at);
+    this.openCall(action.marker, base + at);
+    return end;
+  }
+
+  private appendBody(buf: string, from: number, to: number, base: number): void {
+    if (to <= from) return;
+    const call = this.call!;
+    const piece = buf.slice(from, to);
+    call.body += piece;
+    if (call.id !== undefined) {
+      // A body handed on in pieces (the stage in front cuts it at each reasoning tag) streams
+      // as one delta per chunk, as if it had come whole.
+      const last = this.out[this.out.length - 1];
+      if (last && last.type === "tool-call-delta" && last.id === call.id && last.span.end === base + from) {
+        last.argumentsDelta += piece;
+        last.span.end = base + to;
+      } else {
+        this.out.push({ type: "tool-call-delta", id: call.id, argumentsDelta: piece, span: { start: base + from, end: base + to } });
+      }
+    } else if (!call.nameSearchDone && call.kind !== BodyKind.Undecided && call.kind !== BodyKind.Prose) {
+      this.searchName(call, piece, base + to);
+    }
+  }
+
+  /** Announces the call (tool-call-start) as soon as its body names a known tool. */
+  private searchName(call: OpenCall, piece: string, bodyEnd: number): void {
+    const { marker } = call;
+    let name = marker.toolName;
+    if (name === undefined) {
+      if (!NAME_TRIGGER.test(piece) && call.body.length <= NAME_SEARCH_LIMIT) return;
+      const head = (marker.bodyPrefix ?? "") + (call.body.length > NAME_SEARCH_LIMIT ? call.body.slice(0, NAME_SEARCH_LIMIT) : call.body);
+      name = marker.nameOf ? marker.nameOf(head) : defaultNameOf(call.kind, head);
+      if (name === undefined && (call.body.length > NAME_SEARCH_LIMIT || ++call.nameSearches >= NAME_SEARCH_ATTEMPTS)) call.nameSearchDone = true;
+    }
+    if (name === undefined) return;
+    call.nameSearchDone = true;
+    if (!this.toolByName.has(name)) return; // reported when the call ends
+    call.id = this.nextId();
+    const openSpan = { start: call.start, end: call.start + marker.open.length };
+    this.out.push({ type: "tool-call-start", id: call.id, name, span: openSpan });
+    const bodyStart = bodyEnd - call.body.length;
+    this.out.push({ type: "tool-call-delta", id: call.id, argumentsDelta: call.body, span: { start: bodyStart, end: bodyEnd } });
+  }
+
+  /** A marker's text followed by words, never closed: it was a mention, so it is output again. */
+  private abandonCall(call: OpenCall): void {
+    this.call = undefined;
+    this.mode = Mode.Flow;
+    this.emitFlow(call.marker.open + call.body, call.start);
+  }
+
+  /** Reads a body with the protocol's reader; a reader that throws gives a parse error, never a crash. */
+  private read(text: string, marker: CallMarker): BodyReading {
+    try {
+      return marker.read(text, this.tools, marker.toolName);
+    } catch (error) {
+      return { ok: false, kind: "invalid-call", message: `the call could not be read: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
+  private finishCall(call: OpenCall, body: string, end: number, closed: boolean, scannerRepairs: Repair[], reading?: BodyReading): void {
+    this.call = undefined;
+    this.mode = Mode.Flow;
+    const { marker } = call;
+    const text = (marker.bodyPrefix ?? "") + body + (closed ? (marker.bodySuffix ?? "") : "");
+    const raw = marker.open + body + (closed ? marker.close! : "");
+    settleCall(
+      reading ?? this.read(text, marker),
+      {
+        toolByName: this.toolByName,
+        span: { start: call.start, end },
+        openSpan: { start: call.start, end: call.start + marker.open.length },
+        raw,
+        ...(call.id !== undefined ? { startedId: call.id } : {}),
+        scannerRepairs,
+        bodyOffset: call.start + marker.open.length - (marker.bodyPrefix?.length ?? 0),
+        nextId: this.nextId,
+      },
+      this.out,
+    );
+  }
+
+  /** A call ended by a turn's end, a new call or the end of the output, without its close marker. */
+  private endCallWithoutClose(call: OpenCall, end: number): void {
+    const { marker, body } = call;
+    if (call.kind === BodyKind.Prose) {
+      this.abandonCall(call);
+      return;
+    }
+    if (marker.close !== undefined) {
+      // Only a new call can end a call with a close marker early; it is read as far as it got.
+      const repair: Repair = { kind: "implicit-close", message: `a new call began before ${marker.close}; closed the call there`, before: "", after: marker.close };
+      this.finishCall(call, body, end, false, [repair]);
+      return;
+    }
+    // A call that has no close marker ends this way: it is a call only if its body is whole.
+    const reading = this.wholeReading(call, body);
+    if (reading) this.finishCall(call, body, end, false, [], reading);
+    else this.unfinished(call, `the call was cut off before it was complete`);
+  }
+
+  /** The body read, if it is whole; undefined if it was cut off. */
+  private wholeReading(call: OpenCall, body: string): BodyReading | undefined {
+    if (call.kind === BodyKind.Undecided) return undefined;
+    if (call.kind === BodyKind.Json && (call.quote !== 0 || call.depth !== 0 || call.jsonEnd < 0)) return undefined;
+    const reading = this.read((call.marker.bodyPrefix ?? "") + body, call.marker);
+    return !reading.ok || reading.complete ? reading : undefined;
+  }
+
+  private unfinished(call: OpenCall, message: string): void {
+    const id = call.id ?? this.nextId();
+    this.call = undefined;
+    this.mode = Mode.Flow;
+    this.out.push({
+      type: "parse-error",
+      id,
+      kind: "unfinished-tool-call",
+      message,
+      raw: call.marker.open + call.body,
+      span: { start: call.start, end: call.start + call.marker.open.length + call.body.length },
+    });
+  }
+
+  /** The stream ended inside a call: recover it if it is whole, else report it unfinished. */
+  private endInCall(): void {
+    const call = this.call!;
+    const { marker, body } = call;
+    const bodyStart = call.start + marker.open.length;
+    if (call.kind === BodyKind.Prose) {
+      this.abandonCall(call);
+      return;
+    }
+    if (marker.close === undefined) {
+      this.endCallWithoutClose(call, bodyStart + body.length);
+      return;
+    }
+    const missingClose: Repair = { kind: "missing-close-tag", message: `the output ended before ${marker.close}; the call was complete`, before: "", after: marker.close };
+    let cut = -1;
+    let closed = false;
+    if (call.kind === BodyKind.Json) {
+      if (call.jsonEnd >= 0) cut = call.jsonEnd;
+      else {
+        // A close marker the string tracking missed (an unbalanced quote): take it after all.
+        const close = body.indexOf(marker.close);
+        if (close >= 0) {
+          cut = close;
+          closed = true;
+        }
+      }
+    } else if (call.kind === BodyKind.Markup || call.kind === BodyKind.Raw) {
+      const reading = this.read((marker.bodyPrefix ?? "") + body, marker);
+      if (reading.ok && reading.complete) cut = body.length;
+    }
+    if (cut < 0) {
+      this.unfinished(call, `the output ended inside a tool call (no ${marker.close}) and the call is incomplete`);
+      return;
+    }
+    const afterCut = closed ? cut + marker.close.length : cut;
+    let rest = body.slice(afterCut);
+    if (rest.trim() === "```") rest = "";
+    this.finishCall(call, body.slice(0, cut), bodyStart + afterCut, closed, closed ? [] : [missingClose]);
+    if (rest.length > 0) {
+      // What followed the call is output again: given back to be split again as such.
+      this.returned = { text: rest, start: bodyStart + afterCut };
+    }
+  }
+
+  /** The whole output was held back as a possible bare call: decide now. */
+  private settleBare(): void {
+    const text = this.bare;
+    this.bare = "";
+    this.mode = Mode.Flow;
+    const span = { start: this.bareStart, end: this.bareStart + text.length };
+    const syntax = this.bareSyntax!;
+    let reading: BodyReading | undefined;
+    if (this.bareTracker!.complete) {
+      try {
+        reading = syntax.read(text, this.tools);
+      } catch (error) {
+        reading = { ok: false, kind: "invalid-call", message: `the call could not be read: ${error instanceof Error ? error.message : String(error)}` };
+      }
+    }
+    if (!reading) {
+      this.out.push({ type: "text", text, span });
+      return;
+    }
+    const settled: ParseEvent[] = [];
+    settleCall(
+      reading,
+      {
+        toolByName: this.toolByName,
+        span,
+        openSpan: span,
+        raw: text,
+        bodyOffset: span.start,
+        scannerRepairs: [{ kind: "bare-call", message: `the whole output was ${syntax.describe(text)} without the protocol's markers`, before: "", after: "" }],
+        nextId: this.nextId,
+      },
+      settled,
+    );
+    // Without markers, an object that yields no call (an unknown tool, say) may have been meant
+    // as an answer: it stays in the text, and the errors say why it was not run.
+    if (!settled.some((e) => e.type === "tool-call-end")) this.out.push({ type: "text", text, span });
+    for (const e of settled) this.out.push(e);
+  }
+
+  /** Emits text or reasoning, merged with the previous event when it continues it. */
+  private emitFlow(text: string, start: number): void {
+    if (text.length === 0) return;
+    const type = this.channel === "reasoning" ? "reasoning" : "text";
+    if (type === "text" && !this.sawContent && !isAllBlank(text)) this.sawContent = true;
+    const last = this.out[this.out.length - 1];
+    if (last && last.type === type && last.span.end === start) {
+      last.text += text;
+      last.span.end = start + text.length;
+      return;
+    }
+    this.out.push({ type, text, span: { start, end: start + text.length } });
+  }
+}
+
+const NOT_A_MARKER = -1;
+const HELD = -2;
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+function isAllBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (!isBlank(text.charCodeAt(i))) return false;
+  return true;
+}
