@@ -16,6 +16,8 @@ async function revealParseStep(page: Page, selector: string) {
       el.scrollTop += el.clientHeight * 0.8;
       return end;
     });
+    // The list draws the rows for its new position after the scroll event: let it, before looking.
+    await list.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     if (atEnd) break;
   }
   return row;
