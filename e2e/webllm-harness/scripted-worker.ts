@@ -4,9 +4,9 @@
 // GPU code. Everything after that is WebLLM's own request path. The harness's Vite build
 // exposes WebLLM's LLMChatPipeline and CustomLock classes for this (vite.config.ts).
 import * as webllm from "@mlc-ai/web-llm";
-import { convTemplateNameForModel, convTemplates } from "../../src/engine/templates/model-templates.ts";
 import { LabWorkerHandler } from "../../src/engine/webllm/lab-worker-handler.ts";
-import { createScriptedModel, type ScriptedGeneration, type ScriptedModel } from "../../src/engine/webllm/testing/scripted-pipeline.ts";
+import type { ScriptedGeneration, ScriptedModel } from "../../src/engine/webllm/testing/scripted-pipeline.ts";
+import { loadStandIn } from "../../src/engine/webllm/testing/stand-in-load.ts";
 import { HARNESS_REPLY, type HarnessRequest, type HarnessState } from "./protocol.ts";
 
 const exposed = webllm as unknown as { __LLMChatPipeline?: { prototype: object }; __CustomLock?: new () => { acquired: boolean } };
@@ -26,8 +26,6 @@ interface EngineState {
   interruptGenerate: () => Promise<void>;
 }
 
-const QWEN_SPECIAL = { "<|endoftext|>": 151643, "<|im_start|>": 151644, "<|im_end|>": 151645, "<think>": 151667, "</think>": 151668 };
-
 const handler = new LabWorkerHandler();
 const engine = handler.engine as unknown as EngineState;
 let model: ScriptedModel | undefined;
@@ -38,27 +36,12 @@ let contextWindowSize = 4096;
 // the GPU set-up with the stand-in, and leaves the engine as reloadInternal would (the chat
 // options merged over the model's config, as WebLLM does).
 engine.reloadInternal = async (modelId: string, chatOpts?: Record<string, unknown>) => {
-  const templateName = convTemplateNameForModel(modelId) ?? "qwen3";
-  const chatConfig = {
-    conv_template: convTemplates[templateName],
-    conv_config: {},
-    context_window_size: contextWindowSize,
-    sliding_window_size: -1,
-    attention_sink_size: 0,
-    prefill_chunk_size: 512,
-    tokenizer_files: ["tokenizer.json"],
-    ...chatOpts,
-  };
   const report = engine.getInitProgressCallback();
   report?.({ progress: 0.5, timeElapsed: 0, text: "Loading model from cache[1/2]: 1MB loaded. 50% completed, 0 secs elapsed." });
   report?.({ progress: 0.75, timeElapsed: 0, text: "Loading GPU shader modules[1/2]: 50% completed, 0 secs elapsed." });
-  model = createScriptedModel(LLMChatPipeline.prototype, { chatConfig, specialTokens: QWEN_SPECIAL, stopToken: "<|im_end|>" });
+  model = loadStandIn(engine, { pipelinePrototype: LLMChatPipeline.prototype, createLock: () => new CustomLock() }, modelId, contextWindowSize, chatOpts);
   model.enqueue(...pending);
   pending = [];
-  engine.loadedModelIdToModelType.set(modelId, 0 /* ModelType.LLM */);
-  engine.loadedModelIdToChatConfig.set(modelId, chatConfig);
-  engine.loadedModelIdToPipeline.set(modelId, model.pipeline);
-  engine.loadedModelIdToLock.set(modelId, new CustomLock());
   report?.({ progress: 1, timeElapsed: 0, text: "Finish loading on WebGPU - scripted stand-in" });
 };
 

@@ -8,9 +8,9 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { convTemplateNameForModel, convTemplates } from "../../templates/model-templates.ts";
 import type { ChatCompletionStreamRequest, CompletionTransport, RawCompletionChunk, RawCompletionRequest } from "../webllm-engine.ts";
-import { createScriptedModel, type ScriptedModel } from "./scripted-pipeline.ts";
+import type { ScriptedModel } from "./scripted-pipeline.ts";
+import { loadStandIn } from "./stand-in-load.ts";
 
 interface WebLlmModule {
   MLCEngine: new () => MlcEngine;
@@ -30,8 +30,6 @@ interface MlcEngine {
   completions: { create: (request: RawCompletionRequest) => Promise<AsyncIterator<RawCompletionChunk>> };
   chat: { completions: { create: (request: ChatCompletionStreamRequest) => Promise<AsyncIterator<RawCompletionChunk>> } };
 }
-
-const QWEN_SPECIAL = { "<|endoftext|>": 151643, "<|im_start|>": 151644, "<|im_end|>": 151645, "<think>": 151667, "</think>": 151668 };
 
 let loaded: Promise<WebLlmModule> | undefined;
 
@@ -64,23 +62,9 @@ export async function loadNodeWebLlm(modelId: string, chatOpts: Record<string, u
   // WebLLM logs every multi-round reuse at info level; keep test and benchmark output clean.
   const engine = new webllm.MLCEngine();
   let model: ScriptedModel | undefined;
+  const privates = { pipelinePrototype: webllm.__LLMChatPipeline.prototype, createLock: () => new webllm.__CustomLock() };
   engine.reloadInternal = async (id, opts) => {
-    const templateName = convTemplateNameForModel(id) ?? "qwen3";
-    const chatConfig = {
-      conv_template: convTemplates[templateName],
-      conv_config: {},
-      context_window_size: contextWindowSize,
-      sliding_window_size: -1,
-      attention_sink_size: 0,
-      prefill_chunk_size: 512,
-      tokenizer_files: ["tokenizer.json"],
-      ...opts,
-    };
-    model = createScriptedModel(webllm.__LLMChatPipeline.prototype, { chatConfig, specialTokens: QWEN_SPECIAL, stopToken: "<|im_end|>" });
-    engine.loadedModelIdToModelType.set(id, 0);
-    engine.loadedModelIdToChatConfig.set(id, chatConfig);
-    engine.loadedModelIdToPipeline.set(id, model.pipeline);
-    engine.loadedModelIdToLock.set(id, new webllm.__CustomLock());
+    model = loadStandIn(engine, privates, id, contextWindowSize, opts);
   };
   await engine.reload(modelId, chatOpts);
   const streams = new Map<string, AsyncIterator<RawCompletionChunk>>();

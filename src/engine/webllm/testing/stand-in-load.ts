@@ -1,0 +1,46 @@
+// Tests and benchmarks only: what loading a model leaves in WebLLM 0.2.86's MLCEngine (its
+// reloadInternal's end state), with the scripted stand-in (scripted-pipeline.ts) in place of the
+// weights and GPU code. The e2e harness's worker and the Node engine (node-webllm.ts) both load
+// through here, so the two cannot drift apart.
+import { convTemplateNameForModel, convTemplates } from "../../templates/model-templates.ts";
+import { createScriptedModel, type ScriptedModel } from "./scripted-pipeline.ts";
+
+/** Qwen3's special tokens the stand-in's tokenizer knows as single ids. */
+const QWEN_SPECIAL = { "<|endoftext|>": 151643, "<|im_start|>": 151644, "<|im_end|>": 151645, "<think>": 151667, "</think>": 151668 };
+
+/** The fields of MLCEngine that loading fills in. */
+export interface LoadedModelMaps {
+  loadedModelIdToPipeline: Map<string, object>;
+  loadedModelIdToChatConfig: Map<string, object>;
+  loadedModelIdToModelType: Map<string, number>;
+  loadedModelIdToLock: Map<string, { acquired: boolean }>;
+}
+
+/** WebLLM's module-private classes the stand-in needs (its bundle is built to expose them). */
+export interface WebLlmPrivates {
+  pipelinePrototype: object;
+  createLock: () => { acquired: boolean };
+}
+
+/**
+ * Installs a stand-in model for `modelId` into `engine`, the chat options (the conv_template)
+ * merged over the model's config as WebLLM's own loading merges them.
+ */
+export function loadStandIn(engine: LoadedModelMaps, privates: WebLlmPrivates, modelId: string, contextWindowSize: number, chatOpts?: Record<string, unknown>): ScriptedModel {
+  const chatConfig = {
+    conv_template: convTemplates[convTemplateNameForModel(modelId) ?? "qwen3"],
+    conv_config: {},
+    context_window_size: contextWindowSize,
+    sliding_window_size: -1,
+    attention_sink_size: 0,
+    prefill_chunk_size: 512,
+    tokenizer_files: ["tokenizer.json"],
+    ...chatOpts,
+  };
+  const model = createScriptedModel(privates.pipelinePrototype, { chatConfig, specialTokens: QWEN_SPECIAL, stopToken: "<|im_end|>" });
+  engine.loadedModelIdToModelType.set(modelId, 0 /* ModelType.LLM */);
+  engine.loadedModelIdToChatConfig.set(modelId, chatConfig);
+  engine.loadedModelIdToPipeline.set(modelId, model.pipeline);
+  engine.loadedModelIdToLock.set(modelId, privates.createLock());
+  return model;
+}
