@@ -6,9 +6,9 @@ import { chatMessageSchema } from "../../middleware/event-log-schema.ts";
 import { structuralTagFor } from "../../middleware/loop/step-constraint.ts";
 import { listProtocols, getProtocol } from "../../middleware/protocols/registry.ts";
 import { readToolDefinitions } from "../../middleware/tools/formats/index.ts";
-import type { ChatMessage, Protocol, ToolChoiceSetting, ToolSpec } from "../../middleware/types.ts";
+import type { ChatMessage, ToolChoiceSetting, ToolSpec } from "../../middleware/types.ts";
 import { prebuiltModelRecords } from "../webllm/prebuilt-models.ts";
-import { renderModelPrompt } from "./model-prompt.ts";
+import { renderModelPrompt, type ModelPromptInput } from "./model-prompt.ts";
 
 const promptRequestSchema = z.strictObject({
   model: z.string().min(1),
@@ -24,13 +24,8 @@ const promptRequestSchema = z.strictObject({
   toolChoice: z.union([z.enum(["auto", "required", "none"]), z.strictObject({ name: z.string().min(1) })]).optional(),
 });
 
-export interface PromptRequest {
-  modelId: string;
-  protocol: Protocol;
-  thinking?: boolean;
-  tools: ToolSpec[];
-  messages: ChatMessage[];
-  systemPrompt?: string;
+/** What renderModelPrompt takes, plus the constraint the command may print. */
+export interface PromptRequest extends ModelPromptInput {
   /** Set when the step is constrained: the tool choice its structural tag is made for. */
   constrained?: { toolChoice: ToolChoiceSetting };
 }
