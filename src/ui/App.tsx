@@ -59,6 +59,18 @@ function TranscriptConsent() {
   );
 }
 
+/** A banner the person reads and closes: an error is an alert, a warning a status. */
+function DismissibleNotice({ tone, testId, text, onDismiss }: { tone: "err" | "warn"; testId: string; text: string; onDismiss: () => void }) {
+  return (
+    <div className={`notice notice-${tone} notice-row`} role={tone === "err" ? "alert" : "status"} data-testid={testId}>
+      <span>{text}</span>
+      <button type="button" onClick={onDismiss}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
 export function App() {
   const gpu = useWebGpuStatus();
   useEffect(() => startLab(), []);
@@ -85,21 +97,9 @@ export function App() {
           {gpu.message}
         </div>
       )}
-      {storageError && (
-        <div className="notice notice-err notice-row" role="alert" data-testid="storage-error">
-          <span>{storageError}</span>
-          <button type="button" onClick={conversationActions.dismissStorageError}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      {storageError && <DismissibleNotice tone="err" testId="storage-error" text={storageError} onDismiss={conversationActions.dismissStorageError} />}
       {conversationNotice && (
-        <div className="notice notice-warn notice-row" role="status" data-testid="conversation-notice">
-          <span>{conversationNotice}</span>
-          <button type="button" onClick={conversationActions.dismissConversationNotice}>
-            Dismiss
-          </button>
-        </div>
+        <DismissibleNotice tone="warn" testId="conversation-notice" text={conversationNotice} onDismiss={conversationActions.dismissConversationNotice} />
       )}
       <TranscriptConsent />
       <OtherTabsNotice />
