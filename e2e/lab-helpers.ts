@@ -48,3 +48,11 @@ export async function streamUntil(page: Page, shown: Locator): Promise<void> {
     for (let frame = 0; frame < 6; frame++) await page.clock.runFor(16);
   }
 }
+
+/** Opens the lab and imports an exported session holding one step, as a person would (the file input). */
+export async function importOneStepSession(page: Page, file: object): Promise<void> {
+  await openLab(page, "hermes-calculator");
+  await page.getByTestId("import-file").setInputFiles({ name: "session.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(file)) });
+  await expect(page.getByTestId("import-message")).toContainText("Imported");
+  await expect(page.getByTestId("step-item")).toHaveCount(1);
+}

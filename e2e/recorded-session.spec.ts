@@ -1,8 +1,8 @@
 // The debugger shows what a run recorded, not what today's code would write: an imported session
 // whose protocol wrote its tool section differently shows the recorded text; an older log that
 // did not record it is shown with today's code and says so.
-import { expect, test, type Page } from "@playwright/test";
-import { openLab } from "./lab-helpers.ts";
+import { expect, test } from "@playwright/test";
+import { importOneStepSession } from "./lab-helpers.ts";
 
 const OLD_SECTION = "# Tools (as an older hermes wrote it)\nCall a tool inside <tool_call></tool_call>.\n<tools>\n{\"name\": \"calculator\"}\n</tools>";
 const PROMPT = `<|im_start|>system\nBe brief.\n\n${OLD_SECTION}<|im_end|>\n<|im_start|>user\nWhat is 2+2?<|im_end|>\n<|im_start|>assistant\n`;
@@ -42,15 +42,8 @@ function session(recorded: boolean) {
   };
 }
 
-async function importSession(page: Page, file: object) {
-  await openLab(page, "hermes-calculator");
-  await page.getByTestId("import-file").setInputFiles({ name: "session.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(file)) });
-  await expect(page.getByTestId("import-message")).toContainText("Imported");
-  await expect(page.getByTestId("step-item")).toHaveCount(1);
-}
-
 test("a recorded session whose protocol text differs from today's code shows its recorded text", async ({ page }) => {
-  await importSession(page, session(true));
+  await importOneStepSession(page, session(true));
   const block = page.getByTestId("prompt-tool-block");
   await expect(block).toHaveCount(1);
   await block.locator("summary").click();
@@ -66,7 +59,7 @@ test("a recorded session whose protocol text differs from today's code shows its
 });
 
 test("an older log without recorded tool sections still displays, with today's code and a note saying so", async ({ page }) => {
-  await importSession(page, session(false));
+  await importOneStepSession(page, session(false));
   await expect(page.getByTestId("prompt-not-recorded-note")).toContainText("made before the lab recorded the tool section and the control tokens");
   await expect(page.getByTestId("prompt-view")).toContainText("What is 2+2?");
   await page.getByRole("tab", { name: "Tool definitions" }).click();

