@@ -5,20 +5,11 @@ import { expect, test, type Page } from "@playwright/test";
 import type { ScriptedGeneration } from "../src/engine/webllm/testing/scripted-pipeline.ts";
 import { hermesProtocol } from "../src/middleware/protocols/hermes.ts";
 import type { ChatTurns, EngineChunk, ToolSpec } from "../src/middleware/types.ts";
-import { openLab, send } from "./lab-helpers.ts";
+import { openLab, send, shownPrompt } from "./lab-helpers.ts";
 import { buildAndServeHarness, type HarnessServer } from "./webllm-harness/serve.ts";
 
 const MODEL = "Qwen3-0.6B-q4f32_1-MLC";
 const CALL = '<tool_call>\n{"name": "calculator", "arguments": {"expression": "6 * 7"}}\n</tool_call>';
-
-/** The prompt as the debugger shows it: its text, tool block included, without the block's summary line. */
-function shownPrompt(page: Page): Promise<string> {
-  return page.getByTestId("prompt-view").evaluate((view) => {
-    const copy = view.cloneNode(true) as HTMLElement;
-    for (const summary of copy.querySelectorAll("summary")) summary.remove();
-    return copy.textContent ?? "";
-  });
-}
 
 test.describe("WebLLM's chat path in the app", () => {
   let harness: HarnessServer;

@@ -56,3 +56,12 @@ export async function importOneStepSession(page: Page, file: object): Promise<vo
   await expect(page.getByTestId("import-message")).toContainText("Imported");
   await expect(page.getByTestId("step-item")).toHaveCount(1);
 }
+
+/** The prompt as the debugger shows it: its text, tool block included, without the block's summary line (the view's label, not prompt text). */
+export function shownPrompt(page: Page): Promise<string> {
+  return page.getByTestId("prompt-view").evaluate((view) => {
+    const copy = view.cloneNode(true) as HTMLElement;
+    for (const summary of copy.querySelectorAll("summary")) summary.remove();
+    return copy.textContent ?? "";
+  });
+}

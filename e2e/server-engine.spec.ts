@@ -4,7 +4,7 @@
 // Stop, and each failure explained.
 import { expect, test, type Page } from "@playwright/test";
 import { startOpenAiTestServer, type OpenAiTestServer } from "./openai-server/server.ts";
-import { send } from "./lab-helpers.ts";
+import { send, shownPrompt } from "./lab-helpers.ts";
 
 let server: OpenAiTestServer;
 test.beforeAll(async () => {
@@ -53,13 +53,7 @@ test("prompt mode: the lab's exact prompt goes to /v1/completions, the call runs
   // The prompt the debugger shows for the first step is the prompt the server received.
   await page.getByTestId("tool-call-card").getByRole("button").first().click();
   await expect(page.getByTestId("prompt-view")).toContainText("What is 2 + 3?");
-  // (The folded tool block's summary line is the view's own label, not prompt text.)
-  const shown = await page.getByTestId("prompt-view").evaluate((view) => {
-    const copy = view.cloneNode(true) as HTMLElement;
-    copy.querySelectorAll("summary").forEach((summary) => summary.remove());
-    return copy.textContent;
-  });
-  expect(shown).toBe(sent.prompt);
+  expect(await shownPrompt(page)).toBe(sent.prompt);
 });
 
 test("native mode: the tools go to /v1/chat/completions and the server's calls run", async ({ page }) => {
