@@ -12,20 +12,13 @@ import { classifyEngineError, EngineFailure } from "./engine-errors.ts";
 import { GenerationQueue, type QueueState, type Turn } from "./generation-queue.ts";
 import { StopStringTail } from "./stop-string-tail.ts";
 import type { TokenizedText } from "../../tokens/token-spans.ts";
+import { samplingFields, type SamplingFields } from "../sampling-fields.ts";
 
 /** The part of WebLLM's request for a streamed raw completion (CompletionCreateParams) that we use. */
-export interface RawCompletionRequest {
+export interface RawCompletionRequest extends SamplingFields {
   prompt: string;
   stream: true;
   stream_options: { include_usage: true };
-  max_tokens?: number;
-  temperature?: number;
-  top_p?: number;
-  repetition_penalty?: number;
-  presence_penalty?: number;
-  frequency_penalty?: number;
-  seed?: number;
-  stop?: string[];
 }
 
 /** The part of WebLLM's streamed chat completion request (ChatCompletionRequestStreaming) that we use. */
@@ -324,19 +317,7 @@ export function cutOffOf(usage: EngineUsage, contextWindowSize: number | undefin
 }
 
 export function buildRequest(prompt: string, settings: GenerationSettings): RawCompletionRequest {
-  const request: RawCompletionRequest = { prompt, stream: true, stream_options: { include_usage: true } };
-  if (settings.maxTokens !== undefined) request.max_tokens = settings.maxTokens;
-  if (settings.temperature !== undefined) request.temperature = settings.temperature;
-  // Sent explicitly so the run is what its step-start records, not the model config's defaults.
-  if (settings.topP !== undefined) request.top_p = settings.topP;
-  if (settings.repetitionPenalty !== undefined) request.repetition_penalty = settings.repetitionPenalty;
-  if (settings.presencePenalty !== undefined) request.presence_penalty = settings.presencePenalty;
-  if (settings.frequencyPenalty !== undefined) request.frequency_penalty = settings.frequencyPenalty;
-  // WebLLM rejects a seed that is not an integer.
-  if (settings.seed !== undefined && Number.isInteger(settings.seed)) request.seed = settings.seed;
-  const stop = settings.stop?.filter(Boolean);
-  if (stop?.length) request.stop = stop;
-  return request;
+  return { prompt, stream: true, stream_options: { include_usage: true }, ...samplingFields(settings) };
 }
 
 export function buildChatRequest(messages: WireMessage[], settings: GenerationSettings, enableThinking: boolean | undefined, structuralTag: StructuralTag | undefined): ChatCompletionStreamRequest {
