@@ -11,6 +11,7 @@ import { maskHeaders, maskSecrets, maskUrl, secretsOf } from "./mask-secrets.ts"
 import type { McpCallResult } from "./tool-result.ts";
 import type { McpToolDefinition } from "./tool-schema.ts";
 import { TracingTransport } from "./tracing-transport.ts";
+import { probeReachable } from "../net/probe-reachable.ts";
 
 export type TransportKind = "streamable-http" | "sse";
 
@@ -70,25 +71,6 @@ function loadSdk(): Promise<Sdk> {
     sdkLoading = null;
   });
   return sdkLoading;
-}
-
-/**
- * Whether anything answers at the address, asked without CORS (the answer is opaque, but
- * arrives): tells a CORS refusal from a server that is not there.
- */
-export async function probeReachable(url: string): Promise<boolean> {
-  // HEAD, and aborted once answered: a GET could open an event stream on an old SSE server.
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), 5_000);
-  try {
-    await fetch(url, { method: "HEAD", mode: "no-cors", cache: "no-store", signal: controller.signal });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
-    controller.abort();
-  }
 }
 
 async function explain(error: unknown, options: Pick<ConnectOptions, "url" | "headers" | "origin">, fallbackError?: unknown): Promise<ExplainedFailure> {

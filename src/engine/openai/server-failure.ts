@@ -1,8 +1,7 @@
 // Turns what an OpenAI-compatible server, the browser or the network did into a failure a person
-// can act on: what went wrong and what to do about it. Browsers hide why a cross-origin request
-// failed (a CORS refusal and a closed port both reject fetch with a bare TypeError), so a refused
-// request is told apart from an unreachable server by a second, opaque (`no-cors`) request: it
-// resolves when something answered at that address.
+// can act on: what went wrong and what to do about it. A refused cross-origin request is told
+// apart from an unreachable server by probeReachable (an opaque no-cors request).
+import { probeReachable } from "../../net/probe-reachable.ts";
 
 export type ServerFailureKind =
   | "unreachable"
@@ -46,10 +45,7 @@ export function corsAdvice(origin: string = pageOrigin()): string {
 export async function explainFetchError(error: unknown, url: string, probe: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<unknown> {
   if (isAbort(error)) return error;
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  const answered = await probe(url, { mode: "no-cors", cache: "no-store" }).then(
-    () => true,
-    () => false,
-  );
+  const answered = await probeReachable(url, probe);
   if (answered) return new ServerFailure("cors", `The server at ${originOf(url)} answered, but the browser refused to let this page read it (CORS).`, corsAdvice(), detail);
   return new ServerFailure(
     "unreachable",
