@@ -3,7 +3,7 @@
 // leaves almost no room for a reply), it says what the tool section and the history cost, so
 // the person knows what to cut. Nothing is estimated: an engine that cannot count gives no check.
 import type { ChatMessage, ChatTemplate, Engine, Protocol, ToolSpec } from "../types.ts";
-import { renderConversation } from "./render-conversation.ts";
+import { renderPrompt } from "./render-conversation.ts";
 
 export interface NextPromptInput {
   engine: Engine;
@@ -32,8 +32,7 @@ export type NextPromptCheck =
     };
 
 function render(input: NextPromptInput, tools: ToolSpec[], messages: ChatMessage[]): string {
-  const templateMessages = renderConversation({ ...(input.systemPrompt !== undefined ? { systemPrompt: input.systemPrompt } : {}), tools, protocol: input.protocol, messages });
-  return input.template.render(templateMessages, { addGenerationPrompt: true });
+  return renderPrompt({ ...(input.systemPrompt !== undefined ? { systemPrompt: input.systemPrompt } : {}), tools, protocol: input.protocol, messages, template: input.template }).prompt;
 }
 
 export async function checkNextPrompt(input: NextPromptInput, signal?: AbortSignal): Promise<NextPromptCheck> {
