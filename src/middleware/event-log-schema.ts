@@ -73,7 +73,20 @@ export const parseEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("tool-call-delta"), id: z.string(), argumentsDelta: z.string(), span: spanSchema }),
   z.object({ type: z.literal("tool-call-end"), id: z.string(), call: toolCallSchema, span: spanSchema }),
   z.object({ type: z.literal("repair"), id: z.string().optional(), kind: z.string(), message: z.string(), before: z.string(), after: z.string(), span: spanSchema }),
-  z.object({ type: z.literal("parse-error"), id: z.string().optional(), kind: parseErrorKindSchema, message: z.string(), raw: z.string(), span: spanSchema }),
+  z.object({
+    type: z.literal("parse-error"),
+    id: z.string().optional(),
+    kind: parseErrorKindSchema,
+    message: z.string(),
+    raw: z.string(),
+    span: spanSchema,
+    /**
+     * The call as it was read, where reading it succeeded and only checking it failed (an unknown
+     * tool, arguments outside the schema): what a caller that validates on its own (the AI SDK)
+     * needs to report the error its own way. Absent in older logs.
+     */
+    call: z.object({ name: z.string(), arguments: z.unknown() }).optional(),
+  }),
 ]);
 
 export const generationSettingsSchema = z.object({

@@ -64,7 +64,9 @@ export function settleCall(reading: BodyReading, context: SettleContext, out: Pa
     if (!tool) {
       const known = [...context.toolByName.keys()];
       const message = `there is no tool named "${name}"${known.length ? ` (available: ${known.join(", ")})` : " (no tools are available)"}`;
-      out.push({ type: "parse-error", id, kind: "unknown-tool", message, raw, span });
+      // The call read is kept only where the log can hold it (see MAX_ARGUMENT_DEPTH).
+      const read = nestedDeeperThan(args, MAX_ARGUMENT_DEPTH) ? {} : { call: { name, arguments: args } };
+      out.push({ type: "parse-error", id, kind: "unknown-tool", message, raw, span, ...read });
       return;
     }
     if (nestedDeeperThan(args, MAX_ARGUMENT_DEPTH)) {
@@ -77,7 +79,7 @@ export function settleCall(reading: BodyReading, context: SettleContext, out: Pa
     pushRepairs(out, coerced.repairs, id, span);
     if (coerced.errors.length > 0) {
       const message = `the arguments of ${name} do not fit its schema: ${coerced.errors.join("; ")}`;
-      out.push({ type: "parse-error", id, kind: "invalid-arguments", message, raw, span });
+      out.push({ type: "parse-error", id, kind: "invalid-arguments", message, raw, span, call: { name, arguments: args } });
       return;
     }
     if (started === undefined) out.push({ type: "tool-call-start", id, name, span: context.openSpan });
