@@ -1,5 +1,6 @@
 // `npm run bench`: the project's benchmarks, printing figures (never pass/fail on speed).
 // BENCH_PEER_CAP_MS bounds each run of the peer parser (default 20 s); its partial figures are shown.
+import { runAiSdkBenchmark } from "./ai-sdk.ts";
 import { runMarkdownBenchmark } from "./markdown-render.ts";
 import { runParserNesting } from "./parser-nesting.ts";
 import { runParserThroughput } from "./parser-throughput.ts";
@@ -11,5 +12,6 @@ await runParserThroughput({ peerCapMs: Number.isFinite(peerCapMs) && peerCapMs >
 runMarkdownBenchmark();
 runParserNesting();
 await runTokenizeBenchmark();
+await runAiSdkBenchmark();
 // The UI benchmark builds the app and drives Chromium (BENCH_SKIP_UI=1 leaves it out).
 if (!process.env.BENCH_SKIP_UI) await runUiPerfBenchmark();

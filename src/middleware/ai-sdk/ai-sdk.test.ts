@@ -1,7 +1,7 @@
 // The AI SDK adapter against the SDK itself (ai 6, MockLanguageModelV3): for every registered
 // protocol, a streamed reply cut every way gives the same parts, a multi-step streamText runs the
 // tool and writes its result back in the protocol's form, and generateText agrees with streamText.
-import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { JSONSchema7, LanguageModelV3CallOptions, LanguageModelV3GenerateResult, LanguageModelV3StreamPart, LanguageModelV3StreamResult } from "@ai-sdk/provider";
 import { generateText, jsonSchema, stepCountIs, streamText, tool, wrapLanguageModel } from "ai";
 import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
@@ -13,7 +13,7 @@ import { toolCallMiddleware } from "./index.ts";
 
 const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } };
 
-function streamOf(chunks: string[]): { stream: ReadableStream<LanguageModelV3StreamPart> } {
+function streamOf(chunks: string[]): LanguageModelV3StreamResult {
   return {
     stream: convertArrayToReadableStream<LanguageModelV3StreamPart>([
       { type: "stream-start", warnings: [] },
@@ -25,7 +25,7 @@ function streamOf(chunks: string[]): { stream: ReadableStream<LanguageModelV3Str
   };
 }
 
-function generated(text: string) {
+function generated(text: string): LanguageModelV3GenerateResult {
   return { content: [{ type: "text" as const, text }], finishReason: { unified: "stop" as const, raw: "stop" }, usage, warnings: [] };
 }
 
@@ -33,7 +33,7 @@ const weather = {
   type: "function" as const,
   name: "get_weather",
   description: "Weather for a city",
-  inputSchema: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } }, required: ["city"] },
+  inputSchema: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } }, required: ["city"] } satisfies JSONSchema7,
 };
 
 /** What a model trained on the protocol writes for one call after a sentence. */
@@ -99,7 +99,7 @@ describe.each(listProtocols().map((protocol) => [protocol.name, protocol] as con
 
   it("runs the tool in a multi-step streamText and writes the call and result back in the protocol's form", async () => {
     const replies = [callReply(protocol), "It is sunny in Paris."];
-    const mock = new MockLanguageModelV3({ doStream: async () => streamOf([replies[mock.doStreamCalls.length - 1]!]) });
+    const mock: MockLanguageModelV3 = new MockLanguageModelV3({ doStream: async () => streamOf([replies[mock.doStreamCalls.length - 1]!]) });
     const executed: unknown[] = [];
     const result = streamText({
       model: wrapLanguageModel({ model: mock, middleware: toolCallMiddleware({ protocol: protocol.name }) }),
@@ -127,8 +127,8 @@ describe.each(listProtocols().map((protocol) => [protocol.name, protocol] as con
   it("generateText agrees with streamText", async () => {
     const replies = [callReply(protocol), "It is sunny in Paris."];
     const tools = { get_weather: tool({ inputSchema: z.object({ city: z.string(), days: z.number().int().optional() }), execute: executeWeather }) };
-    const streamMock = new MockLanguageModelV3({ doStream: async () => streamOf([replies[streamMock.doStreamCalls.length - 1]!]) });
-    const generateMock = new MockLanguageModelV3({ doGenerate: async () => generated(replies[generateMock.doGenerateCalls.length - 1]!) });
+    const streamMock: MockLanguageModelV3 = new MockLanguageModelV3({ doStream: async () => streamOf([replies[streamMock.doStreamCalls.length - 1]!]) });
+    const generateMock: MockLanguageModelV3 = new MockLanguageModelV3({ doGenerate: async () => generated(replies[generateMock.doGenerateCalls.length - 1]!) });
     const middleware = toolCallMiddleware({ protocol });
     const streamed = streamText({ model: wrapLanguageModel({ model: streamMock, middleware }), tools, stopWhen: stepCountIs(3), prompt: "Weather?" });
     const made = await generateText({ model: wrapLanguageModel({ model: generateMock, middleware }), tools, stopWhen: stepCountIs(3), prompt: "Weather?" });
@@ -144,7 +144,7 @@ describe.each(listProtocols().map((protocol) => [protocol.name, protocol] as con
       [callReply(protocol, "get_time", { zone: "UTC" }), /unavailable tool 'get_time'/],
       [callReply(protocol, "get_weather", { days: 2 }), /Invalid input for tool get_weather/],
     ] as const) {
-      const mock = new MockLanguageModelV3({ doStream: async () => streamOf(mock.doStreamCalls.length === 1 ? [reply] : ["Sorry."]) });
+      const mock: MockLanguageModelV3 = new MockLanguageModelV3({ doStream: async () => streamOf(mock.doStreamCalls.length === 1 ? [reply] : ["Sorry."]) });
       const result = streamText({
         model: wrapLanguageModel({ model: mock, middleware: toolCallMiddleware({ protocol }) }),
         tools: { get_weather: tool({ inputSchema: z.object({ city: z.string() }), execute: executeWeather }) },
@@ -211,7 +211,7 @@ describe("toolCallMiddleware", () => {
     const seen: unknown[] = [];
     const model = wrapLanguageModel({
       model: mock,
-      middleware: toolCallMiddleware({ protocol: "hermes", constrain: (params, tag) => (seen.push(tag), { ...params, providerOptions: { ...params.providerOptions, server: { response_format: { type: "structural_tag", ...tag } } } }) }),
+      middleware: toolCallMiddleware({ protocol: "hermes", constrain: (params, tag) => (seen.push(tag), { ...params, providerOptions: { ...params.providerOptions, server: { response_format: JSON.parse(JSON.stringify(tag)) } } }) }),
     });
     await generateText({ model, tools: { get_weather: tool({ inputSchema: z.object({ city: z.string() }), execute: executeWeather }) }, prompt: "Weather?" });
     expect(seen).toHaveLength(1);
