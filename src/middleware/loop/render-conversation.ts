@@ -1,8 +1,7 @@
 // Turns the protocol-independent conversation into the plain role/text messages a chat template
 // renders. The protocol decides how calls and results look; the conversation stays the same, so
 // a conversation can switch protocols between turns and its history is rewritten in the new one.
-import { toolResultEscaper } from "../protocols/escape-tool-result.ts";
-import { allProtocolMarkers } from "../protocols/registry.ts";
+import { promptEscaper, renderToolSection } from "../protocols/escape-tool-definitions.ts";
 import type { ChatMessage, ChatTemplate, Protocol, TemplateMessage, ToolSpec } from "../types.ts";
 
 /** Sent when the caller gives no system prompt: templates' own defaults differ between models. */
@@ -37,13 +36,14 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
     start += 1;
   }
   const userSystem = systemPrompt ?? (leadingSystem.length > 0 ? undefined : DEFAULT_SYSTEM_PROMPT);
-  const systemParts = [userSystem, ...leadingSystem, tools.length > 0 ? protocol.systemPrompt(tools) : undefined];
+  // The tool definitions are escaped like results: a description cannot write a control token.
+  const systemParts = [userSystem, ...leadingSystem, tools.length > 0 ? renderToolSection(protocol, tools, controlTokens) : undefined];
   const systemText = systemParts.filter((part): part is string => typeof part === "string" && part.trim() !== "").join("\n\n");
 
   const rendered: TemplateMessage[] = systemText ? [{ role: "system", content: systemText }] : [];
   // A result is escaped against everything that could end its turn or forge a call: the
   // template's control tokens and the markers of every protocol (the model may know several).
-  const escape = toolResultEscaper([...controlTokens, ...allProtocolMarkers(), ...(protocol.markers ?? [])]);
+  const escape = promptEscaper(controlTokens, protocol);
   // By default results are sent as a user turn because many templates (Qwen's in WebLLM) have
   // no tool role; the results of one assistant turn share a single user turn, in call order.
   // A protocol trained on a tool turn (Llama 3's ipython) gives each result a turn of its own.

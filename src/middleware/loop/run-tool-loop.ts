@@ -22,6 +22,7 @@ import { correctionMessage } from "./correction-message.ts";
 import { eventStamper, type ParentRef, type StampEvent } from "./event-shapes.ts";
 import type { ArgumentsCheck, ToolCallOutcome } from "./execute-tool-call.ts";
 import { describeBudget, fitToContext } from "./fit-to-context.ts";
+import { promptEscaper, renderToolSection } from "../protocols/escape-tool-definitions.ts";
 import { renderPrompt } from "./render-conversation.ts";
 import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
@@ -125,7 +126,7 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
     options,
     template: options.template ?? chatmlTemplate,
     toolSpecs,
-    toolSection: toolSectionOf(options.protocol, toolSpecs),
+    toolSection: toolSectionOf(options.protocol, toolSpecs, (options.template ?? chatmlTemplate).controlTokens),
     maxSteps: Math.max(1, Math.floor(options.maxSteps ?? DEFAULT_MAX_STEPS)),
     toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     signal: controller.signal,
@@ -291,7 +292,9 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   // Calls the parser could not use are named to the model so it can retry (not after the
   // last step: nothing would read the note).
   if (output.parseErrors.length > 0 && !lastStep) {
-    yield* record({ role: "user", content: correctionMessage(output.parseErrors, toolSpecs) });
+    // The note quotes tool names and the model's own text: escaped like a tool result, so that
+    // neither can write a control token or a marker into the user turn it becomes.
+    yield* record({ role: "user", content: promptEscaper(template.controlTokens, protocol)(correctionMessage(output.parseErrors, toolSpecs)) });
   }
   if (lastStep) return yield* end({ status: "max-steps", runStatus: "max-steps" });
   return yield* end({ status: output.calls.length > 0 ? "tool-calls" : "parse-error" });
@@ -315,10 +318,10 @@ function* endStep(state: RunState, stepId: string, startedAt: number, result: St
  * not what today's protocol code would write. A protocol that cannot write it fails the first
  * step visibly (rendering the prompt calls it again); here it is just not recorded.
  */
-function toolSectionOf(protocol: Protocol, tools: ToolSpec[]): string | undefined {
+function toolSectionOf(protocol: Protocol, tools: ToolSpec[], controlTokens: readonly string[]): string | undefined {
   if (tools.length === 0) return undefined;
   try {
-    return protocol.systemPrompt(tools);
+    return renderToolSection(protocol, tools, controlTokens);
   } catch {
     return undefined;
   }
