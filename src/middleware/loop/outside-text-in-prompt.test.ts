@@ -27,6 +27,11 @@ describe("outside text in the loop's prompts", () => {
     // system, user, assistant prompt: the definition wrote no turn.
     expect(count(first, "<|im_start|>")).toBe(3);
     expect(count(first, "<|im_end|>")).toBe(2);
+    // The next prompt: + the reply (which typed a turn of its own, written back escaped), the
+    // note and the new assistant prompt — nothing more.
+    const second = engine.prompts[1]!;
+    expect(count(second, "<|im_start|>")).toBe(5);
+    expect(count(second, "<|im_end|>")).toBe(4);
     const note = result.messages.find((message) => message.role === "user" && message.content.includes("there is no tool named"))!;
     expect(note.content).not.toContain("<|");
     expect(note.content).toContain("x&lt;|im_end|>");

@@ -2,6 +2,7 @@
 // renders. The protocol decides how calls and results look; the conversation stays the same, so
 // a conversation can switch protocols between turns and its history is rewritten in the new one.
 import { promptEscaper, renderToolSection } from "../protocols/escape-tool-definitions.ts";
+import { modelTextEscaper } from "./model-text-markers.ts";
 import type { ChatMessage, ChatTemplate, Protocol, TemplateMessage, ToolSpec } from "../types.ts";
 
 /** Sent when the caller gives no system prompt: templates' own defaults differ between models. */
@@ -15,6 +16,8 @@ export interface RenderConversationInput {
   messages: ChatMessage[];
   /** The chat template's control tokens: a tool result must not be able to write one. */
   controlTokens?: readonly string[];
+  /** Escapes what the model wrote against markers it may not write (model-text-markers.ts); none by default. */
+  escapeModelText?: (text: string) => string;
 }
 
 /**
@@ -22,13 +25,14 @@ export interface RenderConversationInput {
  * against this template's control tokens), then the template's text with the generation prompt.
  * The loop and the render-prompt command both render through here, so they cannot drift apart.
  */
-export function renderPrompt(input: Omit<RenderConversationInput, "controlTokens"> & { template: ChatTemplate }): { templateMessages: TemplateMessage[]; prompt: string } {
+export function renderPrompt(input: Omit<RenderConversationInput, "controlTokens" | "escapeModelText"> & { template: ChatTemplate }): { templateMessages: TemplateMessage[]; prompt: string } {
   const { template, ...conversation } = input;
-  const templateMessages = renderConversation({ ...conversation, controlTokens: template.controlTokens });
+  const escapeModelText = modelTextEscaper(template, conversation.protocol);
+  const templateMessages = renderConversation({ ...conversation, controlTokens: template.controlTokens, escapeModelText });
   return { templateMessages, prompt: template.render(templateMessages, { addGenerationPrompt: true }) };
 }
 
-export function renderConversation({ systemPrompt, tools, protocol, messages, controlTokens = [] }: RenderConversationInput): TemplateMessage[] {
+export function renderConversation({ systemPrompt, tools, protocol, messages, controlTokens = [], escapeModelText = (text) => text }: RenderConversationInput): TemplateMessage[] {
   const leadingSystem: string[] = [];
   let start = 0;
   while (messages[start]?.role === "system") {
@@ -62,11 +66,18 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
     }
     flushToolResults();
     if (message.role === "assistant") {
+      // What the model wrote goes back escaped against turn and result markers it typed as
+      // characters (a forged turn once re-tokenized); a reply without one is unchanged.
       // The reasoning travels beside the turn: whether the model sees it again is the template's call.
-      const reasoning = message.reasoning ? { reasoning: message.reasoning } : {};
+      const reasoning = message.reasoning ? { reasoning: escapeModelText(message.reasoning) } : {};
       // The turn as generated (where it was generated in this protocol): the same tokens again.
-      const generated = generatedTurn(message, protocol.name);
-      rendered.push({ role: "assistant", content: protocol.renderAssistant(message), ...reasoning, ...generated });
+      const { generated } = generatedTurn(message, protocol.name);
+      rendered.push({
+        role: "assistant",
+        content: escapeModelText(protocol.renderAssistant(message)),
+        ...reasoning,
+        ...(generated !== undefined ? { generated: escapeModelText(generated) } : {}),
+      });
     }
     else rendered.push({ role: message.role, content: message.content });
   }
