@@ -37,6 +37,8 @@ export const DEFAULT_MAX_STEPS = 8;
 export const NATIVE_PROTOCOL = "native";
 export const NATIVE_TEMPLATE = "server template (native tool calling)";
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+/** Calls run per step: a reply with more gets an error result for each call past it. */
+export const DEFAULT_MAX_CALLS_PER_STEP = 16;
 
 export interface RunToolLoopOptions {
   engine: Engine;
@@ -54,6 +56,11 @@ export interface RunToolLoopOptions {
   maxSteps?: number;
   /** For tools without a timeout of their own (default 30 s). */
   toolTimeoutMs?: number;
+  /**
+   * Calls run per step (default 16): the calls of one reply past it are not run, and each gets
+   * an error result saying so, so that a reply of thousands of calls cannot run thousands of tools.
+   */
+  maxCallsPerStep?: number;
   signal?: AbortSignal;
   runId?: string;
   /** Set for a nested run (a sub-agent): the call it runs under. */
@@ -88,6 +95,7 @@ interface RunState {
   readonly toolSection: string | undefined;
   readonly maxSteps: number;
   readonly toolTimeoutMs: number;
+  readonly maxCallsPerStep: number;
   readonly signal: AbortSignal;
   readonly stamp: StampEvent;
   readonly messages: ChatMessage[];
@@ -129,6 +137,7 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
     toolSection: toolSectionOf(options.protocol, toolSpecs, (options.template ?? chatmlTemplate).controlTokens),
     maxSteps: Math.max(1, Math.floor(options.maxSteps ?? DEFAULT_MAX_STEPS)),
     toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    maxCallsPerStep: Math.max(1, Math.floor(options.maxCallsPerStep ?? DEFAULT_MAX_CALLS_PER_STEP)),
     signal: controller.signal,
     stamp: eventStamper(runId, options.parent),
     messages: [...options.messages],
@@ -141,7 +150,7 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
     protocol: options.engine.native ? NATIVE_PROTOCOL : options.protocol.name,
     messages: [...state.messages],
     tools: state.toolSpecs,
-    limits: { maxSteps: state.maxSteps, toolTimeoutMs: state.toolTimeoutMs },
+    limits: { maxSteps: state.maxSteps, toolTimeoutMs: state.toolTimeoutMs, maxCallsPerStep: state.maxCallsPerStep },
     ...(state.toolSection !== undefined ? { toolSection: state.toolSection } : {}),
   });
 
@@ -270,8 +279,10 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   }
 
   if (output.calls.length > 0) {
-    const outcomes = yield* runToolCalls({
-      calls: output.calls,
+    // Only the first maxCallsPerStep calls run; each one past it is shown and answered as not run.
+    const limit = state.maxCallsPerStep;
+    const outcomes: Array<ToolCallOutcome | undefined> = yield* runToolCalls({
+      calls: output.calls.slice(0, limit),
       tools: options.tools,
       runId: state.runId,
       stepId,
@@ -282,8 +293,13 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
       lateEvents: state.lateEvents,
       checkArguments: options.checkArguments ?? checkAgainstSchema,
     });
+    const overLimit = overCallLimit(output.calls.length, limit);
+    for (const call of output.calls.slice(limit)) {
+      yield stamp({ type: "tool-start", stepId, call });
+      yield stamp({ type: "tool-end", stepId, callId: call.id, name: call.name, status: overLimit.status, content: overLimit.content, durationMs: 0, ...(overLimit.error !== undefined ? { error: overLimit.error } : {}) });
+    }
     yield* record(assistantMessage(output, protocolName));
-    for (const [position, call] of output.calls.entries()) yield* record(toolMessage(call.id, call.name, outcomes[position]));
+    for (const [position, call] of output.calls.entries()) yield* record(toolMessage(call.id, call.name, outcomes[position] ?? overLimit));
     if (state.signal.aborted) return yield* end({ status: "aborted", runStatus: "aborted" });
   } else {
     yield* record(assistantMessage(output, protocolName));
@@ -361,6 +377,12 @@ function assistantMessage(output: StepOutput, protocol: string): Extract<ChatMes
     // Where it differs from the text (reasoning, calls): the turn as generated, for the next step.
     ...(output.rawOutput !== output.content ? { rawOutput: output.rawOutput } : {}),
   };
+}
+
+/** The outcome of a call past the per-step limit: not run, and the model is told why. */
+function overCallLimit(calls: number, limit: number): ToolCallOutcome {
+  const error = `not run: this reply made ${calls} tool calls and at most ${limit} are run per step (the "max calls per step" setting)`;
+  return { status: "error", content: `Error: ${error}. Make at most ${limit} calls in one reply; call again for the rest once you have these results.`, isError: true, error, durationMs: 0 };
 }
 
 function toolMessage(toolCallId: string, name: string, outcome: ToolCallOutcome | undefined): ChatMessage {
