@@ -22,7 +22,9 @@ import { correctionMessage } from "./correction-message.ts";
 import { eventStamper, type ParentRef, type StampEvent } from "./event-shapes.ts";
 import type { ArgumentsCheck, ToolCallOutcome } from "./execute-tool-call.ts";
 import { describeBudget, fitToContext } from "./fit-to-context.ts";
-import { promptEscaper, renderToolSection } from "../protocols/escape-tool-definitions.ts";
+import { escapeJsonValue, escapeToolSpecs, promptEscaper, renderToolSection } from "../protocols/escape-tool-definitions.ts";
+import { toolResultEscaper } from "../protocols/escape-tool-result.ts";
+import { allProtocolMarkers } from "../protocols/registry.ts";
 import { renderPrompt } from "./render-conversation.ts";
 import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
@@ -202,7 +204,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   const requested = native ? (options.generation ?? {}) : withTemplateStops(options.generation ?? {}, template);
   const budget = await fitToContext(options.engine, prompt, requested.maxTokens, state.signal);
   const settings = "maxTokens" in budget ? { ...requested, maxTokens: budget.maxTokens } : requested;
-  const nativeRequest = native?.request({ ...systemPrompt, messages: state.messages, tools: toolSpecs }, settings);
+  const nativeRequest = native?.request({ ...systemPrompt, ...forTheServer(state.messages, toolSpecs) }, settings);
   const protocolName = native ? NATIVE_PROTOCOL : protocol.name;
   // The same prompt as chat turns, for an engine whose chat path keeps its cache across steps.
   const chat = native ? undefined : template.chatTurns?.(templateMessages);
@@ -376,6 +378,30 @@ function assistantMessage(output: StepOutput, protocol: string): Extract<ChatMes
     protocol,
     // Where it differs from the text (reasoning, calls): the turn as generated, for the next step.
     ...(output.rawOutput !== output.content ? { rawOutput: output.rawOutput } : {}),
+  };
+}
+
+/**
+ * What native mode sends: the conversation and the tools with everything the lab did not write
+ * itself (definitions, results, the model's own words and arguments) escaped as in a prompt.
+ * The server renders them with its own template and tokenizer, which would read a typed
+ * `<|im_end|>` as the control token just as ours would. Names escape too: a tool whose name holds
+ * a marker cannot be called by it, as in prompt mode. The person's own messages are sent as typed.
+ */
+function forTheServer(messages: ChatMessage[], tools: ToolSpec[]): { messages: ChatMessage[]; tools: ToolSpec[] } {
+  const escape = toolResultEscaper(allProtocolMarkers());
+  return {
+    tools: escapeToolSpecs(tools, escape),
+    messages: messages.map((message): ChatMessage => {
+      if (message.role === "tool") return { ...message, content: escape(message.content) };
+      if (message.role !== "assistant") return message;
+      return {
+        ...message,
+        content: escape(message.content),
+        ...(message.reasoning !== undefined ? { reasoning: escape(message.reasoning) } : {}),
+        ...(message.toolCalls ? { toolCalls: message.toolCalls.map((call) => ({ ...call, name: escape(call.name), arguments: escapeJsonValue(call.arguments, escape) as Record<string, unknown> })) } : {}),
+      };
+    }),
   };
 }
 

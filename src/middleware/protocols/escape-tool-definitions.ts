@@ -10,7 +10,7 @@ import { toolResultEscaper } from "./escape-tool-result.ts";
 import { allProtocolMarkers } from "./registry.ts";
 
 /** Every string and key in a JSON value, escaped (the value's shape is unchanged). */
-function escapeJsonValue(value: unknown, escape: (text: string) => string): unknown {
+export function escapeJsonValue(value: unknown, escape: (text: string) => string): unknown {
   if (typeof value === "string") return escape(value);
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((item) => escapeJsonValue(item, escape));
