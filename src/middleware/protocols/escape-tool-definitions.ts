@@ -22,13 +22,24 @@ export function escapeJsonValue(value: unknown, escape: (text: string) => string
   return out;
 }
 
+/**
+ * Escaped definitions, by escaper and tool object: the loop renders the same tools every step and
+ * the Tools tab renders many subsets of one list, so each definition is escaped once.
+ */
+const escapedByEscaper = new WeakMap<(text: string) => string, WeakMap<ToolSpec, ToolSpec>>();
+
 /** The tools as the prompt shows them: every string in their definitions escaped. */
 export function escapeToolSpecs(tools: readonly ToolSpec[], escape: (text: string) => string): ToolSpec[] {
-  return tools.map((tool) => ({
-    name: escape(tool.name),
-    description: escape(tool.description),
-    parameters: escapeJsonValue(tool.parameters, escape) as ToolSpec["parameters"],
-  }));
+  let cache = escapedByEscaper.get(escape);
+  if (!cache) escapedByEscaper.set(escape, (cache = new WeakMap()));
+  return tools.map((tool) => {
+    let escaped = cache.get(tool);
+    if (!escaped) {
+      escaped = { name: escape(tool.name), description: escape(tool.description), parameters: escapeJsonValue(tool.parameters, escape) as ToolSpec["parameters"] };
+      cache.set(tool, escaped);
+    }
+    return escaped;
+  });
 }
 
 /**
