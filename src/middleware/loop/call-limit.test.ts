@@ -3,7 +3,7 @@
 // thousands of calls cannot start thousands of tools.
 import { describe, expect, it } from "vitest";
 import { getProtocol } from "../protocols/registry.ts";
-import type { ExecutableTool, LoopEvent } from "../types.ts";
+import type { Engine, EngineChunk, ExecutableTool, LoopEvent } from "../types.ts";
 import { DEFAULT_MAX_CALLS_PER_STEP, runToolLoop } from "./run-tool-loop.ts";
 import { drive } from "./test-support/drive.ts";
 import { ScriptedEngine } from "./test-support/scripted-engine.ts";
@@ -61,5 +61,30 @@ describe("the per-step call limit", () => {
     const engine = new ScriptedEngine([calls(3), "Done."], 64);
     await drive(runToolLoop({ engine, protocol: hermes, tools: [tool], messages: [{ role: "user", content: "Count." }], maxCallsPerStep: 3, runId: "r" }));
     expect(ran.sort()).toEqual([0, 1, 2]);
+  });
+
+  it("holds in native mode too: a server reply of 1,000 calls runs 16", async () => {
+    const { tool, ran } = counter();
+    const replies: EngineChunk[][] = [
+      Array.from({ length: 1000 }, (_, i): EngineChunk => ({ type: "tool-call-delta", index: i, name: "count", argumentsDelta: JSON.stringify({ i }) })),
+      [{ type: "text", text: "Done." }],
+    ];
+    let turn = 0;
+    const engine: Engine = {
+      name: "native-scripted",
+      generate: () => {
+        throw new Error("never given a prompt");
+      },
+      native: {
+        request: () => ({}),
+        generate: async function* () {
+          yield* replies[turn++]!;
+        },
+      },
+    };
+    const { result } = await drive(runToolLoop({ engine, protocol: hermes, tools: [tool], messages: [{ role: "user", content: "Count." }], runId: "r" }));
+    expect(result.status).toBe("final");
+    expect(ran).toHaveLength(16);
+    expect(result.messages.filter((m) => m.role === "tool")).toHaveLength(1000);
   });
 });
