@@ -23,8 +23,6 @@ import { eventStamper, type ParentRef, type StampEvent } from "./event-shapes.ts
 import type { ArgumentsCheck, ToolCallOutcome } from "./execute-tool-call.ts";
 import { describeBudget, fitToContext } from "./fit-to-context.ts";
 import { escapeJsonValue, escapeToolSpecs, promptEscaper, renderToolSection } from "../protocols/escape-tool-definitions.ts";
-import { toolResultEscaper } from "../protocols/escape-tool-result.ts";
-import { allProtocolMarkers } from "../protocols/registry.ts";
 import { renderPrompt } from "./render-conversation.ts";
 import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
@@ -204,7 +202,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   const requested = native ? (options.generation ?? {}) : withTemplateStops(options.generation ?? {}, template);
   const budget = await fitToContext(options.engine, prompt, requested.maxTokens, state.signal);
   const settings = "maxTokens" in budget ? { ...requested, maxTokens: budget.maxTokens } : requested;
-  const nativeRequest = native?.request({ ...systemPrompt, ...forTheServer(state.messages, toolSpecs) }, settings);
+  const nativeRequest = native?.request({ ...systemPrompt, ...forTheServer(state.messages, toolSpecs, protocol) }, settings);
   const protocolName = native ? NATIVE_PROTOCOL : protocol.name;
   // The same prompt as chat turns, for an engine whose chat path keeps its cache across steps.
   const chat = native ? undefined : template.chatTurns?.(templateMessages);
@@ -388,8 +386,9 @@ function assistantMessage(output: StepOutput, protocol: string): Extract<ChatMes
  * `<|im_end|>` as the control token just as ours would. Names escape too: a tool whose name holds
  * a marker cannot be called by it, as in prompt mode. The person's own messages are sent as typed.
  */
-function forTheServer(messages: ChatMessage[], tools: ToolSpec[]): { messages: ChatMessage[]; tools: ToolSpec[] } {
-  const escape = toolResultEscaper(allProtocolMarkers());
+function forTheServer(messages: ChatMessage[], tools: ToolSpec[], protocol: Protocol): { messages: ChatMessage[]; tools: ToolSpec[] } {
+  // The server's template is not ours to know: every `<|…` token and every protocol's marker.
+  const escape = promptEscaper([], protocol);
   return {
     tools: escapeToolSpecs(tools, escape),
     messages: messages.map((message): ChatMessage => {
