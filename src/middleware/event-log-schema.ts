@@ -171,7 +171,7 @@ export const loopEventSchema = z.discriminatedUnion("type", [
     protocol: z.string(),
     messages: z.array(chatMessageSchema),
     tools: z.array(toolSpecSchema),
-    limits: z.object({ maxSteps: z.number(), toolTimeoutMs: z.number() }),
+    limits: z.object({ maxSteps: z.number(), toolTimeoutMs: z.number(), maxCallsPerStep: z.number().optional() }),
     /** The tool section of the system prompt as this run's protocol wrote it (absent without tools, and in older logs). */
     toolSection: z.string().optional(),
   }),

@@ -27,7 +27,9 @@ export { llama3FunctionProtocol } from "./protocols/llama3-function.ts";
 export { pythonicProtocol } from "./protocols/pythonic.ts";
 export { mistralProtocol } from "./protocols/mistral.ts";
 export { deepSeekV3Protocol } from "./protocols/deepseek-v3.ts";
-export { escapeToolResult, escapeAllTags, toolResultEscaper } from "./protocols/escape-tool-result.ts";
+export { escapeToolResult, escapeAllTags, toolResultEscaper, exactMarkerEscaper } from "./protocols/escape-tool-result.ts";
+export { escapeToolSpecs, promptEscaper, renderToolSection } from "./protocols/escape-tool-definitions.ts";
+export { modelTextEscaper, modelTextMarkers } from "./loop/model-text-markers.ts";
 
 // What a protocol of your own is built from (one file, then registerProtocol): the streaming
 // core takes a CallSyntax; body readers, the markerless fallback, escaping and structural tags.
@@ -51,6 +53,6 @@ export { coerceArguments, type CoercionResult } from "./schema/coerce-arguments.
 export { chatmlTemplate } from "./templates/chatml.ts";
 
 // The loop.
-export { runToolLoop, DEFAULT_MAX_STEPS, DEFAULT_TOOL_TIMEOUT_MS, type RunToolLoopOptions, type LoopResult } from "./loop/run-tool-loop.ts";
+export { runToolLoop, DEFAULT_MAX_STEPS, DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_MAX_CALLS_PER_STEP, type RunToolLoopOptions, type LoopResult } from "./loop/run-tool-loop.ts";
 export { renderConversation, DEFAULT_SYSTEM_PROMPT, type RenderConversationInput } from "./loop/render-conversation.ts";
 export type { ArgumentsCheck } from "./loop/execute-tool-call.ts";

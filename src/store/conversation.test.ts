@@ -49,6 +49,16 @@ describe("readSettings", () => {
     expect(problems.map((p) => p.field)).toEqual(["maxSteps", "toolTimeoutMs", "temperature", "maxTokens", "research.timeoutMs"]);
   });
 
+  it("keeps a max calls per step from 1 to 256 (default 16), a whole number", () => {
+    expect(defaultSettings.maxCallsPerStep).toBe(16);
+    expect(readSettings({ maxCallsPerStep: 40 }).settings.maxCallsPerStep).toBe(40);
+    for (const bad of [0, 257, 2.5, "16"]) {
+      const { settings, problems } = readSettings({ maxCallsPerStep: bad });
+      expect(settings.maxCallsPerStep).toBe(16);
+      expect(problems.map((p) => p.field)).toEqual(["maxCallsPerStep"]);
+    }
+  });
+
   it("takes defaults quietly for missing fields, and loudly for settings that are not an object", () => {
     expect(readSettings({ maxSteps: 3 })).toEqual({ settings: { ...defaultSettings, maxSteps: 3 }, problems: [] });
     expect(readSettings(undefined)).toEqual({ settings: defaultSettings, problems: [] });

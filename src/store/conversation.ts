@@ -2,10 +2,13 @@
 // source of truth; messages, tool-call cards and step lists are derived from it.
 import { z } from "zod";
 import { toolChoiceSchema } from "../middleware/event-log-schema.ts";
+import { DEFAULT_MAX_CALLS_PER_STEP } from "../middleware/loop/run-tool-loop.ts";
 import type { LoopEvent, ToolChoiceSetting } from "../middleware/types.ts";
 import { DEFAULT_RESEARCH_TIMEOUT_MS, DELIVERABLE_FORMATS, type DeliverableFormat } from "../tools/index.ts";
 
 export type { DeliverableFormat };
+/** The highest "max calls per step" the Settings panel allows. */
+export const MAX_CALLS_PER_STEP_SETTING = 256;
 export const deliverableFormats: readonly DeliverableFormat[] = DELIVERABLE_FORMATS;
 
 export interface ResearchSettings {
@@ -37,6 +40,8 @@ export interface SamplingSettings {
 export interface ConversationSettings extends SamplingSettings {
   maxSteps: number;
   toolTimeoutMs: number;
+  /** Tool calls run per step; the calls of one reply past it get an error result instead. */
+  maxCallsPerStep: number;
   /** "" means the loop's default system prompt. */
   systemPrompt: string;
   /** Tools switched off in this conversation (new tools are on by default). */
@@ -68,6 +73,7 @@ export interface Conversation extends ConversationMeta {
 export const defaultSettings: ConversationSettings = {
   maxSteps: 8,
   toolTimeoutMs: 15_000,
+  maxCallsPerStep: DEFAULT_MAX_CALLS_PER_STEP,
   temperature: null,
   maxTokens: null,
   topP: null,
@@ -102,6 +108,7 @@ export function upgradeSettings<T extends Partial<ConversationSettings>>(setting
 const settingFields = {
   maxSteps: z.number().int().min(1).max(50),
   toolTimeoutMs: z.number().min(1_000).max(600_000),
+  maxCallsPerStep: z.number().int().min(1).max(MAX_CALLS_PER_STEP_SETTING),
   temperature: z.number().min(0).max(2).nullable(),
   maxTokens: z.number().int().min(16).max(32_768).nullable(),
   topP: z.number().min(0.05).max(1).nullable(),

@@ -76,7 +76,7 @@ describe("the run controller", () => {
 
   it("sends the history plus the new message with the conversation's settings, and logs every event", async () => {
     await conversationActions.init(null);
-    conversationActions.updateSettings({ maxSteps: 3, temperature: 0.1, systemPrompt: "Be brief." });
+    conversationActions.updateSettings({ maxSteps: 3, maxCallsPerStep: 5, temperature: 0.1, systemPrompt: "Be brief." });
     let seen: RunLoopOptions | undefined;
     configureRunEnvironment(
       environment(async function* (options) {
@@ -86,7 +86,7 @@ describe("the run controller", () => {
       }),
     );
     expect(await sendMessage("  hi  ")).toBe(true);
-    expect(seen).toMatchObject({ protocol, engine, maxSteps: 3, systemPrompt: "Be brief.", generation: { temperature: 0.1 }, messages: [{ role: "user", content: "hi" }] });
+    expect(seen).toMatchObject({ protocol, engine, maxSteps: 3, maxCallsPerStep: 5, systemPrompt: "Be brief.", generation: { temperature: 0.1 }, messages: [{ role: "user", content: "hi" }] });
     expect(useConversationStore.getState().active!.events.map((e) => e.type)).toEqual(["run-start", "run-end"]);
     expect(useConversationStore.getState().active!.title).toBe("hi");
 

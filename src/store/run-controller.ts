@@ -16,7 +16,7 @@ import { toolChoiceSchema } from "../middleware/event-log-schema.ts";
 /** What the controller hands the loop: the loop's own options, less ids and nesting. */
 export type RunLoopOptions = Pick<
   RunToolLoopOptions,
-  "engine" | "protocol" | "tools" | "messages" | "systemPrompt" | "template" | "generation" | "maxSteps" | "toolTimeoutMs" | "signal" | "constrain"
+  "engine" | "protocol" | "tools" | "messages" | "systemPrompt" | "template" | "generation" | "maxSteps" | "toolTimeoutMs" | "maxCallsPerStep" | "signal" | "constrain"
 >;
 
 export type RunLoop = (options: RunLoopOptions) => AsyncIterable<LoopEvent>;
@@ -158,6 +158,7 @@ async function runTurn(text: string, writing: { claim?: { release: () => void } 
       generation: generationFor(settings, env.samplingDefaults()),
       maxSteps: settings.maxSteps,
       toolTimeoutMs: settings.toolTimeoutMs,
+      maxCallsPerStep: settings.maxCallsPerStep,
       signal: abort.signal,
     };
     if (settings.systemPrompt.trim()) options.systemPrompt = settings.systemPrompt;
@@ -238,7 +239,7 @@ function endRun(
       protocol,
       messages: input,
       tools: tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
-      limits: { maxSteps: settings.maxSteps, toolTimeoutMs: settings.toolTimeoutMs },
+      limits: { maxSteps: settings.maxSteps, toolTimeoutMs: settings.toolTimeoutMs, maxCallsPerStep: settings.maxCallsPerStep },
     });
   }
   append({ type: "run-end", runId: id, at, status, error, messages });

@@ -72,7 +72,13 @@ function firstDifference(history: WireMessage[], held: WireMessage[]): string | 
     const a = history[i]!;
     const b = held[i]!;
     if (a.role !== b.role || a.content !== b.content) {
-      return `message ${i + 1} (${a.role}) differs from the one the cache holds (history edited, another protocol, or another conversation ran since)`;
+      // A reply is written back as generated unless the template drops its reasoning or it
+      // typed a look-alike turn or result marker, which is written back escaped.
+      const why =
+        a.role === "assistant" && b.role === "assistant"
+          ? "the reply is written back other than as generated: reasoning the template drops, or a look-alike control token or result marker it typed, escaped; or history edited, another protocol"
+          : "history edited, another protocol, or another conversation ran since";
+      return `message ${i + 1} (${a.role}) differs from the one the cache holds (${why})`;
     }
   }
   if (history.length !== held.length) {

@@ -1,8 +1,8 @@
 // Turns the protocol-independent conversation into the plain role/text messages a chat template
 // renders. The protocol decides how calls and results look; the conversation stays the same, so
 // a conversation can switch protocols between turns and its history is rewritten in the new one.
-import { toolResultEscaper } from "../protocols/escape-tool-result.ts";
-import { allProtocolMarkers } from "../protocols/registry.ts";
+import { promptEscaper, renderToolSection } from "../protocols/escape-tool-definitions.ts";
+import { modelTextEscaper } from "./model-text-markers.ts";
 import type { ChatMessage, ChatTemplate, Protocol, TemplateMessage, ToolSpec } from "../types.ts";
 
 /** Sent when the caller gives no system prompt: templates' own defaults differ between models. */
@@ -16,6 +16,8 @@ export interface RenderConversationInput {
   messages: ChatMessage[];
   /** The chat template's control tokens: a tool result must not be able to write one. */
   controlTokens?: readonly string[];
+  /** Escapes what the model wrote against markers it may not write (model-text-markers.ts); none by default. */
+  escapeModelText?: (text: string) => string;
 }
 
 /**
@@ -23,13 +25,14 @@ export interface RenderConversationInput {
  * against this template's control tokens), then the template's text with the generation prompt.
  * The loop and the render-prompt command both render through here, so they cannot drift apart.
  */
-export function renderPrompt(input: Omit<RenderConversationInput, "controlTokens"> & { template: ChatTemplate }): { templateMessages: TemplateMessage[]; prompt: string } {
+export function renderPrompt(input: Omit<RenderConversationInput, "controlTokens" | "escapeModelText"> & { template: ChatTemplate }): { templateMessages: TemplateMessage[]; prompt: string } {
   const { template, ...conversation } = input;
-  const templateMessages = renderConversation({ ...conversation, controlTokens: template.controlTokens });
+  const escapeModelText = modelTextEscaper(template, conversation.protocol);
+  const templateMessages = renderConversation({ ...conversation, controlTokens: template.controlTokens, escapeModelText });
   return { templateMessages, prompt: template.render(templateMessages, { addGenerationPrompt: true }) };
 }
 
-export function renderConversation({ systemPrompt, tools, protocol, messages, controlTokens = [] }: RenderConversationInput): TemplateMessage[] {
+export function renderConversation({ systemPrompt, tools, protocol, messages, controlTokens = [], escapeModelText = (text) => text }: RenderConversationInput): TemplateMessage[] {
   const leadingSystem: string[] = [];
   let start = 0;
   while (messages[start]?.role === "system") {
@@ -37,13 +40,14 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
     start += 1;
   }
   const userSystem = systemPrompt ?? (leadingSystem.length > 0 ? undefined : DEFAULT_SYSTEM_PROMPT);
-  const systemParts = [userSystem, ...leadingSystem, tools.length > 0 ? protocol.systemPrompt(tools) : undefined];
+  // The tool definitions are escaped like results: a description cannot write a control token.
+  const systemParts = [userSystem, ...leadingSystem, tools.length > 0 ? renderToolSection(protocol, tools, controlTokens) : undefined];
   const systemText = systemParts.filter((part): part is string => typeof part === "string" && part.trim() !== "").join("\n\n");
 
   const rendered: TemplateMessage[] = systemText ? [{ role: "system", content: systemText }] : [];
   // A result is escaped against everything that could end its turn or forge a call: the
   // template's control tokens and the markers of every protocol (the model may know several).
-  const escape = toolResultEscaper([...controlTokens, ...allProtocolMarkers(), ...(protocol.markers ?? [])]);
+  const escape = promptEscaper(controlTokens, protocol);
   // By default results are sent as a user turn because many templates (Qwen's in WebLLM) have
   // no tool role; the results of one assistant turn share a single user turn, in call order.
   // A protocol trained on a tool turn (Llama 3's ipython) gives each result a turn of its own.
@@ -62,11 +66,18 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
     }
     flushToolResults();
     if (message.role === "assistant") {
+      // What the model wrote goes back escaped against turn and result markers it typed as
+      // characters (a forged turn once re-tokenized); a reply without one is unchanged.
       // The reasoning travels beside the turn: whether the model sees it again is the template's call.
-      const reasoning = message.reasoning ? { reasoning: message.reasoning } : {};
+      const reasoning = message.reasoning ? { reasoning: escapeModelText(message.reasoning) } : {};
       // The turn as generated (where it was generated in this protocol): the same tokens again.
-      const generated = generatedTurn(message, protocol.name);
-      rendered.push({ role: "assistant", content: protocol.renderAssistant(message), ...reasoning, ...generated });
+      const { generated } = generatedTurn(message, protocol.name);
+      rendered.push({
+        role: "assistant",
+        content: escapeModelText(protocol.renderAssistant(message)),
+        ...reasoning,
+        ...(generated !== undefined ? { generated: escapeModelText(generated) } : {}),
+      });
     }
     else rendered.push({ role: message.role, content: message.content });
   }

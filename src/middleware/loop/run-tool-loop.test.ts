@@ -287,7 +287,7 @@ describe("runToolLoop", () => {
     expect(ofType(events, "step-end").map((event) => event.status)).toEqual(["tool-calls", "max-steps"]);
     expect(ofType(events, "run-end")[0]).toMatchObject({ status: "max-steps" });
     expect(result.status).toBe("max-steps");
-    expect(ofType(events, "run-start")[0]!.limits).toEqual({ maxSteps: 2, toolTimeoutMs: 30_000 });
+    expect(ofType(events, "run-start")[0]!.limits).toEqual({ maxSteps: 2, toolTimeoutMs: 30_000, maxCallsPerStep: 16 });
     expect(result.messages.at(-1)).toMatchObject({ role: "tool", content: "2" });
   });
 

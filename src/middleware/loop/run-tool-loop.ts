@@ -22,6 +22,7 @@ import { correctionMessage } from "./correction-message.ts";
 import { eventStamper, type ParentRef, type StampEvent } from "./event-shapes.ts";
 import type { ArgumentsCheck, ToolCallOutcome } from "./execute-tool-call.ts";
 import { describeBudget, fitToContext } from "./fit-to-context.ts";
+import { escapeJsonValue, escapeToolSpecs, promptEscaper, renderToolSection } from "../protocols/escape-tool-definitions.ts";
 import { renderPrompt } from "./render-conversation.ts";
 import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
@@ -36,6 +37,8 @@ export const DEFAULT_MAX_STEPS = 8;
 export const NATIVE_PROTOCOL = "native";
 export const NATIVE_TEMPLATE = "server template (native tool calling)";
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+/** Calls run per step: a reply with more gets an error result for each call past it. */
+export const DEFAULT_MAX_CALLS_PER_STEP = 16;
 
 export interface RunToolLoopOptions {
   engine: Engine;
@@ -53,6 +56,11 @@ export interface RunToolLoopOptions {
   maxSteps?: number;
   /** For tools without a timeout of their own (default 30 s). */
   toolTimeoutMs?: number;
+  /**
+   * Calls run per step (default 16): the calls of one reply past it are not run, and each gets
+   * an error result saying so, so that a reply of thousands of calls cannot run thousands of tools.
+   */
+  maxCallsPerStep?: number;
   signal?: AbortSignal;
   runId?: string;
   /** Set for a nested run (a sub-agent): the call it runs under. */
@@ -87,6 +95,7 @@ interface RunState {
   readonly toolSection: string | undefined;
   readonly maxSteps: number;
   readonly toolTimeoutMs: number;
+  readonly maxCallsPerStep: number;
   readonly signal: AbortSignal;
   readonly stamp: StampEvent;
   readonly messages: ChatMessage[];
@@ -125,9 +134,10 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
     options,
     template: options.template ?? chatmlTemplate,
     toolSpecs,
-    toolSection: toolSectionOf(options.protocol, toolSpecs),
+    toolSection: toolSectionOf(options.protocol, toolSpecs, (options.template ?? chatmlTemplate).controlTokens),
     maxSteps: Math.max(1, Math.floor(options.maxSteps ?? DEFAULT_MAX_STEPS)),
     toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    maxCallsPerStep: Math.max(1, Math.floor(options.maxCallsPerStep ?? DEFAULT_MAX_CALLS_PER_STEP)),
     signal: controller.signal,
     stamp: eventStamper(runId, options.parent),
     messages: [...options.messages],
@@ -140,7 +150,7 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
     protocol: options.engine.native ? NATIVE_PROTOCOL : options.protocol.name,
     messages: [...state.messages],
     tools: state.toolSpecs,
-    limits: { maxSteps: state.maxSteps, toolTimeoutMs: state.toolTimeoutMs },
+    limits: { maxSteps: state.maxSteps, toolTimeoutMs: state.toolTimeoutMs, maxCallsPerStep: state.maxCallsPerStep },
     ...(state.toolSection !== undefined ? { toolSection: state.toolSection } : {}),
   });
 
@@ -192,7 +202,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   const requested = native ? (options.generation ?? {}) : withTemplateStops(options.generation ?? {}, template);
   const budget = await fitToContext(options.engine, prompt, requested.maxTokens, state.signal);
   const settings = "maxTokens" in budget ? { ...requested, maxTokens: budget.maxTokens } : requested;
-  const nativeRequest = native?.request({ ...systemPrompt, messages: state.messages, tools: toolSpecs }, settings);
+  const nativeRequest = native?.request({ ...systemPrompt, ...forTheServer(state.messages, toolSpecs, protocol) }, settings);
   const protocolName = native ? NATIVE_PROTOCOL : protocol.name;
   // The same prompt as chat turns, for an engine whose chat path keeps its cache across steps.
   const chat = native ? undefined : template.chatTurns?.(templateMessages);
@@ -269,8 +279,10 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   }
 
   if (output.calls.length > 0) {
-    const outcomes = yield* runToolCalls({
-      calls: output.calls,
+    // Only the first maxCallsPerStep calls run; each one past it is shown and answered as not run.
+    const limit = state.maxCallsPerStep;
+    const outcomes: Array<ToolCallOutcome | undefined> = yield* runToolCalls({
+      calls: output.calls.slice(0, limit),
       tools: options.tools,
       runId: state.runId,
       stepId,
@@ -281,8 +293,13 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
       lateEvents: state.lateEvents,
       checkArguments: options.checkArguments ?? checkAgainstSchema,
     });
+    const overLimit = overCallLimit(output.calls.length, limit);
+    for (const call of output.calls.slice(limit)) {
+      yield stamp({ type: "tool-start", stepId, call });
+      yield stamp({ type: "tool-end", stepId, callId: call.id, name: call.name, status: overLimit.status, content: overLimit.content, durationMs: 0, ...(overLimit.error !== undefined ? { error: overLimit.error } : {}) });
+    }
     yield* record(assistantMessage(output, protocolName));
-    for (const [position, call] of output.calls.entries()) yield* record(toolMessage(call.id, call.name, outcomes[position]));
+    for (const [position, call] of output.calls.entries()) yield* record(toolMessage(call.id, call.name, outcomes[position] ?? overLimit));
     if (state.signal.aborted) return yield* end({ status: "aborted", runStatus: "aborted" });
   } else {
     yield* record(assistantMessage(output, protocolName));
@@ -291,7 +308,9 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   // Calls the parser could not use are named to the model so it can retry (not after the
   // last step: nothing would read the note).
   if (output.parseErrors.length > 0 && !lastStep) {
-    yield* record({ role: "user", content: correctionMessage(output.parseErrors, toolSpecs) });
+    // The note quotes tool names and the model's own text: escaped like a tool result, so that
+    // neither can write a control token or a marker into the user turn it becomes.
+    yield* record({ role: "user", content: promptEscaper(template.controlTokens, protocol)(correctionMessage(output.parseErrors, toolSpecs)) });
   }
   if (lastStep) return yield* end({ status: "max-steps", runStatus: "max-steps" });
   return yield* end({ status: output.calls.length > 0 ? "tool-calls" : "parse-error" });
@@ -315,10 +334,10 @@ function* endStep(state: RunState, stepId: string, startedAt: number, result: St
  * not what today's protocol code would write. A protocol that cannot write it fails the first
  * step visibly (rendering the prompt calls it again); here it is just not recorded.
  */
-function toolSectionOf(protocol: Protocol, tools: ToolSpec[]): string | undefined {
+function toolSectionOf(protocol: Protocol, tools: ToolSpec[], controlTokens: readonly string[]): string | undefined {
   if (tools.length === 0) return undefined;
   try {
-    return protocol.systemPrompt(tools);
+    return renderToolSection(protocol, tools, controlTokens);
   } catch {
     return undefined;
   }
@@ -358,6 +377,37 @@ function assistantMessage(output: StepOutput, protocol: string): Extract<ChatMes
     // Where it differs from the text (reasoning, calls): the turn as generated, for the next step.
     ...(output.rawOutput !== output.content ? { rawOutput: output.rawOutput } : {}),
   };
+}
+
+/**
+ * What native mode sends: the conversation and the tools with everything the lab did not write
+ * itself (definitions, results, the model's own words and arguments) escaped as in a prompt.
+ * The server renders them with its own template and tokenizer, which would read a typed
+ * `<|im_end|>` as the control token just as ours would. Names escape too: a tool whose name holds
+ * a marker cannot be called by it, as in prompt mode. The person's own messages are sent as typed.
+ */
+function forTheServer(messages: ChatMessage[], tools: ToolSpec[], protocol: Protocol): { messages: ChatMessage[]; tools: ToolSpec[] } {
+  // The server's template is not ours to know: every `<|…` token and every protocol's marker.
+  const escape = promptEscaper([], protocol);
+  return {
+    tools: escapeToolSpecs(tools, escape),
+    messages: messages.map((message): ChatMessage => {
+      if (message.role === "tool") return { ...message, content: escape(message.content) };
+      if (message.role !== "assistant") return message;
+      return {
+        ...message,
+        content: escape(message.content),
+        ...(message.reasoning !== undefined ? { reasoning: escape(message.reasoning) } : {}),
+        ...(message.toolCalls ? { toolCalls: message.toolCalls.map((call) => ({ ...call, name: escape(call.name), arguments: escapeJsonValue(call.arguments, escape) as Record<string, unknown> })) } : {}),
+      };
+    }),
+  };
+}
+
+/** The outcome of a call past the per-step limit: not run, and the model is told why. */
+function overCallLimit(calls: number, limit: number): ToolCallOutcome {
+  const error = `not run: this reply made ${calls} tool calls and at most ${limit} are run per step (the "max calls per step" setting)`;
+  return { status: "error", content: `Error: ${error}. Make at most ${limit} calls in one reply; call again for the rest once you have these results.`, isError: true, error, durationMs: 0 };
 }
 
 function toolMessage(toolCallId: string, name: string, outcome: ToolCallOutcome | undefined): ChatMessage {

@@ -69,6 +69,18 @@ function buildEscaper(markers: readonly string[]): (text: string) => string {
   return (text) => text.replace(pattern, breakMarker);
 }
 
+/**
+ * An escaper for exactly these literal markers — no tag names, no whole `<|…` family — for text
+ * where other markers must stay as they are (the model's own reply, whose calls are its
+ * protocol's markers). Longest first, so that a marker is broken whole.
+ */
+export function exactMarkerEscaper(markers: readonly string[]): (text: string) => string {
+  const sorted = [...new Set(markers.filter((marker) => marker.length > 0))].sort((a, b) => b.length - a.length);
+  if (sorted.length === 0) return (text) => text;
+  const pattern = new RegExp(sorted.map(escapeRegExp).join("|"), "gu");
+  return (text) => text.replace(pattern, breakMarker);
+}
+
 const escapers = new Map<string, (text: string) => string>();
 
 /** An escaper for these markers (cached: the loop asks for the same set every step). */

@@ -16,6 +16,8 @@ export interface RunJavascriptOptions {
   /** How long code may run before its worker is terminated; also the tool's timeout. */
   timeoutMs?: number;
   createWorker?: SandboxWorkerFactory;
+  /** Sandboxes at once (default 4); further calls wait for one to end. */
+  maxConcurrent?: number;
 }
 
 export function createRunJavascriptTool(options: RunJavascriptOptions = {}) {
@@ -30,7 +32,11 @@ export function createRunJavascriptTool(options: RunJavascriptOptions = {}) {
     timeoutMs,
     execute: async ({ code }, { signal }) => {
       // Created on first use so that merely listing the tools never starts a worker.
-      host ??= createSandboxHost({ createWorker: options.createWorker ?? createBrowserSandbox, timeoutMs });
+      host ??= createSandboxHost({
+        createWorker: options.createWorker ?? createBrowserSandbox,
+        timeoutMs,
+        ...(options.maxConcurrent !== undefined ? { maxConcurrent: options.maxConcurrent } : {}),
+      });
       const outcome = await host.run(code, signal);
       return {
         result: outcome.result ?? null,

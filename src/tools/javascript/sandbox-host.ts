@@ -1,8 +1,9 @@
 // The page's side of the JavaScript sandbox: one fresh sandbox (a frame and its worker) per run,
 // terminated when the run ends, times out or is aborted — a runaway loop cannot be interrupted
 // any other way, and a fresh sandbox means no state leaks from one call (or conversation) into
-// the next.
+// the next. At most a few sandboxes exist at once (sandbox-slots.ts); other runs wait their turn.
 import type { SandboxOutcome, SandboxRequest, SandboxResponse } from "./sandbox-protocol.ts";
+import { createSandboxSlots, MAX_CONCURRENT_SANDBOXES } from "./sandbox-slots.ts";
 
 /** One sandbox, as the host uses it (shaped like a Worker); tests inject fakes. */
 export interface SandboxWorker {
@@ -31,8 +32,10 @@ export class JavascriptTimeoutError extends Error {
 
 export interface SandboxHostOptions {
   createWorker: SandboxWorkerFactory;
-  /** Hard limit per run, after which the worker is terminated. */
+  /** Hard limit per run, after which the worker is terminated (counted from the sandbox's start). */
   timeoutMs: number;
+  /** Sandboxes at once (default MAX_CONCURRENT_SANDBOXES); further runs wait for one to end. */
+  maxConcurrent?: number;
 }
 
 export interface SandboxHost {
@@ -43,8 +46,20 @@ export interface SandboxHost {
 
 export function createSandboxHost(options: SandboxHostOptions): SandboxHost {
   let workersStarted = 0;
+  const slots = createSandboxSlots(options.maxConcurrent ?? MAX_CONCURRENT_SANDBOXES);
 
-  const run = (code: string, signal: AbortSignal) =>
+  const run = async (code: string, signal: AbortSignal) => {
+    // Stop and the tool's timeout end the wait too (the signal aborts): no sandbox is started.
+    const release = await slots.acquire(signal);
+    try {
+      return await runInFreshSandbox(code, signal);
+    } finally {
+      // The sandbox is terminated by now (each way the run ends terminates it first).
+      release();
+    }
+  };
+
+  const runInFreshSandbox = (code: string, signal: AbortSignal) =>
     new Promise<SandboxOutcome>((resolve, reject) => {
       if (signal.aborted) {
         reject(signal.reason);

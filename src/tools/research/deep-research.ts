@@ -4,6 +4,7 @@
 // (ctx.emit), which stamps it with the calling step and call, so the debugger nests it there.
 import { z } from "zod";
 import { runToolLoop as defaultRunToolLoop, type RunToolLoopOptions, type LoopResult } from "../../middleware/loop/run-tool-loop.ts";
+import { promptEscaper } from "../../middleware/protocols/escape-tool-definitions.ts";
 import { getProtocol as defaultGetProtocol } from "../../middleware/protocols/registry.ts";
 import { defineTool } from "../../middleware/tools/define-tool.ts";
 import type { LoopEvent, Protocol, ToolContext } from "../../middleware/types.ts";
@@ -80,7 +81,9 @@ export function createDeepResearchTool(settings: DeepResearchSettings = {}, depe
       generation: context.run.generation,
       // The sub-agent may not start research of its own: no unbounded recursion.
       tools: context.run.tools.filter((tool) => tool.name !== DEEP_RESEARCH_NAME),
-      messages: [{ role: "user", content: `${query}\n\n(Deliverable format: ${format})` }],
+      // The query is the model's own text, made the sub-agent's user turn: escaped like a tool
+      // result, so that it cannot write a control token or a marker into that prompt.
+      messages: [{ role: "user", content: `${promptEscaper(context.run.template.controlTokens, protocol)(query)}\n\n(Deliverable format: ${format})` }],
       systemPrompt: researchSystemPrompt(settings, format),
       maxSteps,
       signal: context.signal,

@@ -2,6 +2,7 @@
 // protocol's tool section (to find and fold it in the prompt, and to show tools as the model
 // saw them), the tools in the big APIs' shapes, and a template's control tokens (chips).
 import { convTemplateExtras } from "../../engine/templates/model-templates.ts";
+import { renderToolSection } from "../../middleware/protocols/escape-tool-definitions.ts";
 import { getProtocol } from "../../middleware/protocols/registry.ts";
 import { chatmlTemplate } from "../../middleware/templates/chatml.ts";
 import { toAnthropicTool, toGeminiTool, toOpenAITool } from "../../middleware/tools/formats/index.ts";
@@ -21,12 +22,15 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The protocol's tool section for these tools, or why there is none. */
-export function toolSectionOf(protocolName: string, tools: ToolSpec[]): { text: string } | { error: string } {
+/**
+ * The protocol's tool section for these tools (their definitions escaped as the loop escapes
+ * them, against these control tokens), or why there is none.
+ */
+export function toolSectionOf(protocolName: string, tools: ToolSpec[], controlTokens: readonly string[] = []): { text: string } | { error: string } {
   const protocol = getProtocol(protocolName);
   if (!protocol) return { error: `No protocol named "${protocolName}" is registered, so its tool section cannot be shown.` };
   try {
-    return { text: protocol.systemPrompt(tools) };
+    return { text: renderToolSection(protocol, tools, controlTokens) };
   } catch (error) {
     return { error: `The ${protocol.label} protocol could not write its tool section: ${message(error)}` };
   }

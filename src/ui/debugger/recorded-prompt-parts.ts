@@ -25,7 +25,7 @@ export function recordedPromptParts(step: StepView, run: RunView | undefined, to
   if (run?.toolSection !== undefined) toolSection = { text: run.toolSection, recorded: true };
   else if (tools.length === 0) toolSection = null;
   else {
-    toolSection = { ...toolSectionOf(step.protocol, tools), recorded: false };
+    toolSection = { ...toolSectionOf(step.protocol, tools, step.controlTokens ?? controlTokensOf(step.template)), recorded: false };
     notRecorded.push("the tool section");
   }
 

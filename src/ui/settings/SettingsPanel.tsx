@@ -5,7 +5,7 @@ import { Field } from "./Field.tsx";
 import { ConstraintFields } from "./ConstraintFields.tsx";
 import { SamplingFields } from "./SamplingFields.tsx";
 import type { ToolSpec } from "../../middleware/types.ts";
-import { deliverableFormats, type ConversationSettings, type DeliverableFormat } from "../../store/conversation.ts";
+import { deliverableFormats, MAX_CALLS_PER_STEP_SETTING, type ConversationSettings, type DeliverableFormat } from "../../store/conversation.ts";
 import { conversationActions, useConversationStore } from "../../store/conversation-store.ts";
 import { McpToolBadge } from "../mcp/McpToolBadge.tsx";
 import "./settings.css";
@@ -70,6 +70,15 @@ export function SettingsPanel({ tools }: { tools: ToolSpec[] }) {
           min={1}
           max={600}
           onChange={(s) => update({ toolTimeoutMs: Math.round(s * 1000) })}
+        />
+        <NumberField
+          label="Max calls per step"
+          testId="setting-max-calls-per-step"
+          value={settings.maxCallsPerStep}
+          min={1}
+          max={MAX_CALLS_PER_STEP_SETTING}
+          hint="Calls of one reply past this are not run; the model is told so."
+          onChange={(n) => update({ maxCallsPerStep: Math.round(n) })}
         />
       </div>
       <SamplingFields settings={settings} update={update} />
