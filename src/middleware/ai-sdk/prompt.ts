@@ -10,8 +10,7 @@ import type {
   LanguageModelV3Prompt,
   LanguageModelV3ToolResultOutput,
 } from "@ai-sdk/provider";
-import { toolResultEscaper } from "../protocols/escape-tool-result.ts";
-import { allProtocolMarkers } from "../protocols/registry.ts";
+import { escapeToolSpecs, promptEscaper } from "../protocols/escape-tool-definitions.ts";
 import type { ChatMessage, Protocol, ToolCall, ToolSpec } from "../types.ts";
 
 /** What the tool choice asks of a model that writes its calls as text. */
@@ -98,9 +97,11 @@ export interface RewriteInput {
  */
 export function rewritePrompt({ prompt, protocol, tools, choice }: RewriteInput): LanguageModelV3Prompt {
   const offered = offeredTools(tools, choice);
-  const escape = toolResultEscaper([...allProtocolMarkers(), ...(protocol.markers ?? [])]);
+  // No template is known here (the provider's server applies its own): definitions and results
+  // are escaped against every protocol's markers and every `<|…|>` control token.
+  const escape = promptEscaper([], protocol);
   const systemTexts = prompt.filter((message) => message.role === "system").map((message) => message.content);
-  const toolSection = offered.length > 0 ? protocol.systemPrompt(offered) : "";
+  const toolSection = offered.length > 0 ? protocol.systemPrompt(escapeToolSpecs(offered, escape)) : "";
   const system = [...systemTexts, toolSection, toolChoiceInstruction(choice) ?? ""].filter((text) => text.trim() !== "").join("\n\n");
 
   const out: LanguageModelV3Message[] = system ? [{ role: "system", content: system }] : [];
