@@ -1,0 +1,70 @@
+// Experiments, used as a person would: the parser playground; re-parsing a step under another
+// protocol; editing a step and re-running it as a branch; comparing two steps.
+import { expect, test } from "@playwright/test";
+import { listProtocols } from "../src/middleware/protocols/registry.ts";
+import type { ToolCall } from "../src/middleware/types.ts";
+
+const SHOTS = "e2e/.output";
+
+const timeCall: ToolCall = { id: "call_1", name: "get_current_time", arguments: { timezone: "Europe/Paris" } };
+
+test("the playground parses a pasted output in every registered protocol, and every chunking agrees with one pass", async ({ page }) => {
+  await page.goto("/?view=playground");
+  const output = page.getByTestId("playground-output");
+  await expect(output).toBeVisible();
+  const protocols = listProtocols();
+  expect(protocols.length).toBeGreaterThanOrEqual(8);
+  for (const protocol of protocols) {
+    const written = protocol.renderAssistant({ role: "assistant", content: "Checking the time.", toolCalls: [timeCall] });
+    await page.getByTestId("playground-protocol").selectOption(protocol.name);
+    await page.getByTestId("playground-chunking").selectOption("whole");
+    await output.fill(written);
+    const calls = page.getByTestId("playground-call");
+    await expect(calls, `${protocol.name}: ${written}`).toHaveCount(1);
+    await expect(calls.first()).toContainText("get_current_time");
+    await expect(calls.first()).toContainText("Europe/Paris");
+    for (const chunking of ["char", "random"]) {
+      await page.getByTestId("playground-chunking").selectOption(chunking);
+      await expect(page.getByTestId("playground-agreement")).toHaveAttribute("data-agrees", "true");
+      await expect(page.getByTestId("playground-agreement")).toContainText("the same calls, text and errors as one pass");
+      await expect(calls).toHaveCount(1);
+    }
+  }
+  await page.screenshot({ path: `${SHOTS}/playground.png` });
+});
+
+test("the playground reads pasted tool definitions, and its state travels in a link", async ({ page }) => {
+  await page.goto("/?view=playground");
+  await page.getByTestId("playground-tool-source").selectOption("pasted");
+  const definitions = [{ type: "function", function: { name: "lookup", description: "Looks up", parameters: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } } }];
+  await page.getByTestId("playground-tools").fill("{not json");
+  await expect(page.getByTestId("playground-tools-error")).toContainText("not JSON");
+  await page.getByTestId("playground-tools").fill(JSON.stringify(definitions));
+  await expect(page.getByTestId("playground-tools-error")).toHaveCount(0);
+  await page.getByTestId("playground-protocol").selectOption("xml");
+  await page.getByTestId("playground-output").fill("<tool_call><tool_name>lookup</tool_name><q>moon</q></tool_call>");
+  await expect(page.getByTestId("playground-call")).toHaveCount(1);
+  await expect(page.getByTestId("playground-call")).toContainText("lookup");
+  await page.getByTestId("playground-chunking").selectOption("random");
+  await page.getByTestId("playground-seed").fill("42");
+  await page.getByTestId("playground-share").click();
+  await expect(page.getByTestId("playground-link-message")).toContainText(/characters/);
+  const link = page.url();
+  expect(link).toMatch(/#pg=[A-Za-z0-9_-]+$/);
+
+  const other = await page.context().newPage();
+  await other.goto(link);
+  await expect(other.getByTestId("playground-output")).toHaveValue("<tool_call><tool_name>lookup</tool_name><q>moon</q></tool_call>");
+  await expect(other.getByTestId("playground-protocol")).toHaveValue("xml");
+  await expect(other.getByTestId("playground-seed")).toHaveValue("42");
+  await expect(other.getByTestId("playground-call")).toContainText("moon");
+  await expect(other.getByTestId("playground-agreement")).toHaveAttribute("data-agrees", "true");
+
+  // An unknown tool is a parse error, shown as such.
+  await other.getByTestId("playground-output").fill("<tool_call><tool_name>nope</tool_name></tool_call>");
+  await expect(other.getByTestId("playground-problems")).toContainText("unknown-tool");
+
+  // A damaged link is reported, not thrown.
+  await other.goto("/?view=playground#pg=AAAA");
+  await expect(other.getByTestId("playground-link-message")).toContainText("could not be read");
+});
