@@ -3,6 +3,7 @@
 import { expect, test } from "@playwright/test";
 import { listProtocols } from "../src/middleware/protocols/registry.ts";
 import type { ToolCall } from "../src/middleware/types.ts";
+import { openLab, send } from "./lab-helpers.ts";
 
 const SHOTS = "e2e/.output";
 
@@ -67,4 +68,30 @@ test("the playground reads pasted tool definitions, and its state travels in a l
   // A damaged link is reported, not thrown.
   await other.goto("/?view=playground#pg=AAAA");
   await expect(other.getByTestId("playground-link-message")).toContainText("could not be read");
+});
+
+test("Parse as…: a Hermes step re-read as xml; strictly it has no call, and the step says why", async ({ page }) => {
+  await openLab(page, "hermes-calculator");
+  await send(page, "What is 1234 × 5678?");
+  await expect(page.getByTestId("step-item")).toHaveCount(2);
+  await page.locator('[data-testid=step-item][data-status="tool-calls"]').click();
+
+  await page.getByTestId("reparse-protocol").selectOption("xml");
+  // xml reads a JSON body inside <tool_call> leniently: the call is found, and the re-read says how.
+  await expect(page.getByTestId("reparse-calls")).toHaveAttribute("data-count", "1");
+  await expect(page.getByTestId("reparse-explanation")).toContainText("Read leniently: the `<tool_call>` body is JSON");
+
+  await page.getByTestId("reparse-strict").check();
+  await expect(page.getByTestId("reparse-calls")).toHaveAttribute("data-count", "0");
+  await expect(page.getByTestId("reparse-recorded")).toHaveAttribute("data-count", "1");
+  await expect(page.getByTestId("reparse-explanation")).toContainText("as xml (strict): no call; the `<tool_call>` body is JSON, which xml reads only as a lenient fallback");
+  await expect(page.getByTestId("reparse-differences")).toContainText("no calculator(");
+  await page.screenshot({ path: `${SHOTS}/reparse-xml-strict.png` });
+
+  // A protocol without the marker reads it as text.
+  await page.getByTestId("reparse-strict").uncheck();
+  await page.getByTestId("reparse-protocol").selectOption("llama3-json");
+  await expect(page.getByTestId("reparse-explanation")).toContainText("`<tool_call>` is not a marker of llama3-json, which reads it as text");
+  // Nothing was saved: the timeline still has the two recorded steps.
+  await expect(page.getByTestId("step-item")).toHaveCount(2);
 });
