@@ -3,7 +3,7 @@
 import { expect, test } from "@playwright/test";
 import { listProtocols } from "../src/middleware/protocols/registry.ts";
 import type { ToolCall } from "../src/middleware/types.ts";
-import { openLab, send } from "./lab-helpers.ts";
+import { openLab, send, serveTranscript, shownPrompt } from "./lab-helpers.ts";
 
 const SHOTS = "e2e/.output";
 
@@ -94,4 +94,88 @@ test("Parse as…: a Hermes step re-read as xml; strictly it has no call, and th
   await expect(page.getByTestId("reparse-explanation")).toContainText("`<tool_call>` is not a marker of llama3-json, which reads it as text");
   // Nothing was saved: the timeline still has the two recorded steps.
   await expect(page.getByTestId("step-item")).toHaveCount(2);
+});
+
+test("edit step 1's system prompt and re-run: a branch beside the original, kept by export, import and reload, and continued", async ({ page }) => {
+  const calculatorCall = '<tool_call>\n{"name": "calculator", "arguments": {"expression": "1234 * 5678"}}\n</tool_call>';
+  const url = await serveTranscript(page, "branching", {
+    title: "Calculator, then a third turn",
+    protocol: "hermes",
+    chunkChars: 16,
+    delayMs: 1,
+    turns: [`I'll work that out.\n${calculatorCall}`, "1234 × 5678 = 7,006,652.", "The branch's answer: 2 + 3 = 5."],
+  });
+  await openLab(page, url);
+  await send(page, "What is 1234 × 5678?");
+  await expect(page.locator('[data-testid=step-item][data-status="final"]')).toHaveCount(1);
+  await page.getByTestId("step-item").first().click();
+
+  await page.getByTestId("step-rerun").click();
+  await expect(page.getByTestId("rerun-prompt")).toHaveValue(/calculator/);
+  await expect(page.getByTestId("rerun-seed-note")).toContainText("replay engine has no model");
+  // The output to use: the recorded one by default; edited to call with other arguments.
+  await expect(page.getByTestId("rerun-output")).toHaveValue(`I'll work that out.\n${calculatorCall}`);
+  await page.getByTestId("rerun-output").fill('Trying the edit.\n<tool_call>\n{"name": "calculator", "arguments": {"expression": "2 + 3"}}\n</tool_call>');
+  const system = page.getByTestId("rerun-system");
+  await system.fill(`${await system.inputValue()}\nAlways answer in French.`);
+  await expect(page.getByTestId("rerun-prompt")).toHaveValue(/Always answer in French\./);
+  await expect(page.getByTestId("rerun-changes")).toContainText("system prompt");
+  await page.getByTestId("rerun-run").click();
+
+  // Beside the original: its output, parsed.
+  await expect(page.getByTestId("rerun-branch-calls")).toHaveAttribute("data-count", "1");
+  await expect(page.getByTestId("rerun-branch-calls")).toContainText("2 + 3");
+  await expect(page.getByTestId("rerun-original-calls")).toContainText("1234 * 5678");
+  await page.screenshot({ path: `${SHOTS}/rerun-result.png`, fullPage: true });
+
+  // The timeline shows the branch under step 1; the chat is unchanged.
+  const items = page.getByTestId("step-item");
+  await expect(items).toHaveCount(3);
+  await expect(items.nth(1)).toHaveAttribute("data-branch", "true");
+  await expect(items.nth(1)).toContainText("Branch · step 1");
+  await expect(page.getByTestId("message-assistant")).toHaveCount(1);
+  await items.nth(1).click();
+  expect(await shownPrompt(page)).toContain("Always answer in French.");
+  await expect(page.getByTestId("branch-note")).toContainText("Changed: system prompt; output edited");
+  await items.nth(0).click();
+  expect(await shownPrompt(page)).not.toContain("Always answer in French.");
+
+  // Export holds both runs.
+  const download = page.waitForEvent("download");
+  await page.getByTestId("export-json").click();
+  const file = await download;
+  const chunks: Buffer[] = [];
+  for await (const chunk of await file.createReadStream()) chunks.push(chunk as Buffer);
+  const exportedText = Buffer.concat(chunks).toString("utf8");
+  const exported = JSON.parse(exportedText) as { events: { type: string; prompt?: string; branch?: { changes: string[] } }[] };
+  const starts = exported.events.filter((e) => e.type === "step-start");
+  expect(starts).toHaveLength(3);
+  expect(starts.filter((e) => e.prompt?.includes("Always answer in French."))).toHaveLength(1);
+  expect(exported.events.find((e) => e.type === "run-start" && e.branch)?.branch?.changes).toEqual(["system prompt", "output edited"]);
+
+  // A reload keeps both.
+  await page.reload();
+  await expect(page.getByTestId("step-item")).toHaveCount(3);
+  await expect(page.getByTestId("step-item").nth(1)).toHaveAttribute("data-branch", "true");
+
+  // Continuing from the branch runs its call, and the loop goes on (the script's next turn).
+  await page.getByTestId("step-item").nth(1).click();
+  await page.getByTestId("rerun-continue").click();
+  await expect(page.getByTestId("branch-message")).toContainText("ended: final");
+  await expect(page.getByTestId("step-item")).toHaveCount(4);
+  await expect(page.getByTestId("step-item").nth(2)).toContainText("Branch · step 2");
+  await page.getByTestId("step-item").nth(1).click();
+  await expect(page.getByTestId("tool-exec")).toHaveAttribute("data-status", "ok");
+  await expect(page.getByTestId("tool-exec")).toContainText("5");
+  await page.getByTestId("step-item").nth(2).click();
+  await expect(page.getByTestId("raw-output-view")).toContainText("The branch's answer");
+  // Still one assistant turn in the chat: a branch never rewrites the conversation.
+  await expect(page.getByTestId("message-assistant")).toHaveCount(1);
+  await page.screenshot({ path: `${SHOTS}/rerun-continued.png`, fullPage: true });
+
+  // Import keeps both too.
+  await page.getByTestId("import-file").setInputFiles({ name: "branching.json", mimeType: "application/json", buffer: Buffer.from(exportedText) });
+  await expect(page.getByTestId("import-message")).toContainText("Imported");
+  await expect(page.getByTestId("step-item")).toHaveCount(3);
+  await expect(page.getByTestId("step-item").nth(1)).toHaveAttribute("data-branch", "true");
 });

@@ -78,7 +78,7 @@ describe("a branch (edit and re-run)", () => {
     const { events: branchEvents, result } = await drive(runBranch(request, { output: call(2, 2) }, new AbortController().signal));
     const engine: Engine = new ScriptedEngine(["It is 4."]);
     const { events: more, result: status } = await drive(
-      continueBranch({ branch: result, request, tools: [add], engine, template: chatmlTemplate, generation: {}, maxSteps: 3, signal: new AbortController().signal }),
+      continueBranch({ branch: { ...result, protocol: hermes, messages: request.messages, toolTimeoutMs: 1000 }, tools: [add], engine, template: chatmlTemplate, generation: {}, maxSteps: 3, signal: new AbortController().signal }),
     );
     for (const event of more) expect(loopEventSchema.safeParse(event).success).toBe(true);
     expect(status).toBe("final");

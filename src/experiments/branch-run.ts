@@ -152,9 +152,19 @@ function safe<T>(make: () => T): T | undefined {
   }
 }
 
+/** What continuing needs of a branch: its step, its recorded output, its protocol and input. */
+export interface BranchToContinue {
+  runId: string;
+  stepId: string;
+  output: Pick<StepOutput, "content" | "reasoning" | "calls" | "rawOutput">;
+  protocol: Protocol;
+  /** The branch step's input conversation. */
+  messages: ChatMessage[];
+  toolTimeoutMs: number;
+}
+
 export interface ContinueRequest {
-  branch: BranchResult;
-  request: BranchRequest;
+  branch: BranchToContinue;
   /** The executable tools (the branch's calls run with them). */
   tools: ExecutableTool[];
   engine: Engine;
@@ -166,7 +176,7 @@ export interface ContinueRequest {
   signal: AbortSignal;
 }
 
-function assistantOf(output: StepOutput, protocol: string): Extract<ChatMessage, { role: "assistant" }> {
+function assistantOf(output: BranchToContinue["output"], protocol: string): Extract<ChatMessage, { role: "assistant" }> {
   return {
     role: "assistant",
     content: output.content,
@@ -182,7 +192,8 @@ function assistantOf(output: StepOutput, protocol: string): Extract<ChatMessage,
  * continues in a run that names the branch; the branch's run ends with how that went.
  */
 export async function* continueBranch(input: ContinueRequest): AsyncGenerator<LoopEvent, RunStatus> {
-  const { branch, request } = input;
+  const { branch } = input;
+  const request = branch;
   const stamp = eventStamper(branch.runId, undefined);
   const messages: ChatMessage[] = [...request.messages];
   const record = (message: ChatMessage) => {

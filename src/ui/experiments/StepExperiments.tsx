@@ -5,19 +5,24 @@ import "./experiments.css";
 import { useMemo, useState } from "react";
 import { listProtocols } from "../../middleware/protocols/registry.ts";
 import type { ToolSpec } from "../../middleware/types.ts";
-import type { StepView } from "../debugger/build-steps.ts";
+import { collectParse } from "../../middleware/parser/collect.ts";
+import type { RunView, StepView } from "../debugger/build-steps.ts";
+import { BranchActions } from "./BranchActions.tsx";
 import { ReparsePanel } from "./ReparsePanel.tsx";
+import { RerunPanel } from "./RerunPanel.tsx";
 
 export interface StepExperimentsProps {
   step: StepView;
+  run: RunView | undefined;
   /** The tools of the step's run, as recorded. */
   tools: ToolSpec[];
 }
 
-export function StepExperiments({ step, tools }: StepExperimentsProps) {
+export function StepExperiments({ step, run, tools }: StepExperimentsProps) {
   const protocols = useMemo(() => listProtocols(), []);
   const [reparseAs, setReparseAs] = useState("");
   const [strict, setStrict] = useState(false);
+  const [rerunOpen, setRerunOpen] = useState(false);
   const nativeStep = step.request !== undefined;
   const finished = step.status !== "running";
   return (
@@ -42,9 +47,46 @@ export function StepExperiments({ step, tools }: StepExperimentsProps) {
             Close
           </button>
         )}
+        <button type="button" data-testid="step-rerun" aria-expanded={rerunOpen} disabled={!finished || nativeStep} title={nativeStep ? "A native step has no prompt of ours to edit" : undefined} onClick={() => setRerunOpen(!rerunOpen)}>
+          Edit and re-run
+        </button>
       </div>
+      {step.branch && <BranchNote step={step} run={run} />}
+      {rerunOpen && <RerunPanel key={step.key} step={step} run={run} tools={tools} />}
       {nativeStep && reparseAs !== "" && <p className="dbg-hint">A native step's output is the server's text; its calls came structured, so a re-read sees only the text.</p>}
       {reparseAs !== "" && <ReparsePanel step={step} tools={tools} protocol={reparseAs} strict={strict} />}
+    </div>
+  );
+}
+
+/** On a branch's step: what it re-ran and what changed; while its run is open, continue or discard. */
+function BranchNote({ step, run }: { step: StepView; run: RunView | undefined }) {
+  const branch = step.branch!;
+  const recorded = useMemo(() => collectParse(step.parseEvents.map((e) => e.event)), [step.parseEvents]);
+  const own = !branch.continues && run !== undefined && step.status !== "running";
+  const ended = run?.ended === true;
+  return (
+    <div className="xp-panel" data-testid="branch-note">
+      <p className="xp-explain">
+        {branch.continues ? "Continues a branch." : `A re-run (branch) of an earlier step. Changed: ${branch.changes.length > 0 ? branch.changes.join("; ") : "nothing (the same inputs)"}.`}
+      </p>
+      {own && ended && (
+        <p className="dbg-hint" data-testid="branch-ended">
+          {run?.discarded ? "Discarded." : `This branch went on and ended: ${run?.status ?? "unknown"}.`}
+        </p>
+      )}
+      {own && (
+        <BranchActions
+          closed={ended}
+          branch={{
+            runId: step.runId,
+            stepId: step.id,
+            output: { content: recorded.text, reasoning: recorded.reasoning, calls: recorded.calls, rawOutput: step.rawOutput },
+            protocolName: step.protocol,
+            messages: step.messages,
+          }}
+        />
+      )}
     </div>
   );
 }
