@@ -124,7 +124,7 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
             <br />
             <span data-testid="step-budget">{formatBudget(step.budget)}</span>
           </p>
-          <StepExperiments step={step} run={run} tools={shownTools} />
+          <StepExperiments step={step} run={run} model={model} tools={shownTools} />
           <EngineFigures step={step} />
           {!step.request && <ContextBudgetBar step={step} controlTokens={parts!.controlTokens} />}
           {step.status === "cut-off" && (

@@ -6,7 +6,9 @@ import { useMemo, useState } from "react";
 import { listProtocols } from "../../middleware/protocols/registry.ts";
 import type { ToolSpec } from "../../middleware/types.ts";
 import { collectParse } from "../../middleware/parser/collect.ts";
-import type { RunView, StepView } from "../debugger/build-steps.ts";
+import type { RunView, StepsModel, StepView } from "../debugger/build-steps.ts";
+import { stepLabel } from "../debugger/format.ts";
+import { CompareSteps, type ComparedStep } from "./CompareSteps.tsx";
 import { BranchActions } from "./BranchActions.tsx";
 import { ReparsePanel } from "./ReparsePanel.tsx";
 import { RerunPanel } from "./RerunPanel.tsx";
@@ -14,15 +16,38 @@ import { RerunPanel } from "./RerunPanel.tsx";
 export interface StepExperimentsProps {
   step: StepView;
   run: RunView | undefined;
+  /** Every step of the conversation (the steps to compare with). */
+  model: StepsModel;
   /** The tools of the step's run, as recorded. */
   tools: ToolSpec[];
 }
 
-export function StepExperiments({ step, run, tools }: StepExperimentsProps) {
+/** A debugger step as the compare view takes it. */
+export function comparable(step: StepView, label = stepLabel(step)): ComparedStep {
+  return {
+    label,
+    protocol: step.protocol,
+    prompt: step.prompt,
+    ...(step.request ? { request: step.request } : {}),
+    templateMessages: step.templateMessages,
+    ...(step.toolSectionAt ? { toolSectionAt: step.toolSectionAt } : {}),
+    rawOutput: step.rawOutput,
+    parseEvents: step.parseEvents.map((e) => e.event),
+    usage: step.usage,
+    ...(step.durationMs !== undefined ? { durationMs: step.durationMs } : {}),
+    template: step.template,
+    controlTokens: step.controlTokens ?? [],
+  };
+}
+
+export function StepExperiments({ step, run, model, tools }: StepExperimentsProps) {
   const protocols = useMemo(() => listProtocols(), []);
   const [reparseAs, setReparseAs] = useState("");
   const [strict, setStrict] = useState(false);
   const [rerunOpen, setRerunOpen] = useState(false);
+  const [compareWith, setCompareWith] = useState("");
+  const other = compareWith !== "" ? model.steps.get(compareWith) : undefined;
+  const compared = useMemo(() => (other && other.key !== step.key ? { a: comparable(other), b: comparable(step) } : null), [other, step]);
   const nativeStep = step.request !== undefined;
   const finished = step.status !== "running";
   return (
@@ -50,8 +75,26 @@ export function StepExperiments({ step, run, tools }: StepExperimentsProps) {
         <button type="button" data-testid="step-rerun" aria-expanded={rerunOpen} disabled={!finished || nativeStep} title={nativeStep ? "A native step has no prompt of ours to edit" : undefined} onClick={() => setRerunOpen(!rerunOpen)}>
           Edit and re-run
         </button>
+        <label className="xp-control" title="Set this step against another: prompts, outputs, calls, timings">
+          Compare with…{" "}
+          <select data-testid="compare-with" value={compareWith} onChange={(e) => setCompareWith(e.target.value)}>
+            <option value="">—</option>
+            {model.order
+              .filter((key) => key !== step.key)
+              .map((key) => {
+                const candidate = model.steps.get(key)!;
+                return (
+                  <option key={key} value={key}>
+                    {candidate.key === step.branch?.fromKey ? "the original: " : ""}
+                    {stepLabel(candidate)} · {candidate.protocol}
+                  </option>
+                );
+              })}
+          </select>
+        </label>
       </div>
       {step.branch && <BranchNote step={step} run={run} />}
+      {compared && <CompareSteps a={compared.a} b={compared.b} />}
       {rerunOpen && <RerunPanel key={step.key} step={step} run={run} tools={tools} />}
       {nativeStep && reparseAs !== "" && <p className="dbg-hint">A native step's output is the server's text; its calls came structured, so a re-read sees only the text.</p>}
       {reparseAs !== "" && <ReparsePanel step={step} tools={tools} protocol={reparseAs} strict={strict} />}
