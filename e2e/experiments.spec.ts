@@ -140,11 +140,11 @@ test("edit step 1's system prompt and re-run: a branch beside the original, kept
   // Compare the branch with its original: the prompt diff shows the edit, the calls what changed.
   const originalKey = await page.getByTestId("compare-with").locator("option", { hasText: "the original:" }).getAttribute("value");
   await page.getByTestId("compare-with").selectOption(originalKey!);
-  await expect(page.getByTestId("compare-prompt-diff").getByTestId("diff-insert")).toHaveText(["+Always answer in French."]);
-  await expect(page.getByTestId("compare-prompt-diff").getByTestId("diff-delete")).toHaveCount(0);
-  await expect(page.getByTestId("compare-calls")).toContainText('calculator: arguments changed (expression): {"expression":"1234 * 5678"} → {"expression":"2 + 3"}');
-  await expect(page.getByTestId("compare-output-diff").locator(".xp-insert").first()).toBeVisible();
-  await page.getByTestId("compare-steps").screenshot({ path: `${SHOTS}/compare-branch.png` });
+  await expect(page.getByTestId("step-compare-prompt").getByTestId("diff-insert")).toHaveText(["+Always answer in French."]);
+  await expect(page.getByTestId("step-compare-prompt").getByTestId("diff-delete")).toHaveCount(0);
+  await expect(page.getByTestId("step-compare-calls")).toContainText('calculator: arguments changed (expression): {"expression":"1234 * 5678"} → {"expression":"2 + 3"}');
+  await expect(page.getByTestId("step-compare-output").locator(".xp-insert").first()).toBeVisible();
+  await page.getByTestId("step-compare").screenshot({ path: `${SHOTS}/compare-branch.png` });
   await page.getByTestId("compare-with").selectOption("");
   await items.nth(0).click();
   expect(await shownPrompt(page)).not.toContain("Always answer in French.");

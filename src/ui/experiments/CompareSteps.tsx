@@ -32,19 +32,19 @@ export function CompareSteps({ a, b }: { a: ComparedStep; b: ComparedStep }) {
   const { promptDiff, outputDiff } = comparison;
 
   return (
-    <section className="xp-panel xp-compare" aria-label="Compare two steps" data-testid="compare-steps">
+    <section className="xp-panel xp-compare" aria-label="Compare two steps" data-testid="step-compare">
       <div className="xp-sides">
-        <h4 data-testid="compare-a">A · {visibleBidi(a.label)} · {a.protocol}</h4>
-        <h4 data-testid="compare-b">B · {visibleBidi(b.label)} · {b.protocol}</h4>
+        <h4 data-testid="step-compare-a">A · {visibleBidi(a.label)} · {a.protocol}</h4>
+        <h4 data-testid="step-compare-b">B · {visibleBidi(b.label)} · {b.protocol}</h4>
       </div>
       <h5>
         Prompt{a.request || b.request ? " (a native step's request body stands in for its prompt)" : ""}: +{promptDiff.inserted} −{promptDiff.deleted} lines
         {promptDiff.bounded ? " (over the diff's bound: the rest is shown as one replaced block)" : ""}
       </h5>
-      <div className="xp-diff mono" data-testid="compare-prompt-diff">
+      <div className="xp-diff mono" data-testid="step-compare-prompt">
         {promptDiff.inserted + promptDiff.deleted === 0 ? <p className="dbg-hint">The prompts are the same.</p> : <LineDiff ops={promptDiff.ops} />}
       </div>
-      <table className="xp-table" data-testid="compare-parts">
+      <table className="xp-table" data-testid="step-compare-parts">
         <thead>
           <tr>
             <th>part</th>
@@ -77,7 +77,7 @@ export function CompareSteps({ a, b }: { a: ComparedStep; b: ComparedStep }) {
       <h5>
         Raw output: +{outputDiff.inserted} −{outputDiff.deleted} words{outputDiff.bounded ? " (bounded)" : ""}
       </h5>
-      <pre className="xp-diff xp-words" data-testid="compare-output-diff">
+      <pre className="xp-diff xp-words" data-testid="step-compare-output">
         {outputDiff.ops.map((op, i) => (
           <span key={i} className={`xp-${op.type}`}>
             {visibleBidi(op.items.join(""))}
@@ -85,7 +85,7 @@ export function CompareSteps({ a, b }: { a: ComparedStep; b: ComparedStep }) {
         ))}
       </pre>
       <h5>Calls</h5>
-      <ul className="xp-calls-diff" data-testid="compare-calls">
+      <ul className="xp-calls-diff" data-testid="step-compare-calls">
         {comparison.calls.map((change, i) => (
           <li key={i} data-kind={change.kind}>
             {visibleBidi(describeCallChange(change))}
@@ -93,7 +93,7 @@ export function CompareSteps({ a, b }: { a: ComparedStep; b: ComparedStep }) {
         ))}
         {comparison.calls.length === 0 && <li className="dbg-hint">Neither step made a call.</li>}
       </ul>
-      <table className="xp-table" data-testid="compare-usage">
+      <table className="xp-table" data-testid="step-compare-usage">
         <thead>
           <tr>
             <th>timings and usage</th>
