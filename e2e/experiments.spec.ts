@@ -94,6 +94,12 @@ test("Parse as…: a Hermes step re-read as xml; strictly it has no call, and th
   await expect(page.getByTestId("reparse-explanation")).toContainText("`<tool_call>` is not a marker of llama3-json, which reads it as text");
   // Nothing was saved: the timeline still has the two recorded steps.
   await expect(page.getByTestId("step-item")).toHaveCount(2);
+  // Unless asked: kept, the re-read is a branch under the step.
+  await page.getByTestId("reparse-protocol").selectOption("xml");
+  await page.getByTestId("reparse-keep").click();
+  await expect(page.getByTestId("step-item")).toHaveCount(3);
+  await expect(page.getByTestId("step-item").nth(1)).toHaveAttribute("data-branch", "true");
+  await expect(page.getByTestId("step-item").nth(1)).toContainText("xml");
 });
 
 test("edit step 1's system prompt and re-run: a branch beside the original, kept by export, import and reload, and continued", async ({ page }) => {

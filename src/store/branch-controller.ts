@@ -22,13 +22,13 @@ export const useBranchStore = create<BranchRunState>()(() => ({ busy: null, noti
 
 let controller: AbortController | null = null;
 
-/** The engine a re-run would use now, and its template; or why there is none. */
-export function currentEngine(): { engine: Engine; template: ChatTemplate; replay: boolean } | { error: string } {
+/** The engine a re-run would use now (given the engine store's state, or read now), and its template; or why there is none. */
+export function currentEngine(state = useEngineStore.getState()): { engine: Engine; template: ChatTemplate; replay: boolean } | { error: string } {
   const env = currentRunEnvironment();
   if (!env) return { error: "The lab is still starting; try again in a moment." };
   const resolved = env.resolveEngine();
   if ("error" in resolved) return { error: resolved.error };
-  return { engine: resolved.engine, template: resolved.template ?? chatmlTemplate, replay: useEngineStore.getState().kind === "replay" };
+  return { engine: resolved.engine, template: resolved.template ?? chatmlTemplate, replay: state.kind === "replay" };
 }
 
 async function writing<T>(what: string, work: (append: (event: LoopEvent) => void, signal: AbortSignal) => Promise<T>): Promise<T | { error: string }> {

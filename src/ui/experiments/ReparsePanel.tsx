@@ -1,7 +1,10 @@
 // "Parse as…": the step's recorded raw output read again with another protocol, or strictly,
 // at once and without generating. The re-read's calls and parse steps show beside the recorded
 // ones, with the differences listed and explained in words. Nothing is written to the log.
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
+import { getProtocol } from "../../middleware/protocols/registry.ts";
+import { rerunStep, useBranchStore } from "../../store/branch-controller.ts";
+import { useConversationStore } from "../../store/conversation-store.ts";
 import { collectParse } from "../../middleware/parser/collect.ts";
 import type { ParseEvent, ToolSpec } from "../../middleware/types.ts";
 import { compareParses, explainReparse, reparse } from "../../experiments/reparse.ts";
@@ -35,7 +38,7 @@ export function ReparsePanel({ step, tools, protocol, strict }: { step: StepView
           ))}
         </ul>
       )}
-      <p className="dbg-hint">Nothing is saved: this is a reading of the recorded output, not a new step.</p>
+      <KeepAsBranch step={step} tools={tools} protocol={protocol} strict={strict} />
     </section>
   );
 }
@@ -73,5 +76,41 @@ function ParseSide({ title, calls, events, testId, errors = [] }: { title: strin
         </ol>
       </details>
     </div>
+  );
+}
+
+/** Nothing is saved unless asked: then the re-read becomes a branch (the same prompt and output, parsed with this protocol). */
+function KeepAsBranch({ step, tools, protocol, strict }: { step: StepView; tools: ToolSpec[]; protocol: string; strict: boolean }) {
+  const busy = useBranchStore((s) => s.busy);
+  const toolTimeoutMs = useConversationStore((s) => s.active?.settings.toolTimeoutMs ?? 30_000);
+  const [message, setMessage] = useState<string | null>(null);
+  const chosen = getProtocol(protocol);
+  const keep = async () => {
+    if (!chosen) return;
+    const outcome = await rerunStep(
+      {
+        origin: { runId: step.runId, stepId: step.id },
+        protocol: chosen,
+        tools,
+        messages: step.messages,
+        prompt: step.prompt,
+        templateMessages: [...step.templateMessages],
+        template: { name: step.template, controlTokens: [...(step.controlTokens ?? [])] },
+        settings: step.settings,
+        changes: [`re-parsed as ${protocol} (the recorded output, not generated)`],
+        toolTimeoutMs,
+      },
+      step.rawOutput,
+    );
+    setMessage("error" in outcome ? outcome.error : "Kept as a branch under this step in the timeline.");
+  };
+  return (
+    <p className="dbg-hint">
+      Nothing is saved: this is a reading of the recorded output, not a new step.{" "}
+      <button type="button" data-testid="reparse-keep" disabled={busy !== null || strict || !chosen} title={strict ? "A branch is parsed as the loop parses; strict mode is a reading only" : undefined} onClick={() => void keep()}>
+        Keep as a branch
+      </button>
+      {message && <span role="status"> {message}</span>}
+    </p>
   );
 }

@@ -11,6 +11,7 @@ import { describeChanges, partsOf, renderParts, toolsOf, type RerunParts, type S
 import type { BranchResult } from "../../experiments/branch-run.ts";
 import { currentEngine, rerunStep, stopBranch, useBranchStore } from "../../store/branch-controller.ts";
 import { useConversationStore } from "../../store/conversation-store.ts";
+import { useEngineStore } from "../../store/engine-store.ts";
 import type { RunView, StepView } from "../debugger/build-steps.ts";
 import { toDisplayJson } from "../debugger/format.ts";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
@@ -34,7 +35,9 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
     [step],
   );
   const originalParts = useMemo(() => partsOf(inputs, tools, run?.toolSection), [inputs, tools, run?.toolSection]);
-  const now = useMemo(() => currentEngine(), []);
+  // The engine of the moment: it may be switched, loaded or unloaded while the panel is open.
+  const engineState = useEngineStore((s) => s);
+  const now = useMemo(() => currentEngine(engineState), [engineState]);
   const replay = !("error" in now) && now.replay;
 
   const [prompt, setPrompt] = useState(step.prompt);
