@@ -1,7 +1,7 @@
 // The parser playground under a pasted megabyte (figures printed, never asserted; driven by
 // ui-perf.ts): paste a ~1 MB output, then type at its end in each chunking, and count the main
 // thread's long tasks meanwhile (target: none over 50 ms: parsing runs in a worker, the output
-// is read after a pause in typing, and at most 300 event rows are drawn).
+// is read after a pause in typing, and at most 150 event rows are drawn).
 import type { Browser, Page } from "@playwright/test";
 
 type LongTasks = { count: number; longestMs: number; over50: number } | null;

@@ -21,7 +21,7 @@ import { PlaygroundRunner } from "./playground-runner.ts";
 /** Typing pauses this long before a parse is asked for: a keystroke in a megabyte is not re-parsed at once. */
 const PARSE_DEBOUNCE_MS = 120;
 /** Rows of parse events drawn; the count says how many there are. */
-const EVENT_ROWS = 300;
+const EVENT_ROWS = 150;
 /** Past this many characters the output box stops wrapping lines. */
 const LARGE_OUTPUT_CHARS = 100_000;
 
