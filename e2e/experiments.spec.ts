@@ -193,4 +193,13 @@ test("edit step 1's system prompt and re-run: a branch beside the original, kept
   await expect(page.getByTestId("import-message")).toContainText("Imported");
   await expect(page.getByTestId("step-item")).toHaveCount(3);
   await expect(page.getByTestId("step-item").nth(1)).toHaveAttribute("data-branch", "true");
+
+  // Compare across two conversations: the imported copy's step 1 against the first conversation's branch.
+  await page.getByTestId("step-item").first().click();
+  const otherConversation = await page.getByTestId("compare-conversation").locator("option", { hasNotText: "this conversation" }).first().getAttribute("value");
+  await page.getByTestId("compare-conversation").selectOption(otherConversation!);
+  const branchOption = page.getByTestId("compare-with").locator("option", { hasText: "Branch · step 1" });
+  await expect(branchOption).toHaveCount(1);
+  await page.getByTestId("compare-with").selectOption((await branchOption.getAttribute("value"))!);
+  await expect(page.getByTestId("step-compare-prompt").getByTestId("diff-delete")).toHaveText(["−Always answer in French."]);
 });

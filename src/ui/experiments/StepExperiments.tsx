@@ -2,7 +2,9 @@
 // edit its inputs and run it again as a branch (Edit and re-run), and compare it with another
 // step. A bar under the step's header; each opens its own panel.
 import "./experiments.css";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { loadConversationEvents, useConversationStore } from "../../store/conversation-store.ts";
+import { StepFolder } from "../debugger/build-steps.ts";
 import { listProtocols } from "../../middleware/protocols/registry.ts";
 import type { ToolSpec } from "../../middleware/types.ts";
 import { collectParse } from "../../middleware/parser/collect.ts";
@@ -46,8 +48,30 @@ export function StepExperiments({ step, run, model, tools }: StepExperimentsProp
   const [strict, setStrict] = useState(false);
   const [rerunOpen, setRerunOpen] = useState(false);
   const [compareWith, setCompareWith] = useState("");
-  const other = compareWith !== "" ? model.steps.get(compareWith) : undefined;
-  const compared = useMemo(() => (other && other.key !== step.key ? { a: comparable(other), b: comparable(step) } : null), [other, step]);
+  // Steps to compare with: this conversation's, or another saved one's (read, not opened).
+  const conversations = useConversationStore((s) => s.list);
+  const activeId = useConversationStore((s) => s.active?.id);
+  const [source, setSource] = useState("");
+  const [otherModel, setOtherModel] = useState<{ id: string; model: StepsModel } | { id: string; error: string } | null>(null);
+  useEffect(() => {
+    if (source === "" || source === activeId) return;
+    let current = true;
+    loadConversationEvents(source).then(
+      (events) => current && setOtherModel(events ? { id: source, model: new StepFolder().update(events) } : { id: source, error: "That conversation is no longer stored." }),
+      (error: unknown) => current && setOtherModel({ id: source, error: `It could not be read: ${error instanceof Error ? error.message : String(error)}` }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [source, activeId]);
+  const fromOther = source !== "" && source !== activeId;
+  const candidates: StepsModel | null = !fromOther ? model : otherModel && otherModel.id === source && "model" in otherModel ? otherModel.model : null;
+  const otherTitle = fromOther ? (conversations.find((c) => c.id === source)?.title ?? "another conversation") : null;
+  const other = compareWith !== "" ? candidates?.steps.get(compareWith) : undefined;
+  const compared = useMemo(
+    () => (other && (fromOther || other.key !== step.key) ? { a: comparable(other, `${otherTitle ? `${otherTitle} · ` : ""}${stepLabel(other)}`), b: comparable(step) } : null),
+    [other, step, fromOther, otherTitle],
+  );
   const nativeStep = step.request !== undefined;
   const finished = step.status !== "running";
   return (
@@ -77,15 +101,31 @@ export function StepExperiments({ step, run, model, tools }: StepExperimentsProp
         </button>
         <label className="xp-control" title="Set this step against another: prompts, outputs, calls, timings">
           Compare with…{" "}
+          {conversations.length > 1 && (
+            <select
+              data-testid="compare-conversation"
+              value={source === "" ? (activeId ?? "") : source}
+              onChange={(e) => {
+                setSource(e.target.value);
+                setCompareWith("");
+              }}
+            >
+              {conversations.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.id === activeId ? "this conversation" : c.title}
+                </option>
+              ))}
+            </select>
+          )}
           <select data-testid="compare-with" value={compareWith} onChange={(e) => setCompareWith(e.target.value)}>
-            <option value="">—</option>
-            {model.order
-              .filter((key) => key !== step.key)
+            <option value="">{fromOther && !candidates ? "reading…" : "—"}</option>
+            {(candidates?.order ?? [])
+              .filter((key) => fromOther || key !== step.key)
               .map((key) => {
-                const candidate = model.steps.get(key)!;
+                const candidate = candidates!.steps.get(key)!;
                 return (
                   <option key={key} value={key}>
-                    {candidate.key === step.branch?.fromKey ? "the original: " : ""}
+                    {!fromOther && candidate.key === step.branch?.fromKey ? "the original: " : ""}
                     {stepLabel(candidate)} · {candidate.protocol}
                   </option>
                 );
@@ -93,6 +133,11 @@ export function StepExperiments({ step, run, model, tools }: StepExperimentsProp
           </select>
         </label>
       </div>
+      {otherModel && "error" in otherModel && otherModel.id === source && (
+        <p className="xp-note tone-err" role="alert">
+          {otherModel.error}
+        </p>
+      )}
       {step.branch && <BranchNote step={step} run={run} />}
       {compared && <CompareSteps a={compared.a} b={compared.b} />}
       {rerunOpen && <RerunPanel key={step.key} step={step} run={run} tools={tools} />}
