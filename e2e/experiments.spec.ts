@@ -65,6 +65,14 @@ test("the playground reads pasted tool definitions, and its state travels in a l
   await other.getByTestId("playground-output").fill("<tool_call><tool_name>nope</tool_name></tool_call>");
   await expect(other.getByTestId("playground-problems")).toContainText("unknown-tool");
 
+  // A dropped file replaces the output.
+  await other.getByTestId("playground-output").evaluate((box) => {
+    const data = new DataTransfer();
+    data.items.add(new File(["<tool_call><tool_name>lookup</tool_name><q>from a file</q></tool_call>"], "output.txt", { type: "text/plain" }));
+    box.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+  });
+  await expect(other.getByTestId("playground-call")).toContainText("from a file");
+
   // A damaged link is reported, not thrown.
   await other.goto("/?view=playground#pg=AAAA");
   await expect(other.getByTestId("playground-link-message")).toContainText("could not be read");
@@ -202,4 +210,17 @@ test("edit step 1's system prompt and re-run: a branch beside the original, kept
   await expect(branchOption).toHaveCount(1);
   await page.getByTestId("compare-with").selectOption((await branchOption.getAttribute("value"))!);
   await expect(page.getByTestId("step-compare-prompt").getByTestId("diff-delete")).toHaveText(["−Always answer in French."]);
+});
+
+test("a re-run without an engine says so and does not run", async ({ page }) => {
+  await openLab(page, "hermes-calculator");
+  await send(page, "What is 1234 × 5678?");
+  await expect(page.getByTestId("step-item")).toHaveCount(2);
+  await page.getByTestId("step-item").first().click();
+  // WebLLM with no model loaded: nothing to re-run on.
+  await page.getByTestId("engine-select").selectOption("webllm");
+  await page.getByTestId("step-rerun").click();
+  await expect(page.getByTestId("rerun-engine-note")).toContainText("No engine:");
+  await expect(page.getByTestId("rerun-run")).toBeDisabled();
+  await expect(page.getByTestId("rerun-output")).toHaveCount(0);
 });
