@@ -192,6 +192,8 @@ test("edit step 1's system prompt and re-run: a branch beside the original, kept
   await expect(page.getByTestId("tool-exec")).toContainText("5");
   await page.getByTestId("step-item").nth(2).click();
   await expect(page.getByTestId("raw-output-view")).toContainText("The branch's answer");
+  // The loop went on with the branch's edit, not the conversation's system prompt.
+  expect(await shownPrompt(page)).toContain("Always answer in French.");
   // Still one assistant turn in the chat: a branch never rewrites the conversation.
   await expect(page.getByTestId("message-assistant")).toHaveCount(1);
   await page.screenshot({ path: `${SHOTS}/rerun-continued.png`, fullPage: true });

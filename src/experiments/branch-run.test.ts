@@ -78,13 +78,17 @@ describe("a branch (edit and re-run)", () => {
     const { events: branchEvents, result } = await drive(runBranch(request, { output: call(2, 2) }, new AbortController().signal));
     const engine: Engine = new ScriptedEngine(["It is 4."]);
     const { events: more, result: status } = await drive(
-      continueBranch({ branch: { ...result, protocol: hermes, messages: request.messages, toolTimeoutMs: 1000 }, tools: [add], engine, template: chatmlTemplate, generation: {}, maxSteps: 3, signal: new AbortController().signal }),
+      continueBranch({ branch: { ...result, protocol: hermes, messages: request.messages, toolTimeoutMs: 1000, systemPrompt: "Be very brief.", toolSpecs: [{ ...request.tools[0]!, description: "Adds two numbers" }] }, tools: [add], engine, template: chatmlTemplate, generation: {}, maxSteps: 3, signal: new AbortController().signal }),
     );
     for (const event of more) expect(loopEventSchema.safeParse(event).success).toBe(true);
     expect(status).toBe("final");
     expect(more.find((e) => e.type === "tool-end")).toMatchObject({ runId: result.runId, stepId: result.stepId, status: "ok", content: "4" });
     expect(more.find((e) => e.type === "run-start")).toMatchObject({ branch: { runId: result.runId, stepId: result.stepId, continues: true } });
     expect(more.at(-1)).toMatchObject({ type: "run-end", runId: result.runId, status: "final" });
+    // The continuation keeps the branch's edits: its system prompt and its tool descriptions.
+    const next = more.find((e) => e.type === "step-start");
+    expect(next?.type === "step-start" && next.prompt).toContain("Be very brief.");
+    expect(next?.type === "step-start" && next.prompt).toContain("Adds two numbers");
 
     const log = [...original, ...branchEvents, ...more];
     expect(deriveHistory(log)).toEqual(deriveHistory(original));

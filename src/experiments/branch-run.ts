@@ -161,6 +161,9 @@ export interface BranchToContinue {
   /** The branch step's input conversation. */
   messages: ChatMessage[];
   toolTimeoutMs: number;
+  /** The branch's own system prompt and tools (as edited): the continuation keeps them. */
+  systemPrompt?: string;
+  toolSpecs?: ToolSpec[];
 }
 
 export interface ContinueRequest {
@@ -229,7 +232,7 @@ export async function* continueBranch(input: ContinueRequest): AsyncGenerator<Lo
       const options: RunToolLoopOptions = {
         engine: input.engine,
         protocol: request.protocol,
-        tools: input.tools,
+        tools: withBranchSpecs(input.tools, branch.toolSpecs),
         messages: [...messages],
         template: input.template,
         generation: input.generation,
@@ -237,7 +240,8 @@ export async function* continueBranch(input: ContinueRequest): AsyncGenerator<Lo
         toolTimeoutMs: request.toolTimeoutMs,
         signal: input.signal,
         idPrefix: "branch",
-        ...(input.systemPrompt !== undefined ? { systemPrompt: input.systemPrompt } : {}),
+        // The branch's system prompt (as edited) where it has one; else the conversation's.
+        ...(branch.systemPrompt !== undefined ? { systemPrompt: branch.systemPrompt } : input.systemPrompt !== undefined ? { systemPrompt: input.systemPrompt } : {}),
       };
       const continuing: BranchRef = { runId: branch.runId, stepId: branch.stepId, changes: [], continues: true };
       for await (const event of runToolLoop(options)) {
@@ -252,6 +256,16 @@ export async function* continueBranch(input: ContinueRequest): AsyncGenerator<Lo
   }
   yield stamp({ type: "run-end", status, messages: [...messages] });
   return status;
+}
+
+/** The executable tools the branch offered, described as the branch described them (edited descriptions and schemas kept). */
+function withBranchSpecs(tools: ExecutableTool[], specs: ToolSpec[] | undefined): ExecutableTool[] {
+  if (!specs) return tools;
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  return specs.flatMap((spec) => {
+    const tool = byName.get(spec.name);
+    return tool ? [{ ...tool, description: spec.description, parameters: spec.parameters }] : [];
+  });
 }
 
 /** Closes a branch the person does not want: kept in the log, marked discarded, off the timeline. */

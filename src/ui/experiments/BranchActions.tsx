@@ -3,7 +3,7 @@
 import { useState } from "react";
 import type { StepOutput } from "../../middleware/loop/stream-step.ts";
 import { getProtocol } from "../../middleware/protocols/registry.ts";
-import type { ChatMessage } from "../../middleware/types.ts";
+import type { ChatMessage, ToolSpec } from "../../middleware/types.ts";
 import { continueFromBranch, discardBranch, useBranchStore } from "../../store/branch-controller.ts";
 import { useConversationStore } from "../../store/conversation-store.ts";
 
@@ -13,6 +13,9 @@ export interface OpenBranch {
   output: Pick<StepOutput, "content" | "reasoning" | "calls" | "rawOutput">;
   protocolName: string;
   messages: ChatMessage[];
+  /** The branch's system prompt and tools as edited: the continuation keeps them. */
+  systemPrompt?: string;
+  toolSpecs?: ToolSpec[];
 }
 
 export function BranchActions({ branch, closed }: { branch: OpenBranch; closed?: boolean }) {
@@ -27,7 +30,16 @@ export function BranchActions({ branch, closed }: { branch: OpenBranch; closed?:
   const onContinue = async () => {
     if (!protocol) return;
     setMessage(null);
-    const outcome = await continueFromBranch({ runId: branch.runId, stepId: branch.stepId, output: branch.output, protocol, messages: branch.messages, toolTimeoutMs });
+    const outcome = await continueFromBranch({
+      runId: branch.runId,
+      stepId: branch.stepId,
+      output: branch.output,
+      protocol,
+      messages: branch.messages,
+      toolTimeoutMs,
+      ...(branch.systemPrompt !== undefined ? { systemPrompt: branch.systemPrompt } : {}),
+      ...(branch.toolSpecs ? { toolSpecs: branch.toolSpecs } : {}),
+    });
     if (typeof outcome === "object") setMessage(outcome.error);
     else {
       setActed(true);

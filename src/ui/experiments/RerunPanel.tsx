@@ -245,7 +245,15 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
             <OutputSide title={`branch · ${protocol} · ${result.status}`} raw={result.output.rawOutput} calls={result.output.calls} testId="rerun-branch" />
           </div>
           <BranchActions
-            branch={{ runId: result.runId, stepId: result.stepId, output: result.output, protocolName: protocol, messages: parts.messages }}
+            branch={{
+              runId: result.runId,
+              stepId: result.stepId,
+              output: result.output,
+              protocolName: protocol,
+              messages: parts.messages,
+              systemPrompt: parts.systemPrompt,
+              ...toolSpecsOf(parts),
+            }}
           />
         </div>
       )}
@@ -268,4 +276,10 @@ function OutputSide({ title, raw, calls, testId }: { title: string; raw: string;
       </ol>
     </div>
   );
+}
+
+/** The edited tools, for a continuation of the branch (none when a schema does not read). */
+function toolSpecsOf(parts: RerunParts): { toolSpecs?: ToolSpec[] } {
+  const edited = toolsOf(parts);
+  return "tools" in edited ? { toolSpecs: edited.tools } : {};
 }

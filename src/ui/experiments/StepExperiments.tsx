@@ -8,6 +8,7 @@ import { StepFolder } from "../debugger/build-steps.ts";
 import { listProtocols } from "../../middleware/protocols/registry.ts";
 import type { ToolSpec } from "../../middleware/types.ts";
 import { collectParse } from "../../middleware/parser/collect.ts";
+import { userSystemPrompt } from "../../experiments/rerun-draft.ts";
 import type { RunView, StepsModel, StepView } from "../debugger/build-steps.ts";
 import { stepLabel } from "../debugger/format.ts";
 import { CompareSteps, type ComparedStep } from "./CompareSteps.tsx";
@@ -172,6 +173,9 @@ function BranchNote({ step, run }: { step: StepView; run: RunView | undefined })
             output: { content: recorded.text, reasoning: recorded.reasoning, calls: recorded.calls, rawOutput: step.rawOutput },
             protocolName: step.protocol,
             messages: step.messages,
+            // What the branch recorded: its system text without the tool section, and its tools.
+            systemPrompt: userSystemPrompt(step.templateMessages, run?.toolSection),
+            ...(run ? { toolSpecs: run.tools } : {}),
           }}
         />
       )}
