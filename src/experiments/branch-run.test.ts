@@ -9,6 +9,7 @@ import { chatmlTemplate } from "../middleware/templates/chatml.ts";
 import type { Engine, ExecutableTool, LoopEvent } from "../middleware/types.ts";
 import { deriveChat } from "../store/derive-chat.ts";
 import { countGenerations, deriveHistory } from "../store/derive-history.ts";
+import { transcriptFromEvents } from "../store/conversation-export.ts";
 import { StepFolder } from "../ui/debugger/build-steps.ts";
 import { stepLabel } from "../ui/debugger/format.ts";
 import { continueBranch, discardBranchEvent, runBranch, type BranchRequest } from "./branch-run.ts";
@@ -92,6 +93,8 @@ describe("a branch (edit and re-run)", () => {
 
     const log = [...original, ...branchEvents, ...more];
     expect(deriveHistory(log)).toEqual(deriveHistory(original));
+    // A replay transcript made from the log plays the conversation, not its branches.
+    expect(transcriptFromEvents(log, "t").turns).toEqual(transcriptFromEvents(original, "t").turns);
     const model = new StepFolder().update(log);
     const labels = model.order.map((key) => stepLabel(model.steps.get(key)!));
     expect(labels).toEqual(["Turn 1 · step 1", "Branch · step 1", "Branch · step 2", "Turn 1 · step 2"]);
