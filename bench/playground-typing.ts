@@ -2,6 +2,8 @@
 // ui-perf.ts): paste a ~1 MB output, then type at its end in each chunking, and count the main
 // thread's long tasks meanwhile (target: none over 50 ms: parsing runs in a worker, the output
 // is read after a pause in typing, and at most 150 event rows are drawn).
+// PG_ORDER (e.g. "char,whole") picks the chunkings and their order; PG_SETTLE_MS the pause
+// between choosing a chunking and typing (default 500 ms).
 import type { Browser, Page } from "@playwright/test";
 
 type LongTasks = { count: number; longestMs: number; over50: number } | null;
