@@ -58,6 +58,7 @@ describe("a branch (edit and re-run)", () => {
     expect(stepStart.type === "step-start" && stepStart.prompt).toContain("Be very brief.");
     expect(result.output.calls).toEqual([expect.objectContaining({ name: "add", arguments: { a: 2, b: 2 } })]);
     expect(result.status).toBe("tool-calls");
+    expect(result.parseEvents.filter((e) => e.type === "tool-call-end")).toHaveLength(1);
 
     const log = [...original, ...branchEvents];
     // The conversation (chat, next turn's history, replay position) is the original's.

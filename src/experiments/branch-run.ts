@@ -21,6 +21,7 @@ import type {
   ExecutableTool,
   GenerationSettings,
   LoopEvent,
+  ParseEvent,
   Protocol,
   RunStatus,
   StepStatus,
@@ -56,6 +57,8 @@ export interface BranchResult {
   stepId: string;
   output: StepOutput;
   status: StepStatus;
+  /** The branch step's parse events, as recorded. */
+  parseEvents: ParseEvent[];
   /** Set when the step was refused before anything was sent (the prompt does not fit). */
   refused?: string;
 }
@@ -120,9 +123,9 @@ export async function* runBranch(request: BranchRequest, source: BranchSource, s
     const refused = `Not sent: ${describeBudget(budget)}.`;
     yield stamp({ type: "step-end", stepId, status: "cut-off", cutOff: "context-window", durationMs: performance.now() - startedAt, error: refused });
     const output: StepOutput = { rawOutput: "", content: "", reasoning: "", calls: [], parseErrors: [], ending: "cut-off", cutOff: "context-window" };
-    return { runId, stepId, output, status: "cut-off", refused };
+    return { runId, stepId, output, status: "cut-off", parseEvents: [], refused };
   }
-  const output = yield* streamStep({
+  const stream = streamStep({
     engine,
     prompt: request.prompt,
     settings,
@@ -132,6 +135,17 @@ export async function* runBranch(request: BranchRequest, source: BranchSource, s
     stepId,
     stamp,
   });
+  const parseEvents: ParseEvent[] = [];
+  let output: StepOutput;
+  for (;;) {
+    const next = await stream.next();
+    if (next.done) {
+      output = next.value;
+      break;
+    }
+    if (next.value.type === "parse") parseEvents.push(next.value.event);
+    yield next.value;
+  }
   const status = stepStatusOf(output);
   yield stamp({
     type: "step-end",
@@ -141,7 +155,7 @@ export async function* runBranch(request: BranchRequest, source: BranchSource, s
     ...(output.error !== undefined ? { error: output.error } : {}),
     ...(output.cutOff !== undefined ? { cutOff: output.cutOff } : {}),
   });
-  return { runId, stepId, output, status };
+  return { runId, stepId, output, status, parseEvents };
 }
 
 function safe<T>(make: () => T): T | undefined {

@@ -6,14 +6,14 @@
 import { useMemo, useState } from "react";
 import { collectParse } from "../../middleware/parser/collect.ts";
 import { getProtocol, listProtocols } from "../../middleware/protocols/registry.ts";
-import type { GenerationSettings, ToolSpec } from "../../middleware/types.ts";
+import type { GenerationSettings, ParseEvent, ToolSpec } from "../../middleware/types.ts";
 import { describeChanges, partsOf, renderParts, toolsOf, type RerunParts, type StepInputs } from "../../experiments/rerun-draft.ts";
 import type { BranchResult } from "../../experiments/branch-run.ts";
 import { currentEngine, rerunStep, stopBranch, useBranchStore } from "../../store/branch-controller.ts";
 import { useConversationStore } from "../../store/conversation-store.ts";
 import { useEngineStore } from "../../store/engine-store.ts";
 import type { RunView, StepView } from "../debugger/build-steps.ts";
-import { toDisplayJson } from "../debugger/format.ts";
+import { summarizeParseEvent, toDisplayJson } from "../debugger/format.ts";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { BranchActions } from "./BranchActions.tsx";
 
@@ -117,7 +117,8 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
     else setResult(outcome);
   };
 
-  const recorded = useMemo(() => collectParse(step.parseEvents.map((e) => e.event)), [step.parseEvents]);
+  const recordedEvents = useMemo(() => step.parseEvents.map((e) => e.event), [step.parseEvents]);
+  const recorded = useMemo(() => collectParse(recordedEvents), [recordedEvents]);
   const engineNote =
     "error" in now
       ? `No engine: ${now.error}`
@@ -241,8 +242,8 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
             </p>
           )}
           <div className="xp-sides">
-            <OutputSide title={`original · ${step.protocol}`} raw={step.rawOutput} calls={recorded.calls} testId="rerun-original" />
-            <OutputSide title={`branch · ${protocol} · ${result.status}`} raw={result.output.rawOutput} calls={result.output.calls} testId="rerun-branch" />
+            <OutputSide title={`original · ${step.protocol}`} raw={step.rawOutput} calls={recorded.calls} events={recordedEvents} testId="rerun-original" />
+            <OutputSide title={`branch · ${protocol} · ${result.status}`} raw={result.output.rawOutput} calls={result.output.calls} events={result.parseEvents} testId="rerun-branch" />
           </div>
           <BranchActions
             branch={{
@@ -261,7 +262,11 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
   );
 }
 
-function OutputSide({ title, raw, calls, testId }: { title: string; raw: string; calls: { id: string; name: string; arguments: Record<string, unknown> }[]; testId: string }) {
+/** Parse events listed beside an output: the decisions (calls, repairs, errors) and how many in all. */
+const DECISION_ROWS = 40;
+
+function OutputSide({ title, raw, calls, events, testId }: { title: string; raw: string; calls: { id: string; name: string; arguments: Record<string, unknown> }[]; events: readonly ParseEvent[]; testId: string }) {
+  const decisions = events.filter((e) => e.type !== "text" && e.type !== "reasoning" && e.type !== "tool-call-delta");
   return (
     <div className="xp-side" data-testid={testId}>
       <h4>{title}</h4>
@@ -274,6 +279,18 @@ function OutputSide({ title, raw, calls, testId }: { title: string; raw: string;
         ))}
         {calls.length === 0 && <li className="dbg-hint">no call</li>}
       </ol>
+      <details>
+        <summary data-testid={`${testId}-parse-count`}>
+          {events.length} parse events, {decisions.length} decisions
+        </summary>
+        <ol className="xp-events mono">
+          {decisions.slice(0, DECISION_ROWS).map((event, i) => (
+            <li key={i}>
+              {event.type} {event.span.start}–{event.span.end} {visibleBidi(summarizeParseEvent(event))}
+            </li>
+          ))}
+        </ol>
+      </details>
     </div>
   );
 }
