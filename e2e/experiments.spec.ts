@@ -141,7 +141,7 @@ test("edit step 1's system prompt and re-run: a branch beside the original, kept
   await expect(page.getByTestId("rerun-branch-calls")).toContainText("2 + 3");
   await expect(page.getByTestId("rerun-original-calls")).toContainText("1234 * 5678");
   await expect(page.getByTestId("rerun-branch-parse-count")).toContainText(/\d+ parse events, [1-9]\d* decisions/);
-  await page.screenshot({ path: `${SHOTS}/rerun-result.png`, fullPage: true });
+  await page.getByTestId("rerun-panel").screenshot({ path: `${SHOTS}/rerun-panel.png` });
 
   // The timeline shows the branch under step 1; the chat is unchanged.
   const items = page.getByTestId("step-item");
