@@ -3,7 +3,8 @@
 //   1. main-thread long tasks while the replay engine streams into an open debugger,
 //   2. interaction latency in a 1,000-step session (imported as an event-log file),
 //   3. the initial JavaScript size, gzip, without the WebLLM chunks;
-//   4. the token view of a 4k-token prompt (token-view.ts).
+//   4. the token view of a 4k-token prompt (token-view.ts);
+//   5. typing in the parser playground with a megabyte pasted (playground-typing.ts).
 // Run alone with `npx tsx bench/ui-perf.ts`, or with the others by `npm run bench`.
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -13,6 +14,7 @@ import { gzipSync } from "node:zlib";
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { baseChromiumArgs, systemChromiumPath } from "../e2e/browser.ts";
 import { longSession } from "../src/ui/debugger/event-fixtures.ts";
+import { playgroundScenario, printPlaygroundFigures } from "./playground-typing.ts";
 import { printTokenViewFigures, tokenViewScenario } from "./token-view.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -301,6 +303,8 @@ export async function runUiPerfBenchmark(): Promise<void> {
     }
     const tokens = await step("token view", () => tokenViewScenario(live, base, recordLongTasks, longTasksSince));
     if (!(tokens instanceof Error)) printTokenViewFigures(tokens, describeLongTasks);
+    const playground = await step("parser playground", () => playgroundScenario(live, base, recordLongTasks, longTasksSince));
+    if (!(playground instanceof Error)) printPlaygroundFigures(playground, describeLongTasks);
   } finally {
     await browser?.close();
     if (server.pid) {

@@ -169,6 +169,11 @@ test("compare: the same question through native tool calling and through the mid
   await expect(native.getByTestId("compare-steps")).toHaveText("2");
   await expect(native.getByTestId("compare-answer")).toHaveText("6 × 7 = 42.");
   await expect(prompt.getByTestId("compare-answer")).toHaveText("It is 42.");
+  // Step by step, in the compare view every debugger step has: the native request body against our prompt.
+  await expect(page.getByTestId("step-compare-a")).toContainText("native · step 1");
+  await expect(page.getByTestId("step-compare-b")).toContainText("prompt · step 1");
+  await expect(page.getByTestId("step-compare-calls")).toContainText('same: calculator {"expression":"6 * 7"}');
+  await expect(page.getByTestId("step-compare-prompt").getByTestId("diff-delete").first()).toBeVisible();
   await expect(native).toContainText("630 in · 20 out");
   await page.screenshot({ path: "test-results/compare-view.png" });
   // Which endpoint each side used.

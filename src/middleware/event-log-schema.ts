@@ -155,6 +155,13 @@ export const stepStatusSchema = z.enum(["final", "tool-calls", "parse-error", "a
 export const runStatusSchema = z.enum(["final", "max-steps", "aborted", "engine-error", "cut-off"]);
 export const toolExecutionStatusSchema = z.enum(["ok", "error", "timeout", "aborted", "invalid-arguments", "unknown-tool"]);
 
+/**
+ * A re-run of a step ("Edit and re-run"): a run of its own, recorded beside the original, which
+ * it never rewrites. It names the step it came from and, in words, what was changed. A run that
+ * continues a branch (its calls run, the loop goes on) names the branch's step and `continues`.
+ */
+export const branchSchema = z.object({ runId: z.string(), stepId: z.string(), changes: z.array(z.string()), continues: z.boolean().optional() });
+
 /** Fields every event has. Nested runs (a sub-agent) carry `parent`: the step and call they run under. */
 const eventBase = {
   runId: z.string().min(1),
@@ -174,6 +181,8 @@ export const loopEventSchema = z.discriminatedUnion("type", [
     limits: z.object({ maxSteps: z.number(), toolTimeoutMs: z.number(), maxCallsPerStep: z.number().optional() }),
     /** The tool section of the system prompt as this run's protocol wrote it (absent without tools, and in older logs). */
     toolSection: z.string().optional(),
+    /** Set on a re-run of a step (a branch) and on a run that continues one. */
+    branch: branchSchema.optional(),
   }),
   z.object({
     ...eventBase,
@@ -230,5 +239,13 @@ export const loopEventSchema = z.discriminatedUnion("type", [
     /** With status "cut-off": which limit cut the output, where known. */
     cutOff: cutOffLimitSchema.optional(),
   }),
-  z.object({ ...eventBase, type: z.literal("run-end"), status: runStatusSchema, error: z.string().optional(), messages: z.array(chatMessageSchema) }),
+  z.object({
+    ...eventBase,
+    type: z.literal("run-end"),
+    status: runStatusSchema,
+    error: z.string().optional(),
+    messages: z.array(chatMessageSchema),
+    /** A branch the person discarded: kept in the log, hidden from the timeline. */
+    discarded: z.boolean().optional(),
+  }),
 ]);

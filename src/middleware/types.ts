@@ -266,3 +266,6 @@ export type ToolExecutionStatus = z.infer<typeof schema.toolExecutionStatusSchem
 export type LoopEvent = z.infer<typeof schema.loopEventSchema>;
 
 export type LoopEventType = LoopEvent["type"];
+
+/** A re-run of a step (a branch), as its run-start records it. */
+export type BranchRef = z.infer<typeof schema.branchSchema>;

@@ -3,6 +3,7 @@
 // is an ordinary turn of its own new conversation (exportable and replayable like any other);
 // the compare view reads their event logs side by side.
 import { create } from "zustand";
+import type { LoopEvent } from "../middleware/types.ts";
 import { conversationActions, useConversationStore } from "./conversation-store.ts";
 import { useProtocolStore } from "./protocol-store.ts";
 import { sendMessage, useRunStore } from "./run-controller.ts";
@@ -14,6 +15,8 @@ export interface ComparedRun {
   mode: "native" | "prompt";
   conversationId: string;
   summary: RunSummary | undefined;
+  /** The run's event log, for the step-by-step compare. */
+  events?: readonly LoopEvent[];
 }
 
 interface CompareState {
@@ -46,7 +49,7 @@ export async function compareNativeAndPrompt(message: string, protocol: string):
       if (!sent) throw new Error(useRunStore.getState().notice ?? "the message could not be sent");
       await conversationActions.rename(conversation.id, `Compare · ${side.mode === "native" ? "native" : protocol}: ${text.slice(0, 40)}`);
       const events = useConversationStore.getState().active?.events ?? [];
-      const run: ComparedRun = { label: side.label, mode: side.mode, conversationId: conversation.id, summary: summarizeRun(events) };
+      const run: ComparedRun = { label: side.label, mode: side.mode, conversationId: conversation.id, summary: summarizeRun(events), events };
       useCompareStore.setState((s) => ({ runs: [...s.runs, run] }));
     }
   } catch (error) {

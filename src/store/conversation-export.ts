@@ -114,7 +114,11 @@ export function transcriptFromEvents(events: readonly LoopEvent[], title: string
   const counts = new Map<string, { promptTokens?: number; completionTokens?: number }>();
   const cutOffs = new Map<string, CutOffLimit>();
   let protocol: string | undefined;
+  // Branches (re-runs of a step) are experiments beside the conversation, not turns a replay plays.
+  const branches = new Set<string>();
   for (const event of events) {
+    if ((event.type === "run-start" && event.branch) || (event.parent && branches.has(event.parent.runId))) branches.add(event.runId);
+    if (branches.has(event.runId)) continue;
     if (runId) {
       if (event.runId !== runId && !(event.parent && belongs.has(event.parent.runId))) continue;
       belongs.add(event.runId);

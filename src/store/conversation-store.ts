@@ -484,6 +484,14 @@ export const conversationActions = {
 };
 
 /** For tests: forget module state between cases. */
+/** Another saved conversation's log, read without opening it (to compare its steps); null when none is stored under that id. */
+export async function loadConversationEvents(id: string): Promise<readonly LoopEvent[] | null> {
+  const active = useConversationStore.getState().active;
+  if (active?.id === id) return active.events;
+  if (!repository) return null;
+  return (await repository.load(id))?.events ?? null;
+}
+
 export function resetConversationStoreForTests(): void {
   repository = null;
   pending = [];

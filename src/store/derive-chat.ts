@@ -280,11 +280,16 @@ interface RunSlice {
   userContent?: string;
 }
 
+/** What a branch run (a re-run of a step) maps to: the chat shows the conversation, not its experiments. */
+const BRANCH = "\u0000branch";
+
 /** Groups the log by top-level run, in order of appearance. */
 function groupRuns(events: readonly LoopEvent[], runs: RunSlice[], byId: Map<string, RunSlice>, topOf: Map<string, string>, from: number): void {
   for (let i = from; i < events.length; i += 1) {
     const event = events[i]!;
+    if (event.type === "run-start" && event.branch) topOf.set(event.runId, BRANCH);
     const top = topRunOf(event, topOf);
+    if (top === BRANCH) continue;
     let slice = byId.get(top);
     if (!slice) {
       slice = { runId: top, events: [] };

@@ -6,8 +6,12 @@ import type { ChatMessage, LoopEvent } from "../middleware/types.ts";
 export function deriveHistory(events: readonly LoopEvent[]): ChatMessage[] {
   let history: ChatMessage[] = [];
   let currentRun: string | null = null;
+  const branches = new Set<string>();
   for (const event of events) {
     if (event.parent) continue;
+    // A re-run of a step (a branch) is an experiment beside the conversation, not part of it.
+    if (event.type === "run-start" && event.branch) branches.add(event.runId);
+    if (branches.has(event.runId)) continue;
     if (event.type === "run-start") {
       currentRun = event.runId;
       history = [...event.messages];
@@ -30,6 +34,11 @@ function sameAsLast(history: ChatMessage[], message: ChatMessage): boolean {
 /** How many model generations the log holds (a restored replay engine continues after them). */
 export function countGenerations(events: readonly LoopEvent[]): number {
   let count = 0;
-  for (const event of events) if (event.type === "step-start") count += 1;
+  // A branch's output was given by the person (replay) or made by another engine: not the script's.
+  const branches = new Set<string>();
+  for (const event of events) {
+    if (event.type === "run-start" && event.branch) branches.add(event.runId);
+    else if (event.type === "step-start" && !branches.has(event.runId) && !(event.parent && branches.has(event.parent.runId))) count += 1;
+  }
   return count;
 }

@@ -66,7 +66,7 @@ function describe(error: unknown): string {
  * conversation's log stops — after a reload too. A script chosen mid-conversation starts at
  * its first turn: the conversation remembers at which generation each script took over.
  */
-function alignReplayPosition(engine: Engine, conversation: Conversation): void {
+export function alignReplayPosition(engine: Engine, conversation: Conversation): void {
   const candidate = engine as Engine & { reset?: (position: number) => void };
   if (typeof candidate.reset !== "function") return;
   const generations = countGenerations(conversation.events);

@@ -21,6 +21,7 @@ import { ToolExecView } from "./ToolExecView.tsx";
 import { ContextBudgetBar } from "../tokens/ContextBudgetBar.tsx";
 import { useThrottled } from "./use-throttled.ts";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
+import { StepExperiments } from "../experiments/StepExperiments.tsx";
 
 export interface DebuggerPaneProps {
   /** The conversation's event log. */
@@ -123,6 +124,7 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
             <br />
             <span data-testid="step-budget">{formatBudget(step.budget)}</span>
           </p>
+          <StepExperiments step={step} run={run} model={model} tools={shownTools} />
           <EngineFigures step={step} />
           {!step.request && <ContextBudgetBar step={step} controlTokens={parts!.controlTokens} />}
           {step.status === "cut-off" && (

@@ -70,6 +70,8 @@ const StepRow = memo(function StepRow({ step, selected, onSelect }: { step: Step
       data-depth={step.depth}
       data-step-id={step.id}
       data-status={step.status}
+      data-branch={step.branch ? "true" : undefined}
+      title={step.branch && step.branch.changes.length > 0 ? `Changed: ${step.branch.changes.join("; ")}` : undefined}
       aria-current={selected ? "true" : undefined}
       onClick={() => onSelect(step)}
     >

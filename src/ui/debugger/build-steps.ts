@@ -3,6 +3,7 @@
 // only its new events, and a step's object is replaced only when one of its events arrives
 // (React can skip every step that did not change).
 import type {
+  BranchRef,
   ChatMessage,
   ContextBudget,
   CutOffLimit,
@@ -93,6 +94,8 @@ export interface StepView {
   toolExecutions: readonly ToolExecution[];
   /** Keys of every sub-agent step nested directly under this step, in order. */
   childStepKeys: readonly string[];
+  /** A step of a re-run (a branch): the step it branches from (its key) and what was changed. */
+  branch?: { fromKey: string; changes: readonly string[]; continues?: boolean };
 }
 
 export interface RunView {
@@ -104,6 +107,10 @@ export interface RunView {
   parent?: ParentRef;
   ended: boolean;
   status?: string;
+  /** Set on a re-run of a step (a branch) and on a run that continues one. */
+  branch?: BranchRef;
+  /** A branch the person discarded: its steps leave the timeline. */
+  discarded?: boolean;
 }
 
 export interface StepsModel {
@@ -193,8 +200,9 @@ export class StepFolder {
   private computeOrder(): string[] {
     const out: string[] = [];
     const visit = (key: string) => {
-      out.push(key);
       const step = this.stepsByKey.get(key);
+      if (step?.branch && this.runsByKey.get(step.runId)?.discarded) return;
+      out.push(key);
       if (step) for (const child of step.childStepKeys) visit(child);
     };
     for (const key of this.topLevel) visit(key);
@@ -228,12 +236,14 @@ export class StepFolder {
           ...(event.toolSection !== undefined ? { toolSection: event.toolSection } : {}),
           parent: event.parent,
           ended: false,
+          ...(event.branch ? { branch: event.branch } : {}),
         });
         return;
       }
       case "run-end": {
         const run = this.runsByKey.get(event.runId);
-        if (run) this.runsByKey.set(event.runId, { ...run, ended: true, status: event.status });
+        if (run) this.runsByKey.set(event.runId, { ...run, ended: true, status: event.status, ...(event.discarded ? { discarded: true } : {}) });
+        if (event.discarded) this.orderDirty = true;
         // A step the run left without a step-end (an abort between events) is unfinished, not running.
         for (const key of this.stepsOfRun.get(event.runId) ?? []) {
           const step = this.stepsByKey.get(key);
@@ -247,7 +257,9 @@ export class StepFolder {
       }
       case "step-start": {
         const key = stepKey(event.runId, event.stepId);
-        const parentStep = event.parent ? this.stepFor(event.parent.runId, event.parent.stepId) : undefined;
+        // A branch's steps hang under the step they re-run (a continuation's under the branch's step).
+        const branch = event.parent ? undefined : this.runsByKey.get(event.runId)?.branch;
+        const parentStep = event.parent ? this.stepFor(event.parent.runId, event.parent.stepId) : branch ? this.stepFor(branch.runId, branch.stepId) : undefined;
         const step: MutableStep = {
           key,
           id: event.stepId,
@@ -255,6 +267,7 @@ export class StepFolder {
           index: event.index,
           parent: event.parent,
           depth: parentStep ? parentStep.depth + 1 : event.parent ? 1 : 0,
+          ...(branch ? { branch: { fromKey: stepKey(branch.runId, branch.stepId), changes: branch.changes, ...(branch.continues ? { continues: true } : {}) } } : {}),
           turn: this.turnFor(event.runId, parentStep),
           protocol: event.protocol,
           template: event.template,

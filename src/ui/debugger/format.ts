@@ -114,6 +114,8 @@ export function summarizeParseEvent(event: ParseEvent): string {
 }
 
 /** "Turn 2 · step 3", or "Sub-agent step 1" for a nested step (it sits under its parent). */
-export function stepLabel(step: { depth: number; index: number; turn: number }): string {
+export function stepLabel(step: { depth: number; index: number; turn: number; branch?: { continues?: boolean } }): string {
+  // A branch's own step is its 1st; a run continuing it numbers from 1 again, after it.
+  if (step.branch) return `Branch · step ${step.branch.continues ? step.index + 1 : step.index}`;
   return step.depth > 0 ? `Sub-agent step ${step.index}` : `Turn ${step.turn} · step ${step.index}`;
 }

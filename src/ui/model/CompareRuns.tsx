@@ -1,11 +1,14 @@
 // The compare action and view: one question through the server's native tool calling and
 // through the lab's middleware (prompt mode, a chosen protocol), side by side.
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { listProtocols } from "../../middleware/protocols/registry.ts";
 import { compareNativeAndPrompt, useCompareStore, type ComparedRun } from "../../store/compare-runs.ts";
 import { conversationActions } from "../../store/conversation-store.ts";
 import { useProtocolStore } from "../../store/protocol-store.ts";
 import { useRunStore } from "../../store/run-controller.ts";
+import { StepFolder } from "../debugger/build-steps.ts";
+import { CompareSteps } from "../experiments/CompareSteps.tsx";
+import { comparable } from "../experiments/StepExperiments.tsx";
 
 export function CompareRuns() {
   const { running, current, runs, error } = useCompareStore();
@@ -64,6 +67,7 @@ export function CompareRuns() {
               <CompareColumn key={run.conversationId} run={run} />
             ))}
           </div>
+          {runs.length === 2 && <CompareRunSteps a={runs[0]!} b={runs[1]!} />}
         </div>
       )}
     </details>
@@ -112,5 +116,36 @@ function CompareColumn({ run }: { run: ComparedRun }) {
         Open this run
       </button>
     </section>
+  );
+}
+
+/** The two runs step by step, in the compare view every debugger step has. */
+function CompareRunSteps({ a, b }: { a: ComparedRun; b: ComparedRun }) {
+  const stepsOf = (run: ComparedRun) => {
+    const model = new StepFolder().update(run.events ?? []);
+    return model.order.map((key) => model.steps.get(key)!).filter((step) => step.depth === 0);
+  };
+  const stepsA = useMemo(() => stepsOf(a), [a]);
+  const stepsB = useMemo(() => stepsOf(b), [b]);
+  const [index, setIndex] = useState(0);
+  const count = Math.min(stepsA.length, stepsB.length);
+  const stepA = stepsA[index];
+  const stepB = stepsB[index];
+  const pair = useMemo(() => (stepA && stepB ? { a: comparable(stepA, `${a.mode} · step ${index + 1}`), b: comparable(stepB, `${b.mode} · step ${index + 1}`) } : null), [stepA, stepB, a.mode, b.mode, index]);
+  if (count === 0) return null;
+  return (
+    <div className="compare-run-steps">
+      <label className="model-field">
+        <span>Step by step</span>
+        <select data-testid="compare-runs-step" value={index} onChange={(e) => setIndex(Number(e.target.value))}>
+          {Array.from({ length: count }, (_, i) => (
+            <option key={i} value={i}>
+              step {i + 1}
+            </option>
+          ))}
+        </select>
+      </label>
+      {pair && <CompareSteps a={pair.a} b={pair.b} />}
+    </div>
   );
 }

@@ -1,0 +1,288 @@
+// Edit and re-run: a step generated again from edited inputs, recorded as a branch — a run of
+// its own whose run-start names the step it came from and what was changed. The branch never
+// touches the original's events. Its one step streams through the same code as the loop's steps
+// (streamStep: parse events, usage, cut-offs); the output comes from the engine, or, with the
+// replay engine, is the text the person chose. The branch's run stays open until the person
+// continues it (its calls run, then the loop goes on in a run that continues the branch) or
+// discards it.
+import { describeBudget, fitToContext } from "../middleware/loop/fit-to-context.ts";
+import { eventStamper } from "../middleware/loop/event-shapes.ts";
+import { newRunId, stepIdOf } from "../middleware/loop/run-ids.ts";
+import { runToolCalls } from "../middleware/loop/run-tool-calls.ts";
+import { constrainStep } from "../middleware/loop/step-constraint.ts";
+import { streamStep, type StepOutput } from "../middleware/loop/stream-step.ts";
+import { runToolLoop, type RunToolLoopOptions } from "../middleware/loop/run-tool-loop.ts";
+import type {
+  BranchRef,
+  ChatMessage,
+  ChatTemplate,
+  Engine,
+  EngineChunk,
+  ExecutableTool,
+  GenerationSettings,
+  LoopEvent,
+  ParseEvent,
+  Protocol,
+  RunStatus,
+  StepStatus,
+  TemplateMessage,
+  ToolChoiceSetting,
+  ToolSpec,
+} from "../middleware/types.ts";
+
+export interface BranchRequest {
+  /** The step re-run. */
+  origin: { runId: string; stepId: string };
+  protocol: Protocol;
+  tools: ToolSpec[];
+  /** The step's input conversation, as edited. */
+  messages: ChatMessage[];
+  /** The exact prompt to send (edited, or rendered from the edited parts). */
+  prompt: string;
+  templateMessages: TemplateMessage[];
+  template: Pick<ChatTemplate, "name" | "controlTokens">;
+  settings: GenerationSettings;
+  /** What was changed, in words (recorded in the branch's run-start). */
+  changes: string[];
+  toolTimeoutMs: number;
+  /** "Constrain tool calls" for this re-run. */
+  constrain?: { toolChoice: ToolChoiceSetting };
+}
+
+/** Where the output comes from: the engine, or (replay) a text the person chose. */
+export type BranchSource = { engine: Engine } | { output: string };
+
+export interface BranchResult {
+  runId: string;
+  stepId: string;
+  output: StepOutput;
+  status: StepStatus;
+  /** The branch step's parse events, as recorded. */
+  parseEvents: ParseEvent[];
+  /** Set when the step was refused before anything was sent (the prompt does not fit). */
+  refused?: string;
+}
+
+/** An engine that "generates" the given text at once: the replay engine's re-run output. */
+export function givenOutputEngine(text: string): Engine {
+  return {
+    name: "given output",
+    async *generate(): AsyncIterable<EngineChunk> {
+      if (text !== "") yield { type: "text", text };
+      yield { type: "usage", usage: { finishReason: "stop" } };
+    },
+  };
+}
+
+function stepStatusOf(output: StepOutput): StepStatus {
+  if (output.ending === "aborted") return "aborted";
+  if (output.ending === "engine-error") return "engine-error";
+  if (output.ending === "cut-off") return "cut-off";
+  if (output.calls.length > 0) return "tool-calls";
+  return output.parseErrors.length > 0 ? "parse-error" : "final";
+}
+
+export async function* runBranch(request: BranchRequest, source: BranchSource, signal: AbortSignal, runId = newRunId("branch")): AsyncGenerator<LoopEvent, BranchResult> {
+  const stamp = eventStamper(runId, undefined);
+  const stepId = stepIdOf(runId, 1);
+  const engine = "engine" in source ? source.engine : givenOutputEngine(source.output);
+  const branch: BranchRef = { runId: request.origin.runId, stepId: request.origin.stepId, changes: request.changes };
+  const toolSection = request.tools.length > 0 ? safe(() => request.protocol.systemPrompt(request.tools)) : undefined;
+  yield stamp({
+    type: "run-start",
+    protocol: request.protocol.name,
+    messages: request.messages,
+    tools: request.tools,
+    limits: { maxSteps: 1, toolTimeoutMs: request.toolTimeoutMs },
+    ...(toolSection !== undefined ? { toolSection } : {}),
+    branch,
+  });
+  const startedAt = performance.now();
+  // The context check counts with the engine's own tokenizer where it has one (never an estimate).
+  const budget = "engine" in source ? await fitToContext(engine, request.prompt, request.settings.maxTokens, signal) : ({ kind: "unknown", reason: "the output was given, not generated" } as const);
+  const settings = "maxTokens" in budget ? { ...request.settings, maxTokens: budget.maxTokens } : request.settings;
+  const constrained = request.constrain && "engine" in source ? constrainStep(request.constrain.toolChoice, request.protocol, request.tools, engine, false) : undefined;
+  const section = toolSection?.trim();
+  const sectionStart = section ? request.prompt.indexOf(section) : -1;
+  yield stamp({
+    type: "step-start",
+    stepId,
+    index: 1,
+    protocol: request.protocol.name,
+    messages: request.messages,
+    templateMessages: request.templateMessages,
+    prompt: request.prompt,
+    template: request.template.name,
+    settings,
+    budget,
+    ...(section && sectionStart >= 0 ? { toolSectionAt: { start: sectionStart, end: sectionStart + section.length } } : {}),
+    controlTokens: [...request.template.controlTokens],
+    ...(constrained ? { constraint: constrained.constraint } : {}),
+  });
+  if (budget.kind === "prompt-too-long") {
+    const refused = `Not sent: ${describeBudget(budget)}.`;
+    yield stamp({ type: "step-end", stepId, status: "cut-off", cutOff: "context-window", durationMs: performance.now() - startedAt, error: refused });
+    const output: StepOutput = { rawOutput: "", content: "", reasoning: "", calls: [], parseErrors: [], ending: "cut-off", cutOff: "context-window" };
+    return { runId, stepId, output, status: "cut-off", parseEvents: [], refused };
+  }
+  const stream = streamStep({
+    engine,
+    prompt: request.prompt,
+    settings,
+    request: constrained?.structuralTag ? { structuralTag: constrained.structuralTag } : {},
+    signal,
+    parser: request.protocol.createParser(request.tools),
+    stepId,
+    stamp,
+  });
+  const parseEvents: ParseEvent[] = [];
+  let output: StepOutput;
+  for (;;) {
+    const next = await stream.next();
+    if (next.done) {
+      output = next.value;
+      break;
+    }
+    if (next.value.type === "parse") parseEvents.push(next.value.event);
+    yield next.value;
+  }
+  const status = stepStatusOf(output);
+  yield stamp({
+    type: "step-end",
+    stepId,
+    status,
+    durationMs: performance.now() - startedAt,
+    ...(output.error !== undefined ? { error: output.error } : {}),
+    ...(output.cutOff !== undefined ? { cutOff: output.cutOff } : {}),
+  });
+  return { runId, stepId, output, status, parseEvents };
+}
+
+function safe<T>(make: () => T): T | undefined {
+  try {
+    return make();
+  } catch {
+    return undefined;
+  }
+}
+
+/** What continuing needs of a branch: its step, its recorded output, its protocol and input. */
+export interface BranchToContinue {
+  runId: string;
+  stepId: string;
+  output: Pick<StepOutput, "content" | "reasoning" | "calls" | "rawOutput">;
+  protocol: Protocol;
+  /** The branch step's input conversation. */
+  messages: ChatMessage[];
+  toolTimeoutMs: number;
+  /** The branch's own system prompt and tools (as edited): the continuation keeps them. */
+  systemPrompt?: string;
+  toolSpecs?: ToolSpec[];
+}
+
+export interface ContinueRequest {
+  branch: BranchToContinue;
+  /** The executable tools (the branch's calls run with them). */
+  tools: ExecutableTool[];
+  engine: Engine;
+  template: ChatTemplate;
+  generation: GenerationSettings;
+  /** Steps the continuing run may take after the branch's own. */
+  maxSteps: number;
+  systemPrompt?: string;
+  signal: AbortSignal;
+}
+
+function assistantOf(output: BranchToContinue["output"], protocol: string): Extract<ChatMessage, { role: "assistant" }> {
+  return {
+    role: "assistant",
+    content: output.content,
+    ...(output.reasoning !== "" ? { reasoning: output.reasoning } : {}),
+    ...(output.calls.length > 0 ? { toolCalls: output.calls } : {}),
+    protocol,
+    ...(output.rawOutput !== output.content ? { rawOutput: output.rawOutput } : {}),
+  };
+}
+
+/**
+ * Goes on from a branch: its calls run (recorded under the branch's step), then the loop
+ * continues in a run that names the branch; the branch's run ends with how that went.
+ */
+export async function* continueBranch(input: ContinueRequest): AsyncGenerator<LoopEvent, RunStatus> {
+  const { branch } = input;
+  const request = branch;
+  const stamp = eventStamper(branch.runId, undefined);
+  const messages: ChatMessage[] = [...request.messages];
+  const record = (message: ChatMessage) => {
+    messages.push(message);
+    return stamp({ type: "message", message });
+  };
+  const calls = branch.output.calls;
+  let status: RunStatus = "final";
+  if (calls.length === 0) {
+    yield record(assistantOf(branch.output, request.protocol.name));
+  } else {
+    const lateEvents: LoopEvent[] = [];
+    const outcomes = yield* runToolCalls({
+      calls,
+      tools: input.tools,
+      runId: branch.runId,
+      stepId: branch.stepId,
+      defaultTimeoutMs: request.toolTimeoutMs,
+      signal: input.signal,
+      subRun: { engine: input.engine, protocol: request.protocol.name, template: input.template, generation: input.generation, depth: 0, tools: input.tools },
+      stamp,
+      lateEvents,
+    });
+    yield* lateEvents.splice(0);
+    yield record(assistantOf(branch.output, request.protocol.name));
+    for (const [i, call] of calls.entries()) {
+      const outcome = outcomes[i];
+      yield record({ role: "tool", toolCallId: call.id, name: call.name, content: outcome?.content ?? "Error: the tool produced no outcome.", ...(outcome?.isError !== false ? { isError: true } : {}) });
+    }
+    if (input.signal.aborted) status = "aborted";
+    else if (input.maxSteps < 1) status = "max-steps";
+    else {
+      const options: RunToolLoopOptions = {
+        engine: input.engine,
+        protocol: request.protocol,
+        tools: withBranchSpecs(input.tools, branch.toolSpecs),
+        messages: [...messages],
+        template: input.template,
+        generation: input.generation,
+        maxSteps: input.maxSteps,
+        toolTimeoutMs: request.toolTimeoutMs,
+        signal: input.signal,
+        idPrefix: "branch",
+        // The branch's system prompt (as edited) where it has one; else the conversation's.
+        ...(branch.systemPrompt !== undefined ? { systemPrompt: branch.systemPrompt } : input.systemPrompt !== undefined ? { systemPrompt: input.systemPrompt } : {}),
+      };
+      const continuing: BranchRef = { runId: branch.runId, stepId: branch.stepId, changes: [], continues: true };
+      for await (const event of runToolLoop(options)) {
+        if (event.type === "run-start" && !event.parent) yield { ...event, branch: continuing };
+        else yield event;
+        if (event.type === "run-end" && !event.parent) {
+          status = event.status;
+          messages.splice(0, messages.length, ...event.messages);
+        }
+      }
+    }
+  }
+  yield stamp({ type: "run-end", status, messages: [...messages] });
+  return status;
+}
+
+/** The executable tools the branch offered, described as the branch described them (edited descriptions and schemas kept). */
+function withBranchSpecs(tools: ExecutableTool[], specs: ToolSpec[] | undefined): ExecutableTool[] {
+  if (!specs) return tools;
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  return specs.flatMap((spec) => {
+    const tool = byName.get(spec.name);
+    return tool ? [{ ...tool, description: spec.description, parameters: spec.parameters }] : [];
+  });
+}
+
+/** Closes a branch the person does not want: kept in the log, marked discarded, off the timeline. */
+export function discardBranchEvent(runId: string, messages: ChatMessage[]): LoopEvent {
+  return { type: "run-end", runId, at: Date.now(), status: "aborted", error: "Discarded by the person.", messages, discarded: true };
+}

@@ -1,0 +1,88 @@
+// The parser playground's work, pure (it runs in a worker, in Node tests, or on the page): parse
+// a raw output with a protocol and tools, streamed as the chosen chunking cuts it, and check it
+// against one pass over the whole output. A parser must give the same calls, text and errors
+// however its input was cut; where it does not, the first difference is named.
+import { collectParse, parseChunks, type ParseResult } from "../middleware/parser/collect.ts";
+import { getProtocol } from "../middleware/protocols/registry.ts";
+import type { ParseEvent, ToolSpec } from "../middleware/types.ts";
+import { chunksOf, describeChunking, type Chunking } from "./chunking.ts";
+
+export interface PlaygroundInput {
+  output: string;
+  protocol: string;
+  tools: ToolSpec[];
+  chunking: Chunking;
+}
+
+export interface PlaygroundResult {
+  protocol: string;
+  /** The parse events of the chunked stream (only the first `shownEvents` are kept: a megabyte can make a million). */
+  events: ParseEvent[];
+  eventCount: number;
+  result: ParseResult;
+  chunkCount: number;
+  /** Whether the chunked stream gave what one pass gives (always true for "whole"). */
+  agrees: boolean;
+  /** Where they differ, in words. */
+  difference?: string;
+  /** A protocol that is not registered, or a parser that threw. */
+  error?: string;
+  /** Milliseconds the parse took (both passes). */
+  ms: number;
+}
+
+export const SHOWN_EVENTS = 2_000;
+
+export function runPlayground(input: PlaygroundInput, now: () => number = () => performance.now()): PlaygroundResult {
+  const started = now();
+  const empty: ParseResult = { text: "", reasoning: "", calls: [], errors: [], repairs: [] };
+  const protocol = getProtocol(input.protocol);
+  if (!protocol) return { protocol: input.protocol, events: [], eventCount: 0, result: empty, chunkCount: 0, agrees: true, error: `No protocol is registered as "${input.protocol}".`, ms: 0 };
+  try {
+    let chunkCount = 0;
+    const counted = (function* () {
+      for (const chunk of chunksOf(input.output, input.chunking)) {
+        chunkCount += 1;
+        yield chunk;
+      }
+    })();
+    const events = parseChunks(protocol, input.tools, counted);
+    const result = collectParse(events);
+    let agrees = true;
+    let difference: string | undefined;
+    if (input.chunking.kind !== "whole") {
+      const onePass = collectParse(parseChunks(protocol, input.tools, input.output === "" ? [] : [input.output]));
+      difference = firstDifference(onePass, result);
+      agrees = difference === undefined;
+      if (difference) difference = `${describeChunking(input.chunking)} differs from one pass: ${difference}`;
+    }
+    return {
+      protocol: protocol.name,
+      events: events.slice(0, SHOWN_EVENTS),
+      eventCount: events.length,
+      result,
+      chunkCount,
+      agrees,
+      ...(difference !== undefined ? { difference } : {}),
+      ms: now() - started,
+    };
+  } catch (thrown) {
+    return { protocol: protocol.name, events: [], eventCount: 0, result: empty, chunkCount: 0, agrees: false, error: `The ${protocol.name} parser failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, ms: now() - started };
+  }
+}
+
+/** The first way two parse results differ, in words; undefined when they are the same. */
+export function firstDifference(expected: ParseResult, actual: ParseResult): string | undefined {
+  if (expected.calls.length !== actual.calls.length) return `${actual.calls.length} call(s) instead of ${expected.calls.length}`;
+  for (const [i, call] of expected.calls.entries()) {
+    const other = actual.calls[i]!;
+    if (call.name !== other.name) return `call ${i + 1} is ${other.name} instead of ${call.name}`;
+    if (JSON.stringify(call.arguments) !== JSON.stringify(other.arguments)) return `call ${i + 1} (${call.name}) has other arguments`;
+  }
+  if (expected.errors.length !== actual.errors.length) return `${actual.errors.length} parse error(s) instead of ${expected.errors.length}`;
+  for (const [i, error] of expected.errors.entries()) if (error.kind !== actual.errors[i]!.kind) return `error ${i + 1} is ${actual.errors[i]!.kind} instead of ${error.kind}`;
+  if (expected.repairs.length !== actual.repairs.length) return `${actual.repairs.length} repair(s) instead of ${expected.repairs.length}`;
+  if (expected.text !== actual.text) return "the text differs";
+  if (expected.reasoning !== actual.reasoning) return "the reasoning differs";
+  return undefined;
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { parseAll } from "../middleware/parser/collect.ts";
+import { getProtocol } from "../middleware/protocols/registry.ts";
+import type { ToolSpec } from "../middleware/types.ts";
+import { compareParses, explainReparse, reparse } from "./reparse.ts";
+
+const calculator: ToolSpec = { name: "calculator", description: "", parameters: { type: "object", properties: { expression: { type: "string" } }, required: ["expression"] } };
+const hermesRaw = 'I will compute.\n<tool_call>\n{"name": "calculator", "arguments": {"expression": "1234 * 5678"}}\n</tool_call>';
+
+function recorded(raw: string, protocol = "hermes") {
+  return parseAll(getProtocol(protocol)!, [calculator], [raw]);
+}
+
+describe("reparse", () => {
+  it("as xml (lenient) finds the Hermes call; strict xml refuses it and says the body is JSON", () => {
+    const original = recorded(hermesRaw);
+    const lenient = reparse({ rawOutput: hermesRaw, tools: [calculator], protocol: "xml", strict: false });
+    expect(lenient.result.calls).toHaveLength(1);
+    expect(explainReparse(original, original.events, hermesRaw, lenient)).toBe(
+      "as xml: the same calls, errors and text as recorded. Read leniently: the `<tool_call>` body is JSON, which xml reads only as a lenient fallback (it writes `<tool_call>` then tags).",
+    );
+
+    const strict = reparse({ rawOutput: hermesRaw, tools: [calculator], protocol: "xml", strict: true });
+    expect(strict.result.calls).toHaveLength(0);
+    const explanation = explainReparse(original, original.events, hermesRaw, strict);
+    expect(explanation).toMatch(/^as xml \(strict\): no call; the `<tool_call>` body is JSON, which xml reads only as a lenient fallback/);
+  });
+
+  it("strict hermes accepts its own form and refuses a repaired call", () => {
+    expect(reparse({ rawOutput: hermesRaw, tools: [calculator], protocol: "hermes", strict: true }).result.calls).toHaveLength(1);
+    const broken = '<tool_call>\n{"name": "calculator", "arguments": {"expression": "1+1",}}\n</tool_call>';
+    const strict = reparse({ rawOutput: broken, tools: [calculator], protocol: "hermes", strict: true });
+    expect(strict.result.calls).toHaveLength(0);
+    expect(strict.refused[0]?.reason).toMatch(/needed a repair \(removed a trailing comma/);
+  });
+
+  it("as a protocol without the marker: no call, and the marker is named", () => {
+    const original = recorded(hermesRaw);
+    const again = reparse({ rawOutput: hermesRaw, tools: [calculator], protocol: "llama3-json", strict: false });
+    expect(again.result.calls).toHaveLength(0);
+    expect(explainReparse(original, original.events, hermesRaw, again)).toMatch(/^as llama3-json: no call; `<tool_call>` is not a marker of llama3-json, which reads it as text/);
+  });
+
+  it("lists added, removed and changed calls", () => {
+    const a = { text: "", reasoning: "", calls: [{ id: "1", name: "x", arguments: { a: 1 } }, { id: "2", name: "y", arguments: {} }], errors: [], repairs: [] };
+    const b = { ...a, calls: [{ id: "1", name: "x", arguments: { a: 2 } }] };
+    expect(compareParses(a, b).map((d) => d.kind)).toEqual(["arguments-changed", "call-removed"]);
+    expect(compareParses(b, a).map((d) => d.kind)).toEqual(["arguments-changed", "call-added"]);
+  });
+
+  it("reports an unknown protocol", () => {
+    expect(reparse({ rawOutput: "x", tools: [], protocol: "nope", strict: false }).error).toMatch(/No protocol/);
+  });
+});

@@ -1,0 +1,181 @@
+// Re-reads a step's recorded raw output with another protocol, or strictly (no repairs, no
+// lenient readings), without generating anything, and says in words how the result differs from
+// what was recorded. Pure: the debugger shows it beside the recorded parse; nothing is saved.
+import { collectParse, parseChunks, type ParseResult } from "../middleware/parser/collect.ts";
+import { getProtocol } from "../middleware/protocols/registry.ts";
+import type { ParseEvent, Protocol, ToolCall, ToolSpec } from "../middleware/types.ts";
+
+export interface ReparseInput {
+  rawOutput: string;
+  tools: ToolSpec[];
+  protocol: string;
+  /** No repairs and no lenient readings: a call must be written as the protocol writes calls. */
+  strict: boolean;
+}
+
+export interface StrictRefusal {
+  callId: string;
+  name: string;
+  reason: string;
+}
+
+export interface Reparse {
+  protocol: string;
+  strict: boolean;
+  events: ParseEvent[];
+  result: ParseResult;
+  /** Calls strict mode refused, and why (empty when not strict). */
+  refused: StrictRefusal[];
+  /** Calls found only leniently (repaired, or not in the protocol's own form), strict or not. */
+  lenient: StrictRefusal[];
+  error?: string;
+}
+
+export type DifferenceKind = "call-added" | "call-removed" | "call-renamed" | "arguments-changed" | "errors-changed" | "repairs-changed" | "text-changed" | "reasoning-changed";
+
+export interface ParseDifference {
+  kind: DifferenceKind;
+  text: string;
+}
+
+const EMPTY: ParseResult = { text: "", reasoning: "", calls: [], errors: [], repairs: [] };
+
+export function reparse(input: ReparseInput): Reparse {
+  const protocol = getProtocol(input.protocol);
+  if (!protocol) return { protocol: input.protocol, strict: input.strict, events: [], result: EMPTY, refused: [], lenient: [], error: `No protocol is registered as "${input.protocol}".` };
+  let events: ParseEvent[];
+  try {
+    events = parseChunks(protocol, input.tools, input.rawOutput === "" ? [] : [input.rawOutput]);
+  } catch (thrown) {
+    return { protocol: protocol.name, strict: input.strict, events: [], result: EMPTY, refused: [], lenient: [], error: `The ${protocol.name} parser failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
+  }
+  const result = collectParse(events);
+  const lenient = strictRefusals(protocol, input.rawOutput, events);
+  if (!input.strict) return { protocol: protocol.name, strict: false, events, result, refused: [], lenient };
+  const refused = lenient;
+  const refusedIds = new Set(refused.map((r) => r.callId));
+  return {
+    protocol: protocol.name,
+    strict: true,
+    events,
+    result: {
+      ...result,
+      calls: result.calls.filter((call) => !refusedIds.has(call.id)),
+      errors: [...result.errors, ...refused.map((r) => ({ id: r.callId, kind: "strict", message: r.reason, raw: "" }))],
+    },
+    refused,
+    lenient,
+  };
+}
+
+/** Calls strict mode does not accept: repaired ones, and ones not written in the protocol's own form. */
+function strictRefusals(protocol: Protocol, rawOutput: string, events: ParseEvent[]): StrictRefusal[] {
+  const refused: StrictRefusal[] = [];
+  const repairsOf = new Map<string, string[]>();
+  for (const event of events) if (event.type === "repair" && event.id !== undefined) repairsOf.set(event.id, [...(repairsOf.get(event.id) ?? []), event.message]);
+  for (const event of events) {
+    if (event.type !== "tool-call-end") continue;
+    const { call } = event;
+    const repairs = repairsOf.get(call.id);
+    if (repairs) {
+      refused.push({ callId: call.id, name: call.name, reason: `the ${call.name} call needed ${repairs.length === 1 ? "a repair" : `${repairs.length} repairs`} (${repairs.join("; ")})` });
+      continue;
+    }
+    const written = rawOutput.slice(event.span.start, event.span.end);
+    const form = formMismatch(protocol, call, written);
+    if (form) refused.push({ callId: call.id, name: call.name, reason: form });
+  }
+  return refused;
+}
+
+/** The call's opening: the protocol marker it starts with (if any) and the form of what follows. */
+interface CallShape {
+  marker: string | undefined;
+  body: "JSON" | "tags" | "text" | "nothing";
+}
+
+function shapeOf(protocol: Protocol, written: string): CallShape {
+  const text = written.trimStart();
+  const marker = (protocol.markers ?? []).filter((m) => text.startsWith(m)).sort((a, b) => b.length - a.length)[0];
+  const rest = (marker ? text.slice(marker.length) : text).trimStart();
+  const first = rest.charAt(0);
+  const body = first === "" ? "nothing" : first === "{" || first === "[" || first === "`" ? "JSON" : first === "<" ? "tags" : "text";
+  return { marker, body };
+}
+
+/** Why a call is not in the protocol's own form (compared with how the protocol writes that call), or undefined. */
+export function formMismatch(protocol: Protocol, call: ToolCall, written: string): string | undefined {
+  let canonical: string;
+  try {
+    canonical = protocol.renderAssistant({ role: "assistant", content: "", toolCalls: [call] });
+  } catch {
+    return undefined;
+  }
+  const own = shapeOf(protocol, canonical);
+  const seen = shapeOf(protocol, written);
+  if (own.marker === seen.marker && own.body === seen.body) return undefined;
+  const where = seen.marker ? `the \`${seen.marker}\` body` : "the call";
+  return `${where} is ${seen.body}, which ${protocol.name} reads only as a lenient fallback (it writes ${own.marker ? `\`${own.marker}\` then ` : ""}${own.body})`;
+}
+
+function describeCall(call: ToolCall): string {
+  return `${call.name}(${JSON.stringify(call.arguments)})`;
+}
+
+/** How the re-read differs from the recorded parse, call by call, then errors, repairs and text. */
+export function compareParses(recorded: ParseResult, reread: ParseResult): ParseDifference[] {
+  const differences: ParseDifference[] = [];
+  const shared = Math.min(recorded.calls.length, reread.calls.length);
+  for (let i = 0; i < shared; i++) {
+    const before = recorded.calls[i]!;
+    const after = reread.calls[i]!;
+    if (before.name !== after.name) differences.push({ kind: "call-renamed", text: `call ${i + 1} is ${after.name} instead of ${before.name}` });
+    else if (JSON.stringify(before.arguments) !== JSON.stringify(after.arguments)) {
+      differences.push({ kind: "arguments-changed", text: `call ${i + 1} (${after.name}): arguments ${JSON.stringify(before.arguments)} → ${JSON.stringify(after.arguments)}` });
+    }
+  }
+  for (const call of recorded.calls.slice(shared)) differences.push({ kind: "call-removed", text: `no ${describeCall(call)}` });
+  for (const call of reread.calls.slice(shared)) differences.push({ kind: "call-added", text: `a new call ${describeCall(call)}` });
+  const errorKinds = (r: ParseResult) => r.errors.map((e) => e.kind).join(", ");
+  if (errorKinds(recorded) !== errorKinds(reread)) {
+    differences.push({ kind: "errors-changed", text: `parse errors: ${errorKinds(recorded) || "none"} → ${errorKinds(reread) || "none"}` });
+  }
+  if (recorded.repairs.length !== reread.repairs.length) differences.push({ kind: "repairs-changed", text: `repairs: ${recorded.repairs.length} → ${reread.repairs.length}` });
+  if (recorded.text !== reread.text) differences.push({ kind: "text-changed", text: `text: ${recorded.text.length} → ${reread.text.length} characters` });
+  if (recorded.reasoning !== reread.reasoning) differences.push({ kind: "reasoning-changed", text: `reasoning: ${recorded.reasoning.length} → ${reread.reasoning.length} characters` });
+  return differences;
+}
+
+/**
+ * One sentence on what the re-read made of the output, led by "as <protocol>": e.g.
+ * "as xml (strict): no call; the `<tool_call>` body is JSON, which xml reads only as a lenient fallback".
+ */
+export function explainReparse(recorded: ParseResult, recordedEvents: readonly ParseEvent[], rawOutput: string, again: Reparse): string {
+  const label = `as ${again.protocol}${again.strict ? " (strict)" : ""}`;
+  if (again.error) return `${label}: ${again.error}`;
+  const differences = compareParses(recorded, again.result);
+  const leniently = !again.strict && again.lenient.length > 0 ? ` Read leniently: ${again.lenient.map((l) => l.reason).join("; ")}.` : "";
+  if (differences.length === 0) return `${label}: the same calls, errors and text as recorded.${leniently}`;
+  const calls = again.result.calls.length;
+  const head = calls === 0 ? "no call" : `${calls} call${calls === 1 ? "" : "s"}`;
+  const reasons: string[] = [];
+  for (const refusal of again.refused) reasons.push(refusal.reason);
+  if (calls < recorded.calls.length && again.refused.length === 0) {
+    // What the recorded calls were written as, and whether this protocol knows that marker.
+    const firstEnd = recordedEvents.find((e): e is Extract<ParseEvent, { type: "tool-call-end" }> => e.type === "tool-call-end");
+    const protocol = getProtocol(again.protocol);
+    if (firstEnd && protocol) {
+      const written = rawOutput.slice(firstEnd.span.start, firstEnd.span.end).trimStart();
+      const opener = /^(<\|?[^\s>]{1,40}\|?>|\[[A-Z_]{2,20}\]|<｜[^｜]{1,40}｜>)/.exec(written)?.[1];
+      const mentioned = again.result.errors.map((e) => `${e.kind}: ${e.message}`);
+      if (opener && !(protocol.markers ?? []).includes(opener)) reasons.push(`\`${opener}\` is not a marker of ${again.protocol}, which reads it as text`);
+      else if (mentioned.length > 0) reasons.push(`${again.protocol} could not read the call (${mentioned.join("; ")})`);
+      else reasons.push(`${again.protocol} reads the call's text as text`);
+    }
+  }
+  // Removed calls and strict refusals are what the reasons already say.
+  const rest = differences
+    .filter((d) => (d.kind !== "call-removed" || reasons.length === 0) && (d.kind !== "errors-changed" || again.refused.length === 0))
+    .map((d) => d.text);
+  return `${label}: ${head}${reasons.length > 0 ? `; ${reasons.join("; ")}` : ""}${rest.length > 0 ? ` (${rest.join("; ")})` : ""}.${leniently}`;
+}

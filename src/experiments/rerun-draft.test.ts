@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { renderPrompt } from "../middleware/loop/render-conversation.ts";
+import { getProtocol } from "../middleware/protocols/registry.ts";
+import { chatmlTemplate } from "../middleware/templates/chatml.ts";
+import type { ToolSpec } from "../middleware/types.ts";
+import { describeChanges, partsOf, renderParts, toolsOf, userSystemPrompt, type StepInputs } from "./rerun-draft.ts";
+
+const hermes = getProtocol("hermes")!;
+const tool: ToolSpec = { name: "add", description: "Adds", parameters: { type: "object", properties: { a: { type: "number" } } } };
+const messages = [{ role: "user" as const, content: "1+1?" }];
+const rendered = renderPrompt({ systemPrompt: "Be brief.", tools: [tool], protocol: hermes, messages, template: chatmlTemplate });
+const inputs: StepInputs = { prompt: rendered.prompt, templateMessages: rendered.templateMessages, messages, protocol: "hermes", settings: { temperature: 0.6, seed: 7 }, constrained: false };
+const section = hermes.systemPrompt([tool]);
+
+describe("rerun draft", () => {
+  it("takes the user's system prompt out of the recorded system turn, and the parts render the recorded prompt again", () => {
+    expect(userSystemPrompt(rendered.templateMessages, section)).toBe("Be brief.");
+    const parts = partsOf(inputs, [tool], section);
+    const tools = toolsOf(parts);
+    if ("error" in tools) throw new Error(tools.error);
+    expect(renderParts(parts, tools.tools, hermes, chatmlTemplate).prompt).toBe(rendered.prompt);
+  });
+
+  it("lists what changed in words, and names a schema that is not JSON", () => {
+    const parts = partsOf(inputs, [tool], section);
+    const edited = { ...parts, systemPrompt: "Be very brief.", tools: [{ ...parts.tools[0]!, description: "Sums" }] };
+    const changes = describeChanges(inputs, parts, "out", { prompt: "", promptEditedDirectly: false, parts: edited, protocol: "xml", settings: { temperature: 0.2, seed: 7 }, constrained: true, output: "other" });
+    expect(changes).toEqual(["system prompt", "tool add: description", "protocol hermes → xml", "temperature 0.6 → 0.2", "constrained on", "output edited"]);
+    expect(describeChanges(inputs, parts, "out", { prompt: rendered.prompt, promptEditedDirectly: false, parts, protocol: "hermes", settings: inputs.settings, constrained: false, output: "out" })).toEqual([]);
+    expect(toolsOf({ ...parts, tools: [{ ...parts.tools[0]!, schema: "{" }] })).toEqual({ error: expect.stringMatching(/^The schema of add is not JSON/) });
+  });
+});

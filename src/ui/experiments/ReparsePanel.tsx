@@ -1,0 +1,116 @@
+// "Parse as…": the step's recorded raw output read again with another protocol, or strictly,
+// at once and without generating. The re-read's calls and parse steps show beside the recorded
+// ones, with the differences listed and explained in words. Nothing is written to the log.
+import { useMemo, useState } from "react";
+import { getProtocol } from "../../middleware/protocols/registry.ts";
+import { rerunStep, useBranchStore } from "../../store/branch-controller.ts";
+import { useConversationStore } from "../../store/conversation-store.ts";
+import { collectParse } from "../../middleware/parser/collect.ts";
+import type { ParseEvent, ToolSpec } from "../../middleware/types.ts";
+import { compareParses, explainReparse, reparse } from "../../experiments/reparse.ts";
+import type { StepView } from "../debugger/build-steps.ts";
+import { summarizeParseEvent, toDisplayJson } from "../debugger/format.ts";
+import { visibleBidi } from "../bidi/VisibleBidi.tsx";
+
+const ROWS = 200;
+
+export function ReparsePanel({ step, tools, protocol, strict }: { step: StepView; tools: ToolSpec[]; protocol: string; strict: boolean }) {
+  const recordedEvents = useMemo(() => step.parseEvents.map((e) => e.event), [step.parseEvents]);
+  const recorded = useMemo(() => collectParse(recordedEvents), [recordedEvents]);
+  const again = useMemo(() => reparse({ rawOutput: step.rawOutput, tools, protocol, strict }), [step.rawOutput, tools, protocol, strict]);
+  const differences = useMemo(() => compareParses(recorded, again.result), [recorded, again]);
+  const explanation = useMemo(() => explainReparse(recorded, recordedEvents, step.rawOutput, again), [recorded, recordedEvents, step.rawOutput, again]);
+  return (
+    <section className="xp-panel" aria-label="Parse as" data-testid="reparse-view">
+      <p className={`xp-explain ${differences.length === 0 ? "tone-ok" : "tone-warn"}`} data-testid="reparse-explanation" role="status">
+        {visibleBidi(explanation)}
+      </p>
+      <div className="xp-sides">
+        <ParseSide title={`recorded · ${step.protocol}`} calls={recorded.calls} events={recordedEvents} testId="reparse-recorded" />
+        <ParseSide title={`as ${again.protocol}${strict ? " (strict)" : ""}`} calls={again.result.calls} events={again.events} testId="reparse-calls" errors={again.result.errors.map((e) => `${e.kind}: ${e.message}`)} />
+      </div>
+      {differences.length > 0 && (
+        <ul className="xp-differences" data-testid="reparse-differences">
+          {differences.map((d, i) => (
+            <li key={i} data-kind={d.kind}>
+              {visibleBidi(d.text)}
+            </li>
+          ))}
+        </ul>
+      )}
+      <KeepAsBranch step={step} tools={tools} protocol={protocol} strict={strict} />
+    </section>
+  );
+}
+
+function ParseSide({ title, calls, events, testId, errors = [] }: { title: string; calls: { id: string; name: string; arguments: Record<string, unknown> }[]; events: readonly ParseEvent[]; testId: string; errors?: string[] }) {
+  const decisions = events.filter((e) => e.type !== "text" && e.type !== "reasoning" && e.type !== "tool-call-delta");
+  return (
+    <div className="xp-side">
+      <h4>{title}</h4>
+      <ol className="xp-calls" data-testid={testId} data-count={calls.length}>
+        {calls.map((call) => (
+          <li key={call.id} className="mono" data-testid={`${testId}-call`}>
+            {visibleBidi(`${call.name} ${toDisplayJson(call.arguments)}`)}
+          </li>
+        ))}
+        {calls.length === 0 && <li className="dbg-hint">no call</li>}
+      </ol>
+      {errors.length > 0 && (
+        <ul className="xp-errors">
+          {errors.map((e, i) => (
+            <li key={i}>{visibleBidi(e)}</li>
+          ))}
+        </ul>
+      )}
+      <details>
+        <summary>
+          {events.length} parse events ({decisions.length} decisions)
+        </summary>
+        <ol className="xp-events mono">
+          {events.slice(0, ROWS).map((event, i) => (
+            <li key={i}>
+              {event.type} {event.span.start}–{event.span.end} {visibleBidi(summarizeParseEvent(event))}
+            </li>
+          ))}
+        </ol>
+      </details>
+    </div>
+  );
+}
+
+/** Nothing is saved unless asked: then the re-read becomes a branch (the same prompt and output, parsed with this protocol). */
+function KeepAsBranch({ step, tools, protocol, strict }: { step: StepView; tools: ToolSpec[]; protocol: string; strict: boolean }) {
+  const busy = useBranchStore((s) => s.busy);
+  const toolTimeoutMs = useConversationStore((s) => s.active?.settings.toolTimeoutMs ?? 30_000);
+  const [message, setMessage] = useState<string | null>(null);
+  const chosen = getProtocol(protocol);
+  const keep = async () => {
+    if (!chosen) return;
+    const outcome = await rerunStep(
+      {
+        origin: { runId: step.runId, stepId: step.id },
+        protocol: chosen,
+        tools,
+        messages: step.messages,
+        prompt: step.prompt,
+        templateMessages: [...step.templateMessages],
+        template: { name: step.template, controlTokens: [...(step.controlTokens ?? [])] },
+        settings: step.settings,
+        changes: [`re-parsed as ${protocol} (the recorded output, not generated)`],
+        toolTimeoutMs,
+      },
+      step.rawOutput,
+    );
+    setMessage("error" in outcome ? outcome.error : "Kept as a branch under this step in the timeline.");
+  };
+  return (
+    <p className="dbg-hint">
+      Nothing is saved: this is a reading of the recorded output, not a new step.{" "}
+      <button type="button" data-testid="reparse-keep" disabled={busy !== null || strict || !chosen} title={strict ? "A branch is parsed as the loop parses; strict mode is a reading only" : undefined} onClick={() => void keep()}>
+        Keep as a branch
+      </button>
+      {message && <span role="status"> {message}</span>}
+    </p>
+  );
+}

@@ -1,0 +1,293 @@
+// The parser playground (/?view=playground): paste or drop a raw model output, pick a protocol
+// and tools, and see the parse events and calls as you type, parsed in a worker. A chunking
+// control streams the output in other cuts and says whether the stream gives what one pass
+// gives. The whole state can be copied as a link (compressed into the URL's hash).
+import "./playground.css";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { describeChunking, type Chunking } from "../../experiments/chunking.ts";
+import type { PlaygroundResult } from "../../experiments/playground-parse.ts";
+import { decodePlaygroundLink, encodePlaygroundLink, type PlaygroundState } from "../../experiments/share-link.ts";
+import { readPastedTools } from "../../experiments/tool-source.ts";
+import { mcpActions, useMcpStore } from "../../mcp/mcp-servers.ts";
+import { listProtocols } from "../../middleware/protocols/registry.ts";
+import type { ToolSpec } from "../../middleware/types.ts";
+import { defaultSettings } from "../../store/conversation.ts";
+import { allTools, toSpecs } from "../../store/tool-catalog.ts";
+import { summarizeParseEvent, toDisplayJson } from "../debugger/format.ts";
+import { visibleBidi } from "../bidi/VisibleBidi.tsx";
+import { McpPanel } from "../mcp/McpPanel.tsx";
+import { PlaygroundRunner } from "./playground-runner.ts";
+
+/** Typing pauses this long before a parse is asked for: a keystroke in a megabyte is not re-parsed at once. */
+const PARSE_DEBOUNCE_MS = 120;
+/** Rows of parse events drawn; the count says how many there are. */
+const EVENT_ROWS = 150;
+/** Past this many characters the output box stops wrapping lines. */
+const LARGE_OUTPUT_CHARS = 100_000;
+
+const SAMPLE = 'I will check the weather.\n<tool_call>\n{"name": "get_current_time", "arguments": {"timezone": "Europe/Paris"}}\n</tool_call>';
+
+type ToolSource = PlaygroundState["toolSource"];
+
+export function Playground() {
+  const protocols = useMemo(() => listProtocols(), []);
+  const outputRef = useRef<HTMLTextAreaElement>(null);
+  const [outputChars, setOutputChars] = useState(SAMPLE.length);
+  const [protocol, setProtocol] = useState(protocols[0]?.name ?? "hermes");
+  const [toolSource, setToolSource] = useState<ToolSource>("built-in");
+  const [pastedTools, setPastedTools] = useState("");
+  const [chunking, setChunking] = useState<Chunking>({ kind: "whole" });
+  const [result, setResult] = useState<PlaygroundResult | null>(null);
+  const [outputVersion, setOutputVersion] = useState(0);
+  const [linkMessage, setLinkMessage] = useState<{ tone: "ok" | "err"; text: string } | null>(null);
+  const mcpServers = useMcpStore((s) => s.servers);
+
+  const builtIn = useMemo(() => toSpecs(allTools(defaultSettings, [])), []);
+  const mcpTools = useMemo(() => toSpecs(allTools(defaultSettings, mcpServers)).slice(builtIn.length), [mcpServers, builtIn]);
+  const pasted = useMemo(() => readPastedTools(pastedTools), [pastedTools]);
+  const tools = useMemo<ToolSpec[]>(
+    () => (toolSource === "built-in" ? builtIn : toolSource === "mcp" ? mcpTools : "tools" in pasted ? pasted.tools : []),
+    [toolSource, builtIn, mcpTools, pasted],
+  );
+
+  const runner = useRef<PlaygroundRunner | null>(null);
+  useEffect(() => {
+    const created = new PlaygroundRunner(setResult);
+    runner.current = created;
+    return () => created.dispose();
+  }, []);
+  useEffect(() => mcpActions.restore(), []);
+
+  // A link's state, read at opening and when another link is opened in this page.
+  useEffect(() => {
+    const load = () => void decodePlaygroundLink(location.hash).then((decoded) => {
+      if (!decoded) return;
+      if ("error" in decoded) {
+        setLinkMessage({ tone: "err", text: decoded.error });
+        return;
+      }
+      const { state } = decoded;
+      if (outputRef.current) outputRef.current.value = state.output;
+      setOutputChars(state.output.length);
+      setProtocol(state.protocol);
+      setToolSource(state.toolSource);
+      setPastedTools(state.pastedTools);
+      setChunking(state.chunking);
+      setOutputVersion((v) => v + 1);
+    });
+    load();
+    window.addEventListener("hashchange", load);
+    return () => window.removeEventListener("hashchange", load);
+  }, []);
+
+  // Parse when anything changes; the output's changes come debounced.
+  useEffect(() => {
+    const output = outputRef.current?.value ?? "";
+    runner.current?.parse({ output, protocol, tools, chunking });
+  }, [protocol, tools, chunking, outputVersion]);
+
+  const debounce = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const onOutputInput = useCallback(() => {
+    clearTimeout(debounce.current);
+    debounce.current = setTimeout(() => {
+      setOutputChars(outputRef.current?.value.length ?? 0);
+      setOutputVersion((v) => v + 1);
+    }, PARSE_DEBOUNCE_MS);
+  }, []);
+
+  const onDrop = useCallback((event: React.DragEvent) => {
+    const file = event.dataTransfer.files[0];
+    if (!file) return;
+    event.preventDefault();
+    void file.text().then((text) => {
+      if (outputRef.current) outputRef.current.value = text;
+      setOutputChars(text.length);
+      setOutputVersion((v) => v + 1);
+    });
+  }, []);
+
+  const onShare = useCallback(async () => {
+    const state: PlaygroundState = { output: outputRef.current?.value ?? "", protocol, toolSource, pastedTools, chunking };
+    const encoded = await encodePlaygroundLink(state);
+    if ("error" in encoded) {
+      setLinkMessage({ tone: "err", text: encoded.error });
+      return;
+    }
+    history.replaceState(null, "", `${location.pathname}${location.search}${encoded.hash}`);
+    const link = location.href;
+    try {
+      await navigator.clipboard.writeText(link);
+      setLinkMessage({ tone: "ok", text: `Link copied (${link.length.toLocaleString("en")} characters).` });
+    } catch {
+      setLinkMessage({ tone: "ok", text: `The link is in the address bar (${link.length.toLocaleString("en")} characters).` });
+    }
+  }, [protocol, toolSource, pastedTools, chunking]);
+
+  return (
+    <div className="pg">
+      <header className="app-header">
+        <h1 className="brand">Toolcall Lab · Parser playground</h1>
+        <a href="./" className="pg-back">
+          Back to the lab
+        </a>
+      </header>
+      <div className="pg-body">
+        <section className="pg-inputs" aria-label="Input">
+          <div className="pg-controls">
+            <label>
+              Protocol{" "}
+              <select data-testid="playground-protocol" value={protocol} onChange={(e) => setProtocol(e.target.value)}>
+                {protocols.map((p) => (
+                  <option key={p.name} value={p.name}>
+                    {p.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Tools{" "}
+              <select data-testid="playground-tool-source" value={toolSource} onChange={(e) => setToolSource(e.target.value as ToolSource)}>
+                <option value="built-in">built-in ({builtIn.length})</option>
+                <option value="mcp">MCP servers ({mcpTools.length})</option>
+                <option value="pasted">pasted definitions</option>
+              </select>
+            </label>
+            <label>
+              Chunking{" "}
+              <select
+                data-testid="playground-chunking"
+                value={chunking.kind}
+                onChange={(e) => {
+                  const kind = e.target.value;
+                  setChunking(kind === "random" ? { kind: "random", seed: 1 } : kind === "char" ? { kind: "char" } : { kind: "whole" });
+                }}
+              >
+                <option value="whole">whole (one pass)</option>
+                <option value="char">one character</option>
+                <option value="random">random, seeded</option>
+              </select>
+            </label>
+            {chunking.kind === "random" && (
+              <label>
+                Seed{" "}
+                <input
+                  type="number"
+                  className="pg-seed"
+                  data-testid="playground-seed"
+                  value={chunking.seed}
+                  onChange={(e) => setChunking({ kind: "random", seed: Math.trunc(Number(e.target.value) || 0) })}
+                />
+              </label>
+            )}
+            <button type="button" data-testid="playground-share" onClick={() => void onShare()}>
+              Copy link
+            </button>
+          </div>
+          {linkMessage && (
+            <p className={`pg-note pg-note-${linkMessage.tone}`} role={linkMessage.tone === "err" ? "alert" : "status"} data-testid="playground-link-message">
+              {linkMessage.text}
+            </p>
+          )}
+          {toolSource === "pasted" && (
+            <>
+              <textarea
+                className="pg-tools mono"
+                data-testid="playground-tools"
+                spellCheck={false}
+                placeholder='OpenAI tools ([{"type": "function", "function": {...}}]) or JSON Schema definitions ([{"name", "description", "parameters"}])'
+                value={pastedTools}
+                onChange={(e) => setPastedTools(e.target.value)}
+              />
+              {"error" in pasted && (
+                <p className="pg-note pg-note-err" role="alert" data-testid="playground-tools-error">
+                  {pasted.error}
+                </p>
+              )}
+            </>
+          )}
+          {toolSource === "mcp" && (
+            <details className="pg-mcp" open={mcpTools.length === 0}>
+              <summary>MCP servers</summary>
+              <McpPanel />
+            </details>
+          )}
+          <label className="pg-label" htmlFor="pg-output">
+            Raw model output ({outputChars.toLocaleString("en")} characters) — paste, type, or drop a file
+          </label>
+          <textarea
+            id="pg-output"
+            ref={outputRef}
+            className="pg-output mono"
+            data-testid="playground-output"
+            spellCheck={false}
+            // Wrapping a megabyte of long lines costs the browser a long layout per keystroke.
+            wrap={outputChars > LARGE_OUTPUT_CHARS ? "off" : "soft"}
+            defaultValue={SAMPLE}
+            onInput={onOutputInput}
+            onDragOver={(e) => e.preventDefault()}
+            onDrop={onDrop}
+          />
+        </section>
+        <section className="pg-results" aria-label="Parse">
+          {result && <PlaygroundResultView result={result} chunking={chunking} />}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function PlaygroundResultView({ result, chunking }: { result: PlaygroundResult; chunking: Chunking }) {
+  if (result.error) {
+    return (
+      <p className="pg-note pg-note-err" role="alert" data-testid="playground-error">
+        {result.error}
+      </p>
+    );
+  }
+  const { calls, errors, repairs } = result.result;
+  return (
+    <>
+      <p className={`pg-note ${result.agrees ? "pg-note-ok" : "pg-note-err"}`} data-testid="playground-agreement" data-agrees={String(result.agrees)} role="status">
+        {chunking.kind === "whole"
+          ? `Parsed in one pass with ${result.protocol} (${result.ms.toFixed(0)} ms).`
+          : result.agrees
+            ? `Streamed as ${describeChunking(chunking)} (${result.chunkCount.toLocaleString("en")} chunks): the same calls, text and errors as one pass.`
+            : visibleBidi(result.difference ?? "The stream differs from one pass.")}
+      </p>
+      <h3 className="pg-heading">Calls ({calls.length})</h3>
+      <ol className="pg-calls" data-testid="playground-calls" data-count={calls.length}>
+        {calls.map((call) => (
+          <li key={call.id} data-testid="playground-call" className="mono">
+            {visibleBidi(`${call.name} ${toDisplayJson(call.arguments)}`)}
+          </li>
+        ))}
+        {calls.length === 0 && <li className="pg-muted">No call.</li>}
+      </ol>
+      {(errors.length > 0 || repairs.length > 0) && (
+        <ul className="pg-problems" data-testid="playground-problems">
+          {errors.map((error, i) => (
+            <li key={`e${i}`} className="pg-error">
+              <strong>{error.kind}</strong> — {visibleBidi(error.message)}
+            </li>
+          ))}
+          {repairs.map((repair, i) => (
+            <li key={`r${i}`} className="pg-repair">
+              <strong>repair: {repair.kind}</strong> — {visibleBidi(repair.message)}
+            </li>
+          ))}
+        </ul>
+      )}
+      <h3 className="pg-heading">
+        Parse events ({result.eventCount.toLocaleString("en")}
+        {result.eventCount > EVENT_ROWS ? `, first ${EVENT_ROWS} shown` : ""})
+      </h3>
+      <ol className="pg-events" data-testid="playground-events">
+        {result.events.slice(0, EVENT_ROWS).map((event, i) => (
+          <li key={i} className="mono" data-type={event.type}>
+            <span className="pg-event-type">{event.type}</span> <span className="pg-muted">{event.span.start}–{event.span.end}</span> {visibleBidi(summarizeParseEvent(event))}
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
