@@ -7,6 +7,25 @@ import { toolShapesOf } from "./protocol-support.ts";
 import type { ToolSectionView } from "./recorded-prompt-parts.ts";
 import { ToolTokenCosts } from "../tokens/ToolTokenCosts.tsx";
 
+/** Longer texts (thousands of tools) are shown cut, with a note; Copy copies them whole. */
+const SHOWN_CHARS = 60_000;
+
+function ShownText({ text, testId, recorded }: { text: string; testId: string; recorded?: boolean }) {
+  const cut = text.length > SHOWN_CHARS;
+  return (
+    <>
+      <pre data-testid={testId} {...(recorded !== undefined ? { "data-recorded": recorded } : {})}>
+        {cut ? text.slice(0, SHOWN_CHARS) : text}
+      </pre>
+      {cut && (
+        <p className="dbg-hint" data-testid="tool-def-cut">
+          Shown: the first {SHOWN_CHARS.toLocaleString("en-US")} of {text.length.toLocaleString("en-US")} characters. Copy copies all of it.
+        </p>
+      )}
+    </>
+  );
+}
+
 interface ToolDefinitionsProps {
   protocol: string | undefined;
   /** The tool section as the run recorded it (or as today's code writes it, marked so). */
@@ -46,9 +65,7 @@ export const ToolDefinitions = memo(function ToolDefinitions({ protocol, section
                 run's model read.
               </p>
             )}
-            <pre data-testid="tool-def-model" data-recorded={section.recorded}>
-              {section.text}
-            </pre>
+            <ShownText text={section.text} testId="tool-def-model" recorded={section.recorded} />
           </>
         ) : (
           <p className="dbg-error-text">{section.error}</p>
@@ -61,7 +78,7 @@ export const ToolDefinitions = memo(function ToolDefinitions({ protocol, section
             <h3>{shape.label}</h3>
             {"text" in shape && <CopyButton text={shape.text} label={`the ${shape.label} definitions`} />}
           </header>
-          {"text" in shape ? <pre data-testid={`tool-def-${shape.id}`}>{shape.text}</pre> : <p className="dbg-error-text">{shape.error}</p>}
+          {"text" in shape ? <ShownText text={shape.text} testId={`tool-def-${shape.id}`} /> : <p className="dbg-error-text">{shape.error}</p>}
         </section>
       ))}
     </div>

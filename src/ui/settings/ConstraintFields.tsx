@@ -11,7 +11,8 @@ const decode = (value: string): ToolChoiceSetting => (value.startsWith("tool:") 
 export function ConstraintFields({ settings, tools, update }: { settings: ConversationSettings; tools: ToolSpec[]; update: (patch: Partial<ConversationSettings>) => void }) {
   const on = settings.constrainToolCalls === true;
   const choice = settings.toolChoice ?? "auto";
-  const offered = tools.filter((tool) => !settings.disabledTools.includes(tool.name));
+  const disabled = new Set(settings.disabledTools);
+  const offered = tools.filter((tool) => !disabled.has(tool.name));
   return (
     <fieldset className="tools-fieldset" data-testid="constraint-fields">
       <legend>Constrained decoding</legend>

@@ -1,13 +1,19 @@
 // The open conversation's settings: loop limits, generation, system prompt, which tools the
 // model is offered, and deep_research's own settings. Changes apply from the next turn.
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { Field } from "./Field.tsx";
 import { ConstraintFields } from "./ConstraintFields.tsx";
 import { SamplingFields } from "./SamplingFields.tsx";
 import type { ToolSpec } from "../../middleware/types.ts";
 import { deliverableFormats, type ConversationSettings, type DeliverableFormat } from "../../store/conversation.ts";
 import { conversationActions, useConversationStore } from "../../store/conversation-store.ts";
+import { useMcpStore } from "../../mcp/mcp-servers.ts";
+import { mcpToolServers } from "../../mcp/mcp-tools.ts";
+import { TOOL_NAMES } from "../../tools/index.ts";
 import { McpToolBadge } from "../mcp/McpToolBadge.tsx";
+
+/** More tools than this (thousands, from an MCP server): the first are listed and a button shows the rest. */
+const LISTED_TOOLS = 200;
 import "./settings.css";
 
 function NumberField(props: {
@@ -53,6 +59,9 @@ function NumberField(props: {
 
 export function SettingsPanel({ tools }: { tools: ToolSpec[] }) {
   const settings = useConversationStore((s) => s.active?.settings);
+  const servers = useMcpStore((s) => s.servers);
+  const toolServers = useMemo(() => mcpToolServers(TOOL_NAMES, servers), [servers]);
+  const [showAllTools, setShowAllTools] = useState(false);
   if (!settings) return null;
   const update = (patch: Partial<ConversationSettings>) => conversationActions.updateSettings(patch);
   const updateResearch = (patch: Partial<ConversationSettings["research"]>) => update({ research: { ...settings.research, ...patch } });
@@ -88,7 +97,7 @@ export function SettingsPanel({ tools }: { tools: ToolSpec[] }) {
       <fieldset className="tools-fieldset">
         <legend>Tools offered to the model</legend>
         {tools.length === 0 && <div className="field-hint">No tools are available.</div>}
-        {tools.map((tool) => (
+        {(showAllTools ? tools : tools.slice(0, LISTED_TOOLS)).map((tool) => (
           <label key={tool.name} className="tool-toggle" title={tool.description}>
             <input
               type="checkbox"
@@ -102,9 +111,14 @@ export function SettingsPanel({ tools }: { tools: ToolSpec[] }) {
               }}
             />
             <span className="mono">{tool.name}</span>
-            <McpToolBadge name={tool.name} />
+            <McpToolBadge server={toolServers.get(tool.name)} />
           </label>
         ))}
+        {!showAllTools && tools.length > LISTED_TOOLS && (
+          <button type="button" className="tools-show-all" data-testid="tools-show-all" onClick={() => setShowAllTools(true)}>
+            Show all {tools.length.toLocaleString("en-US")} tools ({(tools.length - LISTED_TOOLS).toLocaleString("en-US")} more)
+          </button>
+        )}
       </fieldset>
       <ConstraintFields settings={settings} tools={tools} update={update} />
       {hasResearch && (
