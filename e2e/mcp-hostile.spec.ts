@@ -59,3 +59,39 @@ test("3,000 tools: connected and offered, every tool's token cost counted, and a
   await expect(page.getByTestId("mcp-server-status")).toHaveText("connected · 3006 tools", { timeout: 60_000 });
   await expect(page.getByTestId("chat-input")).toBeEditable();
 });
+
+test("a tool list that never ends is cut at the page limit with a clear message, and Remove stops a slow endless listing at once", async ({ page }) => {
+  const endless = await startHostile({ endlessCursor: true });
+  await openLab(page, "hermes-calculator");
+  await connect(page, endless.url);
+  await expect(page.getByTestId("mcp-server-status")).toHaveText("not connected", { timeout: 30_000 });
+  await expect(page.getByTestId("mcp-server-error")).toContainText("still named a next page of its tool list after 100 pages");
+  expect(endless.listRequests()).toBe(100);
+  await page.getByTestId("mcp-panel").screenshot({ path: `${SHOTS}/mcp-endless-list.png` });
+  await page.getByTestId("mcp-remove").click();
+  await endless.stop();
+
+  // A slow endless listing: Remove cancels it; the server is asked nothing more.
+  const slow = await startHostile({ endlessCursor: true, listDelayMs: 200 });
+  await connect(page, slow.url);
+  await expect(page.getByTestId("mcp-server-status")).toHaveText(/connecting/);
+  await expect.poll(() => slow.listRequests()).toBeGreaterThanOrEqual(3);
+  await page.getByTestId("mcp-remove").click();
+  await expect(page.getByTestId("mcp-server")).toHaveCount(0);
+  const asked = slow.listRequests();
+  await page.waitForTimeout(1_500);
+  expect(slow.listRequests()).toBeLessThanOrEqual(asked + 1);
+});
+
+test("a storm of 3,000 list_changed notifications lists the tools once or twice, and the server stays connected", async ({ page }) => {
+  const running = await startHostile({ listDelayMs: 100 });
+  await openLab(page, "hermes-calculator");
+  await connect(page, running.url);
+  await expect(page.getByTestId("mcp-server-status")).toHaveText("connected · 6 tools");
+  await running.notifyToolsChanged(3000);
+  await expect(page.getByTestId("mcp-server-notice")).toContainText("The server changed its tool list");
+  await page.waitForTimeout(1_000);
+  await expect(page.getByTestId("mcp-server-status")).toHaveText("connected · 6 tools");
+  expect(running.maxConcurrentLists()).toBe(1);
+  expect(running.listRequests()).toBeLessThanOrEqual(1 + 3);
+});

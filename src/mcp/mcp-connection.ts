@@ -24,6 +24,8 @@ export interface ConnectOptions {
   onToolsChanged: (tools: McpToolDefinition[]) => void;
   /** The connection broke or the server went away (not called after close()). */
   onDropped: (failure: ExplainedFailure) => void;
+  /** Aborting gives up connecting (the server was removed): listings in flight stop, the transport closes. */
+  signal?: AbortSignal;
 }
 
 export interface CallOptions {
@@ -84,15 +86,53 @@ async function explain(error: unknown, options: Pick<ConnectOptions, "url" | "he
   });
 }
 
-async function listAllTools(client: Client): Promise<McpToolDefinition[]> {
+/** A tool list of more pages than this, or that takes longer, is refused: a server could page forever. */
+export const MAX_LIST_PAGES = 100;
+export const LIST_TIME_LIMIT_MS = 30_000;
+
+function listFailure(message: string, detail: string): McpFailure {
+  return new McpFailure({ kind: "other", message, detail });
+}
+
+/**
+ * Every page of the server's tool list, within MAX_LIST_PAGES pages and LIST_TIME_LIMIT_MS; a
+ * cursor seen before ends it at once (the server is going round in circles).
+ */
+async function listAllTools(client: Client, lifetime: AbortSignal, shownUrl: string): Promise<McpToolDefinition[]> {
+  // Its own signal, following the connection's: the SDK's listener on it go with it.
+  const listing = new AbortController();
+  const stop = () => listing.abort();
+  lifetime.addEventListener("abort", stop, { once: true });
+  try {
+    return await listPages(client, listing.signal, shownUrl);
+  } finally {
+    lifetime.removeEventListener("abort", stop);
+  }
+}
+
+async function listPages(client: Client, signal: AbortSignal, shownUrl: string): Promise<McpToolDefinition[]> {
   const tools: McpToolDefinition[] = [];
+  const seen = new Set<string>();
+  const started = Date.now();
   let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : undefined);
+  for (let pages = 1; ; pages++) {
+    const left = LIST_TIME_LIMIT_MS - (Date.now() - started);
+    if (left <= 0) throw listFailure(`The server at ${shownUrl} took more than ${LIST_TIME_LIMIT_MS / 1000} s to list its tools (${pages - 1} pages, ${tools.length} tools so far); the lab stopped asking.`, "tools/list time limit");
+    let page: Awaited<ReturnType<Client["listTools"]>>;
+    try {
+      page = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout: left });
+    } catch (error) {
+      if (signal.aborted) throw listFailure("Connecting was cancelled: the server was removed.", "removed");
+      if (Date.now() - started >= LIST_TIME_LIMIT_MS) throw listFailure(`The server at ${shownUrl} took more than ${LIST_TIME_LIMIT_MS / 1000} s to list its tools (${pages - 1} pages, ${tools.length} tools so far); the lab stopped asking.`, "tools/list time limit");
+      throw error;
+    }
     tools.push(...(page.tools as McpToolDefinition[]));
     cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
+    if (!cursor) return tools;
+    if (seen.has(cursor)) throw listFailure(`The server at ${shownUrl} sent the same tool-list page cursor twice (after ${pages} pages): its list never ends, so the lab stopped asking.`, "tools/list cursor repeated");
+    seen.add(cursor);
+    if (pages >= MAX_LIST_PAGES) throw listFailure(`The server at ${shownUrl} still named a next page of its tool list after ${MAX_LIST_PAGES} pages (${tools.length} tools so far): the lab stops there, as a list that never ends would keep it connecting forever.`, "tools/list page limit");
+  }
 }
 
 /** Statuses that mean "this address does not speak Streamable HTTP": try the SSE transport. */
@@ -115,6 +155,11 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
   const sentLabel = [`POST ${shownUrl}`, ...Object.entries(maskHeaders(options.headers)).map(([name, value]) => `${name}: ${value}`)].join(" · ");
 
   let closing = false;
+  // Ends with the connection (close, or the caller giving up): listings in flight stop with it.
+  const lifetime = new AbortController();
+  const giveUp = () => lifetime.abort();
+  options.signal?.addEventListener("abort", giveUp, { once: true });
+  const cancelled = () => new McpFailure({ kind: "other", message: "Connecting was cancelled: the server was removed.", detail: "removed" });
   const attempt = async (kind: TransportKind) => {
     const inner: Transport =
       kind === "streamable-http"
@@ -122,7 +167,12 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
         : new sdk.SSEClientTransport(url, { requestInit });
     const transport = new TracingTransport(inner, (message) => maskSecrets(message, secrets));
     const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
-    await client.connect(transport);
+    try {
+      await client.connect(transport, { signal: lifetime.signal });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
     return { client, transport };
   };
 
@@ -131,11 +181,13 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
   try {
     connected = await attempt("streamable-http");
   } catch (error) {
+    if (lifetime.signal.aborted) throw cancelled();
     if (!worthSseFallback(error)) throw new McpFailure(await explain(error, options));
     try {
       connected = await attempt("sse");
       transportKind = "sse";
     } catch (fallbackError) {
+      if (lifetime.signal.aborted) throw cancelled();
       throw new McpFailure(await explain(error, options, fallbackError));
     }
   }
@@ -143,11 +195,16 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
 
   let tools: McpToolDefinition[];
   try {
-    tools = await listAllTools(client);
+    tools = await listAllTools(client, lifetime.signal, shownUrl);
   } catch (error) {
     closing = true;
     await client.close().catch(() => undefined);
-    throw new McpFailure(await explain(error, options));
+    throw error instanceof McpFailure ? error : new McpFailure(await explain(error, options));
+  }
+  if (lifetime.signal.aborted) {
+    closing = true;
+    await client.close().catch(() => undefined);
+    throw cancelled();
   }
 
   const inFlight = new Set<(failure: ExplainedFailure) => void>();
@@ -159,14 +216,32 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     options.onDropped(failure);
   };
 
-  client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, async () => {
-    try {
-      const next = await listAllTools(client);
-      tools.splice(0, tools.length, ...next);
-      options.onToolsChanged(next);
-    } catch (error) {
-      drop(await explain(error, options));
+  // A changed list is listed again — one listing at a time, and at most one more queued behind
+  // it however many notifications arrive meanwhile (a storm of them must not start a listing each).
+  let listing = false;
+  let queued = false;
+  const relist = async () => {
+    if (listing) {
+      queued = true;
+      return;
     }
+    listing = true;
+    try {
+      do {
+        queued = false;
+        const next = await listAllTools(client, lifetime.signal, shownUrl);
+        if (closing) return;
+        tools.splice(0, tools.length, ...next);
+        options.onToolsChanged(next);
+      } while (queued && !closing);
+    } catch (error) {
+      if (!closing) drop(error instanceof McpFailure ? error.failure : await explain(error, options));
+    } finally {
+      listing = false;
+    }
+  };
+  client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
+    void relist();
   });
   client.onclose = () => {
     drop({ kind: "unreachable", message: `The connection to ${shownUrl} closed.`, detail: "onclose" });
@@ -216,6 +291,10 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     },
     async close() {
       closing = true;
+      lifetime.abort();
+      options.signal?.removeEventListener("abort", giveUp);
+      const closed: ExplainedFailure = { kind: "other", message: `The lab disconnected from ${shownUrl} (the server was removed or reconnected).`, detail: "closed" };
+      for (const reject of inFlight) reject(closed);
       const streamable = transport.inner as { terminateSession?: () => Promise<void> };
       await streamable.terminateSession?.().catch(() => undefined);
       await client.close().catch(() => undefined);

@@ -37,6 +37,8 @@ const connections = new Map<string, McpConnection>();
 /** Per server, the attempt whose result counts (a newer reconnect or a removal wins). */
 const attempts = new Map<string, number>();
 const pendingConnects = new Map<string, Promise<McpConnection>>();
+/** Per server, what cancels its connection attempt in flight (Remove). */
+const connectAborts = new Map<string, AbortController>();
 
 function origin(): string {
   return globalThis.location?.origin ?? "null";
@@ -62,7 +64,9 @@ function describeToolChange(before: McpToolDefinition[], after: McpToolDefinitio
   const has = new Set(after.map((tool) => tool.name));
   const added = [...has].filter((name) => !had.has(name));
   const removed = [...had].filter((name) => !has.has(name));
-  const parts = [added.length ? `added ${added.join(", ")}` : "", removed.length ? `removed ${removed.join(", ")}` : ""].filter(Boolean);
+  // A few names, then how many more: a server may change thousands at once.
+  const names = (list: string[]) => (list.length > 8 ? `${list.slice(0, 8).join(", ")} and ${list.length - 8} more` : list.join(", "));
+  const parts = [added.length ? `added ${names(added)}` : "", removed.length ? `removed ${names(removed)}` : ""].filter(Boolean);
   return `The server changed its tool list${parts.length ? ` (${parts.join("; ")})` : ""}.`;
 }
 
@@ -79,11 +83,14 @@ function connect(id: string, notice?: string): Promise<McpConnection> {
   connections.delete(id);
   void old?.close();
   patch(id, { status: "connecting" });
+  const abort = new AbortController();
+  connectAborts.set(id, abort);
 
   const promise = loadConnector().then(({ connectMcp }) => connectMcp({
     url: server.url,
     headers: server.headers,
     origin: origin(),
+    signal: abort.signal,
     onToolsChanged: (tools) => {
       if (!current()) return;
       patch(id, (before) => ({ tools: [...tools], notice: describeToolChange(before.tools, tools) }));
@@ -123,6 +130,7 @@ function connect(id: string, notice?: string): Promise<McpConnection> {
   pendingConnects.set(id, promise);
   const forget = () => {
     if (pendingConnects.get(id) === promise) pendingConnects.delete(id);
+    if (connectAborts.get(id) === abort) connectAborts.delete(id);
   };
   promise.then(forget, forget);
   return promise;
@@ -173,8 +181,11 @@ export const mcpActions = {
     );
   },
 
+  /** Removes a server and stops everything of it: a connection attempt or listing in flight, calls in flight, its connection. */
   remove(id: string): void {
     attempts.set(id, (attempts.get(id) ?? 0) + 1);
+    connectAborts.get(id)?.abort();
+    connectAborts.delete(id);
     void connections.get(id)?.close();
     connections.delete(id);
     pendingConnects.delete(id);
@@ -224,6 +235,8 @@ export async function callServerTool(
 /** For tests: forget every server and connection. */
 export async function resetMcpServers(): Promise<void> {
   const open = [...connections.values()];
+  for (const abort of connectAborts.values()) abort.abort();
+  connectAborts.clear();
   connections.clear();
   pendingConnects.clear();
   attempts.clear();
