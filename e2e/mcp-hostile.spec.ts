@@ -5,7 +5,7 @@
 // or leak a secret into the prompt, the log or the panel.
 import { expect, test, type Page } from "@playwright/test";
 import { startTestServer, type HostileOptions, type RunningTestServer } from "./mcp-server/test-server.ts";
-import { openLab } from "./lab-helpers.ts";
+import { openLab, send, serveTranscript } from "./lab-helpers.ts";
 
 const labOrigin = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4319)}`;
 const SHOTS = "e2e/.output";
@@ -21,6 +21,16 @@ test.afterEach(async () => {
   await server?.stop();
   server = null;
 });
+
+const call = (name: string, args: Record<string, unknown> = {}) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
+
+async function exported(page: Page): Promise<string> {
+  const download = page.waitForEvent("download");
+  await page.getByTestId("export-json").click();
+  const chunks: Buffer[] = [];
+  for await (const chunk of (await (await download).createReadStream()) as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 async function connect(page: Page, url: string, headers = ""): Promise<void> {
   await page.getByTestId("mcp-url-input").fill(url);
@@ -94,4 +104,46 @@ test("a storm of 3,000 list_changed notifications lists the tools once or twice,
   await expect(page.getByTestId("mcp-server-status")).toHaveText("connected · 6 tools");
   expect(running.maxConcurrentLists()).toBe(1);
   expect(running.listRequests()).toBeLessThanOrEqual(1 + 3);
+});
+
+test("secrets a server echoes back are masked in the chat, the next prompt, the debugger and the export; an address's api_key is not stored", async ({ page }) => {
+  const token = "sk-e2e-echo-0123456789";
+  const running = await startHostile({ echoSecrets: { secret: token } }, token);
+  const transcript = await serveTranscript(page, "echo-secrets", {
+    title: "echo secrets",
+    protocol: "hermes",
+    turns: [[call("echo_secret"), call("echo_secret_error")].join("\n"), "Both answered."],
+    delayMs: 0,
+  });
+  await openLab(page, transcript);
+  await page.getByTestId("mcp-url-input").fill(`${running.url}?api_key=url-key-4444`);
+  await expect(page.getByTestId("mcp-url-secret-note")).toContainText("kept for this tab only");
+  await page.getByTestId("mcp-panel").screenshot({ path: `${SHOTS}/mcp-url-secret-note.png` });
+  await connect(page, `${running.url}?api_key=url-key-4444`, `Authorization: Bearer ${token}\nX-Api-Key: header-key-5555`);
+  await expect(page.getByTestId("mcp-server-status")).toHaveText("connected · 10 tools");
+
+  await send(page, "Which keys did you get?");
+  await expect(page.getByTestId("message-assistant").first()).toHaveAttribute("data-status", "final");
+  const cards = page.getByTestId("tool-call-card");
+  await expect(cards.filter({ hasText: "echo_secret_error" })).toContainText("key •••• / •••• is not allowed");
+  await expect(cards.filter({ hasText: "you sent" })).toContainText("you sent •••• / ••••");
+
+  // The answer step's prompt carries the results back to the model: masked.
+  await page.locator('[data-testid=step-item][data-status="final"]').click();
+  const prompt = await page.getByTestId("prompt-view").textContent();
+  expect(prompt).toContain("is not allowed");
+  const secrets = [token, "header-key-5555", "url-key-4444"];
+  for (const secret of secrets) expect(prompt).not.toContain(secret);
+  const log = await exported(page);
+  expect(log).toContain("is not allowed");
+  for (const secret of secrets) expect(log).not.toContain(secret);
+  // The chat, the debugger and the server list show none of them (the form keeps what the person typed).
+  for (const where of [page.getByTestId("message-assistant").first(), page.getByTestId("debugger-pane"), page.getByTestId("mcp-servers")]) {
+    for (const secret of secrets) await expect(where).not.toContainText(secret);
+  }
+
+  // Stored: the address without its api_key (Keep headers is off); this tab still has it.
+  const stored = await page.evaluate(() => localStorage.getItem("toolcall-lab.mcp-servers") ?? "");
+  expect(stored).toContain(running.url);
+  expect(stored).not.toContain("url-key-4444");
 });

@@ -171,4 +171,27 @@ describe("connectMcp against a real server", () => {
     expect(["unreachable", "session-lost"]).toContain(gone.failure.kind);
     await until(() => dropped.includes("unreachable"));
   });
+
+  it("masks the person's secrets wherever the server echoes them: tool definitions, results, isError results, JSON-RPC errors, the trace", async () => {
+    const token = "sk-echo-0123456789";
+    const apiKey = "key-echo-9876543210";
+    server = await startTestServer({ allowOrigin: null, token, hostile: { echoSecrets: { secret: token } } });
+    connection = await connectMcp(options(`${server.url}?api_key=url-secret-5555`, { headers: { Authorization: `Bearer ${token}`, "X-Api-Key": apiKey } }));
+    const leaky = connection.tools.find((tool) => tool.name === "leaky_tool");
+    expect(leaky?.description).toBe("Uses the key •••• for you.");
+
+    const trace: ToolTraceEntry[] = [];
+    const run = (name: string) => connection!.callTool(name, {}, { signal: new AbortController().signal, timeoutMs: 10_000, trace: (entry) => trace.push(entry) });
+    const echoed = await run("echo_secret");
+    expect(echoed.content).toEqual([{ type: "text", text: "you sent •••• / ••••" }]);
+    const refused = await run("echo_secret_error");
+    expect(refused).toMatchObject({ isError: true, content: [{ type: "text", text: "key •••• / •••• is not allowed" }] });
+    const failure = await run("echo_secret_rpc_error").then(
+      (result) => JSON.stringify(result),
+      (error: unknown) => (error instanceof McpFailure ? `${error.failure.message} ${error.failure.detail}` : String(error)),
+    );
+    expect(failure).toContain("bad key •••• / ••••");
+    const everything = JSON.stringify([connection.tools, echoed, refused, failure, trace]);
+    for (const secret of [token, apiKey, "url-secret-5555"]) expect(everything).not.toContain(secret);
+  });
 });

@@ -7,7 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ToolTraceEntry } from "../middleware/types.ts";
 import { explainFailure, httpStatusOf, isNetworkFailure, unreachableMessage } from "./explain-failure.ts";
 import { McpFailure, type ExplainedFailure } from "./mcp-failure.ts";
-import { maskHeaders, maskSecrets, maskUrl, secretsOf } from "./mask-secrets.ts";
+import { maskHeaders, maskSecrets, maskSecretsIn, maskText, maskUrl, secretsOf, urlSecretsOf } from "./mask-secrets.ts";
 import type { McpCallResult } from "./tool-result.ts";
 import type { McpToolDefinition } from "./tool-schema.ts";
 import { TracingTransport } from "./tracing-transport.ts";
@@ -75,8 +75,23 @@ function loadSdk(): Promise<Sdk> {
   return sdkLoading;
 }
 
+/** Every secret the person configured for a server: header values and the address's credentials. */
+export function connectionSecrets(url: string, headers: Record<string, string>): string[] {
+  return [...new Set([...secretsOf(headers), ...urlSecretsOf(url)])].sort((a, b) => b.length - a.length);
+}
+
+/** A failure as the person and the log may see it: a server that echoes a secret in its error gets it masked. */
+function maskFailure(failure: ExplainedFailure, secrets: readonly string[]): ExplainedFailure {
+  return { ...failure, message: maskText(failure.message, secrets), detail: maskText(failure.detail, secrets) };
+}
+
 async function explain(error: unknown, options: Pick<ConnectOptions, "url" | "headers" | "origin">, fallbackError?: unknown): Promise<ExplainedFailure> {
   const reachable = isNetworkFailure(error) ? await probeReachable(options.url) : undefined;
+  const secrets = connectionSecrets(options.url, options.headers);
+  return maskFailure(await explainUnmasked(error, options, reachable, fallbackError), secrets);
+}
+
+function explainUnmasked(error: unknown, options: Pick<ConnectOptions, "url" | "headers" | "origin">, reachable: boolean | undefined, fallbackError?: unknown): ExplainedFailure {
   return explainFailure(error, {
     url: maskUrl(options.url),
     origin: options.origin,
@@ -150,7 +165,9 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
   }
   const url = new URL(options.url);
   const requestInit: RequestInit = { headers: options.headers };
-  const secrets = secretsOf(options.headers);
+  const secrets = connectionSecrets(options.url, options.headers);
+  // What a server sends that goes on to the model, the log or the panel has the person's secrets masked.
+  const masked = (definitions: McpToolDefinition[]) => maskSecretsIn(definitions, secrets);
   const shownUrl = maskUrl(options.url);
   const sentLabel = [`POST ${shownUrl}`, ...Object.entries(maskHeaders(options.headers)).map(([name, value]) => `${name}: ${value}`)].join(" · ");
 
@@ -195,7 +212,7 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
 
   let tools: McpToolDefinition[];
   try {
-    tools = await listAllTools(client, lifetime.signal, shownUrl);
+    tools = masked(await listAllTools(client, lifetime.signal, shownUrl));
   } catch (error) {
     closing = true;
     await client.close().catch(() => undefined);
@@ -229,7 +246,7 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     try {
       do {
         queued = false;
-        const next = await listAllTools(client, lifetime.signal, shownUrl);
+        const next = masked(await listAllTools(client, lifetime.signal, shownUrl));
         if (closing) return;
         tools.splice(0, tools.length, ...next);
         options.onToolsChanged(next);
@@ -251,7 +268,7 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     // recovers from by itself.
     if (!/SSE stream disconnected|Failed to fetch|NetworkError|Maximum reconnection/i.test(error.message)) return;
     void probeReachable(options.url).then((reachable) => {
-      if (!reachable) drop({ kind: "unreachable", message: unreachableMessage(shownUrl), detail: `${error.name}: ${error.message}` });
+      if (!reachable) drop(maskFailure({ kind: "unreachable", message: unreachableMessage(shownUrl), detail: `${error.name}: ${error.message}` }, secrets));
     });
   };
 
@@ -278,7 +295,7 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
         const request = transport.traceRequest(record, () =>
           client.callTool({ name, arguments: args }, sdk.CompatibilityCallToolResultSchema, { signal: call.signal, timeout: call.timeoutMs }),
         );
-        return (await Promise.race([request, whenDropped])) as McpCallResult;
+        return maskSecretsIn((await Promise.race([request, whenDropped])) as McpCallResult, secrets);
       } catch (error) {
         if (error instanceof McpFailure || call.signal.aborted) throw error;
         const failure = await explain(error, options);

@@ -5,6 +5,7 @@ import { create } from "zustand";
 import type { ToolContext } from "../middleware/types.ts";
 import { McpFailure, type ExplainedFailure } from "./mcp-failure.ts";
 import type { McpConnection, TransportKind } from "./mcp-connection.ts";
+import { urlWithoutSecrets } from "./mask-secrets.ts";
 import { loadServers, saveServers, type ServerRecord } from "./saved-servers.ts";
 import type { McpCallResult } from "./tool-result.ts";
 import type { McpToolDefinition } from "./tool-schema.ts";
@@ -162,9 +163,10 @@ export function checkServerUrl(text: string): { url: string } | { error: string 
 export const mcpActions = {
   /** Adds a server and connects to it; the same address again reconnects it with the new headers. */
   add(url: string, headers: Record<string, string>, keepHeaders: boolean): Promise<void> {
-    const existing = useMcpStore.getState().servers.find((server) => server.url === url);
+    // The same address, credentials in it aside (a new tab keeps it without them).
+    const existing = useMcpStore.getState().servers.find((server) => server.url === url || urlWithoutSecrets(server.url) === urlWithoutSecrets(url));
     const id = existing?.id ?? newServerId();
-    if (existing) patch(id, { headers, keepHeaders });
+    if (existing) patch(id, { url, headers, keepHeaders });
     else useMcpStore.setState((state) => ({ servers: [...state.servers, { id, url, headers, keepHeaders, status: "connecting", tools: [] }] }));
     persist();
     return connect(id).then(

@@ -4,7 +4,7 @@
 import { useEffect, useId, useState } from "react";
 import { checkServerUrl, mcpActions, useMcpStore, type McpServerView } from "../../mcp/mcp-servers.ts";
 import { maskUrl } from "../../mcp/mask-secrets.ts";
-import { parseHeaderLines } from "../../mcp/saved-servers.ts";
+import { hasUrlSecrets, parseHeaderLines } from "../../mcp/saved-servers.ts";
 import "./mcp.css";
 
 function statusText(server: McpServerView): string {
@@ -104,6 +104,13 @@ export function McpPanel() {
           value={url}
           onChange={(event) => setUrl(event.target.value)}
         />
+        {hasUrlSecrets(url.trim()) && (
+          <p className={keepHeaders ? "mcp-warning" : "mcp-muted"} data-testid="mcp-url-secret-note">
+            {keepHeaders
+              ? "This address carries a credential; with Keep headers it is stored as it is, unencrypted, in this browser's local storage."
+              : "This address carries a credential: like headers, it is kept for this tab only. The list in this browser keeps the address without it."}
+          </p>
+        )}
         <label htmlFor={headersId}>Headers (optional, one per line)</label>
         <textarea
           id={headersId}
