@@ -44,6 +44,8 @@ export interface HostileOptions {
    * `leaky_tool` writes the secret given here into its description.
    */
   echoSecrets?: { secret: string };
+  /** A tool `flood` that answers `blocks` text blocks of `size` characters each. */
+  flood?: boolean;
 }
 
 export interface RunningTestServer {
@@ -158,6 +160,12 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
     for (const name of extraTools) registerExtraTool(server, name);
     for (const name of hostile.toolNames ?? []) registerExtraTool(server, name);
     if (hostile.echoSecrets) registerEchoTools(server, hostile.echoSecrets.secret);
+    if (hostile.flood) {
+      server.registerTool("flood", { description: "Answers many large text blocks.", inputSchema: { blocks: z.number(), size: z.number() } }, async ({ blocks, size }) => {
+        calls.push("flood");
+        return { content: Array.from({ length: blocks }, (_, i) => ({ type: "text" as const, text: `${i}:`.padEnd(size, "x") })) };
+      });
+    }
     hostileListing(server);
     return server;
   }

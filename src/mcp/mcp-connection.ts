@@ -10,6 +10,7 @@ import { McpFailure, type ExplainedFailure } from "./mcp-failure.ts";
 import { maskHeaders, maskSecrets, maskSecretsIn, maskText, maskUrl, secretsOf, urlSecretsOf } from "./mask-secrets.ts";
 import type { McpCallResult } from "./tool-result.ts";
 import type { McpToolDefinition } from "./tool-schema.ts";
+import { TraceBudget } from "./trace-budget.ts";
 import { TracingTransport } from "./tracing-transport.ts";
 import { probeReachable } from "../net/probe-reachable.ts";
 
@@ -281,8 +282,9 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     tools,
     async callTool(name, args, call) {
       if (dropped) throw new McpFailure({ kind: "unreachable", message: `The server at ${shownUrl} is not connected.`, detail: "dropped" });
+      const budget = new TraceBudget();
       const record = (direction: ToolTraceEntry["direction"], message: unknown) =>
-        call.trace?.({ direction, at: Date.now(), message, label: direction === "sent" ? sentLabel : shownUrl });
+        call.trace?.({ direction, at: Date.now(), message: budget.keep(message), label: direction === "sent" ? sentLabel : shownUrl });
       // The SDK would wait for a response from a server that went away until the timeout; a
       // drop fails the call at once.
       let onDrop: (failure: ExplainedFailure) => void = () => undefined;
