@@ -147,3 +147,21 @@ test("secrets a server echoes back are masked in the chat, the next prompt, the 
   expect(stored).toContain(running.url);
   expect(stored).not.toContain("url-key-4444");
 });
+
+test("a tool named like a built-in but for a zero-width character is offered prefixed, and its invisible character is marked", async ({ page }) => {
+  const running = await startHostile({ toolNames: ["run_javascript\u200b", "\u2060quiet_tool"] });
+  await openLab(page, "hermes-calculator");
+  await connect(page, running.url);
+  await expect(page.getByTestId("mcp-server-status")).toHaveText("connected · 8 tools");
+  // The built-in keeps its name; the look-alike is prefixed, without the invisible character.
+  await expect(page.getByTestId("tool-toggle-run_javascript")).toBeVisible();
+  await expect(page.getByTestId("tool-toggle-lab-test-server__run_javascript")).toBeVisible();
+  await expect(page.getByTestId("tool-toggle-run_javascript\u200b")).toHaveCount(0);
+  // A name with one that clashes with nothing keeps it, marked where names are shown.
+  const quiet = page.locator("label", { has: page.getByTestId("tool-toggle-\u2060quiet_tool") });
+  await expect(quiet.getByTestId("invisible-mark")).toHaveText("⟨U+2060⟩");
+  const listed = page.getByTestId("mcp-server-tools");
+  await expect(listed.getByTestId("invisible-mark")).toHaveCount(2);
+  expect(await listed.innerText()).toContain("run_javascript⟨U+200B⟩");
+  await page.getByTestId("mcp-servers").screenshot({ path: `${SHOTS}/mcp-invisible-names.png` });
+});

@@ -5,7 +5,11 @@ import { useEffect, useId, useState } from "react";
 import { checkServerUrl, mcpActions, useMcpStore, type McpServerView } from "../../mcp/mcp-servers.ts";
 import { maskUrl } from "../../mcp/mask-secrets.ts";
 import { hasUrlSecrets, parseHeaderLines } from "../../mcp/saved-servers.ts";
+import { visibleName } from "../bidi/VisibleBidi.tsx";
 import "./mcp.css";
+
+/** A server with thousands of tools: the first names are listed, then how many more. */
+const LISTED_NAMES = 40;
 
 function statusText(server: McpServerView): string {
   const count = `${server.tools.length} tool${server.tools.length === 1 ? "" : "s"}`;
@@ -52,7 +56,17 @@ function ServerCard({ server }: { server: McpServerView }) {
           </button>
         </p>
       )}
-      {server.tools.length > 0 && <div className="mcp-tools mono">{server.tools.map((tool) => tool.name).join(", ")}</div>}
+      {server.tools.length > 0 && (
+        <div className="mcp-tools mono" data-testid="mcp-server-tools">
+          {server.tools.slice(0, LISTED_NAMES).map((tool, index) => (
+            <span key={index}>
+              {index > 0 && ", "}
+              {visibleName(tool.name)}
+            </span>
+          ))}
+          {server.tools.length > LISTED_NAMES && ` and ${(server.tools.length - LISTED_NAMES).toLocaleString("en-US")} more`}
+        </div>
+      )}
       <div className="mcp-actions">
         <button type="button" data-testid="mcp-reconnect" disabled={server.status === "connecting"} onClick={() => void mcpActions.reconnect(server.id)}>
           Reconnect

@@ -11,6 +11,7 @@ import { useMcpStore } from "../../mcp/mcp-servers.ts";
 import { mcpToolServers } from "../../mcp/mcp-tools.ts";
 import { TOOL_NAMES } from "../../tools/index.ts";
 import { McpToolBadge } from "../mcp/McpToolBadge.tsx";
+import { visibleName } from "../bidi/VisibleBidi.tsx";
 
 /** More tools than this (thousands, from an MCP server): the first are listed and a button shows the rest. */
 const LISTED_TOOLS = 200;
@@ -110,7 +111,7 @@ export function SettingsPanel({ tools }: { tools: ToolSpec[] }) {
                 update({ disabledTools: [...next] });
               }}
             />
-            <span className="mono">{tool.name}</span>
+            <span className="mono">{visibleName(tool.name)}</span>
             <McpToolBadge server={toolServers.get(tool.name)} />
           </label>
         ))}

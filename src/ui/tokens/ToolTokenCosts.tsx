@@ -9,6 +9,7 @@ import type { ToolSpec } from "../../middleware/types.ts";
 import { controlTokensOf, toolSectionOf } from "../debugger/protocol-support.ts";
 import { costsByRegion, toolSectionLayoutInSlices, type ToolSectionLayout } from "./tool-section-layout.ts";
 import { useTokenization, useTokensWanted, wantTokens } from "./use-tokenization.ts";
+import { visibleName } from "../bidi/VisibleBidi.tsx";
 import "./tokens.css";
 
 const n = (value: number) => value.toLocaleString("en-US");
@@ -86,7 +87,7 @@ export const ToolTokenCosts = memo(function ToolTokenCosts({ protocol, tools, te
           <tbody>
             {rows.map(({ tool, cost }) => (
               <tr key={tool.name} data-testid="tool-token-cost" data-tool={tool.name}>
-                <td>{tool.name}</td>
+                <td>{visibleName(tool.name)}</td>
                 <td className="num" title={cost === null ? "Where this tool's text sits in the section could not be found, so its tokens are not told apart." : undefined}>
                   {cost === null ? "—" : `${n(cost)} tokens`}
                 </td>
