@@ -51,6 +51,9 @@ test("3,000 tools: connected and offered, every tool's token cost counted, and a
 
   // The tool definitions, as the next turn's protocol writes them, and what each tool costs.
   await page.locator(".dbg-empty-tools summary").click();
+  await expect(page.getByTestId("tool-def-cut")).toHaveCount(1);
+  // The API shapes (megabytes of JSON for 3,000 tools) are written when asked for.
+  await page.getByTestId("tool-shapes-show").click();
   await expect(page.getByTestId("tool-def-cut")).toHaveCount(4);
   await page.getByTestId("tool-token-costs").getByTestId("count-tokens").click();
   await expect(page.getByTestId("tool-section-tokens")).toHaveText(/^[\d,]+ tokens$/, { timeout: 60_000 });

@@ -1,11 +1,14 @@
 // The tools as the model saw them (the protocol's tool section of the system prompt), and the
 // same tools in the shapes of the OpenAI, Anthropic and Gemini APIs — each copyable.
-import { memo, useMemo } from "react";
+import { memo, useMemo, useState } from "react";
 import type { ToolSpec } from "../../middleware/types.ts";
 import { CopyButton } from "./CopyButton.tsx";
 import { toolShapesOf } from "./protocol-support.ts";
 import type { ToolSectionView } from "./recorded-prompt-parts.ts";
 import { ToolTokenCosts } from "../tokens/ToolTokenCosts.tsx";
+
+/** More tools than this: the API shapes are written only when asked for (megabytes of JSON). */
+const SHAPES_AT_ONCE = 100;
 
 /** Longer texts (thousands of tools) are shown cut, with a note; Copy copies them whole. */
 const SHOWN_CHARS = 60_000;
@@ -38,7 +41,9 @@ interface ToolDefinitionsProps {
 }
 
 export const ToolDefinitions = memo(function ToolDefinitions({ protocol, section, tools, source, template }: ToolDefinitionsProps) {
-  const shapes = useMemo(() => toolShapesOf(tools), [tools]);
+  const [shapesWanted, setShapesWanted] = useState(false);
+  const showShapes = shapesWanted || tools.length <= SHAPES_AT_ONCE;
+  const shapes = useMemo(() => (showShapes ? toolShapesOf(tools) : []), [tools, showShapes]);
   if (tools.length === 0)
     return (
       <p className="dbg-empty" data-testid="tool-definitions">
@@ -72,6 +77,13 @@ export const ToolDefinitions = memo(function ToolDefinitions({ protocol, section
         )}
       </section>
       <ToolTokenCosts protocol={protocol} tools={tools} template={template} />
+      {!showShapes && (
+        <p>
+          <button type="button" data-testid="tool-shapes-show" onClick={() => setShapesWanted(true)}>
+            Show the {tools.length.toLocaleString("en-US")} tools in OpenAI, Anthropic and Gemini shapes
+          </button>
+        </p>
+      )}
       {shapes.map((shape) => (
         <section key={shape.label} className="dbg-def">
           <header className="dbg-panel-head">
