@@ -1,6 +1,6 @@
 // The open conversation's settings: loop limits, generation, system prompt, which tools the
 // model is offered, and deep_research's own settings. Changes apply from the next turn.
-import { useMemo, useState } from "react";
+import { useDeferredValue, useMemo, useState } from "react";
 import { Field } from "./Field.tsx";
 import { ConstraintFields } from "./ConstraintFields.tsx";
 import { SamplingFields } from "./SamplingFields.tsx";
@@ -60,7 +60,8 @@ function NumberField(props: {
 
 export function SettingsPanel({ tools }: { tools: ToolSpec[] }) {
   const settings = useConversationStore((s) => s.active?.settings);
-  const servers = useMcpStore((s) => s.servers);
+  // Deferred as the tool list it marks is (App.tsx), so both show the same servers.
+  const servers = useDeferredValue(useMcpStore((s) => s.servers));
   const toolServers = useMemo(() => mcpToolServers(TOOL_NAMES, servers), [servers]);
   const [showAllTools, setShowAllTools] = useState(false);
   if (!settings) return null;
