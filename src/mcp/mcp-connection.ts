@@ -176,7 +176,8 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
   // Ends with the connection (close, or the caller giving up): listings in flight stop with it.
   const lifetime = new AbortController();
   const giveUp = () => lifetime.abort();
-  options.signal?.addEventListener("abort", giveUp, { once: true });
+  if (options.signal?.aborted) giveUp();
+  else options.signal?.addEventListener("abort", giveUp, { once: true });
   const cancelled = () => new McpFailure({ kind: "other", message: "Connecting was cancelled: the server was removed.", detail: "removed" });
   const attempt = async (kind: TransportKind) => {
     const inner: Transport =
