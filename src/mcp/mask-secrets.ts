@@ -1,7 +1,6 @@
 // Secrets never reach the event log (which is saved, exported and shared): header values the
 // person typed are masked wherever they appear, and so are values under keys that name a secret.
-
-const MASK = "••••";
+import { MASK, maskText } from "../net/mask-text.ts";
 const SECRET_KEY = /^(authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|client_secret|api[-_]?key|x-api-key|access_token|refresh_token|id_token|token)$/i;
 /** Strings longer than this (base64 media, huge texts) are cut in the log. */
 export const MAX_LOGGED_STRING = 400_000;
@@ -29,9 +28,26 @@ export function secretsOf(headers: Record<string, string>): string[] {
   return [...secrets].sort((a, b) => b.length - a.length);
 }
 
+export { maskText };
+
+/**
+ * A copy of a JSON value with every secret masked in its strings, nothing cut: for what goes on
+ * to the model and the log (a tool's result, a server's tool definitions). Unchanged parts are
+ * shared, not copied.
+ */
+export function maskSecretsIn<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  const walk = (item: unknown): unknown => {
+    if (typeof item === "string") return maskText(item, secrets);
+    if (Array.isArray(item)) return item.map(walk);
+    if (typeof item === "object" && item !== null) return Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, walk(inner)]));
+    return item;
+  };
+  return walk(value) as T;
+}
+
 function maskString(text: string, secrets: readonly string[]): string {
-  let masked = text;
-  for (const secret of secrets) if (masked.includes(secret)) masked = masked.split(secret).join(MASK);
+  const masked = maskText(text, secrets);
   if (masked.length > MAX_LOGGED_STRING) return `${masked.slice(0, 200)}… (${masked.length} characters, too long to keep in the log)`;
   return masked;
 }
@@ -50,6 +66,57 @@ export function maskSecrets(value: unknown, secrets: readonly string[]): unknown
 
 const SECRET_PARAM = /key|token|secret|auth|password|passwd|sig|credential/i;
 
+/** Whether a query parameter's name says it carries a credential (`api_key`, `token`, `sig`, …). */
+export function isSecretParam(name: string): boolean {
+  try {
+    return SECRET_PARAM.test(decodeURIComponent(name));
+  } catch {
+    return SECRET_PARAM.test(name);
+  }
+}
+
+/** The credentials an address carries: values of credential-like query parameters, a user's password. */
+export function urlSecretsOf(text: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return [];
+  }
+  const secrets = new Set<string>();
+  for (const [name, value] of url.searchParams) {
+    if (!isSecretParam(name) || value.length < 4) continue;
+    secrets.add(value);
+    // As written in the address too (percent-encoded), should the server echo it so.
+    secrets.add(encodeURIComponent(value));
+  }
+  for (const part of [url.password, url.username]) {
+    if (part.length < 4) continue;
+    secrets.add(part);
+    try {
+      secrets.add(decodeURIComponent(part));
+    } catch {
+      // kept as written
+    }
+  }
+  return [...secrets].sort((a, b) => b.length - a.length);
+}
+
+/** The address without its credentials (credential-like query parameters and user:password left out), to keep where it is stored. */
+export function urlWithoutSecrets(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return text;
+  }
+  const query = url.search
+    .slice(1)
+    .split("&")
+    .filter((pair) => pair && !isSecretParam(pair.split("=")[0] ?? ""));
+  return `${url.protocol}//${url.host}${url.pathname}${query.length ? `?${query.join("&")}` : ""}${url.hash}`;
+}
+
 /**
  * The address as the log and the model may see it: values of query parameters that name a
  * secret (`?api_key=…`, as some hosted servers take them) and any user:password are masked.
@@ -67,7 +134,7 @@ export function maskUrl(text: string): string {
     .filter(Boolean)
     .map((pair) => {
       const name = pair.split("=")[0] ?? "";
-      return SECRET_PARAM.test(decodeURIComponent(name)) ? `${name}=${MASK}` : pair;
+      return isSecretParam(name) ? `${name}=${MASK}` : pair;
     });
   const userinfo = url.username || url.password ? `${MASK}@` : "";
   return `${url.protocol}//${userinfo}${url.host}${url.pathname}${query.length ? `?${query.join("&")}` : ""}${url.hash}`;

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startTestServer, TEST_SERVER_NAME, type RunningTestServer } from "../../e2e/mcp-server/test-server.ts";
 import type { ToolTraceEntry } from "../middleware/types.ts";
 import { McpFailure } from "./mcp-failure.ts";
-import { connectMcp, type ConnectOptions, type McpConnection } from "./mcp-connection.ts";
+import { MAX_TRACE_CHARS } from "./trace-budget.ts";
+import { connectMcp, MAX_LIST_PAGES, type ConnectOptions, type McpConnection } from "./mcp-connection.ts";
 
 let server: RunningTestServer | null = null;
 let connection: McpConnection | null = null;
@@ -170,5 +171,85 @@ describe("connectMcp against a real server", () => {
     const gone = await failureOf(connection.callTool("reverse_text", { text: "x" }, { signal: new AbortController().signal, timeoutMs: 10_000 }));
     expect(["unreachable", "session-lost"]).toContain(gone.failure.kind);
     await until(() => dropped.includes("unreachable"));
+  });
+
+  it("stops a tool list that never ends after a page limit, with a clear message", async () => {
+    server = await startTestServer({ allowOrigin: null, hostile: { endlessCursor: true } });
+    const failure = await failureOf(connectMcp(options(server.url)));
+    expect(failure.message).toContain(`still named a next page of its tool list after ${MAX_LIST_PAGES} pages`);
+    expect(server.listRequests()).toBe(MAX_LIST_PAGES);
+  });
+
+  it("gives up connecting when its signal aborts (the server was removed): the endless listing stops at once", async () => {
+    server = await startTestServer({ allowOrigin: null, hostile: { endlessCursor: true, listDelayMs: 50 } });
+    const running = server;
+    const removal = new AbortController();
+    const connecting = connectMcp(options(server.url, { signal: removal.signal }));
+    connecting.catch(() => undefined);
+    await until(() => running.listRequests() >= 3);
+    removal.abort();
+    const failure = await failureOf(connecting);
+    expect(failure.failure.detail).toBe("removed");
+    const asked = running.listRequests();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(running.listRequests()).toBe(asked);
+  });
+
+  it("lists again once per storm of list_changed notifications: one listing in flight, at most one queued", async () => {
+    server = await startTestServer({ allowOrigin: null, hostile: { listDelayMs: 100 } });
+    let changes = 0;
+    connection = await connectMcp(options(server.url, { onToolsChanged: () => changes++ }));
+    expect(server.listRequests()).toBe(1);
+    await server.notifyToolsChanged(300);
+    await until(() => changes >= 2);
+    // Whatever arrived while the first listing ran is covered by the one queued listing.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(server.maxConcurrentLists()).toBe(1);
+    expect(server.listRequests()).toBeLessThanOrEqual(1 + 3);
+  });
+
+  it("close() fails calls in flight at once", async () => {
+    server = await startTestServer({ allowOrigin: null });
+    connection = await connectMcp(options(server.url));
+    const call = connection.callTool("slow_count", { seconds: 600 }, { signal: new AbortController().signal, timeoutMs: 600_000 });
+    call.catch(() => undefined);
+    const running = server;
+    await until(() => running.calls().includes("slow_count"));
+    await connection.close();
+    expect((await failureOf(call)).failure.detail).toBe("closed");
+  });
+
+  it("masks the person's secrets wherever the server echoes them: tool definitions, results, isError results, JSON-RPC errors, the trace", async () => {
+    const token = "sk-echo-0123456789";
+    const apiKey = "key-echo-9876543210";
+    server = await startTestServer({ allowOrigin: null, token, hostile: { echoSecrets: { secret: token } } });
+    connection = await connectMcp(options(`${server.url}?api_key=url-secret-5555`, { headers: { Authorization: `Bearer ${token}`, "X-Api-Key": apiKey } }));
+    const leaky = connection.tools.find((tool) => tool.name === "leaky_tool");
+    expect(leaky?.description).toBe("Uses the key •••• for you.");
+
+    const trace: ToolTraceEntry[] = [];
+    const run = (name: string) => connection!.callTool(name, {}, { signal: new AbortController().signal, timeoutMs: 10_000, trace: (entry) => trace.push(entry) });
+    const echoed = await run("echo_secret");
+    expect(echoed.content).toEqual([{ type: "text", text: "you sent •••• / ••••" }]);
+    const refused = await run("echo_secret_error");
+    expect(refused).toMatchObject({ isError: true, content: [{ type: "text", text: "key •••• / •••• is not allowed" }] });
+    const failure = await run("echo_secret_rpc_error").then(
+      (result) => JSON.stringify(result),
+      (error: unknown) => (error instanceof McpFailure ? `${error.failure.message} ${error.failure.detail}` : String(error)),
+    );
+    expect(failure).toContain("bad key •••• / ••••");
+    const everything = JSON.stringify([connection.tools, echoed, refused, failure, trace]);
+    for (const secret of [token, apiKey, "url-secret-5555"]) expect(everything).not.toContain(secret);
+  });
+
+  it("keeps at most MAX_TRACE_CHARS of one call's messages in its trace, cut with a visible note; the result itself is whole", async () => {
+    server = await startTestServer({ allowOrigin: null, hostile: { flood: true } });
+    connection = await connectMcp(options(server.url));
+    const trace: ToolTraceEntry[] = [];
+    const result = await connection.callTool("flood", { blocks: 50, size: 390_000 }, { signal: new AbortController().signal, timeoutMs: 60_000, trace: (entry) => trace.push(entry) });
+    expect(result.content).toHaveLength(50);
+    expect(trace.map((entry) => entry.direction)).toEqual(["sent", "received"]);
+    expect(JSON.stringify(trace).length).toBeLessThan(MAX_TRACE_CHARS + 5_000);
+    expect(JSON.stringify(trace[1]!.message)).toMatch(/cut: 389,?\d+ more characters not kept in the log|was not kept in the log/);
   });
 });

@@ -7,9 +7,10 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ToolTraceEntry } from "../middleware/types.ts";
 import { explainFailure, httpStatusOf, isNetworkFailure, unreachableMessage } from "./explain-failure.ts";
 import { McpFailure, type ExplainedFailure } from "./mcp-failure.ts";
-import { maskHeaders, maskSecrets, maskUrl, secretsOf } from "./mask-secrets.ts";
+import { maskHeaders, maskSecrets, maskSecretsIn, maskText, maskUrl, secretsOf, urlSecretsOf } from "./mask-secrets.ts";
 import type { McpCallResult } from "./tool-result.ts";
 import type { McpToolDefinition } from "./tool-schema.ts";
+import { TraceBudget } from "./trace-budget.ts";
 import { TracingTransport } from "./tracing-transport.ts";
 import { probeReachable } from "../net/probe-reachable.ts";
 
@@ -24,6 +25,8 @@ export interface ConnectOptions {
   onToolsChanged: (tools: McpToolDefinition[]) => void;
   /** The connection broke or the server went away (not called after close()). */
   onDropped: (failure: ExplainedFailure) => void;
+  /** Aborting gives up connecting (the server was removed): listings in flight stop, the transport closes. */
+  signal?: AbortSignal;
 }
 
 export interface CallOptions {
@@ -73,8 +76,23 @@ function loadSdk(): Promise<Sdk> {
   return sdkLoading;
 }
 
+/** Every secret the person configured for a server: header values and the address's credentials. */
+export function connectionSecrets(url: string, headers: Record<string, string>): string[] {
+  return [...new Set([...secretsOf(headers), ...urlSecretsOf(url)])].sort((a, b) => b.length - a.length);
+}
+
+/** A failure as the person and the log may see it: a server that echoes a secret in its error gets it masked. */
+function maskFailure(failure: ExplainedFailure, secrets: readonly string[]): ExplainedFailure {
+  return { ...failure, message: maskText(failure.message, secrets), detail: maskText(failure.detail, secrets) };
+}
+
 async function explain(error: unknown, options: Pick<ConnectOptions, "url" | "headers" | "origin">, fallbackError?: unknown): Promise<ExplainedFailure> {
   const reachable = isNetworkFailure(error) ? await probeReachable(options.url) : undefined;
+  const secrets = connectionSecrets(options.url, options.headers);
+  return maskFailure(await explainUnmasked(error, options, reachable, fallbackError), secrets);
+}
+
+function explainUnmasked(error: unknown, options: Pick<ConnectOptions, "url" | "headers" | "origin">, reachable: boolean | undefined, fallbackError?: unknown): ExplainedFailure {
   return explainFailure(error, {
     url: maskUrl(options.url),
     origin: options.origin,
@@ -84,15 +102,53 @@ async function explain(error: unknown, options: Pick<ConnectOptions, "url" | "he
   });
 }
 
-async function listAllTools(client: Client): Promise<McpToolDefinition[]> {
+/** A tool list of more pages than this, or that takes longer, is refused: a server could page forever. */
+export const MAX_LIST_PAGES = 100;
+export const LIST_TIME_LIMIT_MS = 30_000;
+
+function listFailure(message: string, detail: string): McpFailure {
+  return new McpFailure({ kind: "other", message, detail });
+}
+
+/**
+ * Every page of the server's tool list, within MAX_LIST_PAGES pages and LIST_TIME_LIMIT_MS; a
+ * cursor seen before ends it at once (the server is going round in circles).
+ */
+async function listAllTools(client: Client, lifetime: AbortSignal, shownUrl: string): Promise<McpToolDefinition[]> {
+  // Its own signal, following the connection's: the SDK's listener on it go with it.
+  const listing = new AbortController();
+  const stop = () => listing.abort();
+  lifetime.addEventListener("abort", stop, { once: true });
+  try {
+    return await listPages(client, listing.signal, shownUrl);
+  } finally {
+    lifetime.removeEventListener("abort", stop);
+  }
+}
+
+async function listPages(client: Client, signal: AbortSignal, shownUrl: string): Promise<McpToolDefinition[]> {
   const tools: McpToolDefinition[] = [];
+  const seen = new Set<string>();
+  const started = Date.now();
   let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : undefined);
+  for (let pages = 1; ; pages++) {
+    const left = LIST_TIME_LIMIT_MS - (Date.now() - started);
+    if (left <= 0) throw listFailure(`The server at ${shownUrl} took more than ${LIST_TIME_LIMIT_MS / 1000} s to list its tools (${pages - 1} pages, ${tools.length} tools so far); the lab stopped asking.`, "tools/list time limit");
+    let page: Awaited<ReturnType<Client["listTools"]>>;
+    try {
+      page = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout: left });
+    } catch (error) {
+      if (signal.aborted) throw listFailure("Connecting was cancelled: the server was removed.", "removed");
+      if (Date.now() - started >= LIST_TIME_LIMIT_MS) throw listFailure(`The server at ${shownUrl} took more than ${LIST_TIME_LIMIT_MS / 1000} s to list its tools (${pages - 1} pages, ${tools.length} tools so far); the lab stopped asking.`, "tools/list time limit");
+      throw error;
+    }
     tools.push(...(page.tools as McpToolDefinition[]));
     cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
+    if (!cursor) return tools;
+    if (seen.has(cursor)) throw listFailure(`The server at ${shownUrl} sent the same tool-list page cursor twice (after ${pages} pages): its list never ends, so the lab stopped asking.`, "tools/list cursor repeated");
+    seen.add(cursor);
+    if (pages >= MAX_LIST_PAGES) throw listFailure(`The server at ${shownUrl} still named a next page of its tool list after ${MAX_LIST_PAGES} pages (${tools.length} tools so far): the lab stops there, as a list that never ends would keep it connecting forever.`, "tools/list page limit");
+  }
 }
 
 /** Statuses that mean "this address does not speak Streamable HTTP": try the SSE transport. */
@@ -110,11 +166,19 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
   }
   const url = new URL(options.url);
   const requestInit: RequestInit = { headers: options.headers };
-  const secrets = secretsOf(options.headers);
+  const secrets = connectionSecrets(options.url, options.headers);
+  // What a server sends that goes on to the model, the log or the panel has the person's secrets masked.
+  const masked = (definitions: McpToolDefinition[]) => maskSecretsIn(definitions, secrets);
   const shownUrl = maskUrl(options.url);
   const sentLabel = [`POST ${shownUrl}`, ...Object.entries(maskHeaders(options.headers)).map(([name, value]) => `${name}: ${value}`)].join(" · ");
 
   let closing = false;
+  // Ends with the connection (close, or the caller giving up): listings in flight stop with it.
+  const lifetime = new AbortController();
+  const giveUp = () => lifetime.abort();
+  if (options.signal?.aborted) giveUp();
+  else options.signal?.addEventListener("abort", giveUp, { once: true });
+  const cancelled = () => new McpFailure({ kind: "other", message: "Connecting was cancelled: the server was removed.", detail: "removed" });
   const attempt = async (kind: TransportKind) => {
     const inner: Transport =
       kind === "streamable-http"
@@ -122,7 +186,12 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
         : new sdk.SSEClientTransport(url, { requestInit });
     const transport = new TracingTransport(inner, (message) => maskSecrets(message, secrets));
     const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
-    await client.connect(transport);
+    try {
+      await client.connect(transport, { signal: lifetime.signal });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
     return { client, transport };
   };
 
@@ -131,11 +200,13 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
   try {
     connected = await attempt("streamable-http");
   } catch (error) {
+    if (lifetime.signal.aborted) throw cancelled();
     if (!worthSseFallback(error)) throw new McpFailure(await explain(error, options));
     try {
       connected = await attempt("sse");
       transportKind = "sse";
     } catch (fallbackError) {
+      if (lifetime.signal.aborted) throw cancelled();
       throw new McpFailure(await explain(error, options, fallbackError));
     }
   }
@@ -143,11 +214,16 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
 
   let tools: McpToolDefinition[];
   try {
-    tools = await listAllTools(client);
+    tools = masked(await listAllTools(client, lifetime.signal, shownUrl));
   } catch (error) {
     closing = true;
     await client.close().catch(() => undefined);
-    throw new McpFailure(await explain(error, options));
+    throw error instanceof McpFailure ? error : new McpFailure(await explain(error, options));
+  }
+  if (lifetime.signal.aborted) {
+    closing = true;
+    await client.close().catch(() => undefined);
+    throw cancelled();
   }
 
   const inFlight = new Set<(failure: ExplainedFailure) => void>();
@@ -159,14 +235,32 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     options.onDropped(failure);
   };
 
-  client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, async () => {
-    try {
-      const next = await listAllTools(client);
-      tools.splice(0, tools.length, ...next);
-      options.onToolsChanged(next);
-    } catch (error) {
-      drop(await explain(error, options));
+  // A changed list is listed again — one listing at a time, and at most one more queued behind
+  // it however many notifications arrive meanwhile (a storm of them must not start a listing each).
+  let listing = false;
+  let queued = false;
+  const relist = async () => {
+    if (listing) {
+      queued = true;
+      return;
     }
+    listing = true;
+    try {
+      do {
+        queued = false;
+        const next = masked(await listAllTools(client, lifetime.signal, shownUrl));
+        if (closing) return;
+        tools.splice(0, tools.length, ...next);
+        options.onToolsChanged(next);
+      } while (queued && !closing);
+    } catch (error) {
+      if (!closing) drop(error instanceof McpFailure ? error.failure : await explain(error, options));
+    } finally {
+      listing = false;
+    }
+  };
+  client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
+    void relist();
   });
   client.onclose = () => {
     drop({ kind: "unreachable", message: `The connection to ${shownUrl} closed.`, detail: "onclose" });
@@ -176,7 +270,7 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     // recovers from by itself.
     if (!/SSE stream disconnected|Failed to fetch|NetworkError|Maximum reconnection/i.test(error.message)) return;
     void probeReachable(options.url).then((reachable) => {
-      if (!reachable) drop({ kind: "unreachable", message: unreachableMessage(shownUrl), detail: `${error.name}: ${error.message}` });
+      if (!reachable) drop(maskFailure({ kind: "unreachable", message: unreachableMessage(shownUrl), detail: `${error.name}: ${error.message}` }, secrets));
     });
   };
 
@@ -189,8 +283,9 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     tools,
     async callTool(name, args, call) {
       if (dropped) throw new McpFailure({ kind: "unreachable", message: `The server at ${shownUrl} is not connected.`, detail: "dropped" });
+      const budget = new TraceBudget();
       const record = (direction: ToolTraceEntry["direction"], message: unknown) =>
-        call.trace?.({ direction, at: Date.now(), message, label: direction === "sent" ? sentLabel : shownUrl });
+        call.trace?.({ direction, at: Date.now(), message: budget.keep(message), label: direction === "sent" ? sentLabel : shownUrl });
       // The SDK would wait for a response from a server that went away until the timeout; a
       // drop fails the call at once.
       let onDrop: (failure: ExplainedFailure) => void = () => undefined;
@@ -203,7 +298,7 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
         const request = transport.traceRequest(record, () =>
           client.callTool({ name, arguments: args }, sdk.CompatibilityCallToolResultSchema, { signal: call.signal, timeout: call.timeoutMs }),
         );
-        return (await Promise.race([request, whenDropped])) as McpCallResult;
+        return maskSecretsIn((await Promise.race([request, whenDropped])) as McpCallResult, secrets);
       } catch (error) {
         if (error instanceof McpFailure || call.signal.aborted) throw error;
         const failure = await explain(error, options);
@@ -216,6 +311,10 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     },
     async close() {
       closing = true;
+      lifetime.abort();
+      options.signal?.removeEventListener("abort", giveUp);
+      const closed: ExplainedFailure = { kind: "other", message: `The lab disconnected from ${shownUrl} (the server was removed or reconnected).`, detail: "closed" };
+      for (const reject of inFlight) reject(closed);
       const streamable = transport.inner as { terminateSession?: () => Promise<void> };
       await streamable.terminateSession?.().catch(() => undefined);
       await client.close().catch(() => undefined);

@@ -5,6 +5,7 @@ import { create } from "zustand";
 import type { ToolContext } from "../middleware/types.ts";
 import { McpFailure, type ExplainedFailure } from "./mcp-failure.ts";
 import type { McpConnection, TransportKind } from "./mcp-connection.ts";
+import { urlWithoutSecrets } from "./mask-secrets.ts";
 import { loadServers, saveServers, type ServerRecord } from "./saved-servers.ts";
 import type { McpCallResult } from "./tool-result.ts";
 import type { McpToolDefinition } from "./tool-schema.ts";
@@ -37,6 +38,8 @@ const connections = new Map<string, McpConnection>();
 /** Per server, the attempt whose result counts (a newer reconnect or a removal wins). */
 const attempts = new Map<string, number>();
 const pendingConnects = new Map<string, Promise<McpConnection>>();
+/** Per server, what cancels its connection attempt in flight (Remove). */
+const connectAborts = new Map<string, AbortController>();
 
 function origin(): string {
   return globalThis.location?.origin ?? "null";
@@ -62,7 +65,9 @@ function describeToolChange(before: McpToolDefinition[], after: McpToolDefinitio
   const has = new Set(after.map((tool) => tool.name));
   const added = [...has].filter((name) => !had.has(name));
   const removed = [...had].filter((name) => !has.has(name));
-  const parts = [added.length ? `added ${added.join(", ")}` : "", removed.length ? `removed ${removed.join(", ")}` : ""].filter(Boolean);
+  // A few names, then how many more: a server may change thousands at once.
+  const names = (list: string[]) => (list.length > 8 ? `${list.slice(0, 8).join(", ")} and ${list.length - 8} more` : list.join(", "));
+  const parts = [added.length ? `added ${names(added)}` : "", removed.length ? `removed ${names(removed)}` : ""].filter(Boolean);
   return `The server changed its tool list${parts.length ? ` (${parts.join("; ")})` : ""}.`;
 }
 
@@ -79,11 +84,14 @@ function connect(id: string, notice?: string): Promise<McpConnection> {
   connections.delete(id);
   void old?.close();
   patch(id, { status: "connecting" });
+  const abort = new AbortController();
+  connectAborts.set(id, abort);
 
   const promise = loadConnector().then(({ connectMcp }) => connectMcp({
     url: server.url,
     headers: server.headers,
     origin: origin(),
+    signal: abort.signal,
     onToolsChanged: (tools) => {
       if (!current()) return;
       patch(id, (before) => ({ tools: [...tools], notice: describeToolChange(before.tools, tools) }));
@@ -123,6 +131,7 @@ function connect(id: string, notice?: string): Promise<McpConnection> {
   pendingConnects.set(id, promise);
   const forget = () => {
     if (pendingConnects.get(id) === promise) pendingConnects.delete(id);
+    if (connectAborts.get(id) === abort) connectAborts.delete(id);
   };
   promise.then(forget, forget);
   return promise;
@@ -154,9 +163,10 @@ export function checkServerUrl(text: string): { url: string } | { error: string 
 export const mcpActions = {
   /** Adds a server and connects to it; the same address again reconnects it with the new headers. */
   add(url: string, headers: Record<string, string>, keepHeaders: boolean): Promise<void> {
-    const existing = useMcpStore.getState().servers.find((server) => server.url === url);
+    // The same address, credentials in it aside (a new tab keeps it without them).
+    const existing = useMcpStore.getState().servers.find((server) => server.url === url || urlWithoutSecrets(server.url) === urlWithoutSecrets(url));
     const id = existing?.id ?? newServerId();
-    if (existing) patch(id, { headers, keepHeaders });
+    if (existing) patch(id, { url, headers, keepHeaders });
     else useMcpStore.setState((state) => ({ servers: [...state.servers, { id, url, headers, keepHeaders, status: "connecting", tools: [] }] }));
     persist();
     return connect(id).then(
@@ -173,8 +183,11 @@ export const mcpActions = {
     );
   },
 
+  /** Removes a server and stops everything of it: a connection attempt or listing in flight, calls in flight, its connection. */
   remove(id: string): void {
     attempts.set(id, (attempts.get(id) ?? 0) + 1);
+    connectAborts.get(id)?.abort();
+    connectAborts.delete(id);
     void connections.get(id)?.close();
     connections.delete(id);
     pendingConnects.delete(id);
@@ -224,6 +237,8 @@ export async function callServerTool(
 /** For tests: forget every server and connection. */
 export async function resetMcpServers(): Promise<void> {
   const open = [...connections.values()];
+  for (const abort of connectAborts.values()) abort.abort();
+  connectAborts.clear();
   connections.clear();
   pendingConnects.clear();
   attempts.clear();

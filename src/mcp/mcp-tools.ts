@@ -31,10 +31,12 @@ export function offeredMcpTools(builtInNames: readonly string[], servers: readon
     builtInNames,
     withTools.map((server) => ({ serverId: server.id, serverName: serverLabel(server), toolNames: server.tools.map((tool) => tool.name) })),
   );
+  // By id and name, not by searching: a server may offer thousands of tools.
+  const byServer = new Map(withTools.map((server) => [server.id, { server, definitions: new Map(server.tools.map((tool) => [tool.name, tool])) }]));
   return names.flatMap((offered) => {
-    const server = withTools.find((candidate) => candidate.id === offered.serverId);
-    const definition = server?.tools.find((tool) => tool.name === offered.remoteName);
-    return server && definition ? [{ ...offered, server, definition }] : [];
+    const entry = byServer.get(offered.serverId);
+    const definition = entry?.definitions.get(offered.remoteName);
+    return entry && definition ? [{ ...offered, server: entry.server, definition }] : [];
   });
 }
 

@@ -57,6 +57,21 @@ describe("the MCP server list in the browser", () => {
     expect(loadServers()[0]).toEqual({ id: "a", url: "http://a/mcp", keepHeaders: false, headers: {} });
   });
 
+  it("keeps an address's credentials (?api_key=, user:password@) for this tab only, like headers, unless asked to keep them", () => {
+    saveServers([
+      { id: "a", url: "http://a/mcp?api_key=tab-only-key&team=lab", keepHeaders: false, headers: {} },
+      { id: "b", url: "http://user:tab-only-password@b/mcp", keepHeaders: false, headers: {} },
+      { id: "c", url: "http://c/mcp?token=kept-token", keepHeaders: true, headers: {} },
+    ]);
+    const stored = local.getItem("toolcall-lab.mcp-servers") ?? "";
+    expect(stored).not.toContain("tab-only");
+    expect(stored).toContain("kept-token");
+    expect(loadServers().map((server) => server.url)).toEqual(["http://a/mcp?api_key=tab-only-key&team=lab", "http://user:tab-only-password@b/mcp", "http://c/mcp?token=kept-token"]);
+    // A new tab has the addresses without them.
+    session.clear();
+    expect(loadServers().map((server) => server.url)).toEqual(["http://a/mcp?team=lab", "http://b/mcp", "http://c/mcp?token=kept-token"]);
+  });
+
   it("ignores a damaged list instead of failing", () => {
     local.setItem("toolcall-lab.mcp-servers", "{not json");
     expect(loadServers()).toEqual([]);

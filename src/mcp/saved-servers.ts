@@ -1,6 +1,9 @@
 // The MCP server list kept in this browser. Addresses are kept in localStorage; header values
 // (tokens) only in sessionStorage — gone when the tab closes — unless the person chose to keep
-// them, and then in localStorage, in plain text, as the panel warns.
+// them, and then in localStorage, in plain text, as the panel warns. Credentials in an address
+// (`?api_key=…`, `user:password@`) are treated like headers: without Keep headers,
+// localStorage holds the address without them and the whole address stays for this tab only.
+import { urlSecretsOf, urlWithoutSecrets } from "./mask-secrets.ts";
 
 export interface SavedServer {
   id: string;
@@ -12,6 +15,12 @@ export interface SavedServer {
 
 const LIST_KEY = "toolcall-lab.mcp-servers";
 const SESSION_HEADERS_KEY = "toolcall-lab.mcp-session-headers";
+const SESSION_URLS_KEY = "toolcall-lab.mcp-session-urls";
+
+/** Whether the address carries credentials, which are kept only as headers are. */
+export function hasUrlSecrets(url: string): boolean {
+  return urlSecretsOf(url).length > 0;
+}
 
 export interface ServerRecord {
   id: string;
@@ -46,24 +55,30 @@ export function loadServers(): ServerRecord[] {
   const { local, session } = storages();
   const list = readJson(local, LIST_KEY);
   const sessionHeaders = readJson(session, SESSION_HEADERS_KEY);
+  const sessionUrls = readJson(session, SESSION_URLS_KEY);
   if (!Array.isArray(list)) return [];
   return list.flatMap((item: unknown): ServerRecord[] => {
     const saved = item as Partial<SavedServer> | null;
     if (!saved || typeof saved.id !== "string" || typeof saved.url !== "string") return [];
     const fromSession = typeof sessionHeaders === "object" && sessionHeaders !== null ? (sessionHeaders as Record<string, unknown>)[saved.id] : undefined;
     const headers = saved.keepHeaders && isHeaders(saved.headers) ? saved.headers : isHeaders(fromSession) ? fromSession : {};
-    return [{ id: saved.id, url: saved.url, keepHeaders: saved.keepHeaders === true, headers }];
+    const fullUrl = typeof sessionUrls === "object" && sessionUrls !== null ? (sessionUrls as Record<string, unknown>)[saved.id] : undefined;
+    const url = !saved.keepHeaders && typeof fullUrl === "string" && urlWithoutSecrets(fullUrl) === saved.url ? fullUrl : saved.url;
+    return [{ id: saved.id, url, keepHeaders: saved.keepHeaders === true, headers }];
   });
 }
 
 /** Writes the list; returns an error message when the browser refused to store it. */
 export function saveServers(servers: readonly ServerRecord[]): string | null {
   const { local, session } = storages();
-  const list: SavedServer[] = servers.map(({ id, url, keepHeaders, headers }) => (keepHeaders ? { id, url, keepHeaders, headers } : { id, url, keepHeaders }));
-  const sessionHeaders = Object.fromEntries(servers.filter((server) => !server.keepHeaders).map((server) => [server.id, server.headers]));
+  const list: SavedServer[] = servers.map(({ id, url, keepHeaders, headers }) => (keepHeaders ? { id, url, keepHeaders, headers } : { id, url: urlWithoutSecrets(url), keepHeaders }));
+  const perTab = servers.filter((server) => !server.keepHeaders);
+  const sessionHeaders = Object.fromEntries(perTab.map((server) => [server.id, server.headers]));
+  const sessionUrls = Object.fromEntries(perTab.filter((server) => hasUrlSecrets(server.url)).map((server) => [server.id, server.url]));
   try {
     local?.setItem(LIST_KEY, JSON.stringify(list));
     session?.setItem(SESSION_HEADERS_KEY, JSON.stringify(sessionHeaders));
+    session?.setItem(SESSION_URLS_KEY, JSON.stringify(sessionUrls));
     return null;
   } catch (error) {
     return `The MCP server list could not be saved in this browser: ${error instanceof Error ? error.message : String(error)}`;

@@ -11,6 +11,27 @@ describe("offeredToolNames", () => {
     ]);
   });
 
+  it("treats a name that differs from a built-in or another tool only by invisible characters as a clash", () => {
+    const zwsp = "\u200b";
+    expect(
+      names(
+        offeredToolNames(
+          ["run_javascript"],
+          [
+            { serverId: "a", serverName: "alpha", toolNames: [`run_javascript${zwsp}`, `\ufeffsearch`, `tag\u{E0041}ged`] },
+            { serverId: "b", serverName: "beta", toolNames: [`se\u2060arch`, "tagged"] },
+          ],
+        ),
+      ),
+    ).toEqual([
+      `a:run_javascript${zwsp}→alpha__run_javascript`,
+      "a:\ufeffsearch→alpha__search",
+      "a:tag\u{E0041}ged→alpha__tagged",
+      "b:se\u2060arch→beta__search",
+      "b:tagged→beta__tagged",
+    ]);
+  });
+
   it("prefixes a tool that clashes with a built-in one, and never renames the built-in", () => {
     expect(names(offeredToolNames(["calculator", "fetch_url"], [{ serverId: "a", serverName: "alpha", toolNames: ["calculator", "echo"] }]))).toEqual([
       "a:calculator→alpha__calculator",

@@ -1,6 +1,9 @@
 // The names MCP tools are offered under. A tool keeps its own name unless another tool (a
 // built-in one or another server's) has it too; then it is called `<server>__<name>`, the
-// server's name reduced to the characters every protocol's tool names allow.
+// server's name reduced to the characters every protocol's tool names allow. Names are compared
+// as a person reads them, without invisible characters: `run_javascript\u200b` clashes with the
+// built-in `run_javascript` (and is offered prefixed, without the invisible character).
+import { withoutInvisibleCharacters } from "../middleware/tools/invisible-characters.ts";
 
 export interface ServerTools {
   /** Key of the server in the lab's list (stable across reconnects). */
@@ -34,18 +37,19 @@ export function serverPrefix(serverName: string): string {
  */
 export function offeredToolNames(builtInNames: readonly string[], servers: readonly ServerTools[]): OfferedName[] {
   const holders = new Map<string, number>();
-  const hold = (name: string) => holders.set(name, (holders.get(name) ?? 0) + 1);
+  const seen = (name: string) => withoutInvisibleCharacters(name);
+  const hold = (name: string) => holders.set(seen(name), (holders.get(seen(name)) ?? 0) + 1);
   builtInNames.forEach(hold);
   const unique = servers.map((server) => ({ ...server, toolNames: [...new Set(server.toolNames)] }));
   for (const server of unique) server.toolNames.forEach(hold);
-  const clashes = (name: string) => (holders.get(name) ?? 0) > 1;
+  const clashes = (name: string) => (holders.get(seen(name)) ?? 0) > 1;
 
   // Names kept as they are are taken first, so that no prefixed name can take one of them.
   const taken = new Set([...builtInNames, ...unique.flatMap((server) => server.toolNames.filter((name) => !clashes(name)))]);
   return unique.flatMap((server) =>
     server.toolNames.map((remoteName) => {
       if (!clashes(remoteName)) return { serverId: server.serverId, remoteName, name: remoteName };
-      const base = `${serverPrefix(server.serverName)}__${remoteName}`;
+      const base = `${serverPrefix(server.serverName)}__${seen(remoteName)}`;
       let name = base;
       for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
       taken.add(name);

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from "react";
+import { useDeferredValue, useEffect, useMemo } from "react";
 import { useMcpStore } from "../mcp/mcp-servers.ts";
 import { useConversationStore, conversationActions, startedOnThisPage } from "../store/conversation-store.ts";
 import { engineSelectors, useEngineStore } from "../store/engine-store.ts";
@@ -24,15 +24,16 @@ const EMPTY_EVENTS: never[] = [];
 function LabDebugger() {
   const events = useConversationStore((s) => s.active?.events ?? EMPTY_EVENTS);
   const settings = useConversationStore((s) => s.active?.settings);
-  // MCP servers' tools come and go with their connections.
-  const mcpServers = useMcpStore((s) => s.servers);
+  // MCP servers' tools come and go with their connections; thousands of them are rendered as a
+  // deferred (interruptible) update, so a server's tool list never holds the page.
+  const mcpServers = useDeferredValue(useMcpStore((s) => s.servers));
   const offered = useMemo(() => (settings ? toSpecs(enabledTools(settings, mcpServers)) : []), [settings, mcpServers]);
   return <DebuggerPane events={events} tools={offered} startedOnThisPage={startedOnThisPage} />;
 }
 
 function LabSettings() {
   const settings = useConversationStore((s) => s.active?.settings);
-  const mcpServers = useMcpStore((s) => s.servers);
+  const mcpServers = useDeferredValue(useMcpStore((s) => s.servers));
   const everyTool = useMemo(() => (settings ? toSpecs(allTools(settings, mcpServers)) : []), [settings, mcpServers]);
   return <SettingsPanel tools={everyTool} />;
 }

@@ -172,3 +172,38 @@ describe("native mode", () => {
     expect(chunks.at(-1)).toMatchObject({ type: "usage", usage: { finishReason: "tool_calls" } });
   });
 });
+
+describe("the API key, echoed back by the server", () => {
+  const key = "sk-live-abcdef123456";
+
+  it("is masked in a 403 body that names it, in prompt and native mode and when listing models", async () => {
+    server.script({ error: { status: 403, message: `The key ${key} may not use this model` } });
+    const prompt = await failureOf(collect(engine("prompt", { apiKey: key }).generate("Hi", {}, new AbortController().signal)));
+    expect(prompt.kind).toBe("unauthorized");
+    expect(prompt.message).toContain("The key •••• may not use this model");
+    server.script({ error: { status: 403, message: `The key ${key} may not use this model` } });
+    const native = await failureOf(collect(engine("native", { apiKey: key }).native!.generate({ model: "test-model", messages: [] }, new AbortController().signal)));
+    for (const failure of [prompt, native]) expect(`${failure.message} ${failure.suggestion} ${failure.detail}`).not.toContain(key);
+    server.set({ apiKey: "another-key-0000" });
+    const listing = await failureOf(listModels({ baseUrl: server.url, apiKey: key }));
+    expect(`${listing.message} ${listing.detail}`).not.toContain(key);
+  });
+
+  it("is masked in streamed text, reasoning and call arguments, even split across pieces", async () => {
+    server.script({ text: ["Your key is sk-live-", "abcdef", "123456, right?"], finishReason: "stop" });
+    const chunks = await collect(engine("prompt", { apiKey: key }).generate("Hi", {}, new AbortController().signal));
+    const text = chunks.flatMap((chunk) => (chunk.type === "text" ? [chunk.text] : [])).join("");
+    expect(text).toBe("Your key is ••••, right?");
+    expect(chunks.at(-1)?.type).toBe("usage");
+
+    server.script({
+      reasoning: ["I will use sk-live-abc", "def123456 now"],
+      toolCalls: [{ name: "lookup", argumentChunks: ['{"key": "sk-live-abcdef', '123456"}'] }],
+      finishReason: "tool_calls",
+    });
+    const native = await collect(engine("native", { apiKey: key }).native!.generate({ model: "test-model", messages: [] }, new AbortController().signal));
+    expect(native.flatMap((chunk) => (chunk.type === "reasoning" ? [chunk.text] : [])).join("")).toBe("I will use •••• now");
+    expect(native.flatMap((chunk) => (chunk.type === "tool-call-delta" ? [chunk.argumentsDelta] : [])).join("")).toBe('{"key": "••••"}');
+    expect(JSON.stringify(native)).not.toContain(key);
+  });
+});

@@ -4,6 +4,7 @@
 // the tools to /v1/chat/completions and lets the server's template and tool parser make the calls.
 import type { Engine, EngineChunk, EngineUsage, GenerationSettings, NativeChatInput, NativeToolCalling } from "../../middleware/types.ts";
 import { chatBody, completionsBody } from "./openai-requests.ts";
+import { keySecrets, maskError, maskKeyInStream } from "./mask-key.ts";
 import { explainFetchError, failureFromResponse, isAbort, ServerFailure } from "./server-failure.ts";
 import { readSseJson } from "./sse-json.ts";
 
@@ -59,9 +60,13 @@ export async function request(
       ...(init.signal ? { signal: init.signal } : {}),
     });
   } catch (error) {
-    throw await explainFetchError(error, url, fetchImpl);
+    throw maskError(await explainFetchError(error, url, fetchImpl), keySecrets(connection.apiKey));
   }
-  if (!response.ok) throw failureFromResponse(response.status, await response.text().catch(() => ""), { endpoint: path, ...(init.model ? { model: init.model } : {}) });
+  if (!response.ok) {
+    // A server may echo the key in its refusal (an OpenAI-style 401/403 body does).
+    const failure = failureFromResponse(response.status, await response.text().catch(() => ""), { endpoint: path, ...(init.model ? { model: init.model } : {}) });
+    throw maskError(failure, keySecrets(connection.apiKey));
+  }
   return response;
 }
 
@@ -110,13 +115,13 @@ export class OpenAiEngine implements Engine {
     if (options.mode === "native") {
       this.native = {
         request: (input: NativeChatInput, settings: GenerationSettings) => chatBody(options.model, input, settings),
-        generate: (body, signal) => this.stream("/chat/completions", body, signal),
+        generate: (body, signal) => maskKeyInStream(this.stream("/chat/completions", body, signal), keySecrets(options.apiKey)),
       };
     }
   }
 
   generate(prompt: string, settings: GenerationSettings, signal: AbortSignal): AsyncIterable<EngineChunk> {
-    return this.stream("/completions", completionsBody(this.options.model, prompt, settings), signal);
+    return maskKeyInStream(this.stream("/completions", completionsBody(this.options.model, prompt, settings), signal), keySecrets(this.options.apiKey));
   }
 
   private async *stream(path: string, body: Record<string, unknown>, signal: AbortSignal): AsyncGenerator<EngineChunk> {

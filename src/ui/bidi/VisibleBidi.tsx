@@ -2,22 +2,36 @@
 // instead of silently reordering what follows. Text without one renders as the plain string.
 import "./bidi.css";
 import type { ReactNode } from "react";
-import { hasBidiControls, splitBidi } from "./bidi-controls.ts";
+import { hasBidiControls, hasNameMarks, splitBidi, splitName, type BidiPiece } from "./bidi-controls.ts";
 
-export function visibleBidi(text: string): ReactNode {
-  if (!hasBidiControls(text)) return text;
-  return splitBidi(text).map((piece) =>
+function renderPieces(pieces: BidiPiece[]): ReactNode {
+  return pieces.map((piece) =>
     piece.kind === "text" ? (
       // Each piece says where it starts, so a click in it maps back to an offset in the text.
       <span key={piece.start} data-piece-start={piece.start}>
         {piece.text}
       </span>
-    ) : (
+    ) : piece.kind === "control" ? (
       <span key={piece.start} className="bidi-mark" data-piece-start={piece.start} data-testid="bidi-mark" title={`${piece.name}: a direction control in the text, shown instead of applied`}>
+        ⟨{piece.code}⟩
+      </span>
+    ) : (
+      <span key={piece.start} className="bidi-mark" data-piece-start={piece.start} data-testid="invisible-mark" title={`${piece.name}: an invisible character in the name, shown so that look-alike names can be told apart`}>
         ⟨{piece.code}⟩
       </span>
     ),
   );
+}
+
+export function visibleBidi(text: string): ReactNode {
+  if (!hasBidiControls(text)) return text;
+  return renderPieces(splitBidi(text));
+}
+
+/** A name (a tool's) with bidi controls and invisible characters shown as marks. */
+export function visibleName(text: string): ReactNode {
+  if (!hasNameMarks(text)) return text;
+  return renderPieces(splitName(text));
 }
 
 export function VisibleBidi({ text }: { text: string }) {

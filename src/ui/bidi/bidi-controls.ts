@@ -1,10 +1,14 @@
 // Bidirectional control characters reorder how the text around them is shown: U+202E makes
 // "txt.exe" appear as "exe.txt", and can make a tool's arguments or a parse error read as
 // something else than what the model wrote. The lab shows each one as a visible mark instead.
+// In names (a tool's), invisible characters are marked too: they make look-alike names.
+import { hasInvisibleCharacters, INVISIBLE_CHARACTERS, invisibleCharacterName } from "../../middleware/tools/invisible-characters.ts";
 
 /** Embeddings, overrides, isolates and the invisible direction marks (LRM, RLM, ALM). */
 export const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** In names, invisible characters too (zero-width spaces and joiners, BOM, tags…): see invisible-characters.ts. */
+const NAME_MARKS = new RegExp(`${BIDI_CONTROLS.source}|${INVISIBLE_CHARACTERS.source}`, "g");
 
 const NAMES: Record<string, string> = {
   "\u061c": "ARABIC LETTER MARK",
@@ -21,7 +25,10 @@ const NAMES: Record<string, string> = {
   "\u2069": "POP DIRECTIONAL ISOLATE",
 };
 
-export type BidiPiece = { kind: "text"; text: string; start: number } | { kind: "control"; code: string; name: string; start: number };
+export type BidiPiece =
+  | { kind: "text"; text: string; start: number }
+  | { kind: "control"; code: string; name: string; start: number }
+  | { kind: "invisible"; code: string; name: string; start: number; length: number };
 
 export function hasBidiControls(text: string): boolean {
   return BIDI_CONTROL.test(text);
@@ -34,16 +41,36 @@ export function codePointLabel(ch: string): string {
 
 /** The text cut at each bidi control character; `start` is each piece's offset in the text. */
 export function splitBidi(text: string): BidiPiece[] {
+  return splitAt(text, BIDI_CONTROLS);
+}
+
+/** A name (a tool's) cut at each bidi control and each invisible character. */
+export function splitName(text: string): BidiPiece[] {
+  return splitAt(text, NAME_MARKS);
+}
+
+export function hasNameMarks(text: string): boolean {
+  return hasBidiControls(text) || hasInvisibleCharacters(text);
+}
+
+function splitAt(text: string, marks: RegExp): BidiPiece[] {
   const pieces: BidiPiece[] = [];
   let last = 0;
-  for (const match of text.matchAll(BIDI_CONTROLS)) {
+  for (const match of text.matchAll(marks)) {
     const at = match.index;
+    const ch = match[0];
     if (at > last) pieces.push({ kind: "text", text: text.slice(last, at), start: last });
-    pieces.push({ kind: "control", code: codePointLabel(match[0]), name: NAMES[match[0]] ?? "direction control", start: at });
-    last = at + 1;
+    if (BIDI_CONTROL.test(ch)) pieces.push({ kind: "control", code: codePointLabel(ch), name: NAMES[ch] ?? "direction control", start: at });
+    else pieces.push({ kind: "invisible", code: codePointLabel(ch), name: invisibleCharacterName(ch), start: at, length: ch.length });
+    last = at + ch.length;
   }
   if (last < text.length) pieces.push({ kind: "text", text: text.slice(last), start: last });
   return pieces;
+}
+
+/** A name for plain-text places (a tooltip, a title, an option): controls and invisible characters written as ⟨U+200B⟩. */
+export function showNameMarks(text: string): string {
+  return hasNameMarks(text) ? text.replace(NAME_MARKS, (ch) => `⟨${codePointLabel(ch)}⟩`) : text;
 }
 
 /** For plain-text places (a tooltip, a title attribute): each control written as ⟨U+202E⟩. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { ToolCallCard as Card } from "../../store/derive-chat.ts";
 import { ToolCallCard } from "../chat/ToolCallCard.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
-import { hasBidiControls, showBidiControls, splitBidi } from "./bidi-controls.ts";
+import { hasBidiControls, showBidiControls, showNameMarks, splitBidi, splitName } from "./bidi-controls.ts";
 import { ParseStepsView } from "../debugger/ParseStepsView.tsx";
 import type { StepView } from "../debugger/build-steps.ts";
 
@@ -65,5 +65,23 @@ describe("bidi controls", () => {
     expect(shownText(html)).not.toContain(RLO);
     expect(html.match(/⟨U\+202E⟩/g)!.length).toBeGreaterThanOrEqual(2);
     expect(html).toContain("⟨U+202E⟩");
+  });
+
+  it("marks invisible characters in tool names (zero-width, word joiner, BOM, Mongolian vowel separator, tags), in the card and the debugger", () => {
+    const invisible = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u180e", "\u00ad", "\u{E0041}"];
+    for (const ch of invisible) {
+      const pieces = splitName(`run${ch}_js`);
+      expect(pieces.map((piece) => piece.kind), ch.codePointAt(0)!.toString(16)).toEqual(["text", "invisible", "text"]);
+    }
+    expect(showNameMarks("run_javascript\u200b")).toBe("run_javascript⟨U+200B⟩");
+    expect(showNameMarks("tag\u{E0041}")).toBe("tag⟨U+E0041⟩");
+    // Ordinary text keeps its joiners (emoji, Persian): only names are marked this way.
+    expect(splitBidi("👨\u200d👩")).toEqual([{ kind: "text", text: "👨\u200d👩", start: 0 }]);
+
+    const card: Card = { callId: "c1", stepId: "s1", name: "run_javascript\u200b", argumentsText: "", arguments: {}, status: "ok", content: "ok", protocol: "hermes", nestedSteps: 0, repairs: 0 };
+    const html = renderToStaticMarkup(createElement(ToolCallCard, { card }));
+    expect(shownText(html)).not.toContain("\u200b");
+    expect(html).toContain('data-testid="invisible-mark"');
+    expect(shownText(html)).toContain("run_javascript⟨U+200B⟩");
   });
 });

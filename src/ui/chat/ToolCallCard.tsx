@@ -4,7 +4,7 @@ import { memo, useState } from "react";
 import { describeToolOutcome, type ToolCallCard as Card } from "../../store/derive-chat.ts";
 import { useDebuggerStore } from "../../store/debugger-store.ts";
 import { showBidiControls } from "../bidi/bidi-controls.ts";
-import { visibleBidi } from "../bidi/VisibleBidi.tsx";
+import { visibleBidi, visibleName } from "../bidi/VisibleBidi.tsx";
 
 const STATUS_LABEL: Record<string, string> = {
   writing: "writing…",
@@ -62,7 +62,7 @@ export const ToolCallCard = memo(function ToolCallCard({ card }: { card: Card })
         }}
       >
         <span className={`dot dot-${t}`} aria-hidden="true" />
-        <span className="tool-name mono">{visibleBidi(card.name)}</span>
+        <span className="tool-name mono">{visibleName(card.name)}</span>
         <span className="tool-args mono">({visibleBidi(preview)})</span>
         <span className="tool-meta">
           {card.nestedSteps > 0 && <span className="chip">{card.nestedSteps} sub-steps</span>}

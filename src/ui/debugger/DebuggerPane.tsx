@@ -52,6 +52,7 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
   const selectStep = useDebuggerStore((s) => s.selectStep);
   const selectParseEvent = useDebuggerStore((s) => s.selectParseEvent);
   const [tab, setTab] = useState<Tab>("step");
+  const [toolsOpen, setToolsOpen] = useState(false);
   // With no step yet, the tools are shown as the protocol chosen for the next turn will write them.
   const nextProtocol = useProtocolStore((s) => s.protocol);
   const nextTemplate = useEngineStore((s) => s.template.name);
@@ -77,8 +78,8 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
   const parts = useMemo(() => (step ? recordedPromptParts(step, run, shownTools) : null), [step, run, shownTools]);
   // With no step yet, the tools are shown as the next turn's protocol will write them today.
   const nextSection = useMemo<ToolSectionView | null>(
-    () => (tools.length > 0 ? { ...toolSectionOf(nextProtocol, tools), recorded: false } : null),
-    [nextProtocol, tools],
+    () => (tools.length > 0 && (toolsOpen || tab === "tools") ? { ...toolSectionOf(nextProtocol, tools), recorded: false } : null),
+    [nextProtocol, tools, toolsOpen, tab],
   );
 
   if (model.order.length === 0) {
@@ -88,9 +89,10 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
           No loop steps yet. Send a message (the replay engine needs no GPU) and each step the loop takes appears here: the exact
           prompt the model read, its raw output as it streams, what the parser made of it, and every tool it ran.
         </p>
-        <details className="dbg-empty-tools">
+        <details className="dbg-empty-tools" onToggle={(event) => setToolsOpen(event.currentTarget.open)}>
           <summary>Tool definitions ({tools.length})</summary>
-          <ToolDefinitions protocol={nextProtocol} section={nextSection} tools={tools} source="enabled" template={nextTemplate} />
+          {/* Written only when opened: with thousands of MCP tools the definitions are megabytes of text. */}
+          {toolsOpen && <ToolDefinitions protocol={nextProtocol} section={nextSection} tools={tools} source="enabled" template={nextTemplate} />}
         </details>
       </div>
     );

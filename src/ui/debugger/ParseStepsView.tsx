@@ -7,7 +7,7 @@ import type { StepView } from "./build-steps.ts";
 import { summarizeParseEvent, toDisplayJson } from "./format.ts";
 import { spanKindOf } from "./raw-output-spans.ts";
 import { VirtualList } from "./VirtualList.tsx";
-import { visibleBidi } from "../bidi/VisibleBidi.tsx";
+import { visibleBidi, visibleName } from "../bidi/VisibleBidi.tsx";
 
 const ROW_HEIGHT = 28;
 const ROUTINE = new Set<ParseEvent["type"]>(["text", "reasoning", "tool-call-delta"]);
@@ -115,9 +115,9 @@ function ParseEventDetail({ event }: { event: ParseEvent }) {
         </>
       )}
       {(event.type === "text" || event.type === "reasoning") && <pre>{visibleBidi(event.text)}</pre>}
-      {event.type === "tool-call-start" && <p className="dbg-detail-line">Call {visibleBidi(event.id)} to {visibleBidi(event.name)} begins.</p>}
+      {event.type === "tool-call-start" && <p className="dbg-detail-line">Call {visibleBidi(event.id)} to {visibleName(event.name)} begins.</p>}
       {event.type === "tool-call-delta" && <pre>{visibleBidi(event.argumentsDelta)}</pre>}
-      {event.type === "tool-call-end" && <pre>{visibleBidi(`${event.call.name} ${toDisplayJson(event.call.arguments)}`)}</pre>}
+      {event.type === "tool-call-end" && <pre>{visibleName(event.call.name)} {visibleBidi(toDisplayJson(event.call.arguments))}</pre>}
     </div>
   );
 }

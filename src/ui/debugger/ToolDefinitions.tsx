@@ -1,11 +1,33 @@
 // The tools as the model saw them (the protocol's tool section of the system prompt), and the
 // same tools in the shapes of the OpenAI, Anthropic and Gemini APIs — each copyable.
-import { memo, useMemo } from "react";
+import { memo, useMemo, useState } from "react";
 import type { ToolSpec } from "../../middleware/types.ts";
 import { CopyButton } from "./CopyButton.tsx";
 import { toolShapesOf } from "./protocol-support.ts";
 import type { ToolSectionView } from "./recorded-prompt-parts.ts";
 import { ToolTokenCosts } from "../tokens/ToolTokenCosts.tsx";
+
+/** More tools than this: the API shapes are written only when asked for (megabytes of JSON). */
+const SHAPES_AT_ONCE = 100;
+
+/** Longer texts (thousands of tools) are shown cut, with a note; Copy copies them whole. */
+const SHOWN_CHARS = 60_000;
+
+function ShownText({ text, testId, recorded }: { text: string; testId: string; recorded?: boolean }) {
+  const cut = text.length > SHOWN_CHARS;
+  return (
+    <>
+      <pre data-testid={testId} {...(recorded !== undefined ? { "data-recorded": recorded } : {})}>
+        {cut ? text.slice(0, SHOWN_CHARS) : text}
+      </pre>
+      {cut && (
+        <p className="dbg-hint" data-testid="tool-def-cut">
+          Shown: the first {SHOWN_CHARS.toLocaleString("en-US")} of {text.length.toLocaleString("en-US")} characters. Copy copies all of it.
+        </p>
+      )}
+    </>
+  );
+}
 
 interface ToolDefinitionsProps {
   protocol: string | undefined;
@@ -19,7 +41,9 @@ interface ToolDefinitionsProps {
 }
 
 export const ToolDefinitions = memo(function ToolDefinitions({ protocol, section, tools, source, template }: ToolDefinitionsProps) {
-  const shapes = useMemo(() => toolShapesOf(tools), [tools]);
+  const [shapesWanted, setShapesWanted] = useState(false);
+  const showShapes = shapesWanted || tools.length <= SHAPES_AT_ONCE;
+  const shapes = useMemo(() => (showShapes ? toolShapesOf(tools) : []), [tools, showShapes]);
   if (tools.length === 0)
     return (
       <p className="dbg-empty" data-testid="tool-definitions">
@@ -46,22 +70,27 @@ export const ToolDefinitions = memo(function ToolDefinitions({ protocol, section
                 run's model read.
               </p>
             )}
-            <pre data-testid="tool-def-model" data-recorded={section.recorded}>
-              {section.text}
-            </pre>
+            <ShownText text={section.text} testId="tool-def-model" recorded={section.recorded} />
           </>
         ) : (
           <p className="dbg-error-text">{section.error}</p>
         )}
       </section>
       <ToolTokenCosts protocol={protocol} tools={tools} template={template} />
+      {!showShapes && (
+        <p>
+          <button type="button" data-testid="tool-shapes-show" onClick={() => setShapesWanted(true)}>
+            Show the {tools.length.toLocaleString("en-US")} tools in OpenAI, Anthropic and Gemini shapes
+          </button>
+        </p>
+      )}
       {shapes.map((shape) => (
         <section key={shape.label} className="dbg-def">
           <header className="dbg-panel-head">
             <h3>{shape.label}</h3>
             {"text" in shape && <CopyButton text={shape.text} label={`the ${shape.label} definitions`} />}
           </header>
-          {"text" in shape ? <pre data-testid={`tool-def-${shape.id}`}>{shape.text}</pre> : <p className="dbg-error-text">{shape.error}</p>}
+          {"text" in shape ? <ShownText text={shape.text} testId={`tool-def-${shape.id}`} /> : <p className="dbg-error-text">{shape.error}</p>}
         </section>
       ))}
     </div>

@@ -1,7 +1,7 @@
 // The tools this step ran: arguments, result or error, duration, status, and the sub-agent
 // steps a call started.
 import { memo } from "react";
-import { visibleBidi } from "../bidi/VisibleBidi.tsx";
+import { visibleBidi, visibleName } from "../bidi/VisibleBidi.tsx";
 import type { StepView, StepsModel, ToolExecution } from "./build-steps.ts";
 import { formatDuration, statusTone, toDisplayJson } from "./format.ts";
 import { ToolTraceView } from "../mcp/ToolTraceView.tsx";
@@ -41,7 +41,7 @@ function ExecutionCard({ execution, model, onSelectStep }: { execution: ToolExec
   return (
     <article className="dbg-exec" data-testid="tool-exec" data-status={execution.status}>
       <header className="dbg-exec-head">
-        <code className="dbg-exec-name">{execution.name}</code>
+        <code className="dbg-exec-name">{visibleName(execution.name)}</code>
         <span className={`dbg-badge tone-${statusTone(execution.status)}`}>{execution.status}</span>
         <span className="dbg-hint">{execution.status === "running" ? "running…" : formatDuration(execution.durationMs)}</span>
         <span className="dbg-hint dbg-exec-id">{execution.callId}</span>

@@ -4,8 +4,12 @@
 import { useEffect, useId, useState } from "react";
 import { checkServerUrl, mcpActions, useMcpStore, type McpServerView } from "../../mcp/mcp-servers.ts";
 import { maskUrl } from "../../mcp/mask-secrets.ts";
-import { parseHeaderLines } from "../../mcp/saved-servers.ts";
+import { hasUrlSecrets, parseHeaderLines } from "../../mcp/saved-servers.ts";
+import { visibleName } from "../bidi/VisibleBidi.tsx";
 import "./mcp.css";
+
+/** A server with thousands of tools: the first names are listed, then how many more. */
+const LISTED_NAMES = 40;
 
 function statusText(server: McpServerView): string {
   const count = `${server.tools.length} tool${server.tools.length === 1 ? "" : "s"}`;
@@ -52,7 +56,17 @@ function ServerCard({ server }: { server: McpServerView }) {
           </button>
         </p>
       )}
-      {server.tools.length > 0 && <div className="mcp-tools mono">{server.tools.map((tool) => tool.name).join(", ")}</div>}
+      {server.tools.length > 0 && (
+        <div className="mcp-tools mono" data-testid="mcp-server-tools">
+          {server.tools.slice(0, LISTED_NAMES).map((tool, index) => (
+            <span key={index}>
+              {index > 0 && ", "}
+              {visibleName(tool.name)}
+            </span>
+          ))}
+          {server.tools.length > LISTED_NAMES && ` and ${(server.tools.length - LISTED_NAMES).toLocaleString("en-US")} more`}
+        </div>
+      )}
       <div className="mcp-actions">
         <button type="button" data-testid="mcp-reconnect" disabled={server.status === "connecting"} onClick={() => void mcpActions.reconnect(server.id)}>
           Reconnect
@@ -104,6 +118,13 @@ export function McpPanel() {
           value={url}
           onChange={(event) => setUrl(event.target.value)}
         />
+        {hasUrlSecrets(url.trim()) && (
+          <p className={keepHeaders ? "mcp-warning" : "mcp-muted"} data-testid="mcp-url-secret-note">
+            {keepHeaders
+              ? "This address carries a credential; with Keep headers it is stored as it is, unencrypted, in this browser's local storage."
+              : "This address carries a credential: like headers, it is kept for this tab only. The list in this browser keeps the address without it."}
+          </p>
+        )}
         <label htmlFor={headersId}>Headers (optional, one per line)</label>
         <textarea
           id={headersId}

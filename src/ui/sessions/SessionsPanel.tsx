@@ -101,7 +101,7 @@ export function SessionsPanel() {
       </div>
       {importMessage && (
         <div className={`sessions-message ${importMessage.tone === "error" ? "is-error" : ""}`} role={importMessage.tone === "error" ? "alert" : "status"} data-testid="import-message">
-          <span>{importMessage.text}</span>
+          <span>{visibleBidi(importMessage.text)}</span>
           <button type="button" className="link-button" aria-label="Dismiss" onClick={() => setImportMessage(null)}>
             ×
           </button>

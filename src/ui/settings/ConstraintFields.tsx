@@ -1,6 +1,7 @@
 // "Constrain tool calls" and its tool choice: each step sends the protocol's structural tag
 // (XGrammar, on WebLLM's chat path), so a call can only name an offered tool with valid
 // arguments. Off by default: the grammar is compiled per step (its time is in the debugger).
+import { showNameMarks } from "../bidi/bidi-controls.ts";
 import type { ToolChoiceSetting, ToolSpec } from "../../middleware/types.ts";
 import type { ConversationSettings } from "../../store/conversation.ts";
 import { Field } from "./Field.tsx";
@@ -11,7 +12,8 @@ const decode = (value: string): ToolChoiceSetting => (value.startsWith("tool:") 
 export function ConstraintFields({ settings, tools, update }: { settings: ConversationSettings; tools: ToolSpec[]; update: (patch: Partial<ConversationSettings>) => void }) {
   const on = settings.constrainToolCalls === true;
   const choice = settings.toolChoice ?? "auto";
-  const offered = tools.filter((tool) => !settings.disabledTools.includes(tool.name));
+  const disabled = new Set(settings.disabledTools);
+  const offered = tools.filter((tool) => !disabled.has(tool.name));
   return (
     <fieldset className="tools-fieldset" data-testid="constraint-fields">
       <legend>Constrained decoding</legend>
@@ -27,10 +29,10 @@ export function ConstraintFields({ settings, tools, update }: { settings: Conver
             <option value="none">none — no call</option>
             {offered.map((tool) => (
               <option key={tool.name} value={`tool:${tool.name}`}>
-                only {tool.name}
+                only {showNameMarks(tool.name)}
               </option>
             ))}
-            {typeof choice === "object" && !offered.some((tool) => tool.name === choice.name) && <option value={encode(choice)}>only {choice.name} (not offered)</option>}
+            {typeof choice === "object" && !offered.some((tool) => tool.name === choice.name) && <option value={encode(choice)}>only {showNameMarks(choice.name)} (not offered)</option>}
           </select>
         )}
       </Field>

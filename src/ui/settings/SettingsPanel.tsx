@@ -1,13 +1,20 @@
 // The open conversation's settings: loop limits, generation, system prompt, which tools the
 // model is offered, and deep_research's own settings. Changes apply from the next turn.
-import { useState } from "react";
+import { useDeferredValue, useMemo, useState } from "react";
 import { Field } from "./Field.tsx";
 import { ConstraintFields } from "./ConstraintFields.tsx";
 import { SamplingFields } from "./SamplingFields.tsx";
 import type { ToolSpec } from "../../middleware/types.ts";
 import { deliverableFormats, MAX_CALLS_PER_STEP_SETTING, type ConversationSettings, type DeliverableFormat } from "../../store/conversation.ts";
 import { conversationActions, useConversationStore } from "../../store/conversation-store.ts";
+import { useMcpStore } from "../../mcp/mcp-servers.ts";
+import { mcpToolServers } from "../../mcp/mcp-tools.ts";
+import { TOOL_NAMES } from "../../tools/index.ts";
 import { McpToolBadge } from "../mcp/McpToolBadge.tsx";
+import { visibleName } from "../bidi/VisibleBidi.tsx";
+
+/** More tools than this (thousands, from an MCP server): the first are listed and a button shows the rest. */
+const LISTED_TOOLS = 200;
 import "./settings.css";
 
 function NumberField(props: {
@@ -53,6 +60,10 @@ function NumberField(props: {
 
 export function SettingsPanel({ tools }: { tools: ToolSpec[] }) {
   const settings = useConversationStore((s) => s.active?.settings);
+  // Deferred as the tool list it marks is (App.tsx), so both show the same servers.
+  const servers = useDeferredValue(useMcpStore((s) => s.servers));
+  const toolServers = useMemo(() => mcpToolServers(TOOL_NAMES, servers), [servers]);
+  const [showAllTools, setShowAllTools] = useState(false);
   if (!settings) return null;
   const update = (patch: Partial<ConversationSettings>) => conversationActions.updateSettings(patch);
   const updateResearch = (patch: Partial<ConversationSettings["research"]>) => update({ research: { ...settings.research, ...patch } });
@@ -97,7 +108,7 @@ export function SettingsPanel({ tools }: { tools: ToolSpec[] }) {
       <fieldset className="tools-fieldset">
         <legend>Tools offered to the model</legend>
         {tools.length === 0 && <div className="field-hint">No tools are available.</div>}
-        {tools.map((tool) => (
+        {(showAllTools ? tools : tools.slice(0, LISTED_TOOLS)).map((tool) => (
           <label key={tool.name} className="tool-toggle" title={tool.description}>
             <input
               type="checkbox"
@@ -110,10 +121,15 @@ export function SettingsPanel({ tools }: { tools: ToolSpec[] }) {
                 update({ disabledTools: [...next] });
               }}
             />
-            <span className="mono">{tool.name}</span>
-            <McpToolBadge name={tool.name} />
+            <span className="mono">{visibleName(tool.name)}</span>
+            <McpToolBadge server={toolServers.get(tool.name)} />
           </label>
         ))}
+        {!showAllTools && tools.length > LISTED_TOOLS && (
+          <button type="button" className="tools-show-all" data-testid="tools-show-all" onClick={() => setShowAllTools(true)}>
+            Show all {tools.length.toLocaleString("en-US")} tools ({(tools.length - LISTED_TOOLS).toLocaleString("en-US")} more)
+          </button>
+        )}
       </fieldset>
       <ConstraintFields settings={settings} tools={tools} update={update} />
       {hasResearch && (
