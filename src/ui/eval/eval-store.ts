@@ -1,0 +1,302 @@
+// The Evaluate view's state and its runner: an evaluation runs here, in the background, whatever
+// view is shown (the chat stays usable). Each finished case is saved to IndexedDB with its event
+// log at once, so a reload keeps the results and the run can be resumed where it stopped.
+// Results reach the view in batches (a few times a second), not one re-render per case.
+import { create } from "zustand";
+import { listModels, OpenAiEngine } from "../../engine/openai/openai-engine.ts";
+import { ServerFailure } from "../../engine/openai/server-failure.ts";
+import { inferServerTemplate, serverChatTemplate, serverTemplateNames, type ServerTemplateName } from "../../engine/openai/server-templates.ts";
+import { chatTemplateForModel } from "../../engine/templates/model-templates.ts";
+import { BUILTIN_CATEGORIES, loadBuiltinSuite, sampleCases, type BuiltinCategory } from "../../eval/builtin-suite.ts";
+import { readResultsFile } from "../../eval/results-file.ts";
+import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from "../../eval/run-case.ts";
+import { planJobs, runJobs } from "../../eval/run-matrix.ts";
+import { categoryOf } from "../../eval/suite.ts";
+import { getProtocol } from "../../middleware/protocols/registry.ts";
+import type { ChatTemplate, Engine, LoopEvent } from "../../middleware/types.ts";
+import { createEvalRepository, type EvalRepository, type StoredEvalRun } from "../../persistence/eval-db.ts";
+import { useEngineStore } from "../../store/engine-store.ts";
+
+export type EvalEngineChoice = "webllm" | "server-prompt" | "server-native";
+
+export interface EvalConfig {
+  categories: BuiltinCategory[];
+  perCategory: number;
+  seed: number;
+  engine: EvalEngineChoice;
+  baseUrl: string;
+  model: string;
+  /** A server template name, or "" to infer it from the model's name. */
+  template: string;
+  protocols: string[];
+  /** Which constraint settings to run. */
+  constrained: boolean[];
+  repeats: number;
+  /** Cases at once on a server (WebLLM: always one). */
+  concurrency: number;
+  maxTokens: number;
+}
+
+export const DEFAULT_EVAL_CONFIG: EvalConfig = {
+  categories: [...BUILTIN_CATEGORIES],
+  perCategory: 5,
+  seed: 0,
+  engine: "server-prompt",
+  baseUrl: "http://localhost:8000/v1",
+  model: "",
+  template: "",
+  protocols: ["hermes"],
+  constrained: [false],
+  repeats: 1,
+  concurrency: 4,
+  maxTokens: 512,
+};
+
+export type EvalStatus = "idle" | "starting" | "running" | "stopping" | "stopped" | "done";
+
+export interface ImportedResults {
+  label: string;
+  results: EvalResult[];
+}
+
+interface EvalState {
+  config: EvalConfig;
+  status: EvalStatus;
+  /** The run shown (and resumable), if any. */
+  run: StoredEvalRun<EvalConfig> | null;
+  results: EvalResult[];
+  /** Job key of each result, same order. */
+  jobKeys: string[];
+  error: string | null;
+  /** Set when the page went away mid-run. */
+  interrupted: boolean;
+  /** For the progress figures of this session's part of the run. */
+  session: { startedAt: number; doneAtStart: number; tokens: number } | null;
+  imported: ImportedResults[];
+  /** The case whose step the debugger shows. */
+  opened: { jobKey: string; result: EvalResult; events: LoopEvent[] } | null;
+}
+
+export const useEvalStore = create<EvalState>()(() => ({
+  config: DEFAULT_EVAL_CONFIG,
+  status: "idle",
+  run: null,
+  results: [],
+  jobKeys: [],
+  error: null,
+  interrupted: false,
+  session: null,
+  imported: [],
+  opened: null,
+}));
+
+const set = useEvalStore.setState;
+const get = useEvalStore.getState;
+
+// Handles, not state: the repository and the running evaluation's controller.
+let repository: EvalRepository | null = null;
+let running: AbortController | null = null;
+const repo = () => (repository ??= createEvalRepository());
+
+let initialised = false;
+
+/** Loads the latest run from IndexedDB (once, when the view first opens). */
+export async function initEval(): Promise<void> {
+  if (initialised) return;
+  initialised = true;
+  try {
+    const latest = await repo().latest();
+    if (!latest) return;
+    const run = latest.run as StoredEvalRun<EvalConfig>;
+    const interrupted = run.status === "running";
+    set({
+      run,
+      config: run.config,
+      results: latest.results.map((r) => r.result),
+      jobKeys: latest.results.map((r) => r.jobKey),
+      status: run.status === "done" ? "done" : "stopped",
+      interrupted,
+    });
+  } catch (error) {
+    set({ error: `The saved evaluation could not be read: ${describe(error)}` });
+  }
+}
+
+export function setConfig(patch: Partial<EvalConfig>): void {
+  set({ config: { ...get().config, ...patch } });
+}
+
+/** Starts a new run with the current settings (the previous run's results are replaced). */
+export async function startEval(): Promise<void> {
+  const config = get().config;
+  const id = `eval-${Date.now().toString(36)}`;
+  const label = describeConfig(config);
+  await go(config, { id, config, total: 0, status: "running", startedAt: Date.now(), label }, true);
+}
+
+/** Continues the shown run: the cases not done yet. */
+export async function resumeEval(): Promise<void> {
+  const run = get().run;
+  if (!run) return;
+  await go(run.config, run, false);
+}
+
+export function stopEval(): void {
+  if (!running) return;
+  set({ status: "stopping" });
+  running.abort();
+}
+
+async function go(config: EvalConfig, run: StoredEvalRun<EvalConfig>, fresh: boolean): Promise<void> {
+  if (running) return;
+  const controller = new AbortController();
+  running = controller;
+  set({ status: "starting", error: null, interrupted: false, ...(fresh ? { results: [], jobKeys: [], opened: null } : {}) });
+  try {
+    const setup = await prepare(config);
+    const cases = sampleCases(await loadBuiltinSuite(config.categories, fetchPublic), config.perCategory, config.seed);
+    const jobs = planJobs({ cases, mode: setup.mode, protocols: config.protocols, constrained: config.constrained, repeats: config.repeats });
+    const stored: StoredEvalRun<EvalConfig> = { ...run, total: jobs.length, status: "running" };
+    if (fresh) await repo().keepOnly("");
+    await repo().saveRun(stored);
+    const done = new Set(get().jobKeys);
+    set({ run: stored, status: "running", session: { startedAt: performance.now(), doneAtStart: done.size, tokens: 0 } });
+    const valuesAsText = new Map(config.protocols.map((name) => [name, getProtocol(name) ? readsValuesAsText(getProtocol(name)!) : false]));
+    const pending: Array<{ jobKey: string; result: EvalResult }> = [];
+    const flush = () => {
+      if (pending.length === 0) return;
+      const batch = pending.splice(0);
+      const state = get();
+      const tokens = batch.reduce((sum, { result }) => sum + (result.completionTokens ?? 0), 0);
+      set({
+        results: [...state.results, ...batch.map((b) => b.result)],
+        jobKeys: [...state.jobKeys, ...batch.map((b) => b.jobKey)],
+        ...(state.session ? { session: { ...state.session, tokens: state.session.tokens + tokens } } : {}),
+      });
+    };
+    const timer = setInterval(flush, 250);
+    try {
+      await runJobs({
+        jobs,
+        done,
+        concurrency: setup.mode === "native" || config.engine !== "webllm" ? Math.max(1, config.concurrency) : 1,
+        signal: controller.signal,
+        run: async (job, signal) => {
+          const protocol = getProtocol(job.protocol === "native" ? "hermes" : job.protocol);
+          let outcome: { result: EvalResult; events: LoopEvent[] } | undefined;
+          if (!protocol) outcome = { result: failedResult(job, `unknown protocol "${job.protocol}"`), events: [] };
+          else {
+            try {
+              outcome = await runEvalCase({
+                engine: setup.engine,
+                mode: setup.mode,
+                protocol,
+                testCase: job.testCase,
+                constrained: job.constrained,
+                repeat: job.repeat,
+                ...(setup.template ? { template: setup.template } : {}),
+                generation: { maxTokens: config.maxTokens, temperature: 0 },
+                signal,
+                valuesAsText: valuesAsText.get(job.protocol) ?? false,
+              });
+            } catch (error) {
+              outcome = { result: failedResult(job, describe(error)), events: [] };
+            }
+          }
+          if (!outcome) return undefined;
+          await repo().saveCase(run.id, job.key, outcome.result, outcome.events);
+          return outcome.result;
+        },
+        onDone: (job, result) => {
+          pending.push({ jobKey: job.key, result });
+        },
+      });
+    } finally {
+      clearInterval(timer);
+      flush();
+    }
+    const finished = !controller.signal.aborted;
+    const final: StoredEvalRun<EvalConfig> = { ...stored, status: finished ? "done" : "stopped" };
+    await repo().saveRun(final);
+    set({ run: final, status: finished ? "done" : "stopped" });
+  } catch (error) {
+    set({ status: get().run ? "stopped" : "idle", error: describe(error) });
+  } finally {
+    running = null;
+  }
+}
+
+/** The engine and template a configuration runs with, or a clear error. */
+async function prepare(config: EvalConfig): Promise<{ engine: Engine; template?: ChatTemplate; mode: "prompt" | "native" }> {
+  if (config.protocols.length === 0 && config.engine !== "server-native") throw new Error("Choose at least one protocol.");
+  if (config.categories.length === 0) throw new Error("Choose at least one category.");
+  if (config.engine === "webllm") {
+    const { webllmEngine, loadedModelId, thinking } = useEngineStore.getState();
+    if (!webllmEngine || !loadedModelId) throw new Error("No WebLLM model is loaded: load one in the lab's Model pane first, or evaluate a server.");
+    const template = chatTemplateForModel(loadedModelId, { enableThinking: thinking });
+    if (!template) throw new Error(`No chat template is known for ${loadedModelId}.`);
+    return { engine: webllmEngine, template, mode: "prompt" };
+  }
+  const mode = config.engine === "server-native" ? "native" : "prompt";
+  if (!config.model.trim()) throw new Error("Give the server's model id.");
+  const models = await listModels({ baseUrl: config.baseUrl });
+  const served = models.find((m) => m.id === config.model.trim());
+  if (!served) throw new Error(`The server does not serve a model "${config.model}" (it serves: ${models.map((m) => m.id).join(", ") || "none"}).`);
+  let template: ChatTemplate | undefined;
+  if (mode === "prompt") {
+    const name = (config.template || inferServerTemplate(served.id)) as ServerTemplateName | undefined;
+    if (!name || !(serverTemplateNames as string[]).includes(name)) throw new Error(`Cannot tell the chat template from the model name "${served.id}": choose one.`);
+    template = serverChatTemplate(name);
+  }
+  const engine = new OpenAiEngine({ baseUrl: config.baseUrl, model: served.id, mode, constrain: config.constrained.includes(true), ...(served.contextWindowSize !== undefined ? { contextWindowSize: served.contextWindowSize } : {}) });
+  return { engine, ...(template ? { template } : {}), mode };
+}
+
+async function fetchPublic(path: string): Promise<string> {
+  const url = `${import.meta.env.BASE_URL}${path}`;
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`Could not load the built-in suite (${url}: HTTP ${response.status}).`);
+  return response.text();
+}
+
+/** Opens a case's recorded step in the debugger. */
+export async function openCase(jobKey: string): Promise<void> {
+  const state = get();
+  const index = state.jobKeys.indexOf(jobKey);
+  const result = state.results[index];
+  if (!result || !state.run) return;
+  const events = (await repo().events(state.run.id, jobKey)) ?? [];
+  set({ opened: { jobKey, result, events } });
+}
+
+export function closeCase(): void {
+  set({ opened: null });
+}
+
+/** Adds a results file (the command's or an export) to compare with. */
+export function importResults(label: string, text: string): void {
+  try {
+    const results = readResultsFile(text, categoryOf);
+    set({ imported: [...get().imported.filter((i) => i.label !== label), { label, results }], error: null });
+  } catch (error) {
+    set({ error: `${label}: ${describe(error)}` });
+  }
+}
+
+export function removeImported(label: string): void {
+  set({ imported: get().imported.filter((i) => i.label !== label) });
+}
+
+export function dismissEvalError(): void {
+  set({ error: null });
+}
+
+export function describeConfig(config: EvalConfig): string {
+  const engine = config.engine === "webllm" ? `WebLLM ${useEngineStore.getState().loadedModelId ?? ""}`.trim() : `${config.model} (${config.engine === "server-native" ? "native" : "prompt"})`;
+  return `${engine}: ${config.categories.length} categories × ${config.perCategory} cases`;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof ServerFailure) return `${error.message} ${error.suggestion}`.trim();
+  return error instanceof Error ? error.message : String(error);
+}
