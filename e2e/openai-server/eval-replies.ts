@@ -48,9 +48,10 @@ export function answerCalls(testCase: EvalCase, behaviour: EvalBehaviour): Array
   if (testCase.expectsNoCall) {
     if (behaviour !== "wrong") return [];
     const fn = testCase.tools[0]!;
-    const properties = (fn.parameters.properties ?? {}) as Record<string, { type?: string }>;
+    const properties = (fn.parameters.properties ?? {}) as Record<string, { type?: string; items?: { type?: string } }>;
     const required = (fn.parameters.required ?? []) as string[];
-    return [{ name: fn.name, arguments: Object.fromEntries(required.map((name) => [name, sampleValue(properties[name]?.type)])) }];
+    const sample = (name: string) => (properties[name]?.type === "array" ? [sampleValue(properties[name]?.items?.type)] : sampleValue(properties[name]?.type));
+    return [{ name: fn.name, arguments: Object.fromEntries(required.map((name) => [name, sample(name)])) }];
   }
   const calls = testCase.expected.map((expected) => ({ name: expected.name, arguments: realise(testCase, expected) }));
   if (behaviour !== "wrong") return calls;

@@ -26,7 +26,13 @@ export function EvalCaseList({ results, jobKeys, openedKey, onOpen }: Props) {
       if (!line) byCase.set(caseKey, (line = { id: result.id, repeat: result.repeat, verdicts: new Map() }));
       line.verdicts.set(rowKey(result), { result, jobKey: jobKeys[index] ?? "" });
     });
-    return { columns, lines: [...byCase.values()] };
+    // In the suite's order (category, then number), whatever order the cases finished in.
+    const order = (id: string) => Number(/(\d+)$/.exec(id)?.[1] ?? 0);
+    const lines = [...byCase.values()].sort((a, b) => {
+      const category = a.id.replace(/_\d+$/, "").localeCompare(b.id.replace(/_\d+$/, ""));
+      return category !== 0 ? category : order(a.id) - order(b.id) || a.repeat - b.repeat;
+    });
+    return { columns, lines };
   }, [results, jobKeys]);
   const shown = lines.filter((line) => {
     const verdicts = [...line.verdicts.values()];

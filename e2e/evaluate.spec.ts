@@ -1,0 +1,143 @@
+// The Evaluate view against the project's OpenAI-compatible test server, which answers the eval
+// questions itself (right, wrong or repairable): a small suite in prompt mode for two protocols
+// and in native mode, the matrix, a case opened in the debugger, and a run resumed after a reload.
+import { expect, test, type Page } from "@playwright/test";
+import { evalAnswerer, type EvalBehaviour } from "./openai-server/eval-replies.ts";
+import { startOpenAiTestServer, type OpenAiTestServer, type RecordedRequest } from "./openai-server/server.ts";
+import { bfclCategory } from "../src/eval/bfcl-fixtures.test-helper.ts";
+
+const cases = [...bfclCategory("simple_python"), ...bfclCategory("irrelevance")];
+// simple_python_1: hermes gets a wrong answer, xml the right one (the protocols disagree);
+// simple_python_2: repairable (pass, not strict); irrelevance_1: a call where none was wanted.
+function behaviour(id: string, protocol: string): EvalBehaviour {
+  if (id === "simple_python_1") return protocol === "xml" ? "right" : "wrong";
+  if (id === "simple_python_2") return "repairable";
+  if (id === "irrelevance_1") return "wrong";
+  return "right";
+}
+const answer = evalAnswerer(cases, behaviour);
+/** While set, replies to this case's question are held open (the run is mid-way). */
+let holdCase: string | null = null;
+
+let server: OpenAiTestServer;
+test.beforeAll(async () => {
+  server = await startOpenAiTestServer({
+    models: [{ id: "Qwen/Qwen3-8B", max_model_len: 32768 }],
+    answer: (request: RecordedRequest) => {
+      const reply = answer(request);
+      const question = holdCase ? cases.find((c) => c.id === holdCase)?.messages.at(-1)?.content : undefined;
+      const text = JSON.stringify(request.body ?? {});
+      return reply && question && text.includes(JSON.stringify(question).slice(1, -1)) ? { ...reply, hold: true } : reply;
+    },
+  });
+});
+test.afterAll(() => server.close());
+test.beforeEach(() => {
+  server.requests.length = 0;
+  holdCase = null;
+});
+
+async function setUp(page: Page, options: { engine: "server-prompt" | "server-native"; protocols?: string[]; perCategory: number; categories: string[]; concurrency?: number }) {
+  await page.goto("/#evaluate");
+  await expect(page.getByTestId("evaluate-view")).toBeVisible();
+  for (const category of ["simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance"]) {
+    await page.getByTestId(`eval-category-${category}`).setChecked(options.categories.includes(category));
+  }
+  await page.getByTestId("eval-per-category").fill(String(options.perCategory));
+  await page.getByTestId("eval-engine").selectOption(options.engine);
+  await page.getByTestId("eval-base-url").fill(server.url);
+  await page.getByTestId("eval-model").fill("Qwen/Qwen3-8B");
+  if (options.concurrency) await page.getByTestId("eval-concurrency").fill(String(options.concurrency));
+  if (options.protocols) {
+    for (const name of ["hermes", "xml", "qwen3-coder", "pythonic"]) await page.getByTestId(`eval-protocol-${name}`).setChecked(options.protocols.includes(name));
+  }
+}
+
+function cell(page: Page, row: string, category: string) {
+  return page.locator(`[data-testid="eval-matrix-row"][data-row="${row}"] [data-testid="eval-cell"][data-category="${category}"]`);
+}
+
+test("prompt mode, two protocols: the matrix, the cases, and a case opened in the debugger", async ({ page }) => {
+  await setUp(page, { engine: "server-prompt", protocols: ["hermes", "xml"], perCategory: 3, categories: ["simple_python", "irrelevance"] });
+  await page.getByTestId("eval-run").click();
+  await expect(page.getByTestId("eval-progress-text")).toContainText("12 / 12");
+  await expect(page.getByTestId("eval-progress-text")).toContainText("done");
+
+  // hermes: simple 2 of 3 pass (1 wrong), 1 strict; xml: 3 of 3, 2 strict; irrelevance 2 of 3 each.
+  await expect(cell(page, "hermes", "simple_python")).toContainText("67%");
+  await expect(cell(page, "hermes", "simple_python")).toContainText("strict 33%");
+  await expect(cell(page, "hermes", "simple_python")).toContainText("n=3");
+  await expect(cell(page, "xml", "simple_python")).toContainText("100%");
+  await expect(cell(page, "xml", "simple_python")).toHaveAttribute("data-best", "true");
+  await expect(cell(page, "hermes", "irrelevance")).toContainText("67%");
+  await expect(cell(page, "xml", "all")).toContainText("n=6");
+  // The prompts went to /v1/completions, rendered with Qwen3's template, in each protocol.
+  const prompts = server.requests.filter((r) => r.path === "/v1/completions").map((r) => String(r.body?.prompt));
+  expect(prompts).toHaveLength(12);
+  expect(prompts.every((p) => p.startsWith("<|im_start|>system"))).toBe(true);
+  await page.screenshot({ path: "e2e/.output/evaluate-matrix.png", fullPage: true });
+
+  // Cases where the protocols disagree: only simple_python_1.
+  await page.getByTestId("eval-filter-disagree").check();
+  await expect(page.getByTestId("eval-case-row")).toHaveCount(1);
+  const row = page.locator('[data-testid="eval-case-row"][data-case="simple_python_1"]');
+  await expect(page.getByTestId("eval-case-row").first()).toHaveAttribute("data-case", "simple_python_1");
+  await expect(row.locator('[data-protocol="hermes"]')).toHaveAttribute("data-pass", "false");
+  await expect(row).toContainText("number: 6 is not one of [5]");
+  await page.getByTestId("eval-filter-disagree").uncheck();
+  await page.getByTestId("eval-filter-failed").check();
+  await expect(page.getByTestId("eval-case-row")).toHaveCount(2);
+
+  // The failed case's step in the debugger: its prompt, its raw output, the verdict's reason.
+  await row.locator('[data-protocol="hermes"]').click();
+  const debuggerView = page.getByTestId("eval-case-debugger");
+  await expect(debuggerView.getByTestId("eval-opened-verdict")).toContainText("fail: number: 6 is not one of [5]");
+  await expect(debuggerView.getByTestId("prompt-view")).toContainText("Calculate the factorial of 5 using math functions.");
+  await expect(debuggerView).toContainText('"number": 6');
+  await debuggerView.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "e2e/.output/evaluate-debugger.png", fullPage: true });
+});
+
+test("native mode: the tools go to chat completions; one row, 'native'", async ({ page }) => {
+  await setUp(page, { engine: "server-native", perCategory: 2, categories: ["simple_python", "irrelevance"] });
+  await page.getByTestId("eval-run").click();
+  await expect(page.getByTestId("eval-progress-text")).toContainText("4 / 4");
+  await expect(cell(page, "native", "simple_python")).toContainText("50%");
+  await expect(cell(page, "native", "irrelevance")).toContainText("50%");
+  const chats = server.requests.filter((r) => r.path === "/v1/chat/completions");
+  expect(chats).toHaveLength(4);
+  const names = chats.flatMap((r) => (r.body?.tools as Array<{ function: { name: string } }>).map((t) => t.function.name));
+  expect(names).toContain("math_factorial");
+});
+
+test("a run survives a reload mid-way and resumes where it stopped; results can be exported", async ({ page }) => {
+  holdCase = "simple_python_2";
+  await setUp(page, { engine: "server-prompt", protocols: ["hermes"], perCategory: 4, categories: ["simple_python"], concurrency: 1 });
+  await page.getByTestId("eval-run").click();
+  // Two cases done, the third held open by the server: reload now.
+  await expect(page.getByTestId("eval-progress-text")).toContainText("2 / 4");
+  await expect.poll(() => server.requests.filter((r) => r.path === "/v1/completions").length).toBe(3);
+  await page.reload();
+  await expect(page.getByTestId("eval-progress-text")).toContainText("2 / 4");
+  await expect(page.getByTestId("eval-progress-text")).toContainText("interrupted");
+  await expect(cell(page, "hermes", "simple_python")).toContainText("n=2");
+
+  holdCase = null;
+  await page.getByTestId("eval-resume").click();
+  await expect(page.getByTestId("eval-progress-text")).toContainText("4 / 4");
+  await expect(page.getByTestId("eval-progress-text")).toContainText("done");
+  await expect(cell(page, "hermes", "simple_python")).toContainText("n=4");
+  // The two cases done before the reload were not asked again.
+  const asked = server.requests.filter((r) => r.path === "/v1/completions").map((r) => String(r.body?.prompt));
+  const count = (question: string) => asked.filter((p) => p.includes(question)).length;
+  expect(count("Find the area of a triangle with a base of 10 units and height of 5 units.")).toBe(1);
+  expect(asked).toHaveLength(5);
+
+  const download = page.waitForEvent("download");
+  await page.getByTestId("eval-export-json").click();
+  const file = await download;
+  const text = await (await file.createReadStream()).toArray();
+  const exported = JSON.parse(Buffer.concat(text).toString("utf8")) as { results: unknown[]; summary: Array<{ n: number }> };
+  expect(exported.results).toHaveLength(4);
+  expect(exported.summary[0]?.n).toBe(4);
+});
