@@ -7,6 +7,7 @@
 // streams /v1/completions; native mode sends the tools to /v1/chat/completions. Writes the
 // results file, shows a progress line on stderr while it runs and prints the matrix at the end.
 // A case that fails to run is recorded as failed with its reason, and the run goes on.
+import { setMaxListeners } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -130,6 +131,8 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
   const results: EvalResult[] = [];
   const progress = progressLine(jobs.length, io);
   const controller = new AbortController();
+  // Each case in flight listens to this signal (16 at --concurrency 16): not a leak.
+  setMaxListeners(0, controller.signal);
   io.signal?.addEventListener("abort", () => controller.abort(), { once: true });
   io.stderr(`eval: ${jobs.length} cases (${cases.length} questions × ${mode === "native" ? "native" : protocolNames.join(", ")}${options.constrained ? ", constrained" : ""}) against ${model}${templateName ? ` (template ${templateName})` : ""}, ${concurrency} at a time\n`);
   await runJobs({

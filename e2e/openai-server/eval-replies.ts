@@ -62,7 +62,7 @@ export function answerCalls(testCase: EvalCase, behaviour: EvalBehaviour): Array
   return [{ name: first!.name, arguments: Object.fromEntries(changed) }, ...rest];
 }
 
-function promptReply(testCase: EvalCase, protocol: Protocol, behaviour: EvalBehaviour): string {
+export function promptReply(testCase: EvalCase, protocol: Protocol, behaviour: EvalBehaviour): string {
   const calls = answerCalls(testCase, behaviour);
   if (calls.length === 0) return "None of the tools I have can answer this question.";
   const written = (list: typeof calls) => protocol.renderAssistant({ role: "assistant", content: "", toolCalls: list.map((call, i) => ({ id: `c${i}`, ...call })) }).trimEnd();
