@@ -139,6 +139,7 @@ async function browserLongTasks(reuseBuild: boolean): Promise<void> {
     const seconds = (performance.now() - startedAt) / 1000;
     const text = await page.getByTestId("eval-progress-text").textContent();
     const tasks = await longTasksSince(page, since);
+    if (process.env.BENCH_EVAL_DETAIL) console.log(await page.evaluate((from) => JSON.stringify(((window as { __benchLongTasks?: Array<{ start: number; duration: number }> }).__benchLongTasks ?? []).filter((t) => t.start >= from).map((t) => [Math.round(t.start - from), Math.round(t.duration)])), since));
     console.log(`  ${text?.trim()} in ${seconds.toFixed(1)} s, Evaluate view open, concurrency 16`);
     console.log(`  long tasks on the main thread: ${tasks ? `${tasks.count} (longest ${tasks.longestMs.toFixed(0)} ms)` : "unavailable"} — target 0`);
   } finally {

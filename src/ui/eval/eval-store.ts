@@ -182,6 +182,9 @@ async function go(config: EvalConfig, run: StoredEvalRun<EvalConfig>, fresh: boo
         concurrency: setup.mode === "native" || config.engine !== "webllm" ? Math.max(1, config.concurrency) : 1,
         signal: controller.signal,
         run: async (job, signal) => {
+          // A turn of the event loop before each case: cases that finish together do not add up
+          // to one long task on the page's main thread.
+          await nextTask();
           const protocol = getProtocol(job.protocol === "native" ? "hermes" : job.protocol);
           let outcome: { result: EvalResult; events: LoopEvent[] } | undefined;
           if (!protocol) outcome = { result: failedResult(job, `unknown protocol "${job.protocol}"`), events: [] };
@@ -204,6 +207,7 @@ async function go(config: EvalConfig, run: StoredEvalRun<EvalConfig>, fresh: boo
             }
           }
           if (!outcome) return undefined;
+          await nextTask();
           await repo().saveCase(run.id, job.key, outcome.result, outcome.events);
           return outcome.result;
         },
@@ -299,4 +303,8 @@ export function describeConfig(config: EvalConfig): string {
 function describe(error: unknown): string {
   if (error instanceof ServerFailure) return `${error.message} ${error.suggestion}`.trim();
   return error instanceof Error ? error.message : String(error);
+}
+
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
