@@ -141,3 +141,40 @@ test("a run survives a reload mid-way and resumes where it stopped; results can 
   expect(exported.results).toHaveLength(4);
   expect(exported.summary[0]?.n).toBe(4);
 });
+
+test("Stop holds the run, Resume finishes it; a results file imported beside it is compared in the matrix; the chat stays usable", async ({ page }) => {
+  holdCase = "simple_python_1";
+  await setUp(page, { engine: "server-prompt", protocols: ["hermes"], perCategory: 3, categories: ["simple_python"], concurrency: 1 });
+  await page.getByTestId("eval-run").click();
+  await expect(page.getByTestId("eval-progress-text")).toContainText("1 / 3");
+  await page.getByTestId("eval-stop").click();
+  await expect(page.getByTestId("eval-progress")).toHaveAttribute("data-status", "stopped");
+  await expect(page.getByTestId("eval-progress-text")).toContainText("1 / 3 · pass 100% · stopped");
+
+  // Meanwhile the lab is one click away, its chat untouched.
+  await page.getByTestId("view-lab").click();
+  await expect(page.getByTestId("chat-input")).toBeVisible();
+  await page.getByTestId("view-evaluate").click();
+
+  holdCase = null;
+  await page.getByTestId("eval-resume").click();
+  await expect(page.getByTestId("eval-progress-text")).toContainText("3 / 3");
+  await expect(cell(page, "hermes", "simple_python")).toContainText("n=3");
+
+  // Another model's results (the command's file) beside this run's.
+  const other = {
+    results: ["simple_python_0", "simple_python_1", "simple_python_2"].map((id, i) => ({ id, protocol: "hermes", mode: "prompt", constrained: false, pass: i === 0, strictPass: i === 0, reason: i === 0 ? "" : "made 0 calls, expected 1", calls: [] })),
+    summary: [],
+  };
+  await page.getByTestId("eval-import-file").setInputFiles({ name: "small-model.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(other)) });
+  await expect(page.getByTestId("eval-imported")).toContainText("small-model.json (3)");
+  await expect(page.getByTestId("eval-matrix-row")).toHaveCount(2);
+  const imported = page.locator('[data-testid="eval-matrix-row"][data-row="small-model.json · hermes"] [data-category="simple_python"]');
+  await expect(imported).toContainText("33%");
+  await expect(imported).toContainText("n=3");
+  await page.screenshot({ path: "e2e/.output/evaluate-compare.png", fullPage: true });
+
+  // A file that is not a results file is refused with a message.
+  await page.getByTestId("eval-import-file").setInputFiles({ name: "nonsense.json", mimeType: "application/json", buffer: Buffer.from('{"results": [{"id": 3}]}') });
+  await expect(page.getByTestId("eval-error")).toContainText("nonsense.json: not an eval results file: results.0.id");
+});

@@ -297,7 +297,7 @@ export function dismissEvalError(): void {
 
 export function describeConfig(config: EvalConfig): string {
   const engine = config.engine === "webllm" ? `WebLLM ${useEngineStore.getState().loadedModelId ?? ""}`.trim() : `${config.model} (${config.engine === "server-native" ? "native" : "prompt"})`;
-  return `${engine}: ${config.categories.length} categories × ${config.perCategory} cases`;
+  return engine;
 }
 
 function describe(error: unknown): string {
