@@ -4,9 +4,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import { evalAnswerer, type EvalBehaviour } from "./openai-server/eval-replies.ts";
 import { startOpenAiTestServer, type OpenAiTestServer, type RecordedRequest } from "./openai-server/server.ts";
-import { bfclCategory } from "../src/eval/bfcl-fixtures.test-helper.ts";
+import { bfclCategory, bfclFile } from "../src/eval/bfcl-fixtures.test-helper.ts";
 
-const cases = [...bfclCategory("simple_python"), ...bfclCategory("irrelevance")];
+const cases = [...bfclCategory("simple_python"), ...bfclCategory("irrelevance"), ...bfclCategory("multiple")];
 // simple_python_1: hermes gets a wrong answer, xml the right one (the protocols disagree);
 // simple_python_2: repairable (pass, not strict); irrelevance_1: a call where none was wanted.
 function behaviour(id: string, protocol: string): EvalBehaviour {
@@ -177,4 +177,25 @@ test("Stop holds the run, Resume finishes it; a results file imported beside it 
   // A file that is not a results file is refused with a message.
   await page.getByTestId("eval-import-file").setInputFiles({ name: "nonsense.json", mimeType: "application/json", buffer: Buffer.from('{"results": [{"id": 3}]}') });
   await expect(page.getByTestId("eval-error")).toContainText("nonsense.json: not an eval results file: results.0.id");
+});
+
+test("a suite in BFCL's own files is imported (a broken line refused with its number) and run", async ({ page }) => {
+  await setUp(page, { engine: "server-prompt", protocols: ["hermes"], perCategory: 10, categories: ["simple_python"] });
+  const questions = bfclFile("multiple.questions.jsonl").split("\n").slice(0, 3);
+  const file = (name: string, text: string) => ({ name, mimeType: "application/jsonl", buffer: Buffer.from(text) });
+
+  await page.getByTestId("eval-suite-questions").setInputFiles(file("mine.jsonl", [questions[0], "{not json", questions[1]].join("\n")));
+  await page.getByTestId("eval-suite-answers").setInputFiles(file("mine-answers.jsonl", bfclFile("multiple.answers.jsonl")));
+  await page.getByTestId("eval-suite-import").click();
+  await expect(page.getByTestId("eval-error")).toContainText("mine.jsonl line 2: not JSON");
+  await expect(page.getByTestId("eval-suite-imported")).toHaveCount(0);
+
+  await page.getByTestId("eval-suite-questions").setInputFiles(file("mine.jsonl", questions.join("\n")));
+  await page.getByTestId("eval-suite-import").click();
+  await expect(page.getByTestId("eval-suite-imported")).toHaveText("mine.jsonl: 3 cases");
+  await page.getByTestId("eval-run").click();
+  await expect(page.getByTestId("eval-progress-text")).toContainText("3 / 3");
+  await expect(cell(page, "hermes", "multiple")).toContainText("100%");
+  await expect(cell(page, "hermes", "multiple")).toContainText("n=3");
+  await expect(page.locator('[data-testid="eval-cell"][data-category="simple_python"]')).toHaveCount(0);
 });

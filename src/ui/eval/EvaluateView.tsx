@@ -20,8 +20,10 @@ import {
   removeImported,
   resumeEval,
   setConfig,
+  setImportedSuite,
   startEval,
   stopEval,
+  chooseBuiltinSuite,
   useEvalStore,
   type EvalConfig,
   type EvalEngineChoice,
@@ -120,7 +122,8 @@ function EvalSetup() {
   return (
     <fieldset className="eval-setup" disabled={busy} data-testid="eval-setup">
       <legend>Evaluate tool calling (BFCL cases)</legend>
-      <div className="eval-row">
+      <SuiteChoice />
+      <div className="eval-row" hidden={config.importedSuite !== undefined}>
         <span className="eval-label">Categories</span>
         {BUILTIN_CATEGORIES.map((category) => (
           <label key={category} className="eval-check">
@@ -195,6 +198,45 @@ function EvalSetup() {
         </div>
       )}
     </fieldset>
+  );
+}
+
+/** Built-in cases, or BFCL's own files (questions JSON Lines and possible answers) imported. */
+function SuiteChoice() {
+  const imported = useEvalStore((s) => s.config.importedSuite);
+  const [questions, setQuestions] = useState<File | null>(null);
+  const [answers, setAnswers] = useState<File | null>(null);
+  const load = async () => {
+    if (!questions) return;
+    setImportedSuite({ questionsName: questions.name, questions: await questions.text(), ...(answers ? { answersName: answers.name, answers: await answers.text() } : {}) });
+  };
+  return (
+    <div className="eval-row">
+      <span className="eval-label">Suite</span>
+      {imported ? (
+        <>
+          <span data-testid="eval-suite-imported">
+            {imported.name}: {imported.cases} cases
+          </span>
+          <button type="button" data-testid="eval-suite-builtin" onClick={chooseBuiltinSuite}>
+            Use the built-in cases
+          </button>
+        </>
+      ) : (
+        <>
+          <span>built-in BFCL cases, or import BFCL files:</span>
+          <Field label="Questions (.jsonl)">
+            <input type="file" accept=".json,.jsonl" data-testid="eval-suite-questions" onChange={(e) => setQuestions(e.target.files?.[0] ?? null)} />
+          </Field>
+          <Field label="Possible answers (.jsonl)">
+            <input type="file" accept=".json,.jsonl" data-testid="eval-suite-answers" onChange={(e) => setAnswers(e.target.files?.[0] ?? null)} />
+          </Field>
+          <button type="button" data-testid="eval-suite-import" disabled={!questions} onClick={() => void load()}>
+            Import suite
+          </button>
+        </>
+      )}
+    </div>
   );
 }
 

@@ -11,7 +11,7 @@ import { BUILTIN_CATEGORIES, loadBuiltinSuite, sampleCases, type BuiltinCategory
 import { readResultsFile } from "../../eval/results-file.ts";
 import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from "../../eval/run-case.ts";
 import { planJobs, runJobs } from "../../eval/run-matrix.ts";
-import { categoryOf } from "../../eval/suite.ts";
+import { categoryOf, importBfclSuite, type EvalCase } from "../../eval/suite.ts";
 import { getProtocol } from "../../middleware/protocols/registry.ts";
 import type { ChatTemplate, Engine, LoopEvent } from "../../middleware/types.ts";
 import { createEvalRepository, type EvalRepository, type StoredEvalRun } from "../../persistence/eval-db.ts";
@@ -19,7 +19,17 @@ import { useEngineStore } from "../../store/engine-store.ts";
 
 export type EvalEngineChoice = "webllm" | "server-prompt" | "server-native";
 
+/** A suite imported from BFCL's own files, kept as text so that a resumed run reads it again. */
+export interface ImportedSuite {
+  name: string;
+  questions: string;
+  answers?: string;
+  cases: number;
+}
+
 export interface EvalConfig {
+  /** When set, the run's cases come from these files instead of the built-in categories. */
+  importedSuite?: ImportedSuite;
   categories: BuiltinCategory[];
   perCategory: number;
   seed: number;
@@ -154,7 +164,7 @@ async function go(config: EvalConfig, run: StoredEvalRun<EvalConfig>, fresh: boo
   set({ status: "starting", error: null, interrupted: false, ...(fresh ? { results: [], jobKeys: [], opened: null } : {}) });
   try {
     const setup = await prepare(config);
-    const cases = sampleCases(await loadBuiltinSuite(config.categories, fetchPublic), config.perCategory, config.seed);
+    const cases = sampleCases(await suiteCases(config), config.perCategory, config.seed);
     const jobs = planJobs({ cases, mode: setup.mode, protocols: config.protocols, constrained: config.constrained, repeats: config.repeats });
     const stored: StoredEvalRun<EvalConfig> = { ...run, total: jobs.length, status: "running" };
     if (fresh) await repo().keepOnly("");
@@ -230,10 +240,34 @@ async function go(config: EvalConfig, run: StoredEvalRun<EvalConfig>, fresh: boo
   }
 }
 
+async function suiteCases(config: EvalConfig): Promise<EvalCase[]> {
+  const imported = config.importedSuite;
+  if (!imported) return loadBuiltinSuite(config.categories, fetchPublic);
+  const result = importBfclSuite({ questions: imported.questions, ...(imported.answers !== undefined ? { answers: imported.answers } : {}), questionsName: imported.name });
+  if (!result.ok) throw new Error(result.error);
+  return result.cases;
+}
+
+/** Checks BFCL files and keeps them as the suite (all or nothing: a broken line is refused with its number). */
+export function setImportedSuite(files: { questionsName: string; questions: string; answersName?: string; answers?: string }): void {
+  const result = importBfclSuite(files);
+  if (!result.ok) {
+    set({ error: result.error });
+    return;
+  }
+  setConfig({ importedSuite: { name: files.questionsName, questions: files.questions, ...(files.answers !== undefined ? { answers: files.answers } : {}), cases: result.cases.length } });
+  set({ error: null });
+}
+
+export function chooseBuiltinSuite(): void {
+  const { importedSuite: _dropped, ...rest } = get().config;
+  set({ config: rest });
+}
+
 /** The engine and template a configuration runs with, or a clear error. */
 async function prepare(config: EvalConfig): Promise<{ engine: Engine; template?: ChatTemplate; mode: "prompt" | "native" }> {
   if (config.protocols.length === 0 && config.engine !== "server-native") throw new Error("Choose at least one protocol.");
-  if (config.categories.length === 0) throw new Error("Choose at least one category.");
+  if (config.categories.length === 0 && !config.importedSuite) throw new Error("Choose at least one category.");
   if (config.engine === "webllm") {
     const { webllmEngine, loadedModelId, thinking } = useEngineStore.getState();
     if (!webllmEngine || !loadedModelId) throw new Error("No WebLLM model is loaded: load one in the lab's Model pane first, or evaluate a server.");
