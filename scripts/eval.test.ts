@@ -89,9 +89,11 @@ describe("npm run eval", () => {
 
   it("--constrained sends the protocol's structural tag as response_format; a server that refuses it is reported", async () => {
     server.requests.length = 0;
-    const run = await command([...base(), "--mode", "prompt", "--protocols", "hermes", "--constrained", "--suite", "simple_python", "--limit", "1"]);
+    const run = await command([...base(), "--mode", "prompt", "--protocols", "hermes", "--constrained", "--suite", "simple_python", "--limit", "1", "--temperature", "0.7"]);
     expect(run.file!.results[0]).toMatchObject({ constrained: true, pass: true });
-    expect(server.requests.find((r) => r.path === "/v1/completions")?.body?.response_format).toMatchObject({ type: "structural_tag", format: { type: "triggered_tags" } });
+    const sent = server.requests.find((r) => r.path === "/v1/completions")?.body;
+    expect(sent?.response_format).toMatchObject({ type: "structural_tag", format: { type: "triggered_tags" } });
+    expect(sent?.temperature).toBe(0.7);
 
     server.script({ error: { status: 400, message: "response_format structural_tag is not supported" } });
     const refused = await command([...base(), "--mode", "prompt", "--constrained", "--suite", "simple_python", "--limit", "1"]);

@@ -75,6 +75,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
         template: { type: "string" },
         "api-key": { type: "string" },
         "max-tokens": { type: "string" },
+        temperature: { type: "string" },
       },
       strict: true,
       allowPositionals: false,
@@ -97,6 +98,8 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
   const limit = positiveInt(options.limit, "--limit");
   const concurrency = positiveInt(options.concurrency, "--concurrency") ?? 4;
   const maxTokens = positiveInt(options["max-tokens"], "--max-tokens") ?? 512;
+  const temperature = options.temperature === undefined ? 0 : Number(options.temperature);
+  if (!Number.isFinite(temperature) || temperature < 0) throw new UsageError(`--temperature must be a number ≥ 0, not "${options.temperature}".`);
   const protocolNames = (options.protocols ?? "hermes").split(",").map((name) => name.trim()).filter(Boolean);
   for (const name of protocolNames) {
     if (!getProtocol(name)) throw new UsageError(`unknown protocol "${name}" (known: ${listProtocols().map((p) => p.name).join(", ")}).`);
@@ -150,7 +153,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
           constrained: job.constrained,
           repeat: job.repeat,
           ...(template ? { template } : {}),
-          generation: { maxTokens, temperature: 0 },
+          generation: { maxTokens, temperature },
           signal,
           valuesAsText: valuesAsText.get(job.protocol) ?? false,
         });

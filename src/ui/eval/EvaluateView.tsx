@@ -139,6 +139,9 @@ function EvalSetup() {
         <Field label="Seed (0: file order)">
           <input type="number" min={0} data-testid="eval-seed" value={config.seed} onChange={(e) => patch({ seed: clampInt(e.target.value, 0, 2 ** 31) })} />
         </Field>
+        <Field label="Temperature">
+          <input type="number" min={0} max={2} step={0.1} data-testid="eval-temperature" value={config.temperature} onChange={(e) => patch({ temperature: Math.min(2, Math.max(0, Number(e.target.value) || 0)) })} />
+        </Field>
         <Field label="Repeats">
           <input type="number" min={1} max={10} data-testid="eval-repeats" value={config.repeats} onChange={(e) => patch({ repeats: clampInt(e.target.value, 1, 10) })} />
         </Field>

@@ -45,6 +45,8 @@ export interface EvalConfig {
   /** Cases at once on a server (WebLLM: always one). */
   concurrency: number;
   maxTokens: number;
+  /** Sampling temperature (0: greedy; repeats measure variance only above 0). */
+  temperature: number;
 }
 
 export const DEFAULT_EVAL_CONFIG: EvalConfig = {
@@ -60,6 +62,7 @@ export const DEFAULT_EVAL_CONFIG: EvalConfig = {
   repeats: 1,
   concurrency: 4,
   maxTokens: 512,
+  temperature: 0,
 };
 
 export type EvalStatus = "idle" | "starting" | "running" | "stopping" | "stopped" | "done";
@@ -121,7 +124,7 @@ export async function initEval(): Promise<void> {
     const interrupted = run.status === "running";
     set({
       run,
-      config: run.config,
+      config: { ...DEFAULT_EVAL_CONFIG, ...run.config },
       results: latest.results.map((r) => r.result),
       jobKeys: latest.results.map((r) => r.jobKey),
       status: run.status === "done" ? "done" : "stopped",
@@ -208,7 +211,7 @@ async function go(config: EvalConfig, run: StoredEvalRun<EvalConfig>, fresh: boo
                 constrained: job.constrained,
                 repeat: job.repeat,
                 ...(setup.template ? { template: setup.template } : {}),
-                generation: { maxTokens: config.maxTokens, temperature: 0 },
+                generation: { maxTokens: config.maxTokens, temperature: config.temperature ?? 0 },
                 signal,
                 valuesAsText: valuesAsText.get(job.protocol) ?? false,
               });
