@@ -5,6 +5,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { evalAnswerer, type EvalBehaviour } from "./openai-server/eval-replies.ts";
 import { startOpenAiTestServer, type OpenAiTestServer, type RecordedRequest } from "./openai-server/server.ts";
 import { bfclCategory, bfclFile } from "../src/eval/bfcl-fixtures.test-helper.ts";
+import { openLab, send } from "./lab-helpers.ts";
 
 const cases = [...bfclCategory("simple_python"), ...bfclCategory("irrelevance"), ...bfclCategory("multiple")];
 // simple_python_1: hermes gets a wrong answer, xml the right one (the protocols disagree);
@@ -198,4 +199,37 @@ test("a suite in BFCL's own files is imported (a broken line refused with its nu
   await expect(cell(page, "hermes", "multiple")).toContainText("100%");
   await expect(cell(page, "hermes", "multiple")).toContainText("n=3");
   await expect(page.locator('[data-testid="eval-cell"][data-category="simple_python"]')).toHaveCount(0);
+});
+
+test("Save as eval case: a chat turn with the call marked right becomes a case that runs as a suite", async ({ page }) => {
+  await openLab(page, "hermes-calculator");
+  await send(page, "What is 1234 * 5678?");
+  await expect(page.getByTestId("tool-call-card")).toHaveAttribute("data-status", "ok");
+  await page.getByTestId("view-evaluate").click();
+  await page.getByTestId("eval-save-turns").locator("summary").click();
+  const turn = page.getByTestId("eval-turn").first();
+  await expect(turn).toContainText("What is 1234 * 5678?");
+  await expect(turn.getByTestId("eval-turn-call")).toBeChecked();
+  await turn.getByTestId("eval-turn-save").click();
+  await expect(page.getByTestId("eval-turn-saved")).toHaveText("Saved as saved_1.");
+  await page.getByTestId("eval-saved-run").click();
+  await expect(page.getByTestId("eval-suite-imported")).toHaveText("saved cases: 1 cases");
+
+  // The server answers the saved question once right (hermes), once wrong (xml).
+  const question = "What is 1234 * 5678?";
+  const calls = { hermes: '<tool_call>\n{"name": "calculator", "arguments": {"expression": "1234 * 5678"}}\n</tool_call>', xml: "<tool_call>\n<tool_name>calculator</tool_name>\n<expression>1234 * 5679</expression>\n</tool_call>" };
+  for (const protocol of ["hermes", "xml"] as const) server.script({ text: [calls[protocol]] });
+  await page.getByTestId("eval-engine").selectOption("server-prompt");
+  await page.getByTestId("eval-base-url").fill(server.url);
+  await page.getByTestId("eval-model").fill("Qwen/Qwen3-8B");
+  await page.getByTestId("eval-concurrency").fill("1");
+  await page.getByTestId("eval-protocol-hermes").setChecked(true);
+  await page.getByTestId("eval-protocol-xml").setChecked(true);
+  await page.getByTestId("eval-run").click();
+  await expect(page.getByTestId("eval-progress-text")).toContainText("2 / 2");
+  expect(server.requests.filter((r) => String(r.body?.prompt ?? "").includes(question))).toHaveLength(2);
+  await expect(cell(page, "hermes", "saved")).toContainText("100%");
+  await expect(cell(page, "xml", "saved")).toContainText("0%");
+  await expect(page.locator('[data-testid="eval-case-row"][data-case="saved_1"]')).toContainText('expression: "1234 * 5679" is not one of ["1234 * 5678"]');
+  await page.screenshot({ path: "e2e/.output/evaluate-saved-case.png", fullPage: true });
 });

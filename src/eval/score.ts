@@ -145,6 +145,9 @@ const DECLARED_KIND: Record<string, Kind> = {
   tuple: "list",
   dict: "dict",
   any: "string",
+  // JSON Schema's names, for saved cases whose tools are written in it (BFCL never uses them).
+  number: "float",
+  object: "dict",
 };
 
 function kindOf(value: unknown): Kind {

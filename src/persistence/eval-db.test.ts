@@ -31,6 +31,17 @@ describe("eval repository (IndexedDB)", () => {
     expect(await reopened.latest()).toBeUndefined();
   });
 
+  it("keeps cases saved from conversation turns, oldest first, apart from runs", async () => {
+    const factory = new IDBFactory();
+    const repo = createEvalRepository(factory);
+    await repo.addSavedCase({ id: "saved_2", question: "{}", savedAt: 2 });
+    await repo.addSavedCase({ id: "saved_1", question: "{}", answer: "{}", savedAt: 1 });
+    await repo.keepOnly("");
+    expect((await createEvalRepository(factory).savedCases()).map((c) => c.id)).toEqual(["saved_1", "saved_2"]);
+    await repo.removeSavedCase("saved_1");
+    expect((await repo.savedCases()).map((c) => c.id)).toEqual(["saved_2"]);
+  });
+
   it("says so when the browser has no IndexedDB", async () => {
     await expect(createEvalRepository(null).latest()).rejects.toThrow(/no IndexedDB/);
   });

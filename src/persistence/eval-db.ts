@@ -6,9 +6,11 @@ import type { LoopEvent } from "../middleware/types.ts";
 import { openDatabase, requestToPromise, transactionDone } from "./idb.ts";
 
 const DB_NAME = "toolcall-lab-eval";
-const DB_VERSION = 1;
+const DB_VERSION = 2;
 const RUNS = "runs";
 const CASES = "cases";
+/** Cases saved from conversation turns, as BFCL lines (version 2). */
+const SAVED = "saved";
 
 export interface StoredEvalRun<Config = unknown> {
   id: string;
@@ -37,6 +39,18 @@ export interface EvalRepository {
   events: (runId: string, jobKey: string) => Promise<LoopEvent[] | undefined>;
   /** Removes every run but this one (a new run replaces the old one's cases). */
   keepOnly: (runId: string) => Promise<void>;
+  /** Cases saved from conversation turns, oldest first. */
+  savedCases: () => Promise<StoredSavedCase[]>;
+  addSavedCase: (saved: StoredSavedCase) => Promise<void>;
+  removeSavedCase: (id: string) => Promise<void>;
+}
+
+export interface StoredSavedCase {
+  id: string;
+  /** Its line in a BFCL questions file, and in a possible-answers file (none for irrelevance). */
+  question: string;
+  answer?: string;
+  savedAt: number;
 }
 
 export function createEvalRepository(factory: IDBFactory | null = globalThis.indexedDB ?? null): EvalRepository {
@@ -45,6 +59,7 @@ export function createEvalRepository(factory: IDBFactory | null = globalThis.ind
     dbPromise ??= openDatabase(factory, DB_NAME, DB_VERSION, (database) => {
       if (!database.objectStoreNames.contains(RUNS)) database.createObjectStore(RUNS, { keyPath: "id" });
       if (!database.objectStoreNames.contains(CASES)) database.createObjectStore(CASES, { keyPath: "key" }).createIndex("runId", "runId");
+      if (!database.objectStoreNames.contains(SAVED)) database.createObjectStore(SAVED, { keyPath: "id" });
     }).catch((error: unknown) => {
       dbPromise = null;
       throw error;
@@ -74,6 +89,21 @@ export function createEvalRepository(factory: IDBFactory | null = globalThis.ind
       const tx = (await db()).transaction(CASES, "readonly");
       const stored = (await requestToPromise(tx.objectStore(CASES).get(`${runId}|${jobKey}`))) as StoredCase | undefined;
       return stored?.events;
+    },
+    async savedCases() {
+      const tx = (await db()).transaction(SAVED, "readonly");
+      const all = (await requestToPromise(tx.objectStore(SAVED).getAll())) as StoredSavedCase[];
+      return all.sort((a, b) => a.savedAt - b.savedAt);
+    },
+    async addSavedCase(saved) {
+      const tx = (await db()).transaction(SAVED, "readwrite");
+      tx.objectStore(SAVED).put(saved);
+      await transactionDone(tx);
+    },
+    async removeSavedCase(id) {
+      const tx = (await db()).transaction(SAVED, "readwrite");
+      tx.objectStore(SAVED).delete(id);
+      await transactionDone(tx);
     },
     async keepOnly(runId) {
       const tx = (await db()).transaction([RUNS, CASES], "readwrite");

@@ -11,6 +11,7 @@ import { PanelBoundary } from "../ErrorBoundary.tsx";
 import { DebuggerPane } from "../debugger/DebuggerPane.tsx";
 import { EvalCaseList } from "./EvalCaseList.tsx";
 import { EvalMatrix, type MatrixSource } from "./EvalMatrix.tsx";
+import { SaveTurnAsCase } from "./SaveTurnAsCase.tsx";
 import {
   closeCase,
   dismissEvalError,
@@ -44,6 +45,7 @@ export default function EvaluateView() {
   return (
     <div className="eval-view" data-testid="evaluate-view">
       <EvalSetup />
+      <SaveTurnAsCase />
       {error && (
         <div className="notice notice-err notice-row" role="alert" data-testid="eval-error">
           <span>{error}</span>

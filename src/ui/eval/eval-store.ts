@@ -14,7 +14,8 @@ import { planJobs, runJobs } from "../../eval/run-matrix.ts";
 import { categoryOf, importBfclSuite, type EvalCase } from "../../eval/suite.ts";
 import { getProtocol } from "../../middleware/protocols/registry.ts";
 import type { ChatTemplate, Engine, LoopEvent } from "../../middleware/types.ts";
-import { createEvalRepository, type EvalRepository, type StoredEvalRun } from "../../persistence/eval-db.ts";
+import { createEvalRepository, type EvalRepository, type StoredEvalRun, type StoredSavedCase } from "../../persistence/eval-db.ts";
+import { savedCaseLines, type TurnToSave } from "../../eval/saved-case.ts";
 import { useEngineStore } from "../../store/engine-store.ts";
 
 export type EvalEngineChoice = "webllm" | "server-prompt" | "server-native";
@@ -88,6 +89,8 @@ interface EvalState {
   imported: ImportedResults[];
   /** The case whose step the debugger shows. */
   opened: { jobKey: string; result: EvalResult; events: LoopEvent[] } | null;
+  /** Cases saved from conversation turns. */
+  saved: StoredSavedCase[];
 }
 
 export const useEvalStore = create<EvalState>()(() => ({
@@ -101,6 +104,7 @@ export const useEvalStore = create<EvalState>()(() => ({
   session: null,
   imported: [],
   opened: null,
+  saved: [],
 }));
 
 const set = useEvalStore.setState;
@@ -117,6 +121,10 @@ let initialised = false;
 export async function initEval(): Promise<void> {
   if (initialised) return;
   initialised = true;
+  void repo()
+    .savedCases()
+    .then((saved) => set({ saved }))
+    .catch(() => {});
   try {
     const latest = await repo().latest();
     if (!latest) return;
@@ -344,4 +352,35 @@ function describe(error: unknown): string {
 
 function nextTask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** Saves a conversation turn with the calls marked right as an eval case; returns its id. */
+export async function saveTurnAsCase(turn: TurnToSave): Promise<string | undefined> {
+  const numbers = get().saved.map((c) => Number(/_(\d+)$/.exec(c.id)?.[1] ?? 0));
+  const lines = savedCaseLines(turn, Math.max(0, ...numbers) + 1);
+  const saved: StoredSavedCase = { id: lines.id, question: lines.question, ...(lines.answer ? { answer: lines.answer } : {}), savedAt: Date.now() };
+  try {
+    await repo().addSavedCase(saved);
+    set({ saved: [...get().saved, saved], error: null });
+    return saved.id;
+  } catch (error) {
+    set({ error: `The case could not be saved: ${describe(error)}` });
+    return undefined;
+  }
+}
+
+export async function removeSavedCase(id: string): Promise<void> {
+  await repo().removeSavedCase(id);
+  set({ saved: get().saved.filter((c) => c.id !== id) });
+}
+
+/** The saved cases as BFCL files (questions, possible answers). */
+export function savedCaseFiles(saved: readonly StoredSavedCase[]): { questions: string; answers: string } {
+  return { questions: `${saved.map((c) => c.question).join("\n")}\n`, answers: `${saved.flatMap((c) => (c.answer ? [c.answer] : [])).join("\n")}\n` };
+}
+
+/** Runs the saved cases as the suite. */
+export function runSavedCases(): void {
+  const files = savedCaseFiles(get().saved);
+  setImportedSuite({ questionsName: "saved cases", questions: files.questions, answersName: "saved answers", answers: files.answers });
 }
