@@ -1,14 +1,16 @@
 // The evaluation's benchmark (figures printed, never asserted), against an instant stand-in
 // server (the project's OpenAI-compatible test server answering each eval question at once):
 //   1. render + parse + score per case, in process (the engine answers instantly);
-//   2. cases per second of `npm run eval` with --concurrency 16 (the server in the same process);
+//   2. cases per second of `npm run eval` with --concurrency 16 (the server in a process of its own);
 //   3. in Chromium, main-thread long tasks while an evaluation runs with the Evaluate view open.
 // Targets (issue 21): ≤ 2 ms per case, ≥ 300 cases/s, 0 long tasks.
 // Run alone with `npx tsx bench/eval.ts`, or with the others by `npm run bench`.
 import { chromium, type Browser } from "@playwright/test";
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { baseChromiumArgs, systemChromiumPath } from "../e2e/browser.ts";
 import { promptReply } from "../e2e/openai-server/eval-replies.ts";
 import { startOpenAiTestServer, type RecordedRequest, type ScriptedReply } from "../e2e/openai-server/server.ts";
@@ -89,9 +91,23 @@ async function perCase(cases: EvalCase[]): Promise<void> {
   }
 }
 
+/** The stand-in server in a process of its own (as a real server is): its URL and how to stop it. */
+async function standInProcess(): Promise<{ url: string; close: () => Promise<void> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--stand-in"], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (part: Buffer) => {
+      out += part.toString();
+      const match = /^url (\S+)$/m.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`the stand-in server exited (${code})`)));
+  });
+  return { url, close: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", () => resolve()), child.kill()))) };
+}
+
 async function commandRate(): Promise<void> {
-  const cases = await loadAll();
-  const server = await startOpenAiTestServer({ models: [{ id: "Qwen/Qwen3-8B" }], answer: instantAnswerer(cases, ["hermes", "xml", "pythonic"]), noRecording: true });
+  const server = await standInProcess();
   try {
     for (const protocols of ["hermes", "hermes,xml,pythonic"]) {
       const out = join(tmpdir(), `eval-bench-${process.pid}.json`);
@@ -160,7 +176,7 @@ export async function runEvalBenchmark(options: { browser?: boolean; reuseBuild?
   const cases = await loadAll();
   console.log(`Per case, in process (${cases.length} BFCL cases, Qwen3 template):`);
   await perCase(cases);
-  console.log("npm run eval, --suite builtin --concurrency 16 (the stand-in server in the same process):");
+  console.log("npm run eval, --suite builtin --concurrency 16 (the stand-in server in a process of its own):");
   await commandRate();
   if (options.browser !== false) {
     console.log("In Chromium (built app), 250 cases × hermes, xml against the stand-in server:");
@@ -168,4 +184,9 @@ export async function runEvalBenchmark(options: { browser?: boolean; reuseBuild?
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await runEvalBenchmark({ browser: !process.env.BENCH_SKIP_UI });
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv.includes("--stand-in")) {
+    const server = await startOpenAiTestServer({ models: [{ id: "Qwen/Qwen3-8B" }], answer: instantAnswerer(await loadAll(), ["hermes", "xml", "pythonic"]), noRecording: true });
+    process.stdout.write(`url ${server.url}\n`);
+  } else await runEvalBenchmark({ browser: !process.env.BENCH_SKIP_UI });
+}
