@@ -9,6 +9,7 @@ import { listProtocols } from "../../middleware/protocols/registry.ts";
 import { useEngineStore } from "../../store/engine-store.ts";
 import { PanelBoundary } from "../ErrorBoundary.tsx";
 import { DebuggerPane } from "../debugger/DebuggerPane.tsx";
+import { useThrottled } from "../debugger/use-throttled.ts";
 import { EvalCaseList } from "./EvalCaseList.tsx";
 import { EvalMatrix, type MatrixSource } from "./EvalMatrix.tsx";
 import { SaveTurnAsCase } from "./SaveTurnAsCase.tsx";
@@ -40,6 +41,12 @@ export default function EvaluateView() {
   const imported = useEvalStore((s) => s.imported);
   const opened = useEvalStore((s) => s.opened);
   useEffect(() => void initEval(), []);
+  // The case list (hundreds of rows) redraws at most every 2 s while a run adds results; the
+  // matrix and the progress follow every batch.
+  const running = status === "running";
+  const listedNow = useMemo(() => ({ results, jobKeys }), [results, jobKeys]);
+  const throttled = useThrottled(listedNow, running ? 2000 : 0);
+  const { results: listed, jobKeys: listedKeys } = running ? throttled : listedNow;
   const sources: MatrixSource[] = useMemo(() => [...(results.length > 0 ? [{ label: run?.label ?? "this run", results }] : []), ...imported], [results, run, imported]);
 
   return (
@@ -67,7 +74,7 @@ export default function EvaluateView() {
       {results.length > 0 && (
         <>
           <h3 className="eval-heading">Cases</h3>
-          <EvalCaseList results={results} jobKeys={jobKeys} openedKey={opened?.jobKey ?? null} onOpen={(key) => void openCase(key)} />
+          <EvalCaseList results={listed} jobKeys={listedKeys} openedKey={opened?.jobKey ?? null} onOpen={(key) => void openCase(key)} />
         </>
       )}
       {opened && (
