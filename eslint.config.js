@@ -39,4 +39,21 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The evaluation's suites, scorer and runner are pure too: the lab's view and the eval
+    // command (Node) share them, so they may not depend on React, WebLLM or the app's stores.
+    files: ["src/eval/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["react", "react-dom", "react/*", "react-dom/*"], message: "src/eval is framework-free: no React." },
+            { group: ["@mlc-ai/*"], message: "src/eval talks to engines through the Engine interface, never WebLLM." },
+            { group: ["zustand", "zustand/*", "**/ui/**", "**/store/**"], message: "src/eval holds no app state and no view." },
+          ],
+        },
+      ],
+    },
+  },
 );

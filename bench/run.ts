@@ -1,6 +1,7 @@
 // `npm run bench`: the project's benchmarks, printing figures (never pass/fail on speed).
 // BENCH_PEER_CAP_MS bounds each run of the peer parser (default 20 s); its partial figures are shown.
 import { runAiSdkBenchmark } from "./ai-sdk.ts";
+import { runEvalBenchmark } from "./eval.ts";
 import { runMarkdownBenchmark } from "./markdown-render.ts";
 import { runParserNesting } from "./parser-nesting.ts";
 import { runParserThroughput } from "./parser-throughput.ts";
@@ -15,3 +16,5 @@ await runTokenizeBenchmark();
 await runAiSdkBenchmark();
 // The UI benchmark builds the app and drives Chromium (BENCH_SKIP_UI=1 leaves it out).
 if (!process.env.BENCH_SKIP_UI) await runUiPerfBenchmark();
+// The evaluation: per-case cost, the command's rate, long tasks with the Evaluate view (it reuses the UI build).
+await runEvalBenchmark({ browser: !process.env.BENCH_SKIP_UI, reuseBuild: !process.env.BENCH_SKIP_UI });

@@ -23,13 +23,13 @@ import { printTokenViewFigures, tokenViewScenario } from "./token-view.ts";
 const ROOT = resolve(import.meta.dirname, "..");
 // Its own output folder: `dist/` belongs to the end-to-end tests' server, which may be running,
 // and `node_modules/` may be shared by several checkouts (git worktrees), so not there either.
-const OUT_DIR = join(ROOT, ".bench-cache", "ui-bench");
+export const OUT_DIR = join(ROOT, ".bench-cache", "ui-bench");
 const LONG_TASK_TARGET_MS = 50;
 const INITIAL_JS_TARGET_KB = 250;
 /** Chunks that load only when a WebLLM model is chosen (the engine, its worker). */
 const WEBLLM_CHUNK = /web-?llm|worker/i;
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer();
     server.once("error", fail);
@@ -41,7 +41,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+export async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -55,12 +55,12 @@ async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
   }
 }
 
-function build(): void {
+export function build(): void {
   rmSync(OUT_DIR, { recursive: true, force: true });
   execFileSync("npx", ["vite", "build", "--logLevel", "warn", "--outDir", OUT_DIR, "--emptyOutDir"], { cwd: ROOT, stdio: "inherit" });
 }
 
-function preview(port: number): ChildProcess {
+export function preview(port: number): ChildProcess {
   return spawn("npx", ["vite", "preview", "--outDir", OUT_DIR, "--strictPort", "--host", "127.0.0.1", "--port", String(port)], {
     cwd: ROOT,
     stdio: "ignore",
@@ -114,7 +114,7 @@ interface LongTaskWindow {
 }
 
 /** Installed before the app loads: every long task the page has, with its start time. */
-function recordLongTasks() {
+export function recordLongTasks() {
   const store: { start: number; duration: number }[] = [];
   (window as LongTaskWindow).__benchLongTasks = store;
   try {
@@ -126,7 +126,7 @@ function recordLongTasks() {
   }
 }
 
-async function longTasksSince(page: Page, since: number): Promise<{ count: number; longestMs: number; over50: number } | null> {
+export async function longTasksSince(page: Page, since: number): Promise<{ count: number; longestMs: number; over50: number } | null> {
   return page.evaluate(
     ({ since, limit }) => {
       const tasks = (window as LongTaskWindow).__benchLongTasks;

@@ -3,6 +3,7 @@
 // (prompt mode) and /v1/chat/completions (native mode) as Server-Sent Events, records every
 // request it receives so tests can check the exact prompt or the tools sent, and fails on cue:
 // a CORS refusal, 401, a dropped stream, a missing completions endpoint, a context overflow.
+// With `answer` it replies to requests itself (eval questions, right, wrong or repairable).
 // It listens on 127.0.0.1 only and is started and stopped by the tests themselves.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -44,6 +45,10 @@ export interface TestServerOptions {
   apiKey?: string;
   /** /v1/completions answers 404 (a server with chat completions only). */
   noCompletions?: boolean;
+  /** Answers a request when no reply is queued (e.g. eval questions: eval-replies.ts). */
+  answer?: (request: RecordedRequest) => ScriptedReply | undefined;
+  /** Keep no record of requests (a long benchmark run). */
+  noRecording?: boolean;
 }
 
 export interface OpenAiTestServer {
@@ -100,7 +105,8 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
     } catch {
       body = null;
     }
-    requests.push({ method: req.method ?? "GET", path, headers: req.headers, body });
+    const recorded = { method: req.method ?? "GET", path, headers: req.headers, body };
+    if (!options.noRecording) requests.push(recorded);
 
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) return json(res, 401, { error: { message: "Invalid API key", type: "authentication_error" } });
     if (path === "/v1/models" && req.method === "GET") return json(res, 200, { object: "list", data: (options.models ?? []).map((m) => ({ object: "model", owned_by: "test", ...m })) });
@@ -110,7 +116,7 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
     if (body && typeof body.model === "string" && !(options.models ?? []).some((m) => m.id === body.model)) {
       return json(res, 404, { error: { message: `The model \`${body.model}\` does not exist.`, type: "NotFoundError" } });
     }
-    const reply = queue.shift();
+    const reply = queue.shift() ?? options.answer?.(recorded);
     if (!reply) return json(res, 500, { error: { message: "test server: no reply scripted" } });
     if (reply.error) return json(res, reply.error.status, { error: { message: reply.error.message } });
     await stream(res, req, reply, chat);

@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useMemo } from "react";
+import { lazy, Suspense, useDeferredValue, useEffect, useMemo, useState } from "react";
 import { useMcpStore } from "../mcp/mcp-servers.ts";
 import { useConversationStore, conversationActions, startedOnThisPage } from "../store/conversation-store.ts";
 import { engineSelectors, useEngineStore } from "../store/engine-store.ts";
@@ -18,6 +18,27 @@ import { SettingsPanel } from "./settings/SettingsPanel.tsx";
 import { useWebGpuStatus, WebGpuBadge } from "./WebGpuBadge.tsx";
 
 const EMPTY_EVENTS: never[] = [];
+
+// The Evaluate view (and the eval code and data it loads) is fetched only when it is opened.
+const EvaluateView = lazy(() => import("./eval/EvaluateView.tsx"));
+
+type View = "lab" | "evaluate";
+const viewFromHash = (): View => (globalThis.location?.hash === "#evaluate" ? "evaluate" : "lab");
+
+/** Which view is shown, kept in the address (#evaluate) so a reload stays on it. */
+function useView(): [View, (view: View) => void] {
+  const [view, setView] = useState<View>(viewFromHash);
+  useEffect(() => {
+    const follow = () => setView(viewFromHash());
+    window.addEventListener("hashchange", follow);
+    return () => window.removeEventListener("hashchange", follow);
+  }, []);
+  const choose = (next: View) => {
+    history.replaceState(null, "", next === "evaluate" ? "#evaluate" : `${location.pathname}${location.search}`);
+    setView(next);
+  };
+  return [view, choose];
+}
 
 // The event log changes every frame while a turn streams; only the components that show it
 // subscribe to it, so the rest of the page does not re-render with each frame.
@@ -81,11 +102,20 @@ export function App() {
   const activeId = useConversationStore((s) => s.active?.id);
   const engineLabel = useEngineStore(engineSelectors.label);
   const engineReady = useEngineStore(engineSelectors.ready);
+  const [view, setView] = useView();
 
   return (
     <div className="app">
       <header className="app-header">
         <h1 className="brand">Toolcall Lab</h1>
+        <nav className="view-switch" aria-label="View">
+          <button type="button" data-testid="view-lab" aria-pressed={view === "lab"} onClick={() => setView("lab")}>
+            Lab
+          </button>
+          <button type="button" data-testid="view-evaluate" aria-pressed={view === "evaluate"} onClick={() => setView("evaluate")}>
+            Evaluate
+          </button>
+        </nav>
         <ProtocolSelect />
         <span className={`badge ${engineReady ? "badge-engine" : "badge-muted"}`} data-testid="engine-label" title={engineLabel}>
           {engineLabel}
@@ -104,8 +134,20 @@ export function App() {
       )}
       <TranscriptConsent />
       <OtherTabsNotice />
+      {view === "evaluate" && (
+        <main className="panes panes-evaluate">
+          <section className="pane pane-evaluate" aria-label="Evaluate">
+            <PanelBoundary name="Evaluate">
+              <Suspense fallback={<p>Loading the Evaluate view…</p>}>
+                <EvaluateView />
+              </Suspense>
+            </PanelBoundary>
+          </section>
+        </main>
+      )}
       {/* Each panel has its own error boundary: one that fails leaves the others usable. */}
-      <main className="panes">
+      {/* The lab stays mounted (hidden) while Evaluate is shown: a chat under way goes on. */}
+      <main className="panes" hidden={view !== "lab"}>
         <div className="pane pane-side">
           <section className="side-section" aria-label="Model">
             <h2>Model</h2>

@@ -2,7 +2,7 @@
 // two modes. Prompt mode streams the exact prompt the lab rendered from /v1/completions, so every
 // protocol, parser and the debugger work as with WebLLM. Native mode sends the conversation and
 // the tools to /v1/chat/completions and lets the server's template and tool parser make the calls.
-import type { Engine, EngineChunk, EngineUsage, GenerationSettings, NativeChatInput, NativeToolCalling } from "../../middleware/types.ts";
+import type { Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSettings, NativeChatInput, NativeToolCalling } from "../../middleware/types.ts";
 import { chatBody, completionsBody } from "./openai-requests.ts";
 import { keySecrets, maskError, maskKeyInStream } from "./mask-key.ts";
 import { explainFetchError, failureFromResponse, isAbort, ServerFailure } from "./server-failure.ts";
@@ -20,6 +20,11 @@ export interface OpenAiEngineOptions extends OpenAiConnection {
   mode: OpenAiMode;
   /** The model's context window, when the server told us (vLLM's max_model_len). */
   contextWindowSize?: number;
+  /**
+   * Prompt mode: send a step's structural tag as `response_format` (vLLM and SGLang take one).
+   * A server that refuses it answers with an error, which the step reports.
+   */
+  constrain?: boolean;
   fetch?: typeof fetch;
 }
 
@@ -106,12 +111,14 @@ export class OpenAiEngine implements Engine {
   readonly name: string;
   readonly contextWindowSize?: number;
   readonly native?: NativeToolCalling;
+  readonly constrains?: Engine["constrains"];
   private readonly fetchImpl: typeof fetch;
 
   constructor(private readonly options: OpenAiEngineOptions) {
     this.name = `openai (${options.mode}): ${options.model}`;
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
     if (options.contextWindowSize !== undefined) this.contextWindowSize = options.contextWindowSize;
+    if (options.constrain && options.mode === "prompt") this.constrains = { supported: true };
     if (options.mode === "native") {
       this.native = {
         request: (input: NativeChatInput, settings: GenerationSettings) => chatBody(options.model, input, settings),
@@ -120,8 +127,10 @@ export class OpenAiEngine implements Engine {
     }
   }
 
-  generate(prompt: string, settings: GenerationSettings, signal: AbortSignal): AsyncIterable<EngineChunk> {
-    return maskKeyInStream(this.stream("/completions", completionsBody(this.options.model, prompt, settings), signal), keySecrets(this.options.apiKey));
+  generate(prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest): AsyncIterable<EngineChunk> {
+    const body = completionsBody(this.options.model, prompt, settings);
+    if (this.constrains?.supported && request?.structuralTag) body.response_format = request.structuralTag;
+    return maskKeyInStream(this.stream("/completions", body, signal), keySecrets(this.options.apiKey));
   }
 
   private async *stream(path: string, body: Record<string, unknown>, signal: AbortSignal): AsyncGenerator<EngineChunk> {

@@ -1,0 +1,147 @@
+// The eval command against the project's OpenAI-compatible test server, which answers the eval
+// questions itself (right, wrong or repairable, e2e/openai-server/eval-replies.ts).
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { evalAnswerer, type EvalBehaviour } from "../e2e/openai-server/eval-replies.ts";
+import { startOpenAiTestServer, type OpenAiTestServer } from "../e2e/openai-server/server.ts";
+import { bfclCategory, bfclFile } from "../src/eval/bfcl-fixtures.test-helper.ts";
+import type { ResultsFile } from "../src/eval/results-file.ts";
+import { runEvalCommand } from "./eval.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "eval-command-"));
+const cases = [...bfclCategory("simple_python"), ...bfclCategory("parallel"), ...bfclCategory("irrelevance")];
+const behaviours: Record<string, EvalBehaviour> = { simple_python_0: "right", simple_python_1: "wrong", simple_python_2: "repairable", irrelevance_0: "right", irrelevance_1: "wrong" };
+let server: OpenAiTestServer;
+
+beforeAll(async () => {
+  server = await startOpenAiTestServer({ models: [{ id: "Qwen/Qwen3-8B", max_model_len: 32768 }], answer: evalAnswerer(cases, (id) => behaviours[id] ?? "right") });
+});
+afterAll(() => server.close());
+
+async function command(args: string[]): Promise<{ code: number; stdout: string; stderr: string; file?: ResultsFile }> {
+  let stdout = "";
+  let stderr = "";
+  const out = join(dir, `${Math.random().toString(36).slice(2)}.json`);
+  const code = await runEvalCommand([...args, "--out", out], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  let file: ResultsFile | undefined;
+  try {
+    file = JSON.parse(readFileSync(out, "utf8")) as ResultsFile;
+  } catch {
+    file = undefined;
+  }
+  return { code, stdout, stderr, ...(file ? { file } : {}) };
+}
+
+const base = () => ["--base-url", server.url, "--model", "Qwen/Qwen3-8B"];
+
+describe("npm run eval", () => {
+  it("prompt mode, two protocols: the results file, the verdicts (right, wrong, repairable) and the matrix", async () => {
+    server.requests.length = 0;
+    const run = await command([...base(), "--mode", "prompt", "--protocols", "hermes,xml", "--suite", "simple_python", "--limit", "3"]);
+    expect(run.stderr).not.toMatch(/failed to run/);
+    expect(run.code).toBe(0);
+    const results = run.file!.results;
+    expect(results).toHaveLength(6);
+    const verdict = (id: string, protocol: string) => results.find((r) => r.id === id && r.protocol === protocol);
+    for (const protocol of ["hermes", "xml"]) {
+      expect(verdict("simple_python_0", protocol)).toMatchObject({ mode: "prompt", constrained: false, pass: true, strictPass: true, reason: "", calls: [{ name: "calculate_triangle_area", arguments: { base: 10, height: 5, unit: "units" } }] });
+      expect(verdict("simple_python_1", protocol)).toMatchObject({ pass: false, strictPass: false, reason: "number: 6 is not one of [5]" });
+      expect(verdict("simple_python_2", protocol)).toMatchObject({ pass: true, strictPass: false, reason: expect.stringMatching(/^strict: repaired: /) });
+    }
+    expect(run.file!.summary).toContainEqual({ protocol: "hermes", mode: "prompt", constrained: false, category: "simple_python", n: 3, pass: 2 / 3, strictPass: 1 / 3 });
+    // The prompt is rendered with the model's template (Qwen3 from its name), dotted names as they are.
+    const prompts = server.requests.filter((r) => r.path === "/v1/completions").map((r) => String(r.body?.prompt));
+    expect(prompts).toHaveLength(6);
+    expect(prompts.every((p) => p.startsWith("<|im_start|>system"))).toBe(true);
+    expect(prompts.some((p) => p.includes("math.factorial"))).toBe(true);
+    expect(run.stdout).toMatch(/^protocol\s+simple_python\s+all/);
+    expect(run.stdout).toMatch(/\nhermes\s+67% \[\d+%–\d+%\] strict 33% n=3/);
+    expect(run.stdout).toMatch(/\nxml\s+67%/);
+    expect(run.stderr).toMatch(/eval: 6\/6 {2}pass 66\.7%/);
+  });
+
+  it("native mode: tools go to chat completions with _ for dots, calls are mapped back; irrelevance passes on no call", async () => {
+    server.requests.length = 0;
+    const questions = join(dir, "mine.jsonl");
+    const answers = join(dir, "mine-answers.jsonl");
+    writeFileSync(questions, bfclFile("simple_python.questions.jsonl").split("\n").slice(0, 2).join("\n"));
+    writeFileSync(answers, bfclFile("simple_python.answers.jsonl"));
+    const run = await command([...base(), "--mode", "native", "--suite", questions, "--answers", answers]);
+    expect(run.code).toBe(0);
+    expect(run.file!.results.map((r) => [r.id, r.protocol, r.pass])).toEqual([
+      ["simple_python_0", "native", true],
+      ["simple_python_1", "native", false],
+    ]);
+    expect(run.file!.results[1]!.calls).toEqual([{ name: "math.factorial", arguments: { number: 6 } }]);
+    const sent = server.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => (r.body?.tools as Array<{ function: { name: string } }>).map((t) => t.function.name));
+    expect(sent).toContainEqual(["math_factorial"]);
+
+    const irrelevance = await command([...base(), "--mode", "native", "--suite", "irrelevance", "--limit", "2"]);
+    expect(irrelevance.file!.results.map((r) => [r.id, r.pass, r.reason])).toEqual([
+      ["irrelevance_0", true, ""],
+      ["irrelevance_1", false, expect.stringMatching(/^no call was expected, but it called /)],
+    ]);
+  });
+
+  it("--constrained sends the protocol's structural tag as response_format; a server that refuses it is reported", async () => {
+    server.requests.length = 0;
+    const run = await command([...base(), "--mode", "prompt", "--protocols", "hermes", "--constrained", "--suite", "simple_python", "--limit", "1", "--temperature", "0.7"]);
+    expect(run.file!.results[0]).toMatchObject({ constrained: true, pass: true });
+    const sent = server.requests.find((r) => r.path === "/v1/completions")?.body;
+    expect(sent?.response_format).toMatchObject({ type: "structural_tag", format: { type: "triggered_tags" } });
+    expect(sent?.temperature).toBe(0.7);
+
+    server.script({ error: { status: 400, message: "response_format structural_tag is not supported" } });
+    const refused = await command([...base(), "--mode", "prompt", "--constrained", "--suite", "simple_python", "--limit", "1"]);
+    expect(refused.file!.results[0]).toMatchObject({ pass: false, reason: expect.stringMatching(/^the case failed to run: .*structural_tag is not supported/) });
+    expect(refused.stderr).toMatch(/1 of 1 cases failed to run/);
+  });
+
+  it("a case that fails to run is recorded as failed with its reason, and the run goes on", async () => {
+    server.script({ error: { status: 500, message: "out of memory" } });
+    const run = await command([...base(), "--mode", "prompt", "--suite", "simple_python", "--limit", "3", "--concurrency", "1"]);
+    expect(run.code).toBe(0);
+    expect(run.file!.results).toHaveLength(3);
+    expect(run.file!.results[0]).toMatchObject({ id: "simple_python_0", pass: false, reason: expect.stringMatching(/^the case failed to run: .*out of memory/) });
+    expect(run.file!.results.slice(1).map((r) => r.id)).toEqual(["simple_python_1", "simple_python_2"]);
+  });
+
+  it("clear messages: unreachable server, unknown model, broken suite line, unknown protocol, template not inferred", async () => {
+    const unreachable = await command(["--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--mode", "prompt", "--suite", "simple_python"]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(/^eval: No server answered at http:\/\/127\.0\.0\.1:9\.\n {2}Check that the server is running/);
+    expect(unreachable.file).toBeUndefined();
+
+    const unknownModel = await command(["--base-url", server.url, "--model", "llama-9000", "--mode", "prompt", "--suite", "simple_python"]);
+    expect(unknownModel.stderr).toBe('eval: the server at ' + server.url + ' does not serve a model "llama-9000" (it serves: Qwen/Qwen3-8B).\n');
+
+    const broken = join(dir, "broken.jsonl");
+    writeFileSync(broken, `${bfclFile("simple_python.questions.jsonl").split("\n")[0]}\n{"id": "x", "question": [[{"role": "user"`);
+    server.requests.length = 0;
+    const brokenRun = await command([...base(), "--mode", "prompt", "--suite", broken, "--answers", join(dir, "mine-answers.jsonl")]);
+    expect(brokenRun.code).toBe(1);
+    expect(brokenRun.stderr).toMatch(/^eval: .*broken\.jsonl line 2: not JSON/);
+    expect(server.requests).toHaveLength(0);
+
+    const protocol = await command([...base(), "--mode", "prompt", "--protocols", "hermes,nope", "--suite", "simple_python"]);
+    expect(protocol.code).toBe(2);
+    expect(protocol.stderr).toMatch(/unknown protocol "nope" \(known: hermes, xml/);
+
+    server.set({ models: [{ id: "my-finetune" }] });
+    const template = await command(["--base-url", server.url, "--model", "my-finetune", "--mode", "prompt", "--suite", "simple_python"]);
+    expect(template.stderr).toMatch(/cannot tell the chat template from the model name "my-finetune": pass --template/);
+    server.set({ models: [{ id: "Qwen/Qwen3-8B", max_model_len: 32768 }] });
+  });
+
+  it("runs as npm run --silent eval (progress on stderr, the table on stdout)", async () => {
+    const out = join(dir, "cli.json");
+    const { stdout, stderr } = await promisify(execFile)("npm", ["run", "--silent", "eval", "--", ...base(), "--mode", "prompt", "--suite", "parallel", "--limit", "2", "--concurrency", "2", "--out", out], { encoding: "utf8" });
+    expect(stderr).toMatch(/eval: 2\/2 {2}pass 100\.0%/);
+    expect(stdout).toMatch(/^protocol\s+parallel\s+all\n/);
+    expect((JSON.parse(readFileSync(out, "utf8")) as ResultsFile).results.every((r) => r.pass)).toBe(true);
+  }, 60_000);
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { bfclCategory } from "./bfcl-fixtures.test-helper.ts";
+import { sampleCases } from "./builtin-suite.ts";
+import { readResultsFile, resultsCsv, toResultsFile } from "./results-file.ts";
+import type { EvalResult } from "./run-case.ts";
+import { categoryOf } from "./suite.ts";
+
+const result = (id: string, pass: boolean, reason = ""): EvalResult => ({ id, category: categoryOf(id), protocol: "hermes", mode: "prompt", constrained: false, repeat: 0, pass, strictPass: pass, reason, calls: [{ name: "f", arguments: { a: "x, \"y\"" } }], durationMs: 3, runId: "r" });
+
+describe("results file", () => {
+  it("writes the issue's shape and reads it back (an older file without category gets it from the id)", () => {
+    const results = [result("simple_python_0", true), result("simple_python_1", false, "number: 6 is not one of [5]")];
+    const file = toResultsFile(results);
+    expect(Object.keys(file.results[0]!).sort()).toEqual(["calls", "category", "constrained", "id", "mode", "pass", "protocol", "reason", "repeat", "strictPass"]);
+    expect(file.summary).toEqual([{ protocol: "hermes", mode: "prompt", constrained: false, category: "simple_python", n: 2, pass: 0.5, strictPass: 0.5 }]);
+    const back = readResultsFile(JSON.stringify({ results: file.results.map(({ category: _c, ...rest }) => rest) }), categoryOf);
+    expect(back.map((r) => [r.id, r.category, r.pass, r.reason])).toEqual([
+      ["simple_python_0", "simple_python", true, ""],
+      ["simple_python_1", "simple_python", false, "number: 6 is not one of [5]"],
+    ]);
+    expect(() => readResultsFile("{", categoryOf)).toThrow(/^not JSON/);
+    expect(() => readResultsFile('{"results": [{"id": 1}]}', categoryOf)).toThrow(/^not an eval results file: results\.0\.id/);
+  });
+
+  it("CSV quotes cells with commas and quotes", () => {
+    const csv = resultsCsv([result("simple_python_1", false, "a, b")]);
+    expect(csv.split("\n")[0]).toBe("id,category,repeat,protocol,mode,constrained,pass,strictPass,reason,calls");
+    expect(csv.split("\n")[1]).toBe('simple_python_1,simple_python,0,hermes,prompt,false,false,false,"a, b","[{""name"":""f"",""arguments"":{""a"":""x, \\""y\\""""}}]"');
+  });
+
+  it("samples cases per category, the same for the same seed", () => {
+    const cases = [...bfclCategory("simple_python"), ...bfclCategory("irrelevance")];
+    expect(sampleCases(cases, 2).map((c) => c.id)).toEqual(["simple_python_0", "simple_python_1", "irrelevance_0", "irrelevance_1"]);
+    const seeded = sampleCases(cases, 3, 7).map((c) => c.id);
+    expect(seeded).toEqual(sampleCases(cases, 3, 7).map((c) => c.id));
+    expect(seeded).not.toEqual(sampleCases(cases, 3, 8).map((c) => c.id));
+    expect(seeded.filter((id) => id.startsWith("irrelevance"))).toHaveLength(3);
+  });
+});

@@ -1,0 +1,164 @@
+// Runs one case: the tool loop's first step only (the loop with one step allowed), so the case is
+// recorded as an event log like any run and the debugger can open it. Tools are not executed:
+// each one answers that an evaluation does not run it. The step's calls, repairs, parse errors
+// and text are then scored (score.ts).
+import { allProtocolMarkers } from "../middleware/protocols/registry.ts";
+import { runToolLoop } from "../middleware/loop/run-tool-loop.ts";
+import { parseAll } from "../middleware/parser/collect.ts";
+import type { ChatTemplate, Engine, ExecutableTool, GenerationSettings, LoopEvent, Protocol, ToolSpec } from "../middleware/types.ts";
+import { nativeToolNames } from "./native-names.ts";
+import { scoreCase, type ScoredCall, type StepOutcome } from "./score.ts";
+import type { EvalCase } from "./suite.ts";
+
+export type EvalMode = "prompt" | "native";
+
+/** One case's verdicts as the results file keeps them. */
+export interface EvalResult {
+  id: string;
+  category: string;
+  /** The protocol's name, or "native" in native mode. */
+  protocol: string;
+  mode: EvalMode;
+  constrained: boolean;
+  /** Which repeat of the case this is (0 for the first). */
+  repeat: number;
+  pass: boolean;
+  strictPass: boolean;
+  /** Why `pass` failed, else why `strictPass` did; "" when both hold. */
+  reason: string;
+  calls: ScoredCall[];
+  /** Set when constrained decoding was asked for but this step ran without it (and why). */
+  unconstrained?: string;
+  durationMs: number;
+  completionTokens?: number;
+  /** The run's id in its event log. */
+  runId: string;
+}
+
+export const NOT_RUN_RESULT = "Not run: an evaluation scores the calls of the first step only.";
+
+export interface RunEvalCaseInput {
+  engine: Engine;
+  mode: EvalMode;
+  /** The protocol (prompt mode); native mode ignores it beyond the loop's bookkeeping. */
+  protocol: Protocol;
+  testCase: EvalCase;
+  constrained: boolean;
+  repeat?: number;
+  template?: ChatTemplate;
+  generation?: GenerationSettings;
+  signal?: AbortSignal;
+  runId?: string;
+  /** Whether this protocol carries every value as text (its string-to-type coercions are its own reading, not repairs): see readsValuesAsText. */
+  valuesAsText?: boolean;
+}
+
+export interface EvalCaseRun {
+  result: EvalResult;
+  events: LoopEvent[];
+}
+
+/** Runs and scores one case; undefined when it was stopped (nothing to record: it runs again on resume). */
+export async function runEvalCase(input: RunEvalCaseInput): Promise<EvalCaseRun | undefined> {
+  const { testCase, mode } = input;
+  const names = mode === "native" ? nativeToolNames(testCase.tools) : { tools: testCase.tools, original: (name: string) => name };
+  const tools: ExecutableTool[] = names.tools.map((tool) => ({ ...tool, execute: () => Promise.resolve(NOT_RUN_RESULT) }));
+  const events: LoopEvent[] = [];
+  const startedAt = performance.now();
+  const loop = runToolLoop({
+    engine: input.engine,
+    protocol: input.protocol,
+    tools,
+    messages: testCase.messages,
+    maxSteps: 1,
+    ...(input.template ? { template: input.template } : {}),
+    ...(input.generation ? { generation: input.generation } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.runId ? { runId: input.runId } : {}),
+    ...(input.constrained ? { constrain: { toolChoice: "auto" as const } } : {}),
+  });
+  for await (const event of loop) events.push(event);
+  if (input.signal?.aborted) return undefined;
+
+  const outcome = stepOutcome(events, input, names.original);
+  const verdict = scoreCase(testCase, outcome);
+  const runId = events[0]?.runId ?? "";
+  const stepStart = events.find((event) => event.type === "step-start");
+  const unsupported = input.constrained && stepStart?.type === "step-start" ? stepStart.constraint?.unsupported : undefined;
+  const usage = events.findLast((event) => event.type === "usage");
+  return {
+    events,
+    result: {
+      id: testCase.id,
+      category: testCase.category,
+      protocol: mode === "native" ? "native" : input.protocol.name,
+      mode,
+      constrained: input.constrained,
+      repeat: input.repeat ?? 0,
+      ...verdict,
+      calls: outcome.calls,
+      ...(typeof unsupported === "string" ? { unconstrained: unsupported } : {}),
+      durationMs: performance.now() - startedAt,
+      ...(usage?.type === "usage" && usage.usage.completionTokens !== undefined ? { completionTokens: usage.usage.completionTokens } : {}),
+      runId,
+    },
+  };
+}
+
+/** What the first step's parse events and ending amount to, for the scorer. */
+function stepOutcome(events: LoopEvent[], input: RunEvalCaseInput, original: (name: string) => string): StepOutcome {
+  const calls: ScoredCall[] = [];
+  const parseErrors: string[] = [];
+  const repairs: string[] = [];
+  let text = "";
+  let failure: string | undefined;
+  for (const event of events) {
+    if (event.type === "parse") {
+      const parsed = event.event;
+      if (parsed.type === "tool-call-end") calls.push({ name: original(parsed.call.name), arguments: parsed.call.arguments });
+      else if (parsed.type === "parse-error") parseErrors.push(parsed.message);
+      else if (parsed.type === "repair" && !(input.valuesAsText && parsed.kind === "coerce" && parsed.before.startsWith('"'))) repairs.push(parsed.message);
+      else if (parsed.type === "text") text += parsed.text;
+    } else if (event.type === "step-end" && (event.status === "engine-error" || event.status === "cut-off" || event.status === "aborted")) {
+      failure = event.error ?? (event.status === "cut-off" ? `the reply was cut off (${event.cutOff ?? "length limit"})` : event.status);
+    } else if (event.type === "run-end" && event.status === "engine-error" && failure === undefined) {
+      failure = event.error ?? "engine error";
+    }
+  }
+  const markers = input.mode === "native" ? allProtocolMarkers() : (input.protocol.markers ?? []);
+  const markupInText = markers.filter((marker) => marker.trim() !== "" && text.includes(marker));
+  return { calls, parseErrors, repairs, markupInText, ...(failure !== undefined ? { failure } : {}) };
+}
+
+/**
+ * Whether a protocol writes every argument value as text (XML-style parameters), so that reading
+ * `10` as the integer 10 is the protocol's own reading rather than a repair of the model's output.
+ * Found by writing a call through the protocol and reading it back.
+ */
+export function readsValuesAsText(protocol: Protocol): boolean {
+  const probe: ToolSpec = { name: "probe", description: "", parameters: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } };
+  try {
+    const written = protocol.renderAssistant({ role: "assistant", content: "", toolCalls: [{ id: "c1", name: "probe", arguments: { n: 1 } }] });
+    return parseAll(protocol, [probe], [written]).repairs.some((repair) => repair.kind === "coerce");
+  } catch {
+    return false;
+  }
+}
+
+/** The result of a job that could not run at all (an unexpected failure): failed, with the reason. */
+export function failedResult(job: { testCase: EvalCase; protocol: string; mode: EvalMode; constrained: boolean; repeat: number }, reason: string): EvalResult {
+  return {
+    id: job.testCase.id,
+    category: job.testCase.category,
+    protocol: job.protocol,
+    mode: job.mode,
+    constrained: job.constrained,
+    repeat: job.repeat,
+    pass: false,
+    strictPass: false,
+    reason: `the case failed to run: ${reason}`,
+    calls: [],
+    durationMs: 0,
+    runId: "",
+  };
+}

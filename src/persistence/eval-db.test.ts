@@ -1,0 +1,48 @@
+import { IDBFactory } from "fake-indexeddb";
+import "fake-indexeddb/auto";
+import { describe, expect, it } from "vitest";
+import type { EvalResult } from "../eval/run-case.ts";
+import type { LoopEvent } from "../middleware/types.ts";
+import { createEvalRepository } from "./eval-db.ts";
+
+const result = (id: string, pass: boolean): EvalResult => ({ id, category: "simple_python", protocol: "hermes", mode: "prompt", constrained: false, repeat: 0, pass, strictPass: pass, reason: pass ? "" : "x", calls: [], durationMs: 1, runId: `run-${id}` });
+const events = (id: string): LoopEvent[] => [{ type: "run-start", runId: `run-${id}`, at: 1, protocol: "hermes", messages: [], tools: [], limits: { maxSteps: 1, toolTimeoutMs: 1 } } as unknown as LoopEvent];
+
+describe("eval repository (IndexedDB)", () => {
+  it("keeps the latest run and its cases across a reopen (a reload); events are read per case", async () => {
+    const factory = new IDBFactory();
+    const first = createEvalRepository(factory);
+    await first.saveRun({ id: "old", config: {}, total: 1, status: "done", startedAt: 1, label: "old" });
+    await first.saveCase("old", "k0", result("simple_python_9", true), events("9"));
+    await first.saveRun({ id: "new", config: { perCategory: 2 }, total: 2, status: "running", startedAt: 2, label: "new" });
+    await first.saveCase("new", "k1", result("simple_python_0", true), events("0"));
+
+    const reopened = createEvalRepository(factory);
+    const latest = await reopened.latest();
+    expect(latest?.run).toMatchObject({ id: "new", status: "running", total: 2, config: { perCategory: 2 } });
+    expect(latest?.results.map((r) => [r.jobKey, r.result.id])).toEqual([["k1", "simple_python_0"]]);
+    expect(await reopened.events("new", "k1")).toEqual(events("0"));
+    expect(await reopened.events("new", "missing")).toBeUndefined();
+
+    await reopened.keepOnly("new");
+    expect(await reopened.events("old", "k0")).toBeUndefined();
+    expect((await reopened.latest())?.run.id).toBe("new");
+    await reopened.keepOnly("");
+    expect(await reopened.latest()).toBeUndefined();
+  });
+
+  it("keeps cases saved from conversation turns, oldest first, apart from runs", async () => {
+    const factory = new IDBFactory();
+    const repo = createEvalRepository(factory);
+    await repo.addSavedCase({ id: "saved_2", question: "{}", savedAt: 2 });
+    await repo.addSavedCase({ id: "saved_1", question: "{}", answer: "{}", savedAt: 1 });
+    await repo.keepOnly("");
+    expect((await createEvalRepository(factory).savedCases()).map((c) => c.id)).toEqual(["saved_1", "saved_2"]);
+    await repo.removeSavedCase("saved_1");
+    expect((await repo.savedCases()).map((c) => c.id)).toEqual(["saved_2"]);
+  });
+
+  it("says so when the browser has no IndexedDB", async () => {
+    await expect(createEvalRepository(null).latest()).rejects.toThrow(/no IndexedDB/);
+  });
+});

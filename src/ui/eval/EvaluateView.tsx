@@ -1,0 +1,365 @@
+// The Evaluate view: choose a suite, an engine, protocols and constraint, run it in the
+// background (progress, Stop, Resume), read the matrix and the cases, open a case's step in the
+// debugger, export the results, import a results file to compare.
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { serverTemplateLabels, serverTemplateNames } from "../../engine/openai/server-templates.ts";
+import { BUILTIN_CATEGORIES, type BuiltinCategory } from "../../eval/builtin-suite.ts";
+import { resultsCsv, toResultsFile } from "../../eval/results-file.ts";
+import { listProtocols } from "../../middleware/protocols/registry.ts";
+import { useEngineStore } from "../../store/engine-store.ts";
+import { PanelBoundary } from "../ErrorBoundary.tsx";
+import { DebuggerPane } from "../debugger/DebuggerPane.tsx";
+import { useThrottled } from "../debugger/use-throttled.ts";
+import { EvalCaseList } from "./EvalCaseList.tsx";
+import { EvalMatrix, type MatrixSource } from "./EvalMatrix.tsx";
+import { SaveTurnAsCase } from "./SaveTurnAsCase.tsx";
+import {
+  closeCase,
+  dismissEvalError,
+  importResults,
+  initEval,
+  openCase,
+  removeImported,
+  resumeEval,
+  setConfig,
+  setImportedSuite,
+  startEval,
+  stopEval,
+  chooseBuiltinSuite,
+  useEvalStore,
+  type EvalConfig,
+  type EvalEngineChoice,
+} from "./eval-store.ts";
+import "./eval.css";
+
+export default function EvaluateView() {
+  const status = useEvalStore((s) => s.status);
+  const error = useEvalStore((s) => s.error);
+  const run = useEvalStore((s) => s.run);
+  const results = useEvalStore((s) => s.results);
+  const jobKeys = useEvalStore((s) => s.jobKeys);
+  const imported = useEvalStore((s) => s.imported);
+  const opened = useEvalStore((s) => s.opened);
+  useEffect(() => void initEval(), []);
+  // The case list (hundreds of rows) redraws at most every 2 s while a run adds results; the
+  // matrix and the progress follow every batch.
+  const running = status === "running";
+  const listedNow = useMemo(() => ({ results, jobKeys }), [results, jobKeys]);
+  const throttled = useThrottled(listedNow, running ? 2000 : 0);
+  const { results: listed, jobKeys: listedKeys } = running ? throttled : listedNow;
+  const sources: MatrixSource[] = useMemo(() => [...(results.length > 0 ? [{ label: run?.label ?? "this run", results }] : []), ...imported], [results, run, imported]);
+
+  return (
+    <div className="eval-view" data-testid="evaluate-view">
+      <EvalSetup />
+      <SaveTurnAsCase />
+      {error && (
+        <div className="notice notice-err notice-row" role="alert" data-testid="eval-error">
+          <span>{error}</span>
+          <button type="button" onClick={dismissEvalError}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      <EvalProgress />
+      <EvalFiles />
+      {sources.length > 0 ? (
+        <>
+          <h3 className="eval-heading">Matrix</h3>
+          <EvalMatrix sources={sources} />
+        </>
+      ) : (
+        status === "idle" && <p className="eval-muted">No results yet: choose a suite and an engine, then Run.</p>
+      )}
+      {results.length > 0 && (
+        <>
+          <h3 className="eval-heading">Cases</h3>
+          <EvalCaseList results={listed} jobKeys={listedKeys} openedKey={opened?.jobKey ?? null} onOpen={(key) => void openCase(key)} />
+        </>
+      )}
+      {opened && (
+        <section className="eval-debugger" aria-label="Case in the debugger" data-testid="eval-case-debugger">
+          <div className="eval-debugger-head">
+            <h3 className="eval-heading">
+              {opened.result.id} · {opened.result.protocol}
+              {opened.result.constrained ? " + constrained" : ""}
+            </h3>
+            <span className={`eval-verdict eval-verdict-${opened.result.pass ? (opened.result.strictPass ? "strict" : "pass") : "fail"}`} data-testid="eval-opened-verdict">
+              {opened.result.pass ? (opened.result.strictPass ? "pass" : "pass, not strict") : "fail"}
+              {opened.result.reason ? `: ${opened.result.reason}` : ""}
+            </span>
+            <button type="button" onClick={closeCase}>
+              Close
+            </button>
+          </div>
+          {opened.events.length === 0 ? (
+            <p className="eval-muted">This case has no recorded step (it failed before it ran, or it was imported).</p>
+          ) : (
+            <PanelBoundary name="Debugger" resetKeys={[opened.jobKey]}>
+              <CaseDebugger events={opened.events} />
+            </PanelBoundary>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}
+
+function CaseDebugger({ events }: { events: import("../../middleware/types.ts").LoopEvent[] }) {
+  const start = events.find((event) => event.type === "run-start");
+  const tools = start?.type === "run-start" ? start.tools : [];
+  return <DebuggerPane events={events} tools={tools} />;
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <label className="eval-field">
+      <span>{label}</span>
+      {children}
+    </label>
+  );
+}
+
+function EvalSetup() {
+  const config = useEvalStore((s) => s.config);
+  const status = useEvalStore((s) => s.status);
+  const loadedModel = useEngineStore((s) => s.loadedModelId);
+  const busy = status === "running" || status === "starting" || status === "stopping";
+  const patch = (p: Partial<EvalConfig>) => setConfig(p);
+  const toggle = <T,>(list: T[], item: T, on: boolean) => (on ? [...list.filter((x) => x !== item), item] : list.filter((x) => x !== item));
+  const server = config.engine !== "webllm";
+  return (
+    <fieldset className="eval-setup" disabled={busy} data-testid="eval-setup">
+      <legend>Evaluate tool calling (BFCL cases)</legend>
+      <SuiteChoice />
+      <div className="eval-row" hidden={config.importedSuite !== undefined}>
+        <span className="eval-label">Categories</span>
+        {BUILTIN_CATEGORIES.map((category) => (
+          <label key={category} className="eval-check">
+            <input type="checkbox" data-testid={`eval-category-${category}`} checked={config.categories.includes(category)} onChange={(e) => patch({ categories: toggle<BuiltinCategory>(config.categories, category, e.target.checked) })} />
+            {category}
+          </label>
+        ))}
+      </div>
+      <div className="eval-row">
+        <Field label="Cases per category">
+          <input type="number" min={1} max={50} data-testid="eval-per-category" value={config.perCategory} onChange={(e) => patch({ perCategory: clampInt(e.target.value, 1, 50) })} />
+        </Field>
+        <Field label="Seed (0: file order)">
+          <input type="number" min={0} data-testid="eval-seed" value={config.seed} onChange={(e) => patch({ seed: clampInt(e.target.value, 0, 2 ** 31) })} />
+        </Field>
+        <Field label="Temperature">
+          <input type="number" min={0} max={2} step={0.1} data-testid="eval-temperature" value={config.temperature} onChange={(e) => patch({ temperature: Math.min(2, Math.max(0, Number(e.target.value) || 0)) })} />
+        </Field>
+        <Field label="Repeats">
+          <input type="number" min={1} max={10} data-testid="eval-repeats" value={config.repeats} onChange={(e) => patch({ repeats: clampInt(e.target.value, 1, 10) })} />
+        </Field>
+      </div>
+      <div className="eval-row">
+        <Field label="Engine">
+          <select data-testid="eval-engine" value={config.engine} onChange={(e) => patch({ engine: e.target.value as EvalEngineChoice })}>
+            <option value="webllm">{loadedModel ? `WebLLM: ${loadedModel}` : "WebLLM (no model loaded)"}</option>
+            <option value="server-prompt">Server, prompt mode</option>
+            <option value="server-native">Server, native tool calling</option>
+          </select>
+        </Field>
+        {server && (
+          <>
+            <Field label="Base URL">
+              <input type="url" data-testid="eval-base-url" value={config.baseUrl} onChange={(e) => patch({ baseUrl: e.target.value })} />
+            </Field>
+            <Field label="Model id">
+              <input type="text" data-testid="eval-model" value={config.model} onChange={(e) => patch({ model: e.target.value })} />
+            </Field>
+            <Field label="Concurrency">
+              <input type="number" min={1} max={64} data-testid="eval-concurrency" value={config.concurrency} onChange={(e) => patch({ concurrency: clampInt(e.target.value, 1, 64) })} />
+            </Field>
+          </>
+        )}
+        {config.engine === "server-prompt" && (
+          <Field label="Chat template">
+            <select data-testid="eval-template" value={config.template} onChange={(e) => patch({ template: e.target.value })}>
+              <option value="">from the model's name</option>
+              {serverTemplateNames.map((name) => (
+                <option key={name} value={name}>
+                  {serverTemplateLabels[name]}
+                </option>
+              ))}
+            </select>
+          </Field>
+        )}
+      </div>
+      {config.engine !== "server-native" && (
+        <div className="eval-row">
+          <span className="eval-label">Protocols</span>
+          {listProtocols().map((protocol) => (
+            <label key={protocol.name} className="eval-check">
+              <input type="checkbox" data-testid={`eval-protocol-${protocol.name}`} checked={config.protocols.includes(protocol.name)} onChange={(e) => patch({ protocols: toggle(config.protocols, protocol.name, e.target.checked) })} />
+              {protocol.name}
+            </label>
+          ))}
+          <span className="eval-label">Constrained</span>
+          <label className="eval-check">
+            <input type="checkbox" data-testid="eval-constrained-off" checked={config.constrained.includes(false)} onChange={(e) => patch({ constrained: toggle(config.constrained, false, e.target.checked) })} />
+            off
+          </label>
+          <label className="eval-check">
+            <input type="checkbox" data-testid="eval-constrained-on" checked={config.constrained.includes(true)} onChange={(e) => patch({ constrained: toggle(config.constrained, true, e.target.checked) })} />
+            on
+          </label>
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
+/** Built-in cases, or BFCL's own files (questions JSON Lines and possible answers) imported. */
+function SuiteChoice() {
+  const imported = useEvalStore((s) => s.config.importedSuite);
+  const [questions, setQuestions] = useState<File | null>(null);
+  const [answers, setAnswers] = useState<File | null>(null);
+  const load = async () => {
+    if (!questions) return;
+    setImportedSuite({ questionsName: questions.name, questions: await questions.text(), ...(answers ? { answersName: answers.name, answers: await answers.text() } : {}) });
+  };
+  return (
+    <div className="eval-row">
+      <span className="eval-label">Suite</span>
+      {imported ? (
+        <>
+          <span data-testid="eval-suite-imported">
+            {imported.name}: {imported.cases} cases
+          </span>
+          <button type="button" data-testid="eval-suite-builtin" onClick={chooseBuiltinSuite}>
+            Use the built-in cases
+          </button>
+        </>
+      ) : (
+        <>
+          <span>built-in BFCL cases, or import BFCL files:</span>
+          <Field label="Questions (.jsonl)">
+            <input type="file" accept=".json,.jsonl" data-testid="eval-suite-questions" onChange={(e) => setQuestions(e.target.files?.[0] ?? null)} />
+          </Field>
+          <Field label="Possible answers (.jsonl)">
+            <input type="file" accept=".json,.jsonl" data-testid="eval-suite-answers" onChange={(e) => setAnswers(e.target.files?.[0] ?? null)} />
+          </Field>
+          <button type="button" data-testid="eval-suite-import" disabled={!questions} onClick={() => void load()}>
+            Import suite
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
+
+function EvalProgress() {
+  const status = useEvalStore((s) => s.status);
+  const run = useEvalStore((s) => s.run);
+  const results = useEvalStore((s) => s.results);
+  const session = useEvalStore((s) => s.session);
+  const interrupted = useEvalStore((s) => s.interrupted);
+  const now = useTicker(status === "running");
+  const busy = status === "running" || status === "starting" || status === "stopping";
+  const total = run?.total ?? 0;
+  const done = results.length;
+  const passed = results.filter((r) => r.pass).length;
+  const elapsed = session ? Math.max(0.001, (now - session.startedAt) / 1000) : 0;
+  const doneNow = session ? done - session.doneAtStart : 0;
+  const rate = session && doneNow > 0 ? doneNow / elapsed : 0;
+  const left = rate > 0 ? Math.ceil((total - done) / rate) : undefined;
+  const tokensPerSecond = session && session.tokens > 0 ? session.tokens / elapsed : undefined;
+  const resumable = !busy && run !== null && status === "stopped" && done < total;
+  return (
+    <div className="eval-progress" data-testid="eval-progress" data-status={status}>
+      <div className="eval-buttons">
+        <button type="button" data-testid="eval-run" disabled={busy} onClick={() => void startEval()}>
+          Run
+        </button>
+        <button type="button" data-testid="eval-stop" disabled={status !== "running"} onClick={stopEval}>
+          Stop
+        </button>
+        <button type="button" data-testid="eval-resume" disabled={!resumable} onClick={() => void resumeEval()}>
+          Resume
+        </button>
+      </div>
+      {run && total > 0 && (
+        <>
+          <progress max={total} value={done} data-testid="eval-progress-bar" />
+          <span data-testid="eval-progress-text">
+            {done} / {total} · pass {done > 0 ? `${Math.round((passed / done) * 100)}%` : "–"}
+            {busy && left !== undefined ? ` · ${formatSeconds(left)} left` : ""}
+            {busy && tokensPerSecond !== undefined ? ` · ${tokensPerSecond.toFixed(0)} tokens/s` : ""}
+            {status === "done" ? " · done" : status === "stopped" ? (interrupted ? " · interrupted (the page was closed)" : " · stopped") : ""}
+          </span>
+        </>
+      )}
+    </div>
+  );
+}
+
+function EvalFiles() {
+  const results = useEvalStore((s) => s.results);
+  const imported = useEvalStore((s) => s.imported);
+  const input = useRef<HTMLInputElement>(null);
+  const download = (name: string, type: string, text: string) => {
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = name;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+  return (
+    <div className="eval-files">
+      <button type="button" data-testid="eval-export-json" disabled={results.length === 0} onClick={() => download("eval-results.json", "application/json", `${JSON.stringify(toResultsFile(results), null, 2)}\n`)}>
+        Export JSON
+      </button>
+      <button type="button" data-testid="eval-export-csv" disabled={results.length === 0} onClick={() => download("eval-results.csv", "text/csv", resultsCsv(results))}>
+        Export CSV
+      </button>
+      <button type="button" data-testid="eval-import" onClick={() => input.current?.click()}>
+        Import results to compare…
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept=".json,application/json"
+        hidden
+        data-testid="eval-import-file"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          e.target.value = "";
+          if (file) void file.text().then((text) => importResults(file.name, text));
+        }}
+      />
+      {imported.map((i) => (
+        <span key={i.label} className="badge" data-testid="eval-imported">
+          {i.label} ({i.results.length})
+          <button type="button" aria-label={`Remove ${i.label}`} onClick={() => removeImported(i.label)}>
+            ×
+          </button>
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/** The current time, once a second while `on` (for time left and tokens per second). */
+function useTicker(on: boolean): number {
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    if (!on) return;
+    const timer = setInterval(() => setNow(performance.now()), 1000);
+    return () => clearInterval(timer);
+  }, [on]);
+  return on ? now : performance.now();
+}
+
+function clampInt(text: string, min: number, max: number): number {
+  const n = Math.floor(Number(text));
+  return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : min;
+}
+
+function formatSeconds(seconds: number): string {
+  return seconds < 90 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
+}
