@@ -325,7 +325,8 @@ export class CallScanner implements ChannelSink {
         hint === "raw" ? BodyKind.Raw : hint === "json" || hint === "python" ? BodyKind.Json : marker.bodyPrefix !== undefined ? BodyKind.Markup : BodyKind.Undecided,
       quote: 0,
       escaped: false,
-      depth: 0,
+      // Brackets the body is read with in front are open already (`functools[` + `{…}]`).
+      depth: hint === "json" || hint === "python" ? bracketDepth(marker.bodyPrefix ?? "") : 0,
       jsonEnd: -1,
       nested: 0,
       nameSearchDone: false,
@@ -367,7 +368,14 @@ export class CallScanner implements ChannelSink {
         if (c === 34 || (c === 39 && singleQuotes)) call.quote = c;
         else if (c === 123 || c === 91) call.depth++;
         else if (c === 125 || c === 93) {
-          if (call.depth > 0 && --call.depth === 0 && call.jsonEnd < 0) call.jsonEnd = call.body.length + (k + 1 - segment);
+          if (call.depth > 0 && --call.depth === 0 && call.jsonEnd < 0) {
+            call.jsonEnd = call.body.length + (k + 1 - segment);
+            if (call.marker.endsWithValue && call.marker.close === undefined) {
+              this.appendBody(buf, segment, k + 1, base);
+              this.endCallWithoutClose(call, base + k + 1);
+              return k + 1;
+            }
+          }
         }
       }
     } else {
@@ -642,6 +650,13 @@ export class CallScanner implements ChannelSink {
     }
     this.out.push({ type, text, span: { start, end: start + text.length } });
   }
+}
+
+/** How many brackets `text` leaves open (a body prefix such as `[`). */
+function bracketDepth(text: string): number {
+  let depth = 0;
+  for (const c of text) depth += c === "[" || c === "{" ? 1 : c === "]" || c === "}" ? -1 : 0;
+  return Math.max(0, depth);
 }
 
 const NOT_A_MARKER = -1;

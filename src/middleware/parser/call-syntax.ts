@@ -42,6 +42,11 @@ export interface CallMarker {
   dropStrayClose?: boolean;
   /** The same marker inside the body nests (a tool and its parameter may share a name: `<s><s>1</s></s>`). */
   nests?: boolean;
+  /**
+   * A call without a close marker ends where its JSON-like body's top value ends (Phi-4-mini's
+   * `functools[…]`), so that text can follow it. Brackets opened by `bodyPrefix` count.
+   */
+  endsWithValue?: boolean;
   /** Finds the tool's name early in the body's first characters, to announce the call while it streams. */
   nameOf?: (head: string) => string | undefined;
 }
