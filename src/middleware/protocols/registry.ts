@@ -2,6 +2,7 @@
 // conformance cases and samples) and one line here. Others may be added with registerProtocol.
 import { registerProtocol } from "./registered-protocols.ts";
 import { deepSeekV3Protocol } from "./deepseek-v3/protocol.ts";
+import { gemma4Protocol } from "./gemma4/protocol.ts";
 import { hermesProtocol } from "./hermes/protocol.ts";
 import { lfm2Protocol } from "./lfm2/protocol.ts";
 import { llama3FunctionProtocol } from "./llama3-function/protocol.ts";
@@ -24,3 +25,4 @@ registerProtocol(mistralProtocol);
 registerProtocol(deepSeekV3Protocol);
 registerProtocol(phi4MiniProtocol);
 registerProtocol(lfm2Protocol);
+registerProtocol(gemma4Protocol);
