@@ -2,6 +2,7 @@
 // conformance cases and samples) and one line here. Others may be added with registerProtocol.
 import { registerProtocol } from "./registered-protocols.ts";
 import { deepSeekV3Protocol } from "./deepseek-v3/protocol.ts";
+import { functionGemmaProtocol } from "./functiongemma/protocol.ts";
 import { gemma4Protocol } from "./gemma4/protocol.ts";
 import { hermesProtocol } from "./hermes/protocol.ts";
 import { lfm2Protocol } from "./lfm2/protocol.ts";
@@ -26,3 +27,4 @@ registerProtocol(deepSeekV3Protocol);
 registerProtocol(phi4MiniProtocol);
 registerProtocol(lfm2Protocol);
 registerProtocol(gemma4Protocol);
+registerProtocol(functionGemmaProtocol);
