@@ -141,6 +141,8 @@ export interface ProtocolSamples {
   hostileShapes: (n: number) => Record<string, string>;
   /** One call as a model writes it in this format, with what ends it so that prose can follow (the benchmark's outputs). */
   benchOutput: (call: ToolCall) => string;
+  /** Tags the parser consumes without an event (reasoning and framing tags other than <think></think>), for the fuzz test's accounting. */
+  consumedTags?: readonly string[];
 }
 
 /** Whether the model may answer in text ("auto"), must call a tool ("required"), or must call this one. */
