@@ -4,6 +4,7 @@
 // by the stage in front of it (reasoning-stage.ts).
 import type { ToolSpec } from "../types.ts";
 import type { BodyReading } from "./call-candidate.ts";
+import type { ReasoningTags } from "./reasoning-stage.ts";
 
 /** Reads a call's body (the text between its markers) into calls, or says why it is not one. */
 export type BodyReader = (body: string, tools: readonly ToolSpec[], knownName?: string) => BodyReading;
@@ -74,7 +75,7 @@ export interface CallSyntax {
   markers: readonly CallMarker[];
   bare?: BareCallSyntax;
   /** Reasoning tags, for the reasoning stage in front of the call scanner; null for a format without them. Default <think></think>. */
-  reasoning?: { open: string; close: string } | null;
+  reasoning?: ReasoningTags | null;
 }
 
 export const THINK_TAGS = { open: "<think>", close: "</think>" } as const;
