@@ -256,6 +256,9 @@ function printRatios(rows: Measurement[]): void {
     const note = large.capped ? ` (capped: measured on the first ${formatNumber(large.bytes / 1000)} KB only)` : "";
     console.log(`  ${`${parser} [${format}]`.padEnd(44)} ${formatNumber(nsPerByte(large) / nsPerByte(small))}${note}`);
   }
+  const oursAt1MB = rows.filter((r) => r.parser.startsWith("ours ") && r.size === "1 MB");
+  const slowest = oursAt1MB.reduce<Measurement | undefined>((low, r) => (!low || mbPerSecond(r) < mbPerSecond(low) ? r : low), undefined);
+  if (slowest) console.log(`\nOurs at 1 MB: lowest ${formatNumber(mbPerSecond(slowest))} MB/s (${slowest.parser} [${slowest.format}]) over ${oursAt1MB.length} inputs.`);
   const disagreements = rows.filter((r) => r.calls !== r.expectedCalls && r.parser !== PLUMBING);
   console.log(
     disagreements.length === 0
