@@ -529,7 +529,8 @@ export class CallScanner implements ChannelSink {
     // A call that has no close marker ends this way: it is a call only if its body is whole.
     const reading = this.wholeReading(call, body);
     if (reading) this.finishCall(call, body, end, false, [], reading);
-    else this.unfinished(call, `the call was cut off before it was complete`);
+    // The span runs to `end`: a turn's end marker that ended the call is consumed with it.
+    else this.unfinished(call, `the call was cut off before it was complete`, end);
   }
 
   /** The body read, if it is whole; undefined if it was cut off. */
@@ -540,7 +541,7 @@ export class CallScanner implements ChannelSink {
     return !reading.ok || reading.complete ? reading : undefined;
   }
 
-  private unfinished(call: OpenCall, message: string): void {
+  private unfinished(call: OpenCall, message: string, end = call.start + call.marker.open.length + call.body.length): void {
     const id = call.id ?? this.nextId();
     this.call = undefined;
     this.mode = Mode.Flow;
@@ -550,7 +551,7 @@ export class CallScanner implements ChannelSink {
       kind: "unfinished-tool-call",
       message,
       raw: call.marker.open + call.body,
-      span: { start: call.start, end: call.start + call.marker.open.length + call.body.length },
+      span: { start: call.start, end },
     });
   }
 
