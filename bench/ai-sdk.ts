@@ -6,7 +6,8 @@
 import type { LanguageModelV3Middleware, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { toolCallMiddleware } from "../src/middleware/ai-sdk/index.ts";
 import { getProtocol } from "../src/middleware/protocols/registry.ts";
-import { benchTools, chunkText, generateOutput } from "./generate-output.ts";
+import { protocolsWithSamples } from "../src/middleware/protocols/testing/protocol-samples.ts";
+import { benchTools, chunkText, generateOutput, toolNamedXml, type CallRenderer } from "./generate-output.ts";
 import { peerMiddleware, processCpuMs, runPeer } from "./peer-parser.ts";
 
 const SIZES = [
@@ -52,12 +53,15 @@ async function cheapest(run: () => Promise<unknown> | unknown): Promise<number> 
 export async function runAiSdkBenchmark(): Promise<void> {
   console.log("AI SDK path (wrapLanguageModel + doStream, 1–4 character chunks; CPU ms, cheapest of 7 runs):");
   console.log("format  size     bare parser  ours via SDK  pass-through  adapter adds       peer via SDK  peer/ours");
+  // The same inputs as the throughput bench's peer rows: hermes in its own form, xml in the tool-named form both read.
+  const hermesSamples = (await protocolsWithSamples()).find(({ protocol }) => protocol.name === "hermes")!.samples;
+  const renderers: Record<"hermes" | "xml", CallRenderer> = { hermes: hermesSamples.benchOutput, xml: toolNamedXml };
   for (const format of ["hermes", "xml"] as const) {
     const protocol = getProtocol(format)!;
     const ours = toolCallMiddleware({ protocol });
     const peer = peerMiddleware[format].middleware;
     for (const { label, bytes } of SIZES) {
-      const output = generateOutput(bytes, format);
+      const output = generateOutput(bytes, renderers[format]);
       const chunks = chunkText(output.text);
       let calls = { ours: 0, peer: 0, bare: 0 };
       const bare = await cheapest(() => {

@@ -11,7 +11,7 @@ import { runUiPerfBenchmark } from "./ui-perf.ts";
 const peerCapMs = Number(process.env.BENCH_PEER_CAP_MS ?? 20_000);
 await runParserThroughput({ peerCapMs: Number.isFinite(peerCapMs) && peerCapMs > 0 ? peerCapMs : 20_000 });
 runMarkdownBenchmark();
-runParserNesting();
+await runParserNesting();
 await runTokenizeBenchmark();
 await runAiSdkBenchmark();
 // The UI benchmark builds the app and drives Chromium (BENCH_SKIP_UI=1 leaves it out).

@@ -68,7 +68,7 @@ export function promptReply(testCase: EvalCase, protocol: Protocol, behaviour: E
   const written = (list: typeof calls) => protocol.renderAssistant({ role: "assistant", content: "", toolCalls: list.map((call, i) => ({ id: `c${i}`, ...call })) }).trimEnd();
   if (behaviour !== "repairable") return written(calls);
   const text = written(calls);
-  const closing = (protocol.markers ?? []).filter((marker) => text.endsWith(marker)).sort((a, b) => b.length - a.length)[0];
+  const closing = (protocol.reservedMarkers ?? []).filter((marker) => text.endsWith(marker)).sort((a, b) => b.length - a.length)[0];
   if (closing) return text.slice(0, -closing.length);
   return written(numberAsString(calls));
 }

@@ -2,7 +2,7 @@
 // recorded as an event log like any run and the debugger can open it. Tools are not executed:
 // each one answers that an evaluation does not run it. The step's calls, repairs, parse errors
 // and text are then scored (score.ts).
-import { allProtocolMarkers } from "../middleware/protocols/registry.ts";
+import { allReservedMarkers } from "../middleware/protocols/registry.ts";
 import { runToolLoop } from "../middleware/loop/run-tool-loop.ts";
 import { parseAll } from "../middleware/parser/collect.ts";
 import type { ChatTemplate, Engine, ExecutableTool, GenerationSettings, LoopEvent, Protocol, ToolSpec } from "../middleware/types.ts";
@@ -125,7 +125,7 @@ function stepOutcome(events: LoopEvent[], input: RunEvalCaseInput, original: (na
       failure = event.error ?? "engine error";
     }
   }
-  const markers = input.mode === "native" ? allProtocolMarkers() : (input.protocol.markers ?? []);
+  const markers = input.mode === "native" ? allReservedMarkers() : (input.protocol.reservedMarkers ?? []);
   const markupInText = markers.filter((marker) => marker.trim() !== "" && text.includes(marker));
   return { calls, parseErrors, repairs, markupInText, ...(failure !== undefined ? { failure } : {}) };
 }

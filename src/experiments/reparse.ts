@@ -96,7 +96,7 @@ interface CallShape {
 
 function shapeOf(protocol: Protocol, written: string): CallShape {
   const text = written.trimStart();
-  const marker = (protocol.markers ?? []).filter((m) => text.startsWith(m)).sort((a, b) => b.length - a.length)[0];
+  const marker = (protocol.reservedMarkers ?? []).filter((m) => text.startsWith(m)).sort((a, b) => b.length - a.length)[0];
   const rest = (marker ? text.slice(marker.length) : text).trimStart();
   const first = rest.charAt(0);
   const body = first === "" ? "nothing" : first === "{" || first === "[" || first === "`" ? "JSON" : first === "<" ? "tags" : "text";
@@ -168,7 +168,7 @@ export function explainReparse(recorded: ParseResult, recordedEvents: readonly P
       const written = rawOutput.slice(firstEnd.span.start, firstEnd.span.end).trimStart();
       const opener = /^(<\|?[^\s>]{1,40}\|?>|\[[A-Z_]{2,20}\]|<｜[^｜]{1,40}｜>)/.exec(written)?.[1];
       const mentioned = again.result.errors.map((e) => `${e.kind}: ${e.message}`);
-      if (opener && !(protocol.markers ?? []).includes(opener)) reasons.push(`\`${opener}\` is not a marker of ${again.protocol}, which reads it as text`);
+      if (opener && !(protocol.reservedMarkers ?? []).includes(opener)) reasons.push(`\`${opener}\` is not a marker of ${again.protocol}, which reads it as text`);
       else if (mentioned.length > 0) reasons.push(`${again.protocol} could not read the call (${mentioned.join("; ")})`);
       else reasons.push(`${again.protocol} reads the call's text as text`);
     }

@@ -12,14 +12,19 @@ describe("the tool prompt's size", () => {
   const count = (text: string) => (tokenizer.encode as (text: string, options: { add_special_tokens: boolean }) => number[])(text, { add_special_tokens: false }).length;
   const tools = createToolbox().map(({ name, description, parameters }) => ({ name, description, parameters }));
 
-  // With a short reply on top, the section alone overflows a 1,024-token window in every protocol.
+  // With a short reply on top, the largest section overflows a 1,024-token window: the catalogue
+  // flags by the largest (the protocol can change after the model is chosen). Compact formats
+  // (harmony's TypeScript types, LFM2's one-line JSON) fit less tightly.
   const SHORT_REPLY_TOKENS = 128;
 
-  it.each(listProtocols().map((p) => [p.name, p] as const))("%s: the eight built-in tools' section cannot fit a 1k window with a reply, and is within the catalogue's budget", (_name, protocol) => {
+  it.each(listProtocols().map((p) => [p.name, p] as const))("%s: the eight built-in tools' section is within the catalogue's budget", (_name, protocol) => {
     expect(tools).toHaveLength(8);
-    const tokens = count(protocol.systemPrompt(tools));
-    expect(tokens + SHORT_REPLY_TOKENS).toBeGreaterThan(1_024);
-    expect(tokens).toBeLessThanOrEqual(TOOL_PROMPT_TOKENS);
+    expect(count(protocol.systemPrompt(tools))).toBeLessThanOrEqual(TOOL_PROMPT_TOKENS);
+  });
+
+  it("the largest section cannot fit a 1k window with a reply", () => {
+    const largest = Math.max(...listProtocols().map((protocol) => count(protocol.systemPrompt(tools))));
+    expect(largest + SHORT_REPLY_TOKENS).toBeGreaterThan(1_024);
   });
 
   it("so a 1,024-token window is flagged, and every model offered has room for the prompt and a reply", () => {

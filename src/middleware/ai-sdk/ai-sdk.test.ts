@@ -92,7 +92,7 @@ describe.each(listProtocols().map((protocol) => [protocol.name, protocol] as con
     expect(JSON.parse(calls[0]!.input)).toEqual({ city: "Paris", days: 2 });
     const text = whole.filter((part) => (part as { type: string }).type === "text-delta").map((part) => (part as { delta: string }).delta).join("");
     expect(text).toContain("Let me check.");
-    for (const marker of protocol.markers ?? []) if (marker.length > 2) expect(text).not.toContain(marker);
+    for (const marker of protocol.reservedMarkers ?? []) if (marker.length > 2) expect(text).not.toContain(marker);
     expect(whole.at(-1)).toMatchObject({ type: "finish", finishReason: { unified: "tool-calls" } });
     for (const chunks of cuts(reply)) expect(normalised(await partsFor(protocol, chunks))).toEqual(whole);
   });

@@ -43,13 +43,13 @@ function markersIn(text: string, markers: readonly string[] | undefined): string
 /** The markers a protocol writes around a tool result (never the model's to write). */
 function resultMarkersOf(protocol: Protocol): string[] {
   const result = protocol.renderToolResult({ role: "tool", toolCallId: "c", name: "f", content: "x" }, (text) => text);
-  return markersIn(protocol.joinToolResults ? protocol.joinToolResults([result]) : result, protocol.markers);
+  return markersIn(protocol.joinToolResults ? protocol.joinToolResults([result]) : result, protocol.reservedMarkers);
 }
 
 /** The markers a protocol writes for a call: the model's to write. */
 function callMarkersOf(protocol: Protocol): string[] {
   const turn = protocol.renderAssistant({ role: "assistant", content: "", toolCalls: [{ id: "c", name: "f", arguments: { a: "x" } }] });
-  return markersIn(turn, protocol.markers);
+  return markersIn(turn, protocol.reservedMarkers);
 }
 
 /** What the model's written-back text is escaped against, for this template and protocol. */

@@ -47,13 +47,6 @@ const NAME_SEARCH_LIMIT = 600;
  */
 const NAME_SEARCH_ATTEMPTS = 12;
 const NAME_TRIGGER = /["<>\n\](]/;
-const JSON_NAME = /^\s*(?:```[A-Za-z0-9_]*\s*)?\{\s*"(?:name|tool_name)"\s*:\s*"([^"\\]+)"/;
-const MARKUP_NAME = /^\s*(?:<(?:tool_name|function_name)>\s*([^<\s][^<]*?)\s*<\/|<function=([^>\s]+)>|<invoke\s+name="([^"]+)")/;
-
-function defaultNameOf(kind: BodyKind, head: string): string | undefined {
-  const m = (kind === BodyKind.Json ? JSON_NAME : MARKUP_NAME).exec(head);
-  return m ? (m[1] ?? m[2] ?? m[3])!.trim() : undefined;
-}
 
 /** What a marker met in text or reasoning does. */
 type FlowAction = { kind: "stray-close" } | { kind: "open"; marker: CallMarker };
@@ -332,7 +325,8 @@ export class CallScanner implements ChannelSink {
         hint === "raw" ? BodyKind.Raw : hint === "json" || hint === "python" ? BodyKind.Json : marker.bodyPrefix !== undefined ? BodyKind.Markup : BodyKind.Undecided,
       quote: 0,
       escaped: false,
-      depth: 0,
+      // Brackets the body is read with in front are open already (`functools[` + `{…}]`).
+      depth: hint === "json" || hint === "python" ? bracketDepth(marker.bodyPrefix ?? "") : 0,
       jsonEnd: -1,
       nested: 0,
       nameSearchDone: false,
@@ -374,7 +368,14 @@ export class CallScanner implements ChannelSink {
         if (c === 34 || (c === 39 && singleQuotes)) call.quote = c;
         else if (c === 123 || c === 91) call.depth++;
         else if (c === 125 || c === 93) {
-          if (call.depth > 0 && --call.depth === 0 && call.jsonEnd < 0) call.jsonEnd = call.body.length + (k + 1 - segment);
+          if (call.depth > 0 && --call.depth === 0 && call.jsonEnd < 0) {
+            call.jsonEnd = call.body.length + (k + 1 - segment);
+            if (call.marker.endsWithValue && call.marker.close === undefined) {
+              this.appendBody(buf, segment, k + 1, base);
+              this.endCallWithoutClose(call, base + k + 1);
+              return k + 1;
+            }
+          }
         }
       }
     } else {
@@ -454,9 +455,14 @@ export class CallScanner implements ChannelSink {
     const { marker } = call;
     let name = marker.toolName;
     if (name === undefined) {
+      // A marker that cannot name its tool early is announced when its call ends.
+      if (!marker.nameOf) {
+        call.nameSearchDone = true;
+        return;
+      }
       if (!NAME_TRIGGER.test(piece) && call.body.length <= NAME_SEARCH_LIMIT) return;
       const head = (marker.bodyPrefix ?? "") + (call.body.length > NAME_SEARCH_LIMIT ? call.body.slice(0, NAME_SEARCH_LIMIT) : call.body);
-      name = marker.nameOf ? marker.nameOf(head) : defaultNameOf(call.kind, head);
+      name = marker.nameOf(head)?.trim();
       if (name === undefined && (call.body.length > NAME_SEARCH_LIMIT || ++call.nameSearches >= NAME_SEARCH_ATTEMPTS)) call.nameSearchDone = true;
     }
     if (name === undefined) return;
@@ -523,7 +529,8 @@ export class CallScanner implements ChannelSink {
     // A call that has no close marker ends this way: it is a call only if its body is whole.
     const reading = this.wholeReading(call, body);
     if (reading) this.finishCall(call, body, end, false, [], reading);
-    else this.unfinished(call, `the call was cut off before it was complete`);
+    // The span runs to `end`: a turn's end marker that ended the call is consumed with it.
+    else this.unfinished(call, `the call was cut off before it was complete`, end);
   }
 
   /** The body read, if it is whole; undefined if it was cut off. */
@@ -534,7 +541,7 @@ export class CallScanner implements ChannelSink {
     return !reading.ok || reading.complete ? reading : undefined;
   }
 
-  private unfinished(call: OpenCall, message: string): void {
+  private unfinished(call: OpenCall, message: string, end = call.start + call.marker.open.length + call.body.length): void {
     const id = call.id ?? this.nextId();
     this.call = undefined;
     this.mode = Mode.Flow;
@@ -544,7 +551,7 @@ export class CallScanner implements ChannelSink {
       kind: "unfinished-tool-call",
       message,
       raw: call.marker.open + call.body,
-      span: { start: call.start, end: call.start + call.marker.open.length + call.body.length },
+      span: { start: call.start, end },
     });
   }
 
@@ -644,6 +651,13 @@ export class CallScanner implements ChannelSink {
     }
     this.out.push({ type, text, span: { start, end: start + text.length } });
   }
+}
+
+/** How many brackets `text` leaves open (a body prefix such as `[`). */
+function bracketDepth(text: string): number {
+  let depth = 0;
+  for (const c of text) depth += c === "[" || c === "{" ? 1 : c === "]" || c === "}" ? -1 : 0;
+  return Math.max(0, depth);
 }
 
 const NOT_A_MARKER = -1;

@@ -4,6 +4,7 @@
 // by the stage in front of it (reasoning-stage.ts).
 import type { ToolSpec } from "../types.ts";
 import type { BodyReading } from "./call-candidate.ts";
+import type { ReasoningTags } from "./reasoning-stage.ts";
 
 /** Reads a call's body (the text between its markers) into calls, or says why it is not one. */
 export type BodyReader = (body: string, tools: readonly ToolSpec[], knownName?: string) => BodyReading;
@@ -42,6 +43,11 @@ export interface CallMarker {
   dropStrayClose?: boolean;
   /** The same marker inside the body nests (a tool and its parameter may share a name: `<s><s>1</s></s>`). */
   nests?: boolean;
+  /**
+   * A call without a close marker ends where its JSON-like body's top value ends (Phi-4-mini's
+   * `functools[…]`), so that text can follow it. Brackets opened by `bodyPrefix` count.
+   */
+  endsWithValue?: boolean;
   /** Finds the tool's name early in the body's first characters, to announce the call while it streams. */
   nameOf?: (head: string) => string | undefined;
 }
@@ -69,7 +75,7 @@ export interface CallSyntax {
   markers: readonly CallMarker[];
   bare?: BareCallSyntax;
   /** Reasoning tags, for the reasoning stage in front of the call scanner; null for a format without them. Default <think></think>. */
-  reasoning?: { open: string; close: string } | null;
+  reasoning?: ReasoningTags | null;
 }
 
 export const THINK_TAGS = { open: "<think>", close: "</think>" } as const;

@@ -4,10 +4,9 @@
 // Speed is not asserted here: `npm run bench` prints the per-byte cost of these shapes by size
 // (bench/parser-nesting.ts), which shows the work stays linear.
 import { describe, expect, it } from "vitest";
-import { listProtocols } from "../protocols/registry.ts";
+import { allHostileShapes, protocolsWithSamples } from "../protocols/testing/protocol-samples.ts";
 import type { ToolSpec } from "../types.ts";
 import { collectParse, parseChunks } from "./collect.ts";
-import { hostileShapes } from "./hostile-shapes.ts";
 import { splitAt } from "./test-fixtures.ts";
 
 const tools: ToolSpec[] = [
@@ -17,9 +16,9 @@ const tools: ToolSpec[] = [
 
 /**
  * Whether every raw character is covered by an event (text, reasoning, a call, an error, a
- * repair), apart from blanks and the reasoning tags themselves, which are consumed silently.
+ * repair), apart from blanks and the reasoning and framing tags, which are consumed silently.
  */
-function accountedFor(raw: string, events: ReturnType<typeof parseChunks>): boolean {
+function accountedFor(raw: string, events: ReturnType<typeof parseChunks>, consumed: readonly string[]): boolean {
   const delta = new Int32Array(raw.length + 1);
   for (const e of events) {
     delta[e.span.start]!++;
@@ -31,18 +30,23 @@ function accountedFor(raw: string, events: ReturnType<typeof parseChunks>): bool
     depth += delta[i]!;
     if (depth === 0) uncovered += raw[i];
   }
-  return uncovered.replace(/<\/?think>/g, "").trim() === "";
+  let rest = uncovered.replace(/<\/?think>/g, "");
+  for (const tag of consumed) rest = rest.split(tag).join("");
+  return rest.trim() === "";
 }
 
-describe.each(listProtocols().map((p) => [p.name, p] as const))("hostile output (%s)", (_name, protocol) => {
+const all = await protocolsWithSamples();
+
+// Every protocol reads every protocol's hostile shapes: a model may write any format's markers.
+describe.each(all.map(({ protocol, samples }) => [protocol.name, protocol, samples.consumedTags ?? []] as const))("hostile output (%s)", (_name, protocol, consumed) => {
   for (const size of [1_000, 100_000]) {
     it(`never throws, leaves no output unaccounted for at depth and repetition ${size.toLocaleString("en")}`, () => {
-      for (const [shape, raw] of Object.entries(hostileShapes(size))) {
+      for (const [shape, raw] of Object.entries(allHostileShapes(all, size))) {
         let events: ReturnType<typeof parseChunks> = [];
         expect(() => {
           events = parseChunks(protocol, tools, [raw]);
         }, shape).not.toThrow();
-        expect(accountedFor(raw, events), shape).toBe(true);
+        expect(accountedFor(raw, events, consumed), shape).toBe(true);
         // The events are stored and exported as JSON: every one must survive it.
         expect(() => JSON.stringify(events), shape).not.toThrow();
         if (size <= 1_000) {

@@ -3,7 +3,7 @@
 // reasoning-stage.ts, case by case, for every chunking.
 import { describe, expect, it } from "vitest";
 import { getProtocol } from "../protocols/registry.ts";
-import { hermesSyntax } from "../protocols/hermes.ts";
+import { hermesSyntax } from "../protocols/hermes/protocol.ts";
 import type { ParseEvent } from "../types.ts";
 import { CallScanner } from "./call-scanner.ts";
 import { THINK_TAGS } from "./call-syntax.ts";
@@ -194,5 +194,24 @@ describe("reasoning tags inside a call are the call's text (the rule in reasonin
     expect(r.reasoning).toBe("x");
     expect(r.text).toBe(" after");
     expect(r.repairs.map((x) => x.kind)).toEqual(["missing-close-tag"]);
+  });
+});
+
+describe("more opening tags and framing tags (Harmony's channels)", () => {
+  const syntax = { ...hermesSyntax, reasoning: { open: "<|channel|>analysis<|message|>", close: "<|end|>", alsoOpen: ["<|start|>assistant<|channel|>analysis<|message|>"], framing: ["<|end|>", "<|start|>assistant<|channel|>final<|message|>", "<|channel|>final<|message|>", "<|return|>"] } };
+  const protocol = { ...getProtocol("hermes")!, createParser: (tools: typeof testTools) => new ReasoningStage(syntax.reasoning, new CallScanner(syntax, tools)) };
+  const raw = "<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>analysis<|message|>More.<|end|><|start|>assistant<|channel|>final<|message|>Answer.<|return|>";
+
+  it("opens reasoning at any opening tag, ends it at a framing tag, and consumes framing tags without a stray-close repair", () => {
+    const r = parseText(protocol, raw);
+    expect(r.reasoning).toBe("Think.More.");
+    expect(r.text).toBe("Answer.");
+    expect(r.repairs).toEqual([]);
+  });
+
+  it("gives the one-shot result in every chunking", () => {
+    const oneShot = foldOf(protocol, [raw]);
+    expect(foldOf(protocol, splitAt(raw, tagBoundaries(raw)))).toEqual(oneShot);
+    expect(foldOf(protocol, [...raw])).toEqual(oneShot);
   });
 });

@@ -27,6 +27,14 @@ export type Channel = "text" | "reasoning";
 export interface ReasoningTags {
   open: string;
   close: string;
+  /** More tags that open a block (Harmony's analysis channel written with or without its `<|start|>assistant`). */
+  alsoOpen?: readonly string[];
+  /**
+   * Tags that frame messages without being text (Harmony's `<|channel|>final<|message|>`,
+   * `<|end|>`, `<|return|>`): consumed silently where they stand outside a call, never stray;
+   * inside a reasoning block each one ends it.
+   */
+  framing?: readonly string[];
 }
 
 /** Raw output given back to be split again, beginning at `start`. */
@@ -57,13 +65,13 @@ export interface ChannelSink {
   end(): ParseEvent[];
 }
 
-const OPEN = 0;
-const CLOSE = 1;
+type TagKind = "open" | "close" | "frame";
 
 export class ReasoningStage implements StreamParser {
   private readonly sink: ChannelSink;
   /** Outside reasoning: both tags matter (a close is stray); inside: only the close. */
   private readonly outsideTags: TagSet | undefined;
+  private readonly outsideKinds: TagKind[] = [];
   private readonly insideTags: TagSet | undefined;
   private readonly firstChars: string;
   private inReasoning = false;
@@ -76,9 +84,20 @@ export class ReasoningStage implements StreamParser {
   /** With `tags` null the format has no reasoning blocks and every character is handed on as text. */
   constructor(tags: ReasoningTags | null, sink: ChannelSink) {
     this.sink = sink;
-    this.outsideTags = tags ? new TagSet([tags.open, tags.close]) : undefined;
-    this.insideTags = tags ? new TagSet([tags.close]) : undefined;
-    this.firstChars = tags ? [...new Set([tags.open[0]!, tags.close[0]!])].join("") : "";
+    if (!tags) {
+      this.outsideTags = this.insideTags = undefined;
+      this.firstChars = "";
+      return;
+    }
+    const framing = tags.framing ?? [];
+    // Longer tags first: a tag that begins another (`<|channel|>` …) must not win over it.
+    const outside: [string, TagKind][] = [[tags.open, "open"], ...(tags.alsoOpen ?? []).map((t): [string, TagKind] => [t, "open"]), ...framing.map((t): [string, TagKind] => [t, "frame"])];
+    if (!framing.includes(tags.close)) outside.push([tags.close, "close"]);
+    outside.sort((a, b) => b[0].length - a[0].length);
+    this.outsideTags = new TagSet(outside.map(([t]) => t));
+    this.outsideKinds = outside.map(([, kind]) => kind);
+    this.insideTags = new TagSet([...new Set([tags.close, ...framing])].sort((a, b) => b.length - a.length));
+    this.firstChars = [...new Set(outside.map(([t]) => t[0]!))].join("");
   }
 
   push(chunk: string): ParseEvent[] {
@@ -150,12 +169,15 @@ export class ReasoningStage implements StreamParser {
       if (this.inReasoning) {
         this.inReasoning = false;
         this.sink.switchChannel("text");
-      } else if (tag === OPEN) {
+      } else if (this.outsideKinds[tag] === "open") {
         this.inReasoning = true;
         this.sink.switchChannel("reasoning");
-      } else if (tag === CLOSE) {
+      } else if (this.outsideKinds[tag] === "close") {
         // A close with no block open (a chat template may open the block itself).
         this.sink.dropStrayClose(tagText, base + at);
+      } else {
+        // A framing tag: the held-back marker prefix before it is decided, as at a channel change.
+        this.sink.switchChannel("text");
       }
       from = k = at + tagText.length;
     }

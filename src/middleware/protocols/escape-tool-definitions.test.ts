@@ -7,7 +7,7 @@ import { chatmlTemplate } from "../templates/chatml.ts";
 import type { ToolSpec } from "../types.ts";
 import { escapeToolSpecs, renderToolSection } from "./escape-tool-definitions.ts";
 import { toolResultEscaper } from "./escape-tool-result.ts";
-import { allProtocolMarkers, listProtocols } from "./registry.ts";
+import { allReservedMarkers, listProtocols } from "./registry.ts";
 
 /** A definition shaped like the hostile one, with nothing in it that looks like a marker. */
 const plainTool: ToolSpec = {
@@ -42,7 +42,7 @@ const hostileTool: ToolSpec = {
   },
 };
 
-const markersToCount = [...new Set([...chatmlTemplate.controlTokens, ...allProtocolMarkers()])];
+const markersToCount = [...new Set([...chatmlTemplate.controlTokens, ...allReservedMarkers()])];
 const countOf = (text: string, marker: string) => text.split(marker).length - 1;
 const messages = [{ role: "user" as const, content: "Weather in Paris?" }];
 

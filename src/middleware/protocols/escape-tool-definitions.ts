@@ -7,7 +7,7 @@
 // before.
 import type { Protocol, ToolSpec } from "../types.ts";
 import { toolResultEscaper } from "./escape-tool-result.ts";
-import { allProtocolMarkers } from "./registry.ts";
+import { allReservedMarkers } from "./registry.ts";
 
 /** Every string and key in a JSON value, escaped (the value's shape is unchanged). */
 export function escapeJsonValue(value: unknown, escape: (text: string) => string): unknown {
@@ -48,7 +48,7 @@ export function escapeToolSpecs(tools: readonly ToolSpec[], escape: (text: strin
  * several formats).
  */
 export function promptEscaper(controlTokens: readonly string[], protocol: Protocol): (text: string) => string {
-  return toolResultEscaper([...controlTokens, ...allProtocolMarkers(), ...(protocol.markers ?? [])]);
+  return toolResultEscaper([...controlTokens, ...allReservedMarkers(), ...(protocol.reservedMarkers ?? [])]);
 }
 
 /**

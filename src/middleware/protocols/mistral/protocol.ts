@@ -1,0 +1,79 @@
+// The mistral protocol: Mistral's [TOOL_CALLS] format. Tools are listed in
+// [AVAILABLE_TOOLS]…[/AVAILABLE_TOOLS]; a call is [TOOL_CALLS] then a JSON array of
+// {"name", "arguments"} (Mistral 7B v0.3, Nemo), or the newer [TOOL_CALLS]NAME[ARGS]{json}
+// (Mistral Small 3.2, Magistral); results go back inside [TOOL_RESULTS]…[/TOOL_RESULTS].
+import { bareJsonCall } from "../../parser/bare-json-call.ts";
+import type { BodyReading } from "../../parser/call-candidate.ts";
+import { readCallBody } from "../../parser/call-body.ts";
+import type { CallSyntax } from "../../parser/call-syntax.ts";
+import { readCallObject } from "../../parser/json-call.ts";
+import { protectJson } from "../protect-markers.ts";
+import { ToolCallScanner } from "../../parser/scanner.ts";
+import { parseJsonLenient } from "../../repair/json-repair.ts";
+import type { Protocol, ToolCall } from "../../types.ts";
+import { toolResultEscaper } from "../escape-tool-result.ts";
+import { pythonStyleJson } from "../python-json.ts";
+import { jsonCallStructuralTag } from "../structural-tags.ts";
+import { joinAssistantTurn } from "../tool-response.ts";
+
+const TOOL_CALLS = "[TOOL_CALLS]";
+/** `NAME[ARGS]{…}`, or `NAME[CALL_ID]id[ARGS]{…}`. */
+const NAMED_ARGS = /^\s*([A-Za-z_][\w.-]*)(?:\[CALL_ID\][^[]*)?\[ARGS\]/;
+const JSON_NAME = /^\s*\[?\s*\{\s*"name"\s*:\s*"([^"\\]+)"/;
+
+/** Reads what follows [TOOL_CALLS]: a JSON array (or object) of calls, or NAME[ARGS]{json}. */
+export function readMistralCalls(body: string, tools: Parameters<typeof readCallBody>[1]): BodyReading {
+  const named = NAMED_ARGS.exec(body);
+  if (!named) return readCallBody(body, tools);
+  const json = body.slice(named[0].length);
+  const parsed = parseJsonLenient(json.trim() === "" ? "{}" : json);
+  if (!parsed.ok) return { ok: false, kind: "invalid-json", message: `the arguments of ${named[1]} are not valid JSON: ${parsed.message}` };
+  return { ok: true, outcomes: [readCallObject(parsed.value, named[1]!)], repairs: [], complete: true };
+}
+
+/**
+ * A call runs from [TOOL_CALLS] to the next one or the end of the output. Lenient readings: a
+ * whole output that is one JSON call object without [TOOL_CALLS] is a call (bareJsonCall).
+ */
+const mistralSyntax: CallSyntax = {
+  markers: [
+    {
+      open: TOOL_CALLS,
+      ends: ["</s>"],
+      body: "json",
+      read: readMistralCalls,
+      interrupts: true,
+      nameOf: (head) => (NAMED_ARGS.exec(head) ?? JSON_NAME.exec(head))?.[1],
+    },
+  ],
+  bare: bareJsonCall,
+};
+
+function renderCallObject(call: ToolCall): string {
+  return `{"name": ${JSON.stringify(call.name)}, "arguments": ${pythonStyleJson(call.arguments)}}`;
+}
+
+export const mistralProtocol: Protocol = {
+  name: "mistral",
+  label: "Mistral ([TOOL_CALLS][…])",
+  systemPrompt: (tools) =>
+    tools.length === 0
+      ? ""
+      : [
+          `[AVAILABLE_TOOLS]${protectJson(pythonStyleJson(tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }))))}[/AVAILABLE_TOOLS]`,
+          "",
+          'To call tools, reply with [TOOL_CALLS] followed by a JSON array of calls, each {"name": tool name, "arguments": {argument name: value}}:',
+          '[TOOL_CALLS][{"name": "example_tool", "arguments": {"example_argument": "value"}}]',
+          "If no tool fits, answer in plain text.",
+        ].join("\n"),
+  renderAssistant: (message) => {
+    const calls = message.toolCalls ?? [];
+    return joinAssistantTurn(message.content, calls.length > 0 ? [TOOL_CALLS + protectJson(`[${calls.map(renderCallObject).join(", ")}]`)] : [], "");
+  },
+  renderToolResult: (message, escape = toolResultEscaper([])) => `[TOOL_RESULTS]${escape(message.content)}[/TOOL_RESULTS]`,
+  joinToolResults: (rendered) => rendered.join(""),
+  reservedMarkers: [TOOL_CALLS, "[ARGS]", "[CALL_ID]", "[TOOL_RESULTS]", "[/TOOL_RESULTS]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[INST]", "[/INST]"],
+  createParser: (tools) => new ToolCallScanner(mistralSyntax, tools),
+  structuralTag: (tools, choice) =>
+    jsonCallStructuralTag(tools, choice, { trigger: TOOL_CALLS, begin: (name) => `${TOOL_CALLS}[{"name": ${JSON.stringify(name)}, "arguments": `, end: "}]" }),
+};
