@@ -59,8 +59,11 @@ export const toolTraceEntrySchema = z.object({
   label: z.string().optional(),
 });
 
+/** A character offset: views index text with it, so it is a whole number, never negative. */
+const offsetSchema = z.number().int().nonnegative();
+
 /** A half-open range [start, end) of character offsets. */
-export const spanSchema = z.object({ start: z.number(), end: z.number() });
+export const spanSchema = z.object({ start: offsetSchema, end: offsetSchema });
 
 /** Kinds the parsers report; other strings are allowed (a protocol may add its own). */
 export const KNOWN_PARSE_ERROR_KINDS = ["invalid-json", "unknown-tool", "invalid-arguments", "unfinished-tool-call", "missing-tool-name", "unknown-protocol"] as const;
@@ -185,7 +188,7 @@ export const loopEventSchema = z.discriminatedUnion("type", [
     /** With "Constrain tool calls" on: the tool choice and the structural tag sent. */
     constraint: constraintSchema.optional(),
   }),
-  z.object({ ...eventBase, type: z.literal("output-delta"), stepId: z.string(), text: z.string(), offset: z.number() }),
+  z.object({ ...eventBase, type: z.literal("output-delta"), stepId: z.string(), text: z.string(), offset: offsetSchema }),
   z.object({ ...eventBase, type: z.literal("parse"), stepId: z.string(), event: parseEventSchema }),
   z.object({ ...eventBase, type: z.literal("usage"), stepId: z.string(), usage: engineUsageSchema }),
   z.object({ ...eventBase, type: z.literal("tool-start"), stepId: z.string(), call: toolCallSchema }),
@@ -219,3 +222,37 @@ export const loopEventSchema = z.discriminatedUnion("type", [
   }),
   z.object({ ...eventBase, type: z.literal("run-end"), status: runStatusSchema, error: z.string().optional(), messages: z.array(chatMessageSchema) }),
 ]);
+
+/** A problem the schema cannot see alone: it needs the events before it. `index` is the event's place in the log. */
+export interface EventLogIssue {
+  index: number;
+  path: PropertyKey[];
+  message: string;
+}
+
+/**
+ * Checks what holds between events: an output delta starts inside or at the end of the text its
+ * step has so far (the loop records each at the end). A delta placed past the end would leave
+ * a gap the debugger would have to fill, and a file can claim any gap (an offset of 6e8 asked
+ * a view for a 600-million-character string). `start` counts the events of earlier slices.
+ */
+export class EventLogChecker {
+  private readonly outputLength = new Map<string, number>();
+
+  check(events: readonly LoopEvent[], start = 0): EventLogIssue[] {
+    const issues: EventLogIssue[] = [];
+    for (const [position, event] of events.entries()) {
+      if (event.type !== "output-delta") continue;
+      const key = `${event.runId}\u241f${event.stepId}`;
+      const length = this.outputLength.get(key) ?? 0;
+      if (event.offset > length) {
+        issues.push({ index: start + position, path: ["offset"], message: `${event.offset} is past the end of its step's output so far (${length} characters)` });
+        continue;
+      }
+      this.outputLength.set(key, Math.max(length, event.offset + event.text.length));
+    }
+    return issues;
+  }
+}
+
+type LoopEvent = z.infer<typeof loopEventSchema>;

@@ -2,7 +2,7 @@
 // elsewhere; and a replay transcript made from a log (each step's raw output, in order), so a
 // run seen once can be played again without a model.
 import { z } from "zod";
-import { loopEventSchema } from "../middleware/event-log-schema.ts";
+import { EventLogChecker, loopEventSchema } from "../middleware/event-log-schema.ts";
 import type { CutOffLimit, LoopEvent } from "../middleware/types.ts";
 import { defaultSettings, newConversationId, upgradeSettings, type Conversation, type ConversationSettings } from "./conversation.ts";
 import { createYieldPoint } from "./yield-to-page.ts";
@@ -65,10 +65,14 @@ export async function importConversation(text: string, now = Date.now(), pause: 
   const result = exportSchema.safeParse(json);
   const issues: { path: PropertyKey[]; message: string }[] = result.success ? [] : [...result.error.issues];
   const events = result.success ? result.data.events : [];
+  const between = new EventLogChecker();
   for (let at = 0; at < events.length; at += EVENTS_PER_SLICE) {
     await pause();
     const slice = eventsSchema.safeParse(events.slice(at, at + EVENTS_PER_SLICE));
-    if (slice.success) continue;
+    if (slice.success) {
+      for (const issue of between.check(slice.data, at)) issues.push({ path: ["events", issue.index, ...issue.path], message: issue.message });
+      continue;
+    }
     for (const issue of slice.error.issues) issues.push({ ...issue, path: ["events", at + (issue.path[0] as number), ...issue.path.slice(1)] });
   }
   if (!result.success || issues.length > 0) {
