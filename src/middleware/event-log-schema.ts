@@ -96,8 +96,12 @@ export const generationSettingsSchema = z.object({
   grammar: z.string().optional(),
 });
 
-/** The limit that cut a generation short: its max_tokens budget or the model's context window. */
-export const cutOffLimitSchema = z.enum(["max-tokens", "context-window"]);
+/**
+ * The limit that cut a generation short: its max_tokens budget, the model's context window, or
+ * the lab's own bound on what one step keeps of a reply ("output-limit": a server may ignore
+ * max_tokens and stream without end; the loop stops it there).
+ */
+export const cutOffLimitSchema = z.enum(["max-tokens", "context-window", "output-limit"]);
 
 export const engineUsageSchema = z.object({
   promptTokens: z.number().optional(),
