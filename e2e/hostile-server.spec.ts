@@ -63,3 +63,16 @@ test("20 MB of reasoning is cut at the reasoning limit", async ({ page }) => {
   expect(server.floodSent()).toBeLessThan(FLOOD);
   await stillWorks(page);
 });
+
+test("one endless data: line is refused at the stream reader's bound with a clear error", async ({ page }) => {
+  server.script({ text: ["Before the line. "], flood: { kind: "endless-line", chars: 200_000_000, pieceChars: 64_000 } });
+  await connected(page, "native");
+  await send(page, "Hello");
+  const reply = page.getByTestId("message-assistant").last();
+  await expect(reply).toHaveAttribute("data-status", "engine-error", { timeout: 60_000 });
+  await expect(reply).toContainText("a stream line of more than 1,000,000 characters without ending it");
+  await expect(reply).toContainText("Before the line.");
+  await page.screenshot({ path: "e2e/.output/hostile-server-endless-line.png" });
+  expect(server.floodSent()).toBeLessThan(200_000_000);
+  await stillWorks(page);
+});
