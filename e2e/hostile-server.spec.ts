@@ -40,7 +40,7 @@ test("a 20 MB reply that ignores max_tokens is cut at the step's limit, the requ
   await expect(reply).toHaveAttribute("data-status", "cut-off", { timeout: 60_000 });
   const note = reply.getByTestId("turn-end-note");
   await expect(note).toHaveAttribute("data-cut-off", "output-limit");
-  await expect(note).toContainText("passed the lab's limit of 500,000 characters for one step");
+  await expect(note).toContainText("passed the lab's limit of 1,000,000 characters for one step");
   await page.screenshot({ path: "e2e/.output/hostile-server-huge-reply.png" });
   // The lab cancelled the request long before the server was done.
   await expect.poll(() => server.closedEarly()).toBeGreaterThan(0);
@@ -48,8 +48,8 @@ test("a 20 MB reply that ignores max_tokens is cut at the step's limit, the requ
   // The debugger holds exactly the limit's worth of raw output.
   await expect(page.getByTestId("step-item")).toHaveCount(1);
   const rawLength = await page.getByTestId("raw-output-view").evaluate((view) => (view.textContent ?? "").length);
-  expect(rawLength).toBeGreaterThanOrEqual(500_000);
-  expect(rawLength).toBeLessThan(501_000);
+  expect(rawLength).toBeGreaterThanOrEqual(1_000_000);
+  expect(rawLength).toBeLessThan(1_001_000);
   await stillWorks(page);
 });
 
@@ -59,7 +59,7 @@ test("20 MB of reasoning is cut at the reasoning limit", async ({ page }) => {
   await send(page, "Think hard");
   const reply = page.getByTestId("message-assistant").last();
   await expect(reply).toHaveAttribute("data-status", "cut-off", { timeout: 60_000 });
-  await expect(reply.getByTestId("turn-end-note")).toContainText("reasoning passed the lab's limit of 500,000 characters");
+  await expect(reply.getByTestId("turn-end-note")).toContainText("reasoning passed the lab's limit of 1,000,000 characters");
   expect(server.floodSent()).toBeLessThan(FLOOD);
   await stillWorks(page);
 });

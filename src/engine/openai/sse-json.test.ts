@@ -38,6 +38,17 @@ describe("readSseJson's bounds", () => {
     expect(state.cancelled).toBe(true);
   });
 
+  it("still yields the events that ended before the overlong line, when both arrive in one read", async () => {
+    const { stream } = body('data: {"a":1}\n\ndata: {"text": "' + "x".repeat(20_000), "x");
+    const seen: unknown[] = [];
+    await expect(
+      (async () => {
+        for await (const payload of readSseJson(stream, undefined, 10_000)) seen.push(payload);
+      })(),
+    ).rejects.toThrow(/stream line of more than 10,000 characters/);
+    expect(seen).toEqual([{ a: 1 }]);
+  });
+
   it("stops at an event whose data lines never end with a blank line", async () => {
     const { stream, state } = body("", 'data: "' + "y".repeat(500) + '"\n');
     await expect(readAll(stream, 10_000)).rejects.toThrow(/stream event of more than 10,000 characters/);

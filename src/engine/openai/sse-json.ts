@@ -43,15 +43,17 @@ export async function* readSseJson(body: ReadableStream<Uint8Array>, signal?: Ab
       const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
       const lastBreak = Math.max(text.lastIndexOf("\n"), text.lastIndexOf("\r"));
       lineChars = lastBreak < 0 ? lineChars + text.length : text.length - lastBreak - 1;
-      if (lineChars > maxChars) throw new StreamFormatError(`The server sent a stream line of more than ${maxChars.toLocaleString("en-US")} characters without ending it; the lab stopped reading there.`);
+      // Past the bound, the lines that did end are still read (what arrived before is kept).
+      const lineTooLong = lineChars > maxChars;
       ended = false;
-      parser.feed(text);
+      parser.feed(lineTooLong ? text.slice(0, lastBreak + 1) : text);
       eventChars = ended ? lineChars : eventChars + text.length;
-      if (eventChars > maxChars) throw new StreamFormatError(`The server sent a stream event of more than ${maxChars.toLocaleString("en-US")} characters without ending it; the lab stopped reading there.`);
       for (const event of pending.splice(0)) {
         if (event.data === "[DONE]") return;
         yield parseData(event);
       }
+      if (lineTooLong) throw new StreamFormatError(`The server sent a stream line of more than ${maxChars.toLocaleString("en-US")} characters without ending it; the lab stopped reading there.`);
+      if (eventChars > maxChars) throw new StreamFormatError(`The server sent a stream event of more than ${maxChars.toLocaleString("en-US")} characters without ending it; the lab stopped reading there.`);
       if (done) return;
     }
   } finally {

@@ -29,14 +29,14 @@ export interface StreamStepInput {
  * What one step keeps of a model's reply, in characters: its text and call arguments
  * together, and its reasoning. A server may ignore max_tokens (or a reasoning budget) and
  * stream without end; past a limit the loop stops the generation, keeps what fits and ends the
- * step as cut off, saying why. 500,000 characters is ≈ 125k tokens, more than any window a
+ * step as cut off, saying why. 1,000,000 characters is ≈ 250k tokens, more than any window a
  * step's prompt leaves room for.
  */
 export interface StepOutputLimits {
   outputChars: number;
   reasoningChars: number;
 }
-export const STEP_OUTPUT_LIMITS: StepOutputLimits = { outputChars: 500_000, reasoningChars: 500_000 };
+export const STEP_OUTPUT_LIMITS: StepOutputLimits = { outputChars: 1_000_000, reasoningChars: 1_000_000 };
 
 /** At most `room` characters of `text`, not splitting a surrogate pair. */
 function fitInto(text: string, room: number): string {
