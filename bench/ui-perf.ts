@@ -3,8 +3,11 @@
 //   1. main-thread long tasks while the replay engine streams into an open debugger,
 //   2. interaction latency in a 1,000-step session (imported as an event-log file),
 //   3. the initial JavaScript size, gzip, without the WebLLM chunks;
-//   4. the token view of a 4k-token prompt (token-view.ts).
+//   4. the token view of a 4k-token prompt (token-view.ts);
+//   5. the Markdown flood: 50,000 short Markdown lines streamed into the chat (markdown-flood.ts).
 // Run alone with `npx tsx bench/ui-perf.ts`, or with the others by `npm run bench`.
+// `UI_BENCH_ONLY=markdown-flood` (a comma list of stream, session, tokens, markdown-flood) runs
+// only those parts.
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
@@ -13,6 +16,7 @@ import { gzipSync } from "node:zlib";
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { baseChromiumArgs, systemChromiumPath } from "../e2e/browser.ts";
 import { longSession } from "../src/ui/debugger/event-fixtures.ts";
+import { markdownFloodScenario, printMarkdownFloodFigures } from "./markdown-flood.ts";
 import { printTokenViewFigures, tokenViewScenario } from "./token-view.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -276,7 +280,9 @@ export async function runUiPerfBenchmark(): Promise<void> {
     await waitForHttp(base, 60_000);
     browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: baseChromiumArgs });
     const live = browser;
-    for (const [label, delayMs] of [
+    const only = process.env.UI_BENCH_ONLY?.split(",").map((part) => part.trim());
+    const runs = (part: string) => !only || only.includes(part);
+    for (const [label, delayMs] of !runs("stream") ? [] : [
       // The replay engine paces chunks by a clock (chunk n is due 2 ms × (n + 1) after the
       // start), so delayMs 2 asks for 500 chunks/s even where timers fire late. The rate printed
       // is measured from Send to the final step (the tool run and the short second step included).
@@ -290,7 +296,7 @@ export async function runUiPerfBenchmark(): Promise<void> {
           `(${figures.chunksPerSecond.toFixed(0)} chunks/s) — ${describeLongTasks(figures.longTasks)}`,
       );
     }
-    const session = await step("1,000-step session", () => sessionScenario(live, base, 1000));
+    const session = runs("session") ? await step("1,000-step session", () => sessionScenario(live, base, 1000)) : new Error("skipped");
     if (!(session instanceof Error)) {
       console.log(`1,000-step session (imported event log, ${session.steps} steps): listed in ${ms(session.importToListedMs)}`);
       console.log(`  during the import: ${describeLongTasks(session.importLongTasks)}`);
@@ -299,8 +305,10 @@ export async function runUiPerfBenchmark(): Promise<void> {
       console.log(`  select a parse step (to paint): median ${ms(median(session.selectParseStepMs))}, max ${ms(Math.max(...session.selectParseStepMs))}`);
       console.log(`  during the 15 interactions: ${describeLongTasks(session.longTasks)}`);
     }
-    const tokens = await step("token view", () => tokenViewScenario(live, base, recordLongTasks, longTasksSince));
+    const tokens = runs("tokens") ? await step("token view", () => tokenViewScenario(live, base, recordLongTasks, longTasksSince)) : new Error("skipped");
     if (!(tokens instanceof Error)) printTokenViewFigures(tokens, describeLongTasks);
+    const flood = runs("markdown-flood") ? await step("Markdown flood", () => markdownFloodScenario(live, base, recordLongTasks)) : new Error("skipped");
+    if (!(flood instanceof Error)) printMarkdownFloodFigures(flood);
   } finally {
     await browser?.close();
     if (server.pid) {
