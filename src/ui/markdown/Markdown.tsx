@@ -107,13 +107,7 @@ const TopBlock = memo(
  * What a block costs to draw, in source lines (a long paragraph's parts are drawn whole, so a
  * paragraph can only be cut between parts: see drawWithin).
  */
-const piecesOf = (sourced: SourcedBlock) => linesOf(sourced.source);
-
-function linesOf(text: string): number {
-  let lines = 1;
-  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lines += 1;
-  return lines;
-}
+const piecesOf = (sourced: SourcedBlock) => sourced.lines;
 
 /** A run of top-level blocks, inserted into the page at once; its blocks skip redrawing on their own. */
 const BlockGroup = memo(

@@ -47,6 +47,8 @@ export const PARAGRAPH_PART_LINES = 100;
 export interface SourcedBlock {
   block: Block;
   source: string;
+  /** How many source lines it was read from. */
+  lines: number;
 }
 
 export function parseMarkdown(source: string, meter?: WorkMeter): Block[] {
@@ -63,11 +65,11 @@ export type PartCache = Map<string, Inline[]>;
 /** The top-level blocks, each with its source lines (nested blocks are not sourced). */
 export function parseMarkdownSourced(source: string, meter?: WorkMeter, parts?: PartCache): SourcedBlock[] {
   const lines = splitLines(source);
-  const sources: string[] = [];
+  const sources: { text: string; lines: number }[] = [];
   const cache = parts ? { previous: new Map(parts), next: parts } : undefined;
   parts?.clear();
   const blocks = parseBlocks(lines, 0, meter, sources, cache);
-  return blocks.map((block, index) => ({ block, source: sources[index] ?? "" }));
+  return blocks.map((block, index) => ({ block, source: sources[index]?.text ?? "", lines: sources[index]?.lines ?? 1 }));
 }
 
 /** Parts read by the previous parse, and the map the parts of this one go into. */
@@ -94,15 +96,16 @@ function readHeading(line: string): { level: number; text: string } | null {
   return { level, text };
 }
 
-/** `sources`, when given, receives each block's source lines, joined (a parallel array). */
-function parseBlocks(lines: string[], depth: number, meter: WorkMeter | undefined, sources?: string[], cache?: PartReuse): Block[] {
+/** `sources`, when given, receives each block's source lines, joined, and their count (a parallel array). */
+function parseBlocks(lines: string[], depth: number, meter: WorkMeter | undefined, sources?: { text: string; lines: number }[], cache?: PartReuse): Block[] {
   // Nested deeper than MAX_BLOCK_DEPTH: one paragraph of what was written.
   if (depth >= MAX_BLOCK_DEPTH) return [paragraphOf(lines, meter, cache)];
   const blocks: Block[] = [];
   let from = 0;
   const push = (block: Block, to: number) => {
     blocks.push(block);
-    sources?.push(lines.slice(from, Math.min(to, lines.length)).join("\n"));
+    const end = Math.min(to, lines.length);
+    sources?.push({ text: lines.slice(from, end).join("\n"), lines: Math.max(1, end - from) });
   };
   let paragraph: string[] = [];
   let paragraphFrom = 0;
