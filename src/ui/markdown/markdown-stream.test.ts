@@ -3,7 +3,7 @@
 // unchanged ones), and a part read by the previous parse is not read again. Work is counted by
 // the parser's own meter, never timed.
 import { describe, expect, it } from "vitest";
-import { PARAGRAPH_PART_LINES, parseMarkdown, parseMarkdownSourced, type PartCache, type WorkMeter } from "./parse-markdown.ts";
+import { LIST_PART_ITEMS, PARAGRAPH_PART_LINES, parseMarkdown, parseMarkdownSourced, type PartCache, type WorkMeter } from "./parse-markdown.ts";
 
 const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `row ${from + i} _x_`).join("\n");
 
@@ -17,6 +17,18 @@ describe("streamed Markdown", () => {
     expect(parts.flatMap((p) => p.children).filter((n) => n.type === "em")).toHaveLength(250);
     // A short paragraph is one run of inline nodes, as before.
     expect(parseMarkdown(rows(0, 3))).toEqual([{ type: "paragraph", children: expect.any(Array) }]);
+  });
+
+  it("reads a long list as lists of LIST_PART_ITEMS items, numbering carried on, each with its own source", () => {
+    const list = Array.from({ length: 250 }, (_, i) => `${i + 1}. item _${i + 1}_`).join("\n");
+    const sourced = parseMarkdownSourced(`Intro\n\n${list}`);
+    expect(sourced.map((s) => s.block.type)).toEqual(["paragraph", "list", "list", "list"]);
+    expect(sourced.slice(1).map((s) => (s.block.type === "list" ? [s.block.start, s.block.items.length, s.lines] : null))).toEqual([
+      [1, LIST_PART_ITEMS, 100],
+      [101, LIST_PART_ITEMS, 100],
+      [201, 50, 50],
+    ]);
+    expect(sourced[2]?.source.startsWith("101. item _101_\n102.")).toBe(true);
   });
 
   it("gives each top-level block the lines it was read from", () => {

@@ -43,6 +43,9 @@ const QUOTE = /^ {0,3}>[ \t]?(.*)$/s;
  */
 export const PARAGRAPH_PART_LINES = 100;
 
+/** A list of more items than this is read as several lists of this many (numbering carried on). */
+export const LIST_PART_ITEMS = 100;
+
 /** A top-level block with the lines it was read from, so a renderer can skip blocks that did not change. */
 export interface SourcedBlock {
   block: Block;
@@ -176,9 +179,11 @@ function parseBlocks(lines: string[], depth: number, meter: WorkMeter | undefine
       const pattern = isOrdered ? ORDERED : BULLET;
       const items: Block[][] = [];
       const start = ordered ? Number(ordered[2]) : 1;
+      const itemFrom: number[] = [];
       while (i < lines.length) {
         const match = pattern.exec(lines[i]!);
         if (!match) break;
+        itemFrom.push(i);
         const itemLines = [match[3]!];
         i += 1;
         // Continuation: indented lines (and blank lines followed by indented ones) belong to the item.
@@ -195,7 +200,12 @@ function parseBlocks(lines: string[], depth: number, meter: WorkMeter | undefine
         }
         items.push(parseBlocks(itemLines, depth + 1, meter, undefined, cache));
       }
-      push({ type: "list", ordered: isOrdered, start, items }, i);
+      // A long list is several lists of LIST_PART_ITEMS items (numbering carried on), each a
+      // block of its own: drawn, skipped and inserted like any other block.
+      for (let at = 0; at < items.length; at += LIST_PART_ITEMS) {
+        from = itemFrom[at]!;
+        push({ type: "list", ordered: isOrdered, start: start + at, items: items.slice(at, at + LIST_PART_ITEMS) }, itemFrom[at + LIST_PART_ITEMS] ?? i);
+      }
       continue;
     }
     if (paragraph.length === 0) paragraphFrom = i;
