@@ -5,9 +5,11 @@
 //   3. the initial JavaScript size, gzip, without the WebLLM chunks;
 //   4. the token view of a 4k-token prompt (token-view.ts);
 //   5. an MCP server offering 3,000 tools: connect, count their tokens, reload (many-tools.ts);
-//   6. typing in the parser playground with a megabyte pasted (playground-typing.ts).
-// Run alone with `npx tsx bench/ui-perf.ts`, or with the others by `npm run bench`;
-// `UI_BENCH_ONLY=many-tools` (or streaming, session, tokens, playground) runs one scenario.
+//   6. typing in the parser playground with a megabyte pasted (playground-typing.ts);
+//   7. the Markdown flood: 50,000 short Markdown lines streamed into the chat (markdown-flood.ts).
+// Run alone with `npx tsx bench/ui-perf.ts`, or with the others by `npm run bench`.
+// `UI_BENCH_ONLY=markdown-flood` (a comma list of stream, session, tokens, many-tools,
+// playground, markdown-flood) runs only those parts.
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
@@ -17,6 +19,7 @@ import { chromium, type Browser, type Page } from "@playwright/test";
 import { baseChromiumArgs, systemChromiumPath } from "../e2e/browser.ts";
 import { longSession } from "../src/ui/debugger/event-fixtures.ts";
 import { manyToolsScenario, printManyToolsFigures } from "./many-tools.ts";
+import { markdownFloodScenario, printMarkdownFloodFigures } from "./markdown-flood.ts";
 import { playgroundScenario, printPlaygroundFigures } from "./playground-typing.ts";
 import { printTokenViewFigures, tokenViewScenario } from "./token-view.ts";
 
@@ -281,16 +284,15 @@ export async function runUiPerfBenchmark(): Promise<void> {
     await waitForHttp(base, 60_000);
     browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: baseChromiumArgs });
     const live = browser;
-    const only = process.env.UI_BENCH_ONLY;
-    const wanted = (name: string) => !only || only === name;
-    for (const [label, delayMs] of [
+    const only = process.env.UI_BENCH_ONLY?.split(",").map((part) => part.trim());
+    const runs = (part: string) => !only || only.includes(part);
+    for (const [label, delayMs] of !runs("stream") ? [] : [
       // The replay engine paces chunks by a clock (chunk n is due 2 ms × (n + 1) after the
       // start), so delayMs 2 asks for 500 chunks/s even where timers fire late. The rate printed
       // is measured from Send to the final step (the tool run and the short second step included).
       ["paced: delayMs 2 (500 chunks/s asked)", 2],
       ["unthrottled: delayMs 0", 0],
     ] as const) {
-      if (!wanted("streaming")) break;
       const figures = await step(`streaming (${label})`, () => streamScenario(live, base, label, delayMs));
       if (figures instanceof Error) continue;
       console.log(
@@ -298,7 +300,7 @@ export async function runUiPerfBenchmark(): Promise<void> {
           `(${figures.chunksPerSecond.toFixed(0)} chunks/s) — ${describeLongTasks(figures.longTasks)}`,
       );
     }
-    const session = wanted("session") ? await step("1,000-step session", () => sessionScenario(live, base, 1000)) : new Error("skipped");
+    const session = runs("session") ? await step("1,000-step session", () => sessionScenario(live, base, 1000)) : new Error("skipped");
     if (!(session instanceof Error)) {
       console.log(`1,000-step session (imported event log, ${session.steps} steps): listed in ${ms(session.importToListedMs)}`);
       console.log(`  during the import: ${describeLongTasks(session.importLongTasks)}`);
@@ -307,12 +309,14 @@ export async function runUiPerfBenchmark(): Promise<void> {
       console.log(`  select a parse step (to paint): median ${ms(median(session.selectParseStepMs))}, max ${ms(Math.max(...session.selectParseStepMs))}`);
       console.log(`  during the 15 interactions: ${describeLongTasks(session.longTasks)}`);
     }
-    const tokens = wanted("tokens") ? await step("token view", () => tokenViewScenario(live, base, recordLongTasks, longTasksSince)) : new Error("skipped");
+    const tokens = runs("tokens") ? await step("token view", () => tokenViewScenario(live, base, recordLongTasks, longTasksSince)) : new Error("skipped");
     if (!(tokens instanceof Error)) printTokenViewFigures(tokens, describeLongTasks);
-    const manyTools = wanted("many-tools") ? await step("many MCP tools", () => manyToolsScenario(live, base, 3000, recordLongTasks)) : new Error("skipped");
+    const manyTools = runs("many-tools") ? await step("many MCP tools", () => manyToolsScenario(live, base, 3000, recordLongTasks)) : new Error("skipped");
     if (!(manyTools instanceof Error)) printManyToolsFigures(manyTools);
-    const playground = wanted("playground") ? await step("parser playground", () => playgroundScenario(live, base, recordLongTasks, longTasksSince)) : new Error("skipped");
+    const playground = runs("playground") ? await step("parser playground", () => playgroundScenario(live, base, recordLongTasks, longTasksSince)) : new Error("skipped");
     if (!(playground instanceof Error)) printPlaygroundFigures(playground, describeLongTasks);
+    const flood = runs("markdown-flood") ? await step("Markdown flood", () => markdownFloodScenario(live, base, recordLongTasks)) : new Error("skipped");
+    if (!(flood instanceof Error)) printMarkdownFloodFigures(flood);
   } finally {
     await browser?.close();
     if (server.pid) {

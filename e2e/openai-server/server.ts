@@ -2,7 +2,8 @@
 // it is none of them. It serves /v1/models, and streams scripted replies from /v1/completions
 // (prompt mode) and /v1/chat/completions (native mode) as Server-Sent Events, records every
 // request it receives so tests can check the exact prompt or the tools sent, and fails on cue:
-// a CORS refusal, 401, a dropped stream, a missing completions endpoint, a context overflow.
+// a CORS refusal, 401, a dropped stream, a missing completions endpoint, a context overflow;
+// and hostile on cue: a reply or reasoning that ignores max_tokens and floods, one endless line.
 // With `answer` it replies to requests itself (eval questions, right, wrong or repairable).
 // It listens on 127.0.0.1 only and is started and stopped by the tests themselves.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -28,6 +29,12 @@ export interface ScriptedReply {
   error?: { status: number; message: string };
   /** After the text, hold the stream open until the client goes away (a Stop) or `release()`. */
   hold?: boolean;
+  /**
+   * Hostile, after the text: `chars` more characters of text or of reasoning (ignoring
+   * max_tokens) in events of `pieceChars`, or one `data:` line of `chars` that never ends.
+   * Stops early when the client goes away; `floodSent()` tells how much was written.
+   */
+  flood?: { kind: "text" | "reasoning" | "endless-line"; chars: number; pieceChars?: number };
 }
 
 export interface RecordedRequest {
@@ -58,6 +65,8 @@ export interface OpenAiTestServer {
   script: (...replies: ScriptedReply[]) => void;
   /** Clients that went away before their stream ended (a Stop). */
   closedEarly: () => number;
+  /** Characters of flood the last hostile reply wrote before it ended or the client went away. */
+  floodSent: () => number;
   /** Lets held streams go on (to their end, or to their drop). */
   release: () => void;
   set: (options: Partial<TestServerOptions>) => void;
@@ -69,6 +78,7 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
   const requests: RecordedRequest[] = [];
   const queue: ScriptedReply[] = [];
   let closedEarly = 0;
+  let floodSent = 0;
   const held = new Set<() => void>();
 
   const server = createServer((req, res) => {
@@ -147,6 +157,7 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
       });
       if (goneEarly) return;
     }
+    if (reply.flood && !(await flood(res, reply.flood, chat))) return;
     if (reply.drop) {
       // Close the connection mid-response (no finish reason, no end of the chunked body); a
       // graceful close, so what was written still reaches the client first.
@@ -165,6 +176,36 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
     res.end();
   }
 
+  /** Writes the flood with back-pressure; false when the client went away first (or the line never ends). */
+  async function flood(res: ServerResponse, spec: NonNullable<ScriptedReply["flood"]>, chat: boolean): Promise<boolean> {
+    floodSent = 0;
+    const piece = spec.pieceChars ?? 4_000;
+    const write = async (text: string): Promise<boolean> => {
+      if (res.destroyed || res.writableEnded) return false;
+      if (!res.write(text)) await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.once("drain", done);
+        res.once("close", done);
+      });
+      return !res.destroyed;
+    };
+    if (spec.kind === "endless-line") await write(`data: {"id": "cmpl-test", "choices": [{"index": 0, "delta": {"content": "`);
+    while (floodSent < spec.chars) {
+      const text = "x".repeat(Math.min(piece, spec.chars - floodSent));
+      const line =
+        spec.kind === "endless-line"
+          ? text
+          : `data: ${JSON.stringify({ id: "cmpl-test", choices: [{ index: 0, ...(spec.kind === "reasoning" ? { delta: { reasoning_content: text } } : chat ? { delta: { content: text } } : { text }), finish_reason: null }] })}\n\n`;
+      if (!(await write(line))) return false;
+      floodSent += text.length;
+    }
+    return spec.kind !== "endless-line";
+  }
+
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -172,6 +213,7 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
     requests,
     script: (...replies) => void queue.push(...replies),
     closedEarly: () => closedEarly,
+    floodSent: () => floodSent,
     release: () => [...held].forEach((release) => release()),
     set: (patch) => Object.assign(options, patch),
     close: () =>

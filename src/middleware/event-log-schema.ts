@@ -59,8 +59,11 @@ export const toolTraceEntrySchema = z.object({
   label: z.string().optional(),
 });
 
+/** A character offset: views index text with it, so it is a whole number, never negative. */
+const offsetSchema = z.number().int().nonnegative();
+
 /** A half-open range [start, end) of character offsets. */
-export const spanSchema = z.object({ start: z.number(), end: z.number() });
+export const spanSchema = z.object({ start: offsetSchema, end: offsetSchema });
 
 /** Kinds the parsers report; other strings are allowed (a protocol may add its own). */
 export const KNOWN_PARSE_ERROR_KINDS = ["invalid-json", "unknown-tool", "invalid-arguments", "unfinished-tool-call", "missing-tool-name", "unknown-protocol"] as const;
@@ -106,8 +109,12 @@ export const generationSettingsSchema = z.object({
   grammar: z.string().optional(),
 });
 
-/** The limit that cut a generation short: its max_tokens budget or the model's context window. */
-export const cutOffLimitSchema = z.enum(["max-tokens", "context-window"]);
+/**
+ * The limit that cut a generation short: its max_tokens budget, the model's context window, or
+ * the lab's own bound on what one step keeps of a reply ("output-limit": a server may ignore
+ * max_tokens and stream without end; the loop stops it there).
+ */
+export const cutOffLimitSchema = z.enum(["max-tokens", "context-window", "output-limit"]);
 
 export const engineUsageSchema = z.object({
   promptTokens: z.number().optional(),
@@ -207,7 +214,7 @@ export const loopEventSchema = z.discriminatedUnion("type", [
     /** With "Constrain tool calls" on: the tool choice and the structural tag sent. */
     constraint: constraintSchema.optional(),
   }),
-  z.object({ ...eventBase, type: z.literal("output-delta"), stepId: z.string(), text: z.string(), offset: z.number() }),
+  z.object({ ...eventBase, type: z.literal("output-delta"), stepId: z.string(), text: z.string(), offset: offsetSchema }),
   z.object({ ...eventBase, type: z.literal("parse"), stepId: z.string(), event: parseEventSchema }),
   z.object({ ...eventBase, type: z.literal("usage"), stepId: z.string(), usage: engineUsageSchema }),
   z.object({ ...eventBase, type: z.literal("tool-start"), stepId: z.string(), call: toolCallSchema }),
@@ -249,3 +256,37 @@ export const loopEventSchema = z.discriminatedUnion("type", [
     discarded: z.boolean().optional(),
   }),
 ]);
+
+/** A problem the schema cannot see alone: it needs the events before it. `index` is the event's place in the log. */
+export interface EventLogIssue {
+  index: number;
+  path: PropertyKey[];
+  message: string;
+}
+
+/**
+ * Checks what holds between events: an output delta starts inside or at the end of the text its
+ * step has so far (the loop records each at the end). A delta placed past the end would leave
+ * a gap the debugger would have to fill, and a file can claim any gap (an offset of 6e8 asked
+ * a view for a 600-million-character string). `start` counts the events of earlier slices.
+ */
+export class EventLogChecker {
+  private readonly outputLength = new Map<string, number>();
+
+  check(events: readonly LoopEvent[], start = 0): EventLogIssue[] {
+    const issues: EventLogIssue[] = [];
+    for (const [position, event] of events.entries()) {
+      if (event.type !== "output-delta") continue;
+      const key = `${event.runId}\u241f${event.stepId}`;
+      const length = this.outputLength.get(key) ?? 0;
+      if (event.offset > length) {
+        issues.push({ index: start + position, path: ["offset"], message: `${event.offset} is past the end of its step's output so far (${length} characters)` });
+        continue;
+      }
+      this.outputLength.set(key, Math.max(length, event.offset + event.text.length));
+    }
+    return issues;
+  }
+}
+
+type LoopEvent = z.infer<typeof loopEventSchema>;

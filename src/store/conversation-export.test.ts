@@ -26,6 +26,25 @@ describe("conversation export and import", () => {
     await expect(importConversation(JSON.stringify(badCall))).rejects.toThrow(/events\.9\.message\.toolCalls\.0\.id/);
   });
 
+  it("refuses offsets and spans a view could not use: negative, fractional, or past the output recorded so far", async () => {
+    const file = exportConversation({ ...createConversation(5), events: toolCallRun("r1", []) });
+    const deltaAt = file.events.findIndex((e) => e.type === "output-delta");
+    const withDelta = (patch: Record<string, unknown>) => ({ ...file, events: file.events.map((e, i) => (i === deltaAt ? { ...e, ...patch } : e)) });
+    // The attack of issue 18: one delta whose offset leaves a gap of 2e8 or 6e8 characters.
+    for (const offset of [2e8, 6e8]) {
+      await expect(importConversation(JSON.stringify(withDelta({ offset })))).rejects.toThrow(new RegExp(`events\\.${deltaAt}\\.offset: ${offset} is past the end of its step's output so far \\(0 characters\\)`));
+    }
+    await expect(importConversation(JSON.stringify(withDelta({ offset: -1 })))).rejects.toThrow(new RegExp(`events\\.${deltaAt}\\.offset`));
+    await expect(importConversation(JSON.stringify(withDelta({ offset: 0.5 })))).rejects.toThrow(new RegExp(`events\\.${deltaAt}\\.offset`));
+    const parseAt = file.events.findIndex((e) => e.type === "parse");
+    const badSpan = { ...file, events: file.events.map((e, i) => (i === parseAt && e.type === "parse" ? { ...e, event: { ...e.event, span: { start: -3, end: 2.5 } } } : e)) };
+    await expect(importConversation(JSON.stringify(badSpan))).rejects.toThrow(new RegExp(`events\\.${parseAt}\\.event\\.span\\.start`));
+    // A delta that overlaps what came before (offset inside the text) is still a log the view can place.
+    const second = { ...file.events[deltaAt]!, text: "again", offset: 2 };
+    const overlapping = { ...file, events: [...file.events.slice(0, deltaAt + 1), second, ...file.events.slice(deltaAt + 1)] };
+    await expect(importConversation(JSON.stringify(overlapping))).resolves.toBeDefined();
+  });
+
   it("names what is wrong with a bad file", async () => {
     await expect(importConversation("{not json")).rejects.toThrow(/not JSON/);
     await expect(importConversation(JSON.stringify({ hello: 1 }))).rejects.toThrow(/not a Toolcall Lab conversation export — format/);

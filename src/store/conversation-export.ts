@@ -2,8 +2,11 @@
 // elsewhere; and a replay transcript made from a log (each step's raw output, in order), so a
 // run seen once can be played again without a model.
 import { z } from "zod";
-import { loopEventSchema } from "../middleware/event-log-schema.ts";
-import type { CutOffLimit, LoopEvent } from "../middleware/types.ts";
+import { EventLogChecker, loopEventSchema } from "../middleware/event-log-schema.ts";
+import { NATIVE_PROTOCOL } from "../middleware/loop/run-tool-loop.ts";
+import { getProtocol } from "../middleware/protocols/registry.ts";
+import { parseJsonLenient } from "../middleware/repair/json-repair.ts";
+import type { CutOffLimit, LoopEvent, ParseEvent, Protocol, ToolCall } from "../middleware/types.ts";
 import { defaultSettings, newConversationId, upgradeSettings, type Conversation, type ConversationSettings } from "./conversation.ts";
 import { createYieldPoint } from "./yield-to-page.ts";
 
@@ -65,10 +68,14 @@ export async function importConversation(text: string, now = Date.now(), pause: 
   const result = exportSchema.safeParse(json);
   const issues: { path: PropertyKey[]; message: string }[] = result.success ? [] : [...result.error.issues];
   const events = result.success ? result.data.events : [];
+  const between = new EventLogChecker();
   for (let at = 0; at < events.length; at += EVENTS_PER_SLICE) {
     await pause();
     const slice = eventsSchema.safeParse(events.slice(at, at + EVENTS_PER_SLICE));
-    if (slice.success) continue;
+    if (slice.success) {
+      for (const issue of between.check(slice.data, at)) issues.push({ path: ["events", issue.index, ...issue.path], message: issue.message });
+      continue;
+    }
     for (const issue of slice.error.issues) issues.push({ ...issue, path: ["events", at + (issue.path[0] as number), ...issue.path.slice(1)] });
   }
   if (!result.success || issues.length > 0) {
@@ -106,11 +113,18 @@ export interface TranscriptFile {
  * A replay transcript of a log: the raw output of every step (sub-agent steps included), in the
  * order the steps started — the order in which a replay engine hands out turns.
  * `runId` limits it to one top-level run and the runs nested under it.
+ *
+ * A native-mode step (the server made its calls; no call is in its raw text) is written in
+ * `replayProtocol` (default hermes), so the replay, which reads text, makes the same calls: its
+ * reasoning as a <think> block, its text, and its calls as the protocol writes calls. A call the
+ * lab refused is written too when its arguments were an object (the replay refuses it the same
+ * way); one whose arguments were not JSON at all cannot be, and the description says so.
  */
-export function transcriptFromEvents(events: readonly LoopEvent[], title: string, runId?: string): TranscriptFile {
+export function transcriptFromEvents(events: readonly LoopEvent[], title: string, runId?: string, replayProtocol = "hermes"): TranscriptFile {
   const belongs = new Set<string>(runId ? [runId] : []);
   const stepOrder: string[] = [];
   const outputs = new Map<string, string>();
+  const nativeSteps = new Map<string, NativeStep>();
   const counts = new Map<string, { promptTokens?: number; completionTokens?: number }>();
   const cutOffs = new Map<string, CutOffLimit>();
   let protocol: string | undefined;
@@ -126,9 +140,13 @@ export function transcriptFromEvents(events: readonly LoopEvent[], title: string
     if (event.type === "step-start") {
       stepOrder.push(event.stepId);
       outputs.set(event.stepId, "");
-      if (!event.parent) protocol ??= event.protocol;
+      if (event.protocol === NATIVE_PROTOCOL) nativeSteps.set(event.stepId, { reasoning: "", calls: [], unwritable: 0 });
+      if (!event.parent) protocol ??= event.protocol === NATIVE_PROTOCOL ? replayProtocol : event.protocol;
     } else if (event.type === "output-delta") {
       outputs.set(event.stepId, (outputs.get(event.stepId) ?? "") + event.text);
+    } else if (event.type === "parse") {
+      const native = nativeSteps.get(event.stepId);
+      if (native) collectNative(native, event.event);
     } else if (event.type === "usage") {
       const { promptTokens, completionTokens } = event.usage;
       if (promptTokens !== undefined || completionTokens !== undefined) counts.set(event.stepId, { promptTokens, completionTokens });
@@ -136,16 +154,68 @@ export function transcriptFromEvents(events: readonly LoopEvent[], title: string
       cutOffs.set(event.stepId, event.cutOff);
     }
   }
+  const writer = getProtocol(replayProtocol);
+  let unwritable = 0;
+  for (const [stepId, native] of nativeSteps) {
+    if (!writer) continue;
+    unwritable += native.unwritable;
+    outputs.set(stepId, writeNativeStep(writer, outputs.get(stepId) ?? "", native));
+  }
   // A step that produced nothing (the engine failed before its first token) is not a turn.
   const played = stepOrder.filter((id) => (outputs.get(id) ?? "") !== "");
   const turns = played.map((id) => outputs.get(id) ?? "");
+  const nativeNote =
+    nativeSteps.size === 0
+      ? ""
+      : !writer
+        ? ` Its native-mode steps' calls could not be written: there is no protocol "${replayProtocol}".`
+        : ` Native-mode steps (the server's own tool calling) are written in ${replayProtocol}${unwritable > 0 ? `; ${unwritable} call${unwritable === 1 ? "" : "s"} whose arguments were not JSON could not be written` : ""}.`;
   const transcript: TranscriptFile = {
     title,
-    description: `Made from a Toolcall Lab run: ${turns.length} model output${turns.length === 1 ? "" : "s"}.`,
+    description: `Made from a Toolcall Lab run: ${turns.length} model output${turns.length === 1 ? "" : "s"}.${nativeNote}`,
     turns,
   };
   if (protocol) transcript.protocol = protocol;
   if (played.some((id) => counts.has(id))) transcript.usage = played.map((id) => counts.get(id) ?? null);
   if (played.some((id) => cutOffs.has(id))) transcript.cutOff = played.map((id) => cutOffs.get(id) ?? null);
   return transcript;
+}
+
+/** What a native-mode step made besides its text: reasoning and calls, in order. */
+interface NativeStep {
+  reasoning: string;
+  calls: ToolCall[];
+  /** Calls the server sent whose arguments were not JSON: no protocol can write them. */
+  unwritable: number;
+}
+
+function collectNative(step: NativeStep, event: ParseEvent): void {
+  if (event.type === "reasoning") step.reasoning += event.text;
+  else if (event.type === "tool-call-end") step.calls.push(event.call);
+  else if (event.type === "parse-error" && event.id !== undefined) {
+    // The native call assembler records a refused call as {"name", "arguments": <the text received>}.
+    const refused = readRefusedCall(event.raw);
+    if (refused) step.calls.push({ id: event.id, ...refused });
+    else step.unwritable += 1;
+  }
+}
+
+function readRefusedCall(raw: string): { name: string; arguments: Record<string, unknown> } | null {
+  try {
+    const recorded = JSON.parse(raw) as { name?: unknown; arguments?: unknown };
+    if (typeof recorded.name !== "string" || typeof recorded.arguments !== "string") return null;
+    const text = recorded.arguments.trim() === "" ? "{}" : recorded.arguments;
+    const parsed = parseJsonLenient(text);
+    if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) return null;
+    return { name: recorded.name, arguments: parsed.value as Record<string, unknown> };
+  } catch {
+    return null;
+  }
+}
+
+function writeNativeStep(protocol: Protocol, text: string, step: NativeStep): string {
+  // Nothing between the block and the text: the replay's parser would keep it as text.
+  const reasoning = step.reasoning === "" ? "" : `<think>${step.reasoning}</think>`;
+  const body = step.calls.length > 0 ? protocol.renderAssistant({ role: "assistant", content: text, toolCalls: step.calls }) : text;
+  return reasoning + body;
 }

@@ -6,7 +6,7 @@ import type { Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSet
 import { chatBody, completionsBody } from "./openai-requests.ts";
 import { keySecrets, maskError, maskKeyInStream } from "./mask-key.ts";
 import { explainFetchError, failureFromResponse, isAbort, ServerFailure } from "./server-failure.ts";
-import { readSseJson } from "./sse-json.ts";
+import { readSseJson, StreamFormatError } from "./sse-json.ts";
 
 export type OpenAiMode = "prompt" | "native";
 
@@ -173,6 +173,7 @@ export class OpenAiEngine implements Engine {
     } catch (error) {
       if (signal.aborted) return;
       if (error instanceof ServerFailure) throw error;
+      if (error instanceof StreamFormatError) throw new ServerFailure("bad-response", error.message, "What arrived before it is kept. The server (or something between it and the lab) sent a malformed stream: check its log, then send again.");
       throw new ServerFailure("dropped-stream", "The connection to the server broke while the reply was streaming.", "What arrived is kept. Check the server's log, then send again.", error instanceof Error ? `${error.name}: ${error.message}` : String(error));
     }
     if (signal.aborted) return;

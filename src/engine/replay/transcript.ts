@@ -1,6 +1,7 @@
 // The replay engine's script: what a "model" says, turn by turn. Validated with zod so that a
 // hand-written or downloaded transcript with a mistake gets a message naming the bad field.
 import { z } from "zod";
+import { cutOffLimitSchema } from "../../middleware/event-log-schema.ts";
 
 export const DEFAULT_CHUNK_CHARS = 4;
 export const DEFAULT_DELAY_MS = 15;
@@ -29,7 +30,7 @@ export const transcriptSchema = z.object({
    * context window (finish reason "length"): cutOff[n] names the limit turns[n] stops at, null
    * where the turn ends normally.
    */
-  cutOff: z.array(z.enum(["max-tokens", "context-window"]).nullable()).optional(),
+  cutOff: z.array(cutOffLimitSchema.nullable()).optional(),
   /**
    * The context window of the model the transcript stands for: with it, the replay fits max
    * tokens to the window and the lab checks a prompt before sending, as with a loaded model,
@@ -54,6 +55,6 @@ export function parseTranscript(value: unknown, source = "transcript"): Transcri
   });
   throw new TranscriptError(
     `${source} is not a valid replay transcript — ${problems.join("; ")}. ` +
-      `Expected {"title": string, "protocol"?: string, "turns": string[], "chunkChars"?: number, "delayMs"?: number, "suggestedMessage"?: string, "usage"?: ({"promptTokens"?: number, "completionTokens"?: number} | null)[], "cutOff"?: ("max-tokens" | "context-window" | null)[], "contextWindow"?: number}.`,
+      `Expected {"title": string, "protocol"?: string, "turns": string[], "chunkChars"?: number, "delayMs"?: number, "suggestedMessage"?: string, "usage"?: ({"promptTokens"?: number, "completionTokens"?: number} | null)[], "cutOff"?: ("max-tokens" | "context-window" | "output-limit" | null)[], "contextWindow"?: number}.`,
   );
 }

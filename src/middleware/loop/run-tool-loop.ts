@@ -29,7 +29,7 @@ import { runToolCalls } from "./run-tool-calls.ts";
 import { plainTextParser } from "../native/plain-text-parser.ts";
 import { checkAgainstSchema } from "./schema-check.ts";
 import { constrainStep } from "./step-constraint.ts";
-import { streamStep, type StepOutput } from "./stream-step.ts";
+import { streamStep, type StepOutput, type StepOutputLimits } from "./stream-step.ts";
 import { describeError } from "./tool-result-content.ts";
 
 export const DEFAULT_MAX_STEPS = 8;
@@ -76,6 +76,8 @@ export interface RunToolLoopOptions {
   checkArguments?: (args: Record<string, unknown>, tool: ExecutableTool) => ArgumentsCheck;
   /** "Constrain tool calls": each step sends the protocol's structural tag for this tool choice. */
   constrain?: { toolChoice: ToolChoiceSetting };
+  /** What one step keeps of a reply before the loop stops it (default STEP_OUTPUT_LIMITS). */
+  outputLimits?: StepOutputLimits;
 }
 
 export interface LoopResult {
@@ -246,6 +248,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     stepId,
     stamp,
     ...(nativeRequest ? { native: { request: nativeRequest, tools: toolSpecs } } : {}),
+    ...(options.outputLimits ? { limits: options.outputLimits } : {}),
   });
 
   function* record(message: ChatMessage): Generator<LoopEvent> {
@@ -267,7 +270,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
       output.ending === "aborted"
         ? { status: "aborted", runStatus: "aborted" }
         : output.ending === "cut-off"
-          ? { status: "cut-off", runStatus: "cut-off", ...(output.cutOff !== undefined ? { cutOff: output.cutOff } : {}) }
+          ? { status: "cut-off", runStatus: "cut-off", ...(output.cutOff !== undefined ? { cutOff: output.cutOff } : {}), ...(output.error !== undefined ? { error: output.error } : {}) }
           : { status: "engine-error", runStatus: "engine-error", ...(output.error !== undefined ? { error: output.error } : {}) },
     );
   }

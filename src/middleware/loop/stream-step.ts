@@ -21,6 +21,34 @@ export interface StreamStepInput {
   stamp: StampEvent;
   /** Native tool calling: the request body to stream instead of the prompt, and the tools its calls are checked against. */
   native?: { request: Record<string, unknown>; tools: readonly ToolSpec[] };
+  /** What the step keeps of the reply (default STEP_OUTPUT_LIMITS). */
+  limits?: StepOutputLimits;
+}
+
+/**
+ * What one step keeps of a model's reply, in characters: its text and call arguments
+ * together, and its reasoning. A server may ignore max_tokens (or a reasoning budget) and
+ * stream without end; past a limit the loop stops the generation, keeps what fits and ends the
+ * step as cut off, saying why. 1,000,000 characters is ≈ 250k tokens, more than any window a
+ * step's prompt leaves room for.
+ */
+export interface StepOutputLimits {
+  outputChars: number;
+  reasoningChars: number;
+}
+export const STEP_OUTPUT_LIMITS: StepOutputLimits = { outputChars: 1_000_000, reasoningChars: 1_000_000 };
+
+/** At most `room` characters of `text`, not splitting a surrogate pair. */
+function fitInto(text: string, room: number): string {
+  if (text.length <= room) return text;
+  const end = Math.max(0, room);
+  const code = text.charCodeAt(end - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
+}
+
+function overLimitMessage(what: "reply" | "reasoning", limit: number): string {
+  const kind = what === "reply" ? "reply (text and call arguments)" : "reasoning";
+  return `The model's ${kind} passed the lab's limit of ${limit.toLocaleString("en-US")} characters for one step: the generation was stopped there and the rest was not kept.`;
 }
 
 export interface StepOutput extends Reply {
@@ -55,32 +83,72 @@ export async function* streamStep(input: StreamStepInput): AsyncGenerator<LoopEv
   // Only the engine's failures are engine errors; a parser that throws is a bug and goes up.
   const failure: { thrown?: unknown } = {};
   const nativeCalls = input.native ? new NativeCallAssembler(input.native.tools) : undefined;
-  for await (const chunk of engineChunks(input, failure)) {
-    if (chunk.type === "usage") {
-      usage = { ...usage, ...chunk.usage };
-      yield stamp({ type: "usage", stepId, usage: chunk.usage });
-      continue;
+  const limits = input.limits ?? STEP_OUTPUT_LIMITS;
+  // The engine runs under a signal of the step's own, so the step can stop it at a limit.
+  const generation = new AbortController();
+  const stopGeneration = () => generation.abort(signal.reason);
+  if (signal.aborted) stopGeneration();
+  else signal.addEventListener("abort", stopGeneration, { once: true });
+  let outputChars = 0;
+  let reasoningChars = 0;
+  let overLimit: string | undefined;
+  try {
+    for await (const chunk of engineChunks(input, generation.signal, failure)) {
+      if (chunk.type === "usage") {
+        usage = { ...usage, ...chunk.usage };
+        yield stamp({ type: "usage", stepId, usage: chunk.usage });
+        continue;
+      }
+      if (chunk.type === "reasoning") {
+        // Not part of the raw text: it streamed in a field of its own, so its span is empty.
+        const at = rawOutput.length;
+        const text = fitInto(chunk.text, limits.reasoningChars - reasoningChars);
+        reasoningChars += text.length;
+        if (text !== "") yield* parsed([{ type: "reasoning", text, span: { start: at, end: at } }]);
+        if (text.length < chunk.text.length) {
+          overLimit = overLimitMessage("reasoning", limits.reasoningChars);
+          break;
+        }
+        continue;
+      }
+      if (chunk.type === "tool-call-delta") {
+        if (!nativeCalls) continue;
+        const argumentsDelta = fitInto(chunk.argumentsDelta, limits.outputChars - outputChars);
+        outputChars += argumentsDelta.length;
+        yield* parsed(nativeCalls.push({ ...chunk, argumentsDelta }, rawOutput.length));
+        if (argumentsDelta.length < chunk.argumentsDelta.length) {
+          overLimit = overLimitMessage("reply", limits.outputChars);
+          break;
+        }
+        continue;
+      }
+      if (chunk.text === "") continue;
+      const text = fitInto(chunk.text, limits.outputChars - outputChars);
+      if (text !== "") {
+        const offset = rawOutput.length;
+        rawOutput += text;
+        outputChars += text.length;
+        yield stamp({ type: "output-delta", stepId, text, offset });
+        yield* parsed(input.parser.push(text));
+      }
+      if (text.length < chunk.text.length) {
+        overLimit = overLimitMessage("reply", limits.outputChars);
+        break;
+      }
     }
-    if (chunk.type === "reasoning") {
-      // Not part of the raw text: it streamed in a field of its own, so its span is empty.
-      const at = rawOutput.length;
-      if (chunk.text !== "") yield* parsed([{ type: "reasoning", text: chunk.text, span: { start: at, end: at } }]);
-      continue;
-    }
-    if (chunk.type === "tool-call-delta") {
-      if (nativeCalls) yield* parsed(nativeCalls.push(chunk, rawOutput.length));
-      continue;
-    }
-    if (chunk.text === "") continue;
-    const offset = rawOutput.length;
-    rawOutput += chunk.text;
-    yield stamp({ type: "output-delta", stepId, text: chunk.text, offset });
-    yield* parsed(input.parser.push(chunk.text));
+  } finally {
+    signal.removeEventListener("abort", stopGeneration);
+    // Past a limit (or when the consumer leaves early), the engine is told to stop generating.
+    generation.abort();
   }
   // An engine may end an aborted stream by throwing (an AbortError): that is an abort.
   let cutOff: CutOffLimit | undefined;
   if (signal.aborted) ending = "aborted";
-  else if ("thrown" in failure) {
+  else if (overLimit !== undefined) {
+    ending = "cut-off";
+    cutOff = "output-limit";
+    error = overLimit;
+  } else if ("thrown" in failure) {
     ending = "engine-error";
     error = describeError(failure.thrown);
   } else if (usage?.finishReason === "abort") {
@@ -120,11 +188,11 @@ function inferCutOff(usage: EngineUsage, settings: GenerationSettings, engine: E
 }
 
 /** The engine's chunks until it ends, fails or the signal aborts; a failure is recorded, not thrown. */
-async function* engineChunks(input: StreamStepInput, failure: { thrown?: unknown }): AsyncGenerator<EngineChunk> {
+async function* engineChunks(input: StreamStepInput, signal: AbortSignal, failure: { thrown?: unknown }): AsyncGenerator<EngineChunk> {
   try {
     const { native, engine } = input;
-    const chunks = native && engine.native ? engine.native.generate(native.request, input.signal) : engine.generate(input.prompt, input.settings, input.signal, input.request);
-    yield* untilAborted(chunks, input.signal);
+    const chunks = native && engine.native ? engine.native.generate(native.request, signal) : engine.generate(input.prompt, input.settings, signal, input.request);
+    yield* untilAborted(chunks, signal);
   } catch (thrown) {
     failure.thrown = thrown;
   }

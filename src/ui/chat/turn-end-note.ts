@@ -19,6 +19,9 @@ function cutOffNote(turn: AssistantTurn): string {
       // The loop's own message when the prompt alone filled the window (nothing was generated).
       if (turn.error) return `Context window full: ${turn.error}`;
       return `Context window full: the prompt and the reply filled the model's context window. ${kept} Start a new conversation, offer fewer tools, or use a model with a larger context.${detail}`;
+    case "output-limit":
+      // The loop's own message says which part passed which limit.
+      return `Cut off: ${turn.error ?? "the reply passed the lab's limit on what one step keeps; the generation was stopped there."} What arrived up to the limit is kept; calls in it were not run.`;
     default:
       return `Cut off at a length limit (the engine did not say which). ${kept}${detail}`;
   }

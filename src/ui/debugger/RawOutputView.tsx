@@ -1,10 +1,13 @@
 // The model's raw text, coloured by what the parser made of each stretch; a click selects the
 // parse event under it, and the selected event's span is highlighted.
-import { memo, useEffect, useMemo, useRef, useState, type MouseEvent } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from "react";
 import { TokensOf, TokenViewToggle } from "../tokens/TokenViewToggle.tsx";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import type { StepView } from "./build-steps.ts";
-import { parseEventAt, segmentRawOutput, type SegmentKind } from "./raw-output-spans.ts";
+import { chunkRawOutput, parseEventAt, segmentRawOutput, type RawChunk, type RawSegment, type SegmentKind } from "./raw-output-spans.ts";
+
+/** Raw output longer than twice this is drawn in runs of whole lines of about this many characters. */
+export const RAW_CHUNK_CHARS = 4_000;
 
 const LEGEND: { kind: SegmentKind; label: string }[] = [
   { kind: "text", label: "text" },
@@ -86,21 +89,74 @@ export const RawOutputView = memo(function RawOutputView({ step, controlTokens, 
         ) : tokens ? (
           <TokensOf text={step.rawOutput} template={step.template} controlTokens={controlTokens} note={REENCODED_NOTE} />
         ) : (
-          segments.map((segment) => (
-            <span
-              // Keyed by start only: the growing last segment of a live stream keeps its element.
-              key={segment.start === segment.end ? `${segment.start}:caret` : segment.start}
-              className={`dbg-seg kind-${segment.kind}${segment.highlighted ? " is-highlighted" : ""}${segment.start === segment.end ? " is-empty" : ""}`}
-              data-kind={segment.kind}
-              data-start={segment.start}
-              data-highlighted={segment.highlighted ? "true" : undefined}
-              onClick={(event) => onSelectParseEvent(parseEventAt(step.parseEvents, clickOffset(event, segment.start)))}
-            >
-              {visibleBidi(step.rawOutput.slice(segment.start, segment.end))}
-            </span>
-          ))
+          <RawText text={step.rawOutput} segments={segments} events={step.parseEvents} onSelectParseEvent={onSelectParseEvent} />
         )}
       </div>
     </section>
   );
 });
+
+interface RawTextProps {
+  text: string;
+  segments: RawSegment[];
+  events: StepView["parseEvents"];
+  onSelectParseEvent: (index: number | null) => void;
+}
+
+/** What a click at a character offset selects (the parse event under it). */
+type SelectAt = (offset: number) => void;
+
+function drawSegments(text: string, segments: RawSegment[], selectAt: SelectAt) {
+  return segments.map((segment) => (
+    <span
+      // Keyed by start only: the growing last segment of a live stream keeps its element.
+      key={segment.start === segment.end ? `${segment.start}:caret` : segment.start}
+      className={`dbg-seg kind-${segment.kind}${segment.highlighted ? " is-highlighted" : ""}${segment.start === segment.end ? " is-empty" : ""}`}
+      data-kind={segment.kind}
+      data-start={segment.start}
+      data-highlighted={segment.highlighted ? "true" : undefined}
+      onClick={(event) => selectAt(clickOffset(event, segment.start))}
+    >
+      {visibleBidi(text.slice(segment.start, segment.end))}
+    </span>
+  ));
+}
+
+/** A run of lines: redrawn only when its text or colouring changes (the growing last run, a new highlight). */
+const RawRun = memo(
+  function RawRun({ chunk, text, selectAt }: { chunk: RawChunk; text: string; selectAt: SelectAt }) {
+    return (
+      <div className="dbg-raw-run" data-start={chunk.start}>
+        {drawSegments(text, chunk.segments, selectAt)}
+      </div>
+    );
+  },
+  (before, after) =>
+    before.chunk.start === after.chunk.start &&
+    before.chunk.end === after.chunk.end &&
+    before.selectAt === after.selectAt &&
+    before.chunk.segments.length === after.chunk.segments.length &&
+    before.chunk.segments.every((s, i) => {
+      const t = after.chunk.segments[i]!;
+      return s.start === t.start && s.end === t.end && s.kind === t.kind && s.highlighted === t.highlighted;
+    }) &&
+    before.text.slice(before.chunk.start, before.chunk.end) === after.text.slice(after.chunk.start, after.chunk.end),
+);
+
+function RawText({ text, segments, events, onSelectParseEvent }: RawTextProps) {
+  // The latest events, read at click time, so a run's element need not change as events arrive.
+  const latest = useRef({ events, onSelectParseEvent });
+  useEffect(() => {
+    latest.current = { events, onSelectParseEvent };
+  });
+  const selectAt = useCallback<SelectAt>((offset) => latest.current.onSelectParseEvent(parseEventAt(latest.current.events, offset)), []);
+  const chunks = useMemo(() => (text.length > 2 * RAW_CHUNK_CHARS ? chunkRawOutput(text, segments, RAW_CHUNK_CHARS) : null), [text, segments]);
+  if (!chunks) return <>{drawSegments(text, segments, selectAt)}</>;
+  return (
+    <>
+      {chunks.map((chunk) => (
+        <RawRun key={chunk.start} chunk={chunk} text={text} selectAt={selectAt} />
+      ))}
+    </>
+  );
+}

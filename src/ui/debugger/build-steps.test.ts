@@ -51,6 +51,14 @@ describe("buildSteps", () => {
     expect(buildSteps(run.events).steps.get(stepKey("r1", "a"))?.rawOutput).toBe("aXY");
   });
 
+  it("never sizes the raw output from a recorded offset: a delta past the end is placed at the end, not padded", () => {
+    // An offset of 6e8 asked for 600 million spaces ("Invalid string length"), 2e8 for 200 MB.
+    for (const offset of [6e8, 2 ** 53, 2e8, -5, 1.5]) {
+      const run = new RunLogBuilder("r1").runStart().stepStart("a", 0, "P").output("a", "abc", 0).output("a", "XY", offset);
+      expect(buildSteps(run.events).steps.get(stepKey("r1", "a"))?.rawOutput).toBe("abcXY");
+    }
+  });
+
   it("nests a sub-agent's steps under the step and call they ran under, in timeline order", () => {
     const main = new RunLogBuilder("main").runStart();
     main.stepStart("m0", 0, "P0").toolStart("m0", { id: "c1", name: "deep_research", arguments: { query: "q" } });

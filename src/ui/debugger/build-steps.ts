@@ -307,14 +307,12 @@ export class StepFolder {
       case "output-delta": {
         const step = this.stepFor(event.runId, event.stepId);
         if (!step) return;
-        const at = Number.isFinite(event.offset) ? event.offset : step.rawOutput.length;
-        // Deltas normally arrive in order; one that overlaps or leaves a gap is placed by its offset.
-        step.rawOutput =
-          at === step.rawOutput.length
-            ? step.rawOutput + event.text
-            : at < step.rawOutput.length
-              ? step.rawOutput.slice(0, at) + event.text + step.rawOutput.slice(at + event.text.length)
-              : step.rawOutput + " ".repeat(at - step.rawOutput.length) + event.text;
+        // Deltas arrive in order; one that overlaps is placed by its offset. A recorded offset
+        // never sizes anything: one past the end (a log made elsewhere; imports refuse it) is
+        // placed at the end, not padded out to (an offset of 6e8 would ask for 600 MB of spaces).
+        const length = step.rawOutput.length;
+        const at = Number.isInteger(event.offset) && event.offset >= 0 ? Math.min(event.offset, length) : length;
+        step.rawOutput = at === length ? step.rawOutput + event.text : step.rawOutput.slice(0, at) + event.text + step.rawOutput.slice(at + event.text.length);
         this.touch(step.key);
         return;
       }

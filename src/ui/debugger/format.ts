@@ -41,6 +41,7 @@ export function statusTone(status: StepViewStatus | ToolExecution["status"]): "o
 /** Why a cut-off step stopped: "cut off at max tokens (4,096)", "context window full". */
 export function describeCutOff(step: { cutOff?: CutOffLimit; settings: GenerationSettings }): string {
   if (step.cutOff === "context-window") return "context window full";
+  if (step.cutOff === "output-limit") return "cut off at the lab's limit on one step's output";
   if (step.cutOff === "max-tokens") return `cut off at max tokens${step.settings.maxTokens !== undefined ? ` (${step.settings.maxTokens.toLocaleString("en-US")})` : ""}`;
   return "cut off at a length limit (the engine did not say which)";
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ParseEvent } from "../../middleware/types.ts";
 import type { StepParseEvent } from "./build-steps.ts";
-import { parseEventAt, segmentRawOutput } from "./raw-output-spans.ts";
+import { chunkRawOutput, parseEventAt, segmentRawOutput, type RawSegment } from "./raw-output-spans.ts";
 
 const indexed = (events: ParseEvent[]): StepParseEvent[] => events.map((event, index) => ({ index, event }));
 
@@ -80,5 +80,30 @@ describe("parseEventAt", () => {
       const lit = segmentRawOutput(40, events, span).filter((s) => s.highlighted);
       expect(lit.some((s) => s.start <= offset && offset < s.end)).toBe(true);
     }
+  });
+});
+
+describe("chunkRawOutput", () => {
+  it("cuts a long output into runs of whole lines whose clipped segments cover it exactly", () => {
+    const text = Array.from({ length: 2_000 }, (_, i) => `line ${i}`).join("\n");
+    const segments: RawSegment[] = [
+      { start: 0, end: 5_000, kind: "text", highlighted: false },
+      { start: 5_000, end: 5_000, kind: "tool-call", highlighted: true },
+      { start: 5_000, end: 9_000, kind: "tool-call", highlighted: true },
+      { start: 9_000, end: text.length, kind: "unparsed", highlighted: false },
+    ];
+    const chunks = chunkRawOutput(text, segments, 1_000);
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const [i, chunk] of chunks.entries()) {
+      // Each run ends a line (but the last), and the runs follow each other.
+      if (i < chunks.length - 1) expect(text[chunk.end - 1]).toBe("\n");
+      expect(chunk.start).toBe(i === 0 ? 0 : chunks[i - 1]!.end);
+      const covered = chunk.segments.filter((s) => s.end > s.start);
+      expect(covered[0]!.start).toBe(chunk.start);
+      expect(covered.at(-1)!.end).toBe(chunk.end);
+    }
+    expect(chunks.at(-1)!.end).toBe(text.length);
+    const kinds = chunks.flatMap((c) => c.segments.map((s) => `${s.kind}:${s.start}-${s.end}`));
+    expect(kinds).toContain("tool-call:5000-5000");
   });
 });

@@ -10,8 +10,15 @@ import { countWork, type WorkMeter } from "./work-meter.ts";
 export type { Inline, WorkMeter };
 export { isSafeHref, parseInline };
 
+/** A run of a long paragraph's lines, read on its own (see PARAGRAPH_PART_LINES). */
+export interface ParagraphPart {
+  /** The lines as written: a renderer can skip a part whose source did not change. */
+  source: string;
+  children: Inline[];
+}
+
 export type Block =
-  | { type: "paragraph"; children: Inline[] }
+  | { type: "paragraph"; children: Inline[]; parts?: ParagraphPart[] }
   | { type: "heading"; level: number; children: Inline[] }
   | { type: "code"; lang: string; text: string }
   | { type: "list"; ordered: boolean; start: number; items: Block[][] }
@@ -28,8 +35,54 @@ const BULLET = /^( {0,3})([-*+])[ \t]+(.*)$/s;
 const ORDERED = /^( {0,3})(\d{1,9})[.)][ \t]+(.*)$/s;
 const QUOTE = /^ {0,3}>[ \t]?(.*)$/s;
 
+/**
+ * A paragraph of more lines than this is read and drawn in parts of this many lines (its
+ * `parts`; `children` is then empty): emphasis cannot span two parts, and a renderer redraws
+ * only the parts that changed. Model output of 50,000 short lines in one paragraph made one
+ * paragraph of 150,000 inline nodes, rebuilt and re-inserted whole on every streamed chunk.
+ */
+export const PARAGRAPH_PART_LINES = 100;
+
+/** A list of more items than this is read as several lists of this many (numbering carried on). */
+export const LIST_PART_ITEMS = 100;
+
+/** A top-level block with the lines it was read from, so a renderer can skip blocks that did not change. */
+export interface SourcedBlock {
+  block: Block;
+  source: string;
+  /** How many source lines it was read from. */
+  lines: number;
+}
+
 export function parseMarkdown(source: string, meter?: WorkMeter): Block[] {
-  return parseBlocks(source.replace(/\r\n?/g, "\n").split("\n"), 0, meter);
+  return parseBlocks(splitLines(source), 0, meter);
+}
+
+/**
+ * Long paragraphs' parts already read, by their source: streamed text is parsed again on each
+ * update, and a part that did not change is not read again. Give the same map to each parse of
+ * one growing text; it keeps only the parts of the latest parse.
+ */
+export type PartCache = Map<string, Inline[]>;
+
+/** The top-level blocks, each with its source lines (nested blocks are not sourced). */
+export function parseMarkdownSourced(source: string, meter?: WorkMeter, parts?: PartCache): SourcedBlock[] {
+  const lines = splitLines(source);
+  const sources: { text: string; lines: number }[] = [];
+  const cache = parts ? { previous: new Map(parts), next: parts } : undefined;
+  parts?.clear();
+  const blocks = parseBlocks(lines, 0, meter, sources, cache);
+  return blocks.map((block, index) => ({ block, source: sources[index]?.text ?? "", lines: sources[index]?.lines ?? 1 }));
+}
+
+/** Parts read by the previous parse, and the map the parts of this one go into. */
+interface PartReuse {
+  previous: PartCache;
+  next: PartCache;
+}
+
+function splitLines(source: string): string[] {
+  return source.replace(/\r\n?/g, "\n").split("\n");
 }
 
 /** `# Title ##` → level and text (closing #s dropped); written out so no regex backtracks. */
@@ -46,23 +99,33 @@ function readHeading(line: string): { level: number; text: string } | null {
   return { level, text };
 }
 
-/** Lines nested deeper than MAX_BLOCK_DEPTH: one paragraph of what was written. */
-function asWritten(lines: string[], meter: WorkMeter | undefined): Block[] {
-  return [{ type: "paragraph", children: parseInline(lines.join("\n"), meter) }];
-}
-
-function parseBlocks(lines: string[], depth: number, meter: WorkMeter | undefined): Block[] {
-  if (depth >= MAX_BLOCK_DEPTH) return asWritten(lines, meter);
+/** `sources`, when given, receives each block's source lines, joined, and their count (a parallel array). */
+function parseBlocks(lines: string[], depth: number, meter: WorkMeter | undefined, sources?: { text: string; lines: number }[], cache?: PartReuse): Block[] {
+  // Nested deeper than MAX_BLOCK_DEPTH: one paragraph of what was written.
+  if (depth >= MAX_BLOCK_DEPTH) return [paragraphOf(lines, meter, cache)];
   const blocks: Block[] = [];
+  let from = 0;
+  const push = (block: Block, to: number) => {
+    blocks.push(block);
+    const end = Math.min(to, lines.length);
+    sources?.push({ text: lines.slice(from, end).join("\n"), lines: Math.max(1, end - from) });
+  };
   let paragraph: string[] = [];
+  let paragraphFrom = 0;
   const flushParagraph = () => {
-    if (paragraph.length > 0) blocks.push({ type: "paragraph", children: parseInline(paragraph.join("\n"), meter) });
+    if (paragraph.length > 0) {
+      const start = from;
+      from = paragraphFrom;
+      push(paragraphOf(paragraph, meter, cache), paragraphFrom + paragraph.length);
+      from = start;
+    }
     paragraph = [];
   };
 
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
+    from = i;
     countWork(meter, 1 + line.length);
     const fence = FENCE.exec(line);
     if (fence) {
@@ -76,7 +139,7 @@ function parseBlocks(lines: string[], depth: number, meter: WorkMeter | undefine
         i += 1;
       }
       i += 1; // the closing fence (or the end of the text while it is still streaming)
-      blocks.push({ type: "code", lang: fence[2] ?? "", text: body.join("\n") });
+      push({ type: "code", lang: fence[2] ?? "", text: body.join("\n") }, i);
       continue;
     }
     if (line.trim() === "") {
@@ -87,13 +150,13 @@ function parseBlocks(lines: string[], depth: number, meter: WorkMeter | undefine
     const heading = readHeading(line);
     if (heading) {
       flushParagraph();
-      blocks.push({ type: "heading", level: heading.level, children: parseInline(heading.text, meter) });
+      push({ type: "heading", level: heading.level, children: parseInline(heading.text, meter) }, i + 1);
       i += 1;
       continue;
     }
     if (RULE.test(line)) {
       flushParagraph();
-      blocks.push({ type: "rule" });
+      push({ type: "rule" }, i + 1);
       i += 1;
       continue;
     }
@@ -105,7 +168,7 @@ function parseBlocks(lines: string[], depth: number, meter: WorkMeter | undefine
         quoted.push(QUOTE.exec(lines[i]!)![1]!);
         i += 1;
       }
-      blocks.push({ type: "quote", children: parseBlocks(quoted, depth + 1, meter) });
+      push({ type: "quote", children: parseBlocks(quoted, depth + 1, meter, undefined, cache) }, i);
       continue;
     }
     const bullet = BULLET.exec(line);
@@ -116,9 +179,11 @@ function parseBlocks(lines: string[], depth: number, meter: WorkMeter | undefine
       const pattern = isOrdered ? ORDERED : BULLET;
       const items: Block[][] = [];
       const start = ordered ? Number(ordered[2]) : 1;
+      const itemFrom: number[] = [];
       while (i < lines.length) {
         const match = pattern.exec(lines[i]!);
         if (!match) break;
+        itemFrom.push(i);
         const itemLines = [match[3]!];
         i += 1;
         // Continuation: indented lines (and blank lines followed by indented ones) belong to the item.
@@ -133,14 +198,32 @@ function parseBlocks(lines: string[], depth: number, meter: WorkMeter | undefine
             i += 1;
           } else break;
         }
-        items.push(parseBlocks(itemLines, depth + 1, meter));
+        items.push(parseBlocks(itemLines, depth + 1, meter, undefined, cache));
       }
-      blocks.push({ type: "list", ordered: isOrdered, start, items });
+      // A long list is several lists of LIST_PART_ITEMS items (numbering carried on), each a
+      // block of its own: drawn, skipped and inserted like any other block.
+      for (let at = 0; at < items.length; at += LIST_PART_ITEMS) {
+        from = itemFrom[at]!;
+        push({ type: "list", ordered: isOrdered, start: start + at, items: items.slice(at, at + LIST_PART_ITEMS) }, itemFrom[at + LIST_PART_ITEMS] ?? i);
+      }
       continue;
     }
+    if (paragraph.length === 0) paragraphFrom = i;
     paragraph.push(line);
     i += 1;
   }
   flushParagraph();
   return blocks;
+}
+
+function paragraphOf(lines: string[], meter: WorkMeter | undefined, cache?: PartReuse): Block {
+  if (lines.length <= PARAGRAPH_PART_LINES) return { type: "paragraph", children: parseInline(lines.join("\n"), meter) };
+  const parts: ParagraphPart[] = [];
+  for (let at = 0; at < lines.length; at += PARAGRAPH_PART_LINES) {
+    const source = lines.slice(at, at + PARAGRAPH_PART_LINES).join("\n");
+    const children = cache?.previous.get(source) ?? parseInline(source, meter);
+    cache?.next.set(source, children);
+    parts.push({ source, children });
+  }
+  return { type: "paragraph", children: [], parts };
 }
