@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { chatTemplateForModel } from "../src/engine/templates/model-templates.ts";
+import { chatTemplateForModel } from "../src/families/registry.ts";
 import { runToolLoop } from "../src/middleware/loop/run-tool-loop.ts";
 import { drive } from "../src/middleware/loop/test-support/drive.ts";
 import { ScriptedEngine } from "../src/middleware/loop/test-support/scripted-engine.ts";

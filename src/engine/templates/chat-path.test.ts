@@ -6,9 +6,12 @@
 // prefills only the last round (the next turn sent with the separator its cache lacks).
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ChatTurns, TemplateMessage } from "../../middleware/types.ts";
-import { chatPathConvTemplate } from "./chat-path.ts";
-import { EMPTY_THINK_BLOCK, type ModelChatTemplate } from "./conv-template.ts";
-import { chatTemplateForModel, convTemplates, type ConvTemplateName } from "./model-templates.ts";
+import { chatPathConvTemplate } from "../../families/chat-path.ts";
+import { EMPTY_THINK_BLOCK, type ModelChatTemplate } from "../../families/conv-template.ts";
+import { chatTemplateForModel, convFamilies } from "../../families/registry.ts";
+
+type ConvTemplateName = string;
+const convTemplates = Object.fromEntries(Object.entries(convFamilies).map(([name, conv]) => [name, conv.template]));
 import { loadWebLlmGetConversation, type WebLlmConversation } from "./webllm-conversation.test-helper.ts";
 
 const MODELS: Record<ConvTemplateName, string> = {
@@ -71,7 +74,7 @@ describe("WebLLM's chat path writes the lab's prompt", () => {
 
   for (const { name, thinking } of cases) {
     const label = `${name}${thinking === undefined ? "" : thinking ? " (thinking on)" : " (thinking off)"}`;
-    const template = () => chatTemplateForModel(MODELS[name], thinking === undefined ? {} : { enableThinking: thinking })!;
+    const template = () => chatTemplateForModel(MODELS[name]!, thinking === undefined ? {} : { enableThinking: thinking })!;
 
     it(`${label}: a first request is the whole rendered prompt`, async () => {
       for (const step of [1, 2, 3]) {
@@ -109,8 +112,8 @@ describe("WebLLM's chat path writes the lab's prompt", () => {
   }
 
   it("WebLLM's own prefix ids are written as text once: Gemma's <bos> is not doubled", async () => {
-    expect(convTemplates.gemma_instruction.system_prefix_token_ids).toEqual([2]);
-    const template = chatTemplateForModel(MODELS.gemma_instruction)!;
+    expect(convTemplates.gemma_instruction!.system_prefix_token_ids).toEqual([2]);
+    const template = chatTemplateForModel(MODELS.gemma_instruction!)!;
     const conv = chatPathConvTemplate(template.conv, template.prefixText);
     expect(conv).not.toHaveProperty("system_prefix_token_ids");
     const prompt = (await webLlmConversation(template, template.chatTurns!(loop(1, undefined).messages)!)).getPromptArray().join("");

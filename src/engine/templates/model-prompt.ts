@@ -3,8 +3,8 @@
 // render-prompt command prints it; a test checks it equals the prompt the loop records.
 import { renderPrompt } from "../../middleware/loop/render-conversation.ts";
 import type { ChatMessage, Protocol, TemplateMessage, ToolSpec } from "../../middleware/types.ts";
-import type { ModelChatTemplate } from "./conv-template.ts";
-import { chatTemplateForModel } from "./model-templates.ts";
+import type { ModelChatTemplate } from "../../families/conv-template.ts";
+import { chatTemplateForModel } from "../../families/registry.ts";
 
 export interface ModelPromptInput {
   modelId: string;

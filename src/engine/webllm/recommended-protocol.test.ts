@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getProtocol } from "../../middleware/protocols/registry.ts";
 import { catalog } from "./model-catalog.ts";
-import { recommendedProtocol } from "./recommended-protocol.ts";
+import { recommendedProtocol } from "../../families/registry.ts";
 
 describe("recommendedProtocol", () => {
   it("recommends each family's trained format: Qwen and Hermes → hermes, Llama 3.x → llama3-json, others → xml", () => {
