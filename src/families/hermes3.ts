@@ -18,10 +18,11 @@ export const hermes3: ModelFamily = {
     template: {
       // mlc-llm's hermes3_llama-3_1: ChatML on a Llama 3.1 tokenizer. Its stop ids are Llama 3.1's
       // <|end_of_text|>, <|eom_id|>, <|eot_id|> and Hermes 3's own <|im_end|> (128040); Hermes 2
-      // Pro's <|im_end|> was 128003. The default system message is ours: the lab always sends one.
+      // Pro's <|im_end|> was 128003. Hermes 3's own template writes no system turn unless given one.
       name: "hermes3_llama-3_1",
       ...chatmlTurns,
-      system_message: "You are Hermes 3, a helpful assistant.",
+      system_message: "",
+      render_empty_system_message: false,
       roles: { ...chatmlTurns.roles, tool: "<|im_start|>tool" },
       stop_str: ["<|im_end|>"],
       stop_token_ids: [128001, 128008, 128009, 128040],

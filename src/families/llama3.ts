@@ -31,7 +31,8 @@ export const llama3: ModelFamily = {
     template: {
       name: "llama-3_1",
       system_template: "<|start_header_id|>system<|end_header_id|>\n\n{system_message}<|eot_id|>",
-      system_message: "You are a helpful, respectful and honest assistant.",
+      // Meta's template always writes the system turn (its date lines), with an empty message when none is given.
+      system_message: "",
       roles: { user: "<|start_header_id|>user", assistant: "<|start_header_id|>assistant", tool: "<|start_header_id|>ipython" },
       seps: ["<|eot_id|>"],
       role_content_sep: "<|end_header_id|>\n\n",

@@ -17,7 +17,9 @@ export const phi3: ModelFamily = {
       // mlc-llm's phi-3 writes "<|system|>\n{system}" and no <|end|>; Phi-3.5's own template
       // closes the system block like every other turn.
       system_template: "<|system|>\n{system_message}<|end|>\n",
-      system_message: "You are a helpful digital assistant. Please provide safe, ethical and accurate information to the user.",
+      // Phi-3.5's own template writes no system block for an empty or absent system message.
+      system_message: "",
+      render_empty_system_message: false,
       roles: { user: "<|user|>", assistant: "<|assistant|>" },
       seps: ["<|end|>\n"],
       role_content_sep: "\n",

@@ -12,7 +12,8 @@ export const qwen2: ModelFamily = {
   webllmIds: /^qwen2\.5-\d/i,
   serverNames: /qwen-?2|qwq/i,
   conv: {
-    template: { name: "qwen2", ...chatmlTurns, system_message: "You are a helpful assistant.", ...QWEN_STOP },
+    // Qwen2.5's own template writes this system message when none is given (and no tools are); WebLLM's conv_template another.
+    template: { name: "qwen2", ...chatmlTurns, system_message: "You are Qwen, created by Alibaba Cloud. You are a helpful assistant.", ...QWEN_STOP },
     extras: { controlTokens: [...CHATML_TOKENS, "<tool_call>", "</tool_call>"] },
   },
   controlTokens: [...CHATML_TOKENS, "<tool_call>", "</tool_call>"],

@@ -15,7 +15,8 @@ export const qwen3: ModelFamily = {
   webllmIds: /^qwen3-\d/i,
   serverNames: /qwen-?3/i,
   conv: {
-    template: { name: "qwen3", ...chatmlTurns, system_message: "You are a helpful assistant.", ...QWEN_STOP },
+    // No system message unless one is given, as Qwen3's own template (WebLLM's conv_template says "You are a helpful assistant.").
+    template: { name: "qwen3", ...chatmlTurns, system_message: "", render_empty_system_message: false, ...QWEN_STOP },
     extras: {
       controlTokens: [...CHATML_TOKENS, "<think>", "</think>", "<tool_call>", "</tool_call>"],
       supportsThinkingToggle: true,

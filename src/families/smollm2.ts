@@ -14,7 +14,8 @@ export const smollm2: ModelFamily = {
     template: {
       name: "chatml",
       ...chatmlTurns,
-      system_message: "A conversation between a user and an LLM-based AI assistant. The assistant gives helpful and honest answers.",
+      // SmolLM2's own template writes this when no system message is given (WebLLM's chatml another).
+      system_message: "You are a helpful AI assistant named SmolLM, trained by Hugging Face",
       stop_str: ["<|im_end|>"],
       stop_token_ids: [2],
     },
