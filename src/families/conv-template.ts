@@ -71,7 +71,9 @@ export function convTurns(conv: ConvTemplate, messages: TemplateMessage[], rules
   const systemText = hasSystem ? first.content : conv.system_message;
   // A family without a system role gets the system text in its first turn (below), untrimmed.
   const systemTurn = rules.trimContent ? systemText.trim() : systemText;
-  const systemMessage = rules.systemInFirstTurn ? "" : (rules.systemPreamble?.(new Date()) ?? "") + systemTurn;
+  // A family's tool framing may open the system turn (Llama 3.1's "Environment: ipython\n"), before its preamble.
+  const header = hasSystem ? (first.header ?? "") : "";
+  const systemMessage = rules.systemInFirstTurn ? "" : header + (rules.systemPreamble?.(new Date()) ?? "") + systemTurn;
   const systemPrompt =
     systemMessage === "" && conv.render_empty_system_message === false ? "" : fill(conv.system_template, PLACEHOLDER.system, systemMessage);
   const queryIndex = rules.thinkBlocksAfterLastQuery ? lastQueryIndex(messages) : Infinity;
@@ -137,6 +139,7 @@ export function chatTemplateFromConv(conv: ConvTemplate, extras: ConvTemplateExt
       extras.rules,
     );
   const stop = [...new Set([...conv.stop_str, ...(extras.extraStop ?? [])].filter(Boolean))];
+  const toolFraming = extras.toolFraming;
   const prefixText = extras.prefixText ?? "";
   return {
     name: supportsThinkingToggle && enableThinking === false ? `${conv.name} (thinking off)` : conv.name,
@@ -146,6 +149,7 @@ export function chatTemplateFromConv(conv: ConvTemplate, extras: ConvTemplateExt
     supportsThinkingToggle,
     stop,
     controlTokens: extras.controlTokens,
+    ...(toolFraming ? { toolFraming } : {}),
     renderWith,
     render: (messages, options) => renderWith(messages, { ...options, ...(enableThinking === undefined ? {} : { enableThinking }) }),
   };

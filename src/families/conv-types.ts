@@ -1,5 +1,6 @@
 // The types of a family's mlc `conv_template` and of what the lab knows beyond it. Shared by the
 // renderer (conv-template.ts) and the chat path (chat-path.ts), which import these and not each other.
+import type { ToolFraming } from "../middleware/types.ts";
 
 /** The fields of an mlc-chat-config.json `conv_template` that shape the prompt text. */
 export interface ConvTemplate {
@@ -33,6 +34,8 @@ export interface ConvTemplateExtras {
   supportsThinkingToggle?: boolean;
   /** How the family's own chat template differs from what its conv_template can say. */
   rules?: FamilyRules;
+  /** How the family's own chat template writes its trained protocol (see ToolFraming). */
+  toolFraming?: ToolFraming;
 }
 
 /**

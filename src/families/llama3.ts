@@ -1,5 +1,6 @@
 // Llama 3.1 / 3.2 Instruct: Meta's header format, trained on JSON tool calls
 // ({"name": …, "parameters": …}) with results in an `ipython` turn.
+import type { ToolCall, ToolFraming, ToolSpec } from "../middleware/types.ts";
 import { LLAMA3_SAMPLING, penaltiesOff, REPLY_MAX_TOKENS } from "./sampling.ts";
 import type { ModelFamily } from "./types.ts";
 
@@ -16,6 +17,44 @@ export function llama32SystemPreamble(today: Date): string {
   const day = String(today.getDate()).padStart(2, "0");
   return `Cutting Knowledge Date: December 2023\nToday Date: ${day} ${MONTHS[today.getMonth()]} ${today.getFullYear()}\n\n`;
 }
+
+/** JSON as Python's json.dumps writes it (", " and ": "), which the template's tojson is. */
+function pyJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(pyJson).join(", ")}]`;
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${pyJson(v)}`).join(", ")}}`;
+}
+
+/** `<|` inside a JSON string is written `\u003c|`: the same JSON, and no control token a call could forge. */
+const inertJson = (json: string) => json.replaceAll("<|", "\\u003c|");
+
+/** Each tool as the template's `tojson(indent=4)` writes it (the same as JSON.stringify with 4 spaces for these values). */
+const indentedTool = (tool: ToolSpec) => JSON.stringify({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } }, null, 4);
+
+const llamaCall = (call: ToolCall) => inertJson(`{"name": "${call.name}", "parameters": ${pyJson(call.arguments)}}`);
+
+/**
+ * Meta's own writing of its JSON tool calls (Llama 3.1's chat template; Llama 3.2's text models
+ * use the same, with today's date): the system turn opens with "Environment: ipython", the tools
+ * go in front of the first user message, in Meta's words (its missing spaces after "call." and
+ * "value}." included: that is the text the model was trained on); a call is written back as bare
+ * JSON without the assistant's text; a result is an `ipython` turn holding the result as a JSON
+ * string (the template's `tojson`, since a string "is iterable"). The template refuses parallel
+ * calls ("This model only supports single tool-calls at once!"); the lab writes them as the
+ * protocol reads them, separated by "; ".
+ */
+export const llama3ToolFraming: ToolFraming = {
+  protocol: "llama3-json",
+  placement: "first-user",
+  systemHeader: "Environment: ipython\n",
+  toolSection: (tools) =>
+    "Given the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\n" +
+    'Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}.Do not use variables.\n\n' +
+    tools.map((tool) => `${indentedTool(tool)}\n\n`).join(""),
+  renderAssistant: (message) => (message.toolCalls?.length ? message.toolCalls.map(llamaCall).join("; ") : message.content),
+  renderToolResult: (message, escape = (text) => text) => inertJson(JSON.stringify(escape(message.content))),
+};
 
 const controlTokens = [LLAMA3_BOS, "<|start_header_id|>", "<|end_header_id|>", ...LLAMA3_END_TOKENS];
 
@@ -47,6 +86,7 @@ export const llama3: ModelFamily = {
       extraStop: LLAMA3_END_TOKENS,
       controlTokens,
       rules: { trimContent: true, systemPreamble: llama32SystemPreamble },
+      toolFraming: llama3ToolFraming,
     },
   },
   controlTokens,

@@ -47,6 +47,8 @@ export const templateMessageSchema = z.object({
    * of `content` (and `reasoning`) where that is what its family would write anyway.
    */
   generated: z.string().optional(),
+  /** System turn only: text the template writes before everything else in it (a family's tool framing, e.g. "Environment: ipython\n"). */
+  header: z.string().optional(),
 });
 
 /** One message a tool sent or received while it ran (an MCP server's JSON-RPC), secrets masked by the tool. */

@@ -5,7 +5,9 @@
 // where WebLLM's KV cache holds the prompt before plus the reply as generated and WebLLM
 // prefills only the last round (the next turn sent with the separator its cache lacks).
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { ChatTurns, TemplateMessage } from "../../middleware/types.ts";
+import { getProtocol } from "../../middleware/protocols/registry.ts";
+import type { ChatMessage, ChatTurns, TemplateMessage } from "../../middleware/types.ts";
+import { renderModelPrompt } from "./model-prompt.ts";
 import { chatPathConvTemplate } from "../../families/chat-path.ts";
 import { EMPTY_THINK_BLOCK, type ModelChatTemplate } from "../../families/conv-template.ts";
 import { chatTemplateForModel, convFamilies } from "../../families/registry.ts";
@@ -118,5 +120,25 @@ describe("WebLLM's chat path writes the lab's prompt", () => {
     expect(conv).not.toHaveProperty("system_prefix_token_ids");
     const prompt = (await webLlmConversation(template, template.chatTurns!(loop(1, undefined).messages)!)).getPromptArray().join("");
     expect(prompt.match(/<bos>/g)).toHaveLength(1);
+  });
+});
+
+describe("WebLLM's chat path writes a family's own tool framing too", () => {
+  beforeAll(() => loadWebLlmGetConversation(), 60_000);
+
+  it("Llama 3.x with llama3-json: the system header, the tools in the first user turn, ipython results", async () => {
+    const tools = [{ name: "calculator", description: "Evaluates.", parameters: { type: "object", properties: { expression: { type: "string" } } } }];
+    const messages: ChatMessage[] = [
+      { role: "user", content: "What is 6 * 7?" },
+      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "calculator", arguments: { expression: "6 * 7" } }], protocol: "llama3-json" },
+      { role: "tool", toolCallId: "c1", name: "calculator", content: "42" },
+    ];
+    for (const systemPrompt of ["", "You are careful."]) {
+      const { prompt, templateMessages, template } = renderModelPrompt({ modelId: MODELS["llama-3_1"]!, protocol: getProtocol("llama3-json")!, tools, messages, systemPrompt });
+      expect(prompt).toContain("Environment: ipython\nCutting Knowledge Date");
+      const chat = template.chatTurns!(templateMessages)!;
+      expect(chat.turns.at(-1)?.role).toBe("tool");
+      expect((await webLlmConversation(template as ModelChatTemplate, chat)).getPromptArray().join("")).toBe(prompt);
+    }
   });
 });

@@ -3,7 +3,7 @@
 // a conversation can switch protocols between turns and its history is rewritten in the new one.
 import { toolResultEscaper } from "../protocols/escape-tool-result.ts";
 import { allProtocolMarkers } from "../protocols/registry.ts";
-import type { ChatMessage, ChatTemplate, Protocol, TemplateMessage, ToolSpec } from "../types.ts";
+import type { ChatMessage, ChatTemplate, Protocol, TemplateMessage, ToolFraming, ToolSpec } from "../types.ts";
 
 /** Sent when the caller gives no system prompt: templates' own defaults differ between models. */
 export const DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant.";
@@ -16,6 +16,14 @@ export interface RenderConversationInput {
   messages: ChatMessage[];
   /** The chat template's control tokens: a tool result must not be able to write one. */
   controlTokens?: readonly string[];
+  /** The family's own writing of its trained protocol (used when `protocol` is that one). */
+  framing?: ToolFraming;
+}
+
+/** The tool section a conversation's prompt holds: the family's own words for its trained protocol, else the protocol's. */
+export function toolSectionFor(protocol: Protocol, tools: ToolSpec[], framing?: ToolFraming): string {
+  if (tools.length === 0) return "";
+  return framing?.protocol === protocol.name && framing.toolSection ? framing.toolSection(tools) : protocol.systemPrompt(tools);
 }
 
 /**
@@ -25,11 +33,16 @@ export interface RenderConversationInput {
  */
 export function renderPrompt(input: Omit<RenderConversationInput, "controlTokens"> & { template: ChatTemplate }): { templateMessages: TemplateMessage[]; prompt: string } {
   const { template, ...conversation } = input;
-  const templateMessages = renderConversation({ ...conversation, controlTokens: template.controlTokens });
+  const templateMessages = renderConversation({ ...conversation, controlTokens: template.controlTokens, ...(template.toolFraming ? { framing: template.toolFraming } : {}) });
   return { templateMessages, prompt: template.render(templateMessages, { addGenerationPrompt: true }) };
 }
 
-export function renderConversation({ systemPrompt, tools, protocol, messages, controlTokens = [] }: RenderConversationInput): TemplateMessage[] {
+export function renderConversation({ systemPrompt, tools, protocol, messages, controlTokens = [], framing: anyFraming }: RenderConversationInput): TemplateMessage[] {
+  const framing = anyFraming?.protocol === protocol.name ? anyFraming : undefined;
+  const toolSection = toolSectionFor(protocol, tools, framing);
+  const toolsInFirstUser = framing?.placement === "first-user" && toolSection !== "";
+  const renderAssistant = framing?.renderAssistant ?? protocol.renderAssistant;
+  const renderToolResult = framing?.renderToolResult ?? protocol.renderToolResult;
   const leadingSystem: string[] = [];
   let start = 0;
   while (messages[start]?.role === "system") {
@@ -37,10 +50,15 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
     start += 1;
   }
   const userSystem = systemPrompt ?? (leadingSystem.length > 0 ? undefined : DEFAULT_SYSTEM_PROMPT);
-  const systemParts = [userSystem, ...leadingSystem, tools.length > 0 ? protocol.systemPrompt(tools) : undefined];
+  // With tools and no system text, some templates write a default of their own (Qwen2.5).
+  const noSystem = (userSystem === undefined || userSystem.trim() === "") && leadingSystem.every((text) => text.trim() === "");
+  const defaultSystem = noSystem && toolSection !== "" ? framing?.defaultSystem : undefined;
+  const systemParts = [defaultSystem ?? userSystem, ...leadingSystem, toolsInFirstUser ? undefined : toolSection];
   const systemText = systemParts.filter((part): part is string => typeof part === "string" && part.trim() !== "").join("\n\n");
+  const header = framing?.systemHeader && toolSection !== "" ? framing.systemHeader : undefined;
 
-  const rendered: TemplateMessage[] = systemText ? [{ role: "system", content: systemText }] : [];
+  const rendered: TemplateMessage[] = systemText || header ? [{ role: "system", content: systemText, ...(header ? { header } : {}) }] : [];
+  let toolsPlaced = !toolsInFirstUser;
   // A result is escaped against everything that could end its turn or forge a call: the
   // template's control tokens and the markers of every protocol (the model may know several).
   const escape = toolResultEscaper([...controlTokens, ...allProtocolMarkers(), ...(protocol.markers ?? [])]);
@@ -57,7 +75,7 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
   };
   for (const message of messages.slice(start)) {
     if (message.role === "tool") {
-      toolResults.push(protocol.renderToolResult(message, escape));
+      toolResults.push(renderToolResult(message, escape));
       continue;
     }
     flushToolResults();
@@ -66,9 +84,12 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
       const reasoning = message.reasoning ? { reasoning: message.reasoning } : {};
       // The turn as generated (where it was generated in this protocol): the same tokens again.
       const generated = generatedTurn(message, protocol.name);
-      rendered.push({ role: "assistant", content: protocol.renderAssistant(message), ...reasoning, ...generated });
-    }
-    else rendered.push({ role: message.role, content: message.content });
+      rendered.push({ role: "assistant", content: renderAssistant(message), ...reasoning, ...generated });
+    } else if (message.role === "user" && !toolsPlaced) {
+      // The family's template puts the tool section in front of the first user message.
+      rendered.push({ role: "user", content: toolSection + message.content });
+      toolsPlaced = true;
+    } else rendered.push({ role: message.role, content: message.content });
   }
   flushToolResults();
   return rendered;

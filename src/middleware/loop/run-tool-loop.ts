@@ -11,6 +11,7 @@ import type {
   GenerationSettings,
   LoopEvent,
   Protocol,
+  ToolFraming,
   RunStatus,
   Span,
   StepStatus,
@@ -22,7 +23,7 @@ import { correctionMessage } from "./correction-message.ts";
 import { eventStamper, type ParentRef, type StampEvent } from "./event-shapes.ts";
 import type { ArgumentsCheck, ToolCallOutcome } from "./execute-tool-call.ts";
 import { describeBudget, fitToContext } from "./fit-to-context.ts";
-import { renderPrompt } from "./render-conversation.ts";
+import { renderPrompt, toolSectionFor } from "./render-conversation.ts";
 import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
 import { plainTextParser } from "../native/plain-text-parser.ts";
@@ -125,7 +126,7 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
     options,
     template: options.template ?? chatmlTemplate,
     toolSpecs,
-    toolSection: toolSectionOf(options.protocol, toolSpecs),
+    toolSection: toolSectionOf(options.protocol, toolSpecs, options.template?.toolFraming),
     maxSteps: Math.max(1, Math.floor(options.maxSteps ?? DEFAULT_MAX_STEPS)),
     toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     signal: controller.signal,
@@ -315,10 +316,10 @@ function* endStep(state: RunState, stepId: string, startedAt: number, result: St
  * not what today's protocol code would write. A protocol that cannot write it fails the first
  * step visibly (rendering the prompt calls it again); here it is just not recorded.
  */
-function toolSectionOf(protocol: Protocol, tools: ToolSpec[]): string | undefined {
+function toolSectionOf(protocol: Protocol, tools: ToolSpec[], framing: ToolFraming | undefined): string | undefined {
   if (tools.length === 0) return undefined;
   try {
-    return protocol.systemPrompt(tools);
+    return toolSectionFor(protocol, tools, framing);
   } catch {
     return undefined;
   }
