@@ -88,7 +88,7 @@ export function convTurns(conv: ConvTemplate, messages: TemplateMessage[], rules
       text = message.generated;
     } else {
       text = rules.trimContent ? message.content.trim() : message.content;
-      if (role === "assistant" && keepsReasoning && (message.reasoning || index === messages.length - 1)) {
+      if (role === "assistant" && keepsReasoning && (message.reasoning || rules.emptyThinkBlocks || index === messages.length - 1)) {
         text = withThinkBlock(message.reasoning ?? "", text);
       }
     }

@@ -60,6 +60,8 @@ export interface FamilyRules {
    * loop of the current question) as a think block, and drops it from earlier turns.
    */
   thinkBlocksAfterLastQuery?: boolean;
+  /** With thinkBlocksAfterLastQuery: every such turn gets a think block, an empty one too (Qwen3.5; Qwen3 writes an empty one only on the last turn). */
+  emptyThinkBlocks?: boolean;
 }
 
 export interface RenderOptions {

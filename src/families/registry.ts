@@ -6,17 +6,20 @@ import type { ChatTemplate } from "../middleware/types.ts";
 import { chatTemplateFromConv, type ModelChatTemplate } from "./conv-template.ts";
 import { deepseekV3 } from "./deepseek-v3.ts";
 import { gemma2 } from "./gemma2.ts";
+import { gemma3 } from "./gemma3.ts";
 import { hermes3 } from "./hermes3.ts";
 import { llama3 } from "./llama3.ts";
 import { mistral } from "./mistral.ts";
 import { phi3 } from "./phi3.ts";
 import { qwen2 } from "./qwen2.ts";
 import { qwen3 } from "./qwen3.ts";
+import { qwen3_5 } from "./qwen3_5.ts";
 import { labDefaults, type SamplingDefaults } from "./sampling.ts";
 import { smollm2 } from "./smollm2.ts";
 import type { ModelFamily } from "./types.ts";
 
 export const families: readonly ModelFamily[] = [
+  qwen3_5,
   qwen3,
   qwen2,
   hermes3,
@@ -25,6 +28,7 @@ export const families: readonly ModelFamily[] = [
   deepseekV3,
   smollm2,
   phi3,
+  gemma3,
   gemma2,
 ];
 

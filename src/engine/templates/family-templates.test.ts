@@ -200,6 +200,8 @@ describe("every other family: the framing is its own chat template's, with BOS w
 describe("BOS and end-of-generation tokens, for every model in the list", () => {
   /** What the family's tokenizer must see first: WebLLM's raw path adds no special token itself. */
   const expectedStart: Record<string, string> = {
+    qwen3_5: "<|im_start|>system\n",
+    gemma3_instruction: "<bos><start_of_turn>user\n",
     qwen3: "<|im_start|>system\n",
     qwen2: "<|im_start|>system\n",
     "llama-3_1": "<|begin_of_text|><|start_header_id|>system",
@@ -218,6 +220,8 @@ describe("BOS and end-of-generation tokens, for every model in the list", () => 
       expect(prompt.startsWith(expectedStart[name!]!)).toBe(true);
       // Every token a model of this family ends a reply with is a stop string, so none shows as text.
       const endTokens: Record<string, string[]> = {
+        qwen3_5: ["<|im_end|>", "<|endoftext|>"],
+        gemma3_instruction: ["<end_of_turn>", "<eos>"],
         qwen3: ["<|im_end|>", "<|endoftext|>"],
         qwen2: ["<|im_end|>", "<|endoftext|>"],
         "llama-3_1": ["<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"],

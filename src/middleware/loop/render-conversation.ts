@@ -53,7 +53,8 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
   // With tools and no system text, some templates write a default of their own (Qwen2.5).
   const noSystem = (userSystem === undefined || userSystem.trim() === "") && leadingSystem.every((text) => text.trim() === "");
   const defaultSystem = noSystem && toolSection !== "" ? framing?.defaultSystem : undefined;
-  const systemParts = [defaultSystem ?? userSystem, ...leadingSystem, toolsInFirstUser ? undefined : toolSection];
+  const toolsFirst = framing?.placement === "system-start";
+  const systemParts = [toolsFirst ? toolSection : undefined, defaultSystem ?? userSystem, ...leadingSystem, toolsInFirstUser || toolsFirst ? undefined : toolSection];
   const systemText = systemParts.filter((part): part is string => typeof part === "string" && part.trim() !== "").join("\n\n");
   const header = framing?.systemHeader && toolSection !== "" ? framing.systemHeader : undefined;
 
