@@ -113,6 +113,8 @@ export const engineUsageSchema = z.object({
   reusedTokens: z.number().optional(),
   /** Why the engine prefilled the whole prompt although the step before left a cache (absent when it reused it, or had none). */
   fullPrefillReason: z.string().optional(),
+  /** What the model keeps between steps: "kv_cache", or "hybrid" (a KV cache and a recurrent state, e.g. Qwen3.5); absent in older logs. */
+  kvState: z.enum(["kv_cache", "hybrid"]).optional(),
   /** XGrammar's time to compile the step's grammar, and per generated token (constrained steps). */
   grammarInitMs: z.number().optional(),
   grammarPerTokenMs: z.number().optional(),
