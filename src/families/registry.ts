@@ -10,6 +10,7 @@ import { gemma3 } from "./gemma3.ts";
 import { hermes3 } from "./hermes3.ts";
 import { llama3 } from "./llama3.ts";
 import { mistral } from "./mistral.ts";
+import { mistralNemo } from "./mistral-nemo.ts";
 import { phi3 } from "./phi3.ts";
 import { qwen2 } from "./qwen2.ts";
 import { qwen3 } from "./qwen3.ts";
@@ -24,6 +25,7 @@ export const families: readonly ModelFamily[] = [
   qwen2,
   hermes3,
   llama3,
+  mistralNemo,
   mistral,
   deepseekV3,
   smollm2,

@@ -179,3 +179,24 @@ describe("the trained protocol's prompt is the official chat template's, tools i
     }
   }
 });
+
+describe("without tools, the framing is the official template's", () => {
+  const plain: ChatMessage[] = [
+    { role: "user", content: "Hello, how are you?" },
+    { role: "assistant", content: "I'm doing great. How can I help you today?" },
+    { role: "user", content: "What is 2 + 2?" },
+  ];
+  for (const system of [SYSTEM, undefined]) {
+    it(`Mistral Nemo: no spaces around [INST], ${system ? "the system text before the last message" : "no system prompt"}`, () => {
+      const expected = new Template(fixture("mistralai-Mistral-Nemo-Instruct-2407.jinja")).render({
+        messages: openAiMessages(plain, system),
+        bos_token: "<s>",
+        eos_token: "</s>",
+        add_generation_prompt: true,
+      });
+      const prompt = renderModelPrompt({ modelId: "mistralai/Mistral-Nemo-Instruct-2407", protocol: getProtocol("mistral")!, tools: [], messages: plain, systemPrompt: system ?? "" }).prompt;
+      expect(prompt).toBe(expected);
+    });
+  }
+});
+
