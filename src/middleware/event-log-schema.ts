@@ -47,7 +47,10 @@ export const templateMessageSchema = z.object({
    * of `content` (and `reasoning`) where that is what its family would write anyway.
    */
   generated: z.string().optional(),
-  /** System turn only: text the template writes before everything else in it (a family's tool framing, e.g. "Environment: ipython\n"). */
+  /**
+   * Text a family's tool framing puts before a turn's own text: at the very start of the system
+   * turn (Llama 3.1's "Environment: ipython\n"), or before the last user turn (Mistral's tool list).
+   */
   header: z.string().optional(),
 });
 

@@ -94,8 +94,15 @@ export interface ToolFraming {
   toolSection?: (tools: ToolSpec[]) => string;
   /** The system text the template writes with the tool section when the conversation has none (Qwen2.5's "You are Qwen, …"). */
   defaultSystem?: string;
-  /** "system": after the system text (the default); "system-start": before it (Qwen3.5); "first-user": before the first user message's text (Llama 3.1). */
-  placement?: "system" | "system-start" | "first-user";
+  /**
+   * "system": after the system text (the default); "system-start": before it (Qwen3.5);
+   * "first-user": before the first user message's text (Llama 3.1); "last-user": as the `header`
+   * of the last user message, which the template writes before that turn (Mistral's
+   * [AVAILABLE_TOOLS] before the last [INST]).
+   */
+  placement?: "system" | "system-start" | "first-user" | "last-user";
+  /** The role of a result's turn, where the template's differs from the protocol's. */
+  toolResultRole?: "user" | "tool";
   /** Written first in the system turn when tools are offered (Llama 3.1's "Environment: ipython\n"). */
   systemHeader?: string;
   /** An assistant turn as the template writes it (default: the protocol's). */

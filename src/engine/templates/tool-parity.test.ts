@@ -200,3 +200,55 @@ describe("without tools, the framing is the official template's", () => {
   }
 });
 
+describe("Mistral Nemo with tools: its template's framing, mistral-common's where the template is broken", () => {
+  const nemo = fixture("mistralai-Mistral-Nemo-Instruct-2407.jinja");
+  // Mistral's ids are 9 letters and digits; JSON results read the same in the template and in mistral-common.
+  const loop: ChatMessage[] = [
+    { role: "user", content: "What is 1234 * 5678?" },
+    { role: "assistant", content: "", toolCalls: [call("abcdef123", "calculator", { expression: "1234 * 5678" })], protocol: "mistral" },
+    result("abcdef123", "calculator", "7006652"),
+    { role: "assistant", content: "1234 * 5678 = 7,006,652.", protocol: "mistral" },
+    { role: "user", content: "And the time in Seoul and in Paris?" },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [call("seoul0001", "get_current_time", { timezone: "Asia/Seoul" }), call("paris0002", "get_current_time", { timezone: "Europe/Paris" })],
+      protocol: "mistral",
+    },
+    result("seoul0001", "get_current_time", '{"time": "21:00"}'),
+    result("paris0002", "get_current_time", '"13:00"'),
+  ];
+  const render = (messages: unknown[]) => new Template(nemo).render({ messages, tools: openAiTools, bos_token: "<s>", eos_token: "</s>", add_generation_prompt: true });
+  const oursNemo = (system: string | undefined, messages = loop) =>
+    renderModelPrompt({ modelId: "mistralai/Mistral-Nemo-Instruct-2407", protocol: getProtocol("mistral")!, tools, messages, systemPrompt: system ?? "" }).prompt;
+
+  it("calls with ids, parallel calls, results, a second user turn: equal, no system prompt", () => {
+    expect(oursNemo(undefined)).toBe(render(openAiMessages(loop, undefined)));
+  });
+
+  it("with a system prompt the text goes before the last user message (mistral-common); the template writes it only when that message is the last", () => {
+    const withSystemInLastUser = openAiMessages(loop, undefined).map((m) => (m.role === "user" && m.content === "And the time in Seoul and in Paris?" ? { ...m, content: `${SYSTEM}\n\n${m.content}` } : m));
+    expect(oursNemo(SYSTEM)).toBe(render(withSystemInLastUser));
+    // Where the last message is the user's, the template agrees.
+    const question: ChatMessage[] = [{ role: "user", content: "What is 2 + 2?" }];
+    expect(oursNemo(SYSTEM, question)).toBe(render(openAiMessages(question, SYSTEM)));
+  });
+
+  it("a text result is a JSON string (mistral-common), where the template would write it unquoted", () => {
+    const text: ChatMessage[] = [...loop.slice(0, 2), result("abcdef123", "calculator", "seven million")];
+    expect(oursNemo(undefined, text)).toContain('[TOOL_RESULTS]{"content": "seven million", "call_id": "abcdef123"}[/TOOL_RESULTS]');
+    expect(render(openAiMessages(text, undefined))).toContain('[TOOL_RESULTS]{"content": seven million, "call_id": "abcdef123"}[/TOOL_RESULTS]');
+  });
+
+  it("the lab's own call ids become 9 letters and digits, the same for a call and its result", () => {
+    const own: ChatMessage[] = [loop[0]!, { ...loop[1]!, toolCalls: [call("r1:s1:c1", "calculator", { expression: "1" })] } as ChatMessage, result("r1:s1:c1", "calculator", "1")];
+    const prompt = oursNemo(undefined, own);
+    const ids = [...prompt.matchAll(/"(?:id|call_id)": "([^"]*)"/g)].map((m) => m[1]);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toMatch(/^[A-Za-z0-9]{9}$/);
+    expect(ids[1]).toBe(ids[0]);
+    // The template accepts them.
+    expect(() => render(openAiMessages(own, undefined).map((m) => ("tool_calls" in m ? { ...m, tool_calls: m.tool_calls!.map((c) => ({ ...c, id: ids[0] })) } : m.role === "tool" ? { ...m, tool_call_id: ids[0] } : m)))).not.toThrow();
+  });
+});
+

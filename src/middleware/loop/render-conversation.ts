@@ -41,6 +41,7 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
   const framing = anyFraming?.protocol === protocol.name ? anyFraming : undefined;
   const toolSection = toolSectionFor(protocol, tools, framing);
   const toolsInFirstUser = framing?.placement === "first-user" && toolSection !== "";
+  const toolsBeforeLastUser = framing?.placement === "last-user" && toolSection !== "";
   const renderAssistant = framing?.renderAssistant ?? protocol.renderAssistant;
   const renderToolResult = framing?.renderToolResult ?? protocol.renderToolResult;
   const leadingSystem: string[] = [];
@@ -54,7 +55,8 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
   const noSystem = (userSystem === undefined || userSystem.trim() === "") && leadingSystem.every((text) => text.trim() === "");
   const defaultSystem = noSystem && toolSection !== "" ? framing?.defaultSystem : undefined;
   const toolsFirst = framing?.placement === "system-start";
-  const systemParts = [toolsFirst ? toolSection : undefined, defaultSystem ?? userSystem, ...leadingSystem, toolsInFirstUser || toolsFirst ? undefined : toolSection];
+  const toolsElsewhere = toolsInFirstUser || toolsFirst || toolsBeforeLastUser;
+  const systemParts = [toolsFirst ? toolSection : undefined, defaultSystem ?? userSystem, ...leadingSystem, toolsElsewhere ? undefined : toolSection];
   const systemText = systemParts.filter((part): part is string => typeof part === "string" && part.trim() !== "").join("\n\n");
   const header = framing?.systemHeader && toolSection !== "" ? framing.systemHeader : undefined;
 
@@ -66,7 +68,8 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
   // By default results are sent as a user turn because many templates (Qwen's in WebLLM) have
   // no tool role; the results of one assistant turn share a single user turn, in call order.
   // A protocol trained on a tool turn (Llama 3's ipython) gives each result a turn of its own.
-  const resultRole = protocol.toolResultRole ?? "user";
+  const resultRole = framing?.toolResultRole ?? protocol.toolResultRole ?? "user";
+  const lastUser = toolsBeforeLastUser ? messages.findLastIndex((message, i) => i >= start && message.role === "user") : -1;
   let toolResults: string[] = [];
   const flushToolResults = () => {
     if (toolResults.length > 0 && resultRole === "user") {
@@ -74,7 +77,8 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
     } else for (const content of toolResults) rendered.push({ role: "tool", content });
     toolResults = [];
   };
-  for (const message of messages.slice(start)) {
+  for (const [i, message] of messages.entries()) {
+    if (i < start) continue;
     if (message.role === "tool") {
       toolResults.push(renderToolResult(message, escape));
       continue;
@@ -86,6 +90,8 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
       // The turn as generated (where it was generated in this protocol): the same tokens again.
       const generated = generatedTurn(message, protocol.name);
       rendered.push({ role: "assistant", content: renderAssistant(message), ...reasoning, ...generated });
+    } else if (i === lastUser) {
+      rendered.push({ role: "user", content: message.content, header: toolSection });
     } else if (message.role === "user" && !toolsPlaced) {
       // The family's template puts the tool section in front of the first user message.
       rendered.push({ role: "user", content: toolSection + message.content });
