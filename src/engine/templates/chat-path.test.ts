@@ -128,19 +128,27 @@ describe("WebLLM's chat path writes the lab's prompt", () => {
 describe("WebLLM's chat path writes a family's own tool framing too", () => {
   beforeAll(() => loadWebLlmGetConversation(), 60_000);
 
-  it("Llama 3.x with llama3-json: the system header, the tools in the first user turn, ipython results", async () => {
-    const tools = [{ name: "calculator", description: "Evaluates.", parameters: { type: "object", properties: { expression: { type: "string" } } } }];
-    const messages: ChatMessage[] = [
-      { role: "user", content: "What is 6 * 7?" },
-      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "calculator", arguments: { expression: "6 * 7" } }], protocol: "llama3-json" },
-      { role: "tool", toolCallId: "c1", name: "calculator", content: "42" },
-    ];
-    for (const systemPrompt of ["", "You are careful."]) {
-      const { prompt, templateMessages, template } = renderModelPrompt({ modelId: MODELS["llama-3_1"]!, protocol: getProtocol("llama3-json")!, tools, messages, systemPrompt });
-      expect(prompt).toContain("Environment: ipython\nCutting Knowledge Date");
-      const chat = template.chatTurns!(templateMessages)!;
-      expect(chat.turns.at(-1)?.role).toBe("tool");
-      expect((await webLlmConversation(template as ModelChatTemplate, chat)).getPromptArray().join("")).toBe(prompt);
-    }
-  });
+  const cases: Array<[string, string, string]> = [
+    // Llama 3.x: the system header, the tools in the first user turn, ipython results.
+    ["llama-3_1", "llama3-json", "Environment: ipython\nCutting Knowledge Date"],
+    // Hermes 3: Nous's tool block opening the system turn, results in a tool turn.
+    ["hermes3_llama-3_1", "hermes", "<|im_start|>tool\n<tool_response>\n"],
+  ];
+  for (const [name, protocolName, mark] of cases) {
+    it(`${name} with ${protocolName}`, async () => {
+      const tools = [{ name: "calculator", description: "Evaluates.", parameters: { type: "object", properties: { expression: { type: "string", description: "e.g. 6 * 7" } } } }];
+      const messages: ChatMessage[] = [
+        { role: "user", content: "What is 6 * 7?" },
+        { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "calculator", arguments: { expression: "6 * 7" } }], protocol: protocolName },
+        { role: "tool", toolCallId: "c1", name: "calculator", content: "42" },
+      ];
+      for (const systemPrompt of ["", "You are careful."]) {
+        const { prompt, templateMessages, template } = renderModelPrompt({ modelId: MODELS[name]!, protocol: getProtocol(protocolName)!, tools, messages, systemPrompt });
+        expect(prompt).toContain(mark);
+        const chat = template.chatTurns!(templateMessages)!;
+        expect(chat.turns.at(-1)?.role).toBe("tool");
+        expect((await webLlmConversation(template as ModelChatTemplate, chat)).getPromptArray().join("")).toBe(prompt);
+      }
+    });
+  }
 });

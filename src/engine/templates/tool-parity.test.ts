@@ -20,7 +20,7 @@ const tools: ToolSpec[] = [
     description: "Evaluates an arithmetic expression.",
     parameters: { type: "object", properties: { expression: { type: "string", description: "e.g. 2 * (3 + 4)" } }, required: ["expression"] },
   },
-  { name: "get_current_time", description: "The current time in an IANA time zone.", parameters: { type: "object", properties: { timezone: { type: "string" } } } },
+  { name: "get_current_time", description: "The current time in an IANA time zone.", parameters: { type: "object", properties: { timezone: { type: "string", description: "An IANA time zone, e.g. Asia/Seoul" } } } },
 ];
 const openAiTools = tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
 
@@ -250,5 +250,34 @@ describe("Mistral Nemo with tools: its template's framing, mistral-common's wher
     // The template accepts them.
     expect(() => render(openAiMessages(own, undefined).map((m) => ("tool_calls" in m ? { ...m, tool_calls: m.tool_calls!.map((c) => ({ ...c, id: ids[0] })) } : m.role === "tool" ? { ...m, tool_call_id: ids[0] } : m)))).not.toThrow();
   });
+});
+
+describe("Hermes 3 with hermes: Nous's tool_use template (vLLM's copy), its unbalanced system block written as one system turn", () => {
+  const hermes = fixture("vllm-tool_chat_template_hermes.jinja");
+  /**
+   * The template's output with its one fault mended: the tool block closes a system turn it never
+   * opened (written here), and a system message becomes a second system turn (here joined to the
+   * first after a blank line, as the lab writes one system turn).
+   */
+  function mended(messages: ChatMessage[], system: string | undefined): string {
+    const out = new Template(hermes).render({ messages: openAiMessages(messages, system), tools: openAiTools, bos_token: "<|begin_of_text|>", add_generation_prompt: true });
+    expect(out.startsWith("<|begin_of_text|>You are a function calling AI model.")).toBe(true);
+    const opened = out.replace("<|begin_of_text|>", "<|begin_of_text|><|im_start|>system\n").replace("</tool_call><|im_end|>", "</tool_call><|im_end|>\n");
+    return system === undefined ? opened : opened.replace(`</tool_call><|im_end|>\n<|im_start|>system\n${system}<|im_end|>\n`, `</tool_call>\n\n${system}<|im_end|>\n`);
+  }
+  const scenarios: Array<[string, (protocol: string) => ChatMessage[]]> = [
+    ["single call, result", singleCall],
+    ["answer, second user turn, another call", secondQuestion],
+    ["parallel calls, results", parallelCalls],
+  ];
+  for (const [scenario, messagesFor] of scenarios) {
+    for (const system of [SYSTEM, undefined]) {
+      it(`${scenario}, ${system ? "a system prompt" : "no system prompt"}`, () => {
+        const messages = messagesFor("hermes");
+        const expected = mended(messages, system);
+        for (const model of ["Hermes-3-Llama-3.2-3B-q4f16_1-MLC", "NousResearch/Hermes-3-Llama-3.2-3B"]) expect(ours(model, "hermes", messages, system), model).toBe(expected);
+      });
+    }
+  }
 });
 
