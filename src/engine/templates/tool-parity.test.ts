@@ -281,3 +281,31 @@ describe("Hermes 3 with hermes: Nous's tool_use template (vLLM's copy), its unba
   }
 });
 
+describe("DeepSeek V3 with deepseek-v3: DeepSeek's template (R1's, which V3's shares) for calls and tool outputs", () => {
+  const deepseek = fixture("deepseek-ai-DeepSeek-R1.jinja");
+  /** The conversation as an OpenAI client sends it (arguments as a JSON string), the system text being the lab's (the template lists no tools). */
+  function official(messages: ChatMessage[], systemText: string | undefined): string {
+    const wire = openAiMessages(messages, systemText).map((m) =>
+      "tool_calls" in m ? { ...m, tool_calls: m.tool_calls!.map((c) => ({ ...c, function: { ...c.function, arguments: JSON.stringify(c.function.arguments) } })) } : m,
+    );
+    return new Template(deepseek).render({ messages: wire, bos_token: "<｜begin▁of▁sentence｜>", add_generation_prompt: true });
+  }
+  const answered = (protocol: string): ChatMessage[] => [...singleCall(protocol), { role: "assistant", content: "It is 7,006,652.", protocol }, { role: "user", content: "Thanks!" }];
+  const scenarios: Array<[string, (protocol: string) => ChatMessage[]]> = [
+    ["single call, result: the model answers right after the outputs", singleCall],
+    ["parallel calls, results", parallelCalls],
+    ["an answer after the outputs, a second user turn", answered],
+  ];
+  for (const [scenario, messagesFor] of scenarios) {
+    for (const system of [SYSTEM, undefined]) {
+      it(`${scenario}, ${system ? "a system prompt" : "no system prompt"}`, () => {
+        const messages = messagesFor("deepseek-v3");
+        const { prompt, templateMessages } = renderModelPrompt({ modelId: "deepseek-ai/DeepSeek-V3", protocol: getProtocol("deepseek-v3")!, tools, messages, systemPrompt: system ?? "" });
+        const systemText = templateMessages[0]?.role === "system" ? templateMessages[0].content : undefined;
+        expect(systemText).toContain(system ?? "");
+        expect(prompt).toBe(official(messages, systemText));
+      });
+    }
+  }
+});
+
