@@ -5,14 +5,7 @@ import { chatmlTurns, CHATML_TOKENS } from "./chatml-turns.ts";
 import { LLAMA3_BOS, LLAMA3_END_TOKENS } from "./llama3.ts";
 import { LLAMA3_SAMPLING, penaltiesOff, REPLY_MAX_TOKENS } from "./sampling.ts";
 import type { ModelFamily } from "./types.ts";
-
-/** JSON as the template's `tojson` writes it (Python's separators ", " and ": "). */
-function pyJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(pyJson).join(", ")}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${pyJson(v)}`).join(", ")}}`;
-}
+import { pyJson } from "./py-json.ts";
 
 /** `<` in JSON is written `\u003c`: the same JSON, and no tag or control token a value could forge. */
 const inertJson = (json: string) => json.replaceAll("<", "\\u003c");

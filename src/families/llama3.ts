@@ -3,6 +3,7 @@
 import type { ToolCall, ToolFraming, ToolSpec } from "../middleware/types.ts";
 import { LLAMA3_SAMPLING, penaltiesOff, REPLY_MAX_TOKENS } from "./sampling.ts";
 import type { ModelFamily } from "./types.ts";
+import { pyJson } from "./py-json.ts";
 
 export const LLAMA3_BOS = "<|begin_of_text|>";
 export const LLAMA3_END_TOKENS = ["<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"];
@@ -16,14 +17,6 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 export function llama32SystemPreamble(today: Date): string {
   const day = String(today.getDate()).padStart(2, "0");
   return `Cutting Knowledge Date: December 2023\nToday Date: ${day} ${MONTHS[today.getMonth()]} ${today.getFullYear()}\n\n`;
-}
-
-/** JSON as Python's json.dumps writes it (", " and ": "), which the template's tojson is. */
-function pyJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(pyJson).join(", ")}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${pyJson(v)}`).join(", ")}}`;
 }
 
 /** `<|` inside a JSON string is written `\u003c|`: the same JSON, and no control token a call could forge. */

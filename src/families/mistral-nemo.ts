@@ -6,14 +6,7 @@ import { mistral } from "./mistral.ts";
 import { labDefaults } from "./sampling.ts";
 import { splitSystem } from "./split-system.ts";
 import type { ModelFamily } from "./types.ts";
-
-/** JSON as the template's `tojson` writes it (Python's separators ", " and ": "). */
-function pyJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(pyJson).join(", ")}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${pyJson(v)}`).join(", ")}}`;
-}
+import { pyJson } from "./py-json.ts";
 
 /** `[` before a Mistral control word inside JSON is written `\u005b`: the same JSON, no forged marker. */
 const inertJson = (json: string) => json.replace(/\[(?=\/?(?:TOOL_|AVAILABLE_TOOLS|INST|ARGS|CALL_ID))/g, "\\u005b");

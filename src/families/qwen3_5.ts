@@ -8,14 +8,7 @@ import { chatmlTurns, CHATML_TOKENS } from "./chatml-turns.ts";
 import { QWEN_STOP } from "./qwen3.ts";
 import { penaltiesOff, REPLY_MAX_TOKENS, THINKING_MAX_TOKENS } from "./sampling.ts";
 import type { ModelFamily } from "./types.ts";
-
-/** JSON as the template's `tojson` writes it (Python's separators ", " and ": "). */
-function pyJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(pyJson).join(", ")}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${pyJson(v)}`).join(", ")}}`;
-}
+import { pyJson } from "./py-json.ts";
 
 const toolJson = (tool: ToolSpec) => pyJson({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } });
 
