@@ -43,20 +43,25 @@ const hermesCall = (call: ToolCall) => `<tool_call>\n{ "arguments": ${inertJson(
  * the lab writes one system turn, as the model card's function-calling example shows it: the
  * tool block, then the system message after a blank line.
  */
-export const hermes3ToolFraming: ToolFraming = {
-  protocol: "hermes",
-  placement: "system-start",
-  toolResultRole: "tool",
-  toolSection: (tools) =>
-    "You are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> " +
-    tools.map(hermesTool).join("\n") +
-    ' </tools>Use the following pydantic model json schema for each tool call you will make: {"properties": {"arguments": {"title": "Arguments", "type": "object"}, "name": {"title": "Name", "type": "string"}}, "required": ["arguments", "name"], "title": "FunctionCall", "type": "object"}\n' +
-    "For each function call return a json object with function name and arguments within <tool_call></tool_call> XML tags as follows:\n<tool_call>\n" +
-    '{"name": <function-name>, "arguments": <args-dict>}\n</tool_call>',
-  renderAssistant: (message) => (message.toolCalls?.length ? message.toolCalls.map(hermesCall).join("\n") : message.content),
-  renderToolResult: (message, escape = (text) => text) =>
-    `<tool_response>\n{"name": "${message.name}", "content": ${inertJson(JSON.stringify(escape(message.content)))}}\n</tool_response> `,
-};
+export const hermes3ToolFraming: ToolFraming = hermesToolFraming('{"name": <function-name>, "arguments": <args-dict>}');
+
+/** Nous's tool framing; `example` is the call shape the prompt shows (Hermes 2 Pro's template gives the keys the other way round). */
+export function hermesToolFraming(example: string): ToolFraming {
+  return {
+    protocol: "hermes",
+    placement: "system-start",
+    toolResultRole: "tool",
+    toolSection: (tools) =>
+      "You are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> " +
+      tools.map(hermesTool).join("\n") +
+      ' </tools>Use the following pydantic model json schema for each tool call you will make: {"properties": {"arguments": {"title": "Arguments", "type": "object"}, "name": {"title": "Name", "type": "string"}}, "required": ["arguments", "name"], "title": "FunctionCall", "type": "object"}\n' +
+      "For each function call return a json object with function name and arguments within <tool_call></tool_call> XML tags as follows:\n<tool_call>\n" +
+      `${example}\n</tool_call>`,
+    renderAssistant: (message) => (message.toolCalls?.length ? message.toolCalls.map(hermesCall).join("\n") : message.content),
+    renderToolResult: (message, escape = (text) => text) =>
+      `<tool_response>\n{"name": "${message.name}", "content": ${inertJson(JSON.stringify(escape(message.content)))}}\n</tool_response> `,
+  };
+}
 
 const controlTokens = [LLAMA3_BOS, ...CHATML_TOKENS, ...LLAMA3_END_TOKENS, "<tool_call>", "</tool_call>"];
 

@@ -7,6 +7,7 @@ import { chatTemplateFromConv, type ModelChatTemplate } from "./conv-template.ts
 import { deepseekV3 } from "./deepseek-v3.ts";
 import { gemma2 } from "./gemma2.ts";
 import { gemma3 } from "./gemma3.ts";
+import { hermes2pro } from "./hermes2pro.ts";
 import { hermes3 } from "./hermes3.ts";
 import { llama3 } from "./llama3.ts";
 import { mistral } from "./mistral.ts";
@@ -23,6 +24,7 @@ export const families: readonly ModelFamily[] = [
   qwen3_5,
   qwen3,
   qwen2,
+  hermes2pro,
   hermes3,
   llama3,
   mistralNemo,

@@ -19,6 +19,7 @@ import { loadWebLlmGetConversation, type WebLlmConversation } from "./webllm-con
 const MODELS: Record<ConvTemplateName, string> = {
   qwen3_5: "Qwen3.5-2B-q4f16_1-MLC",
   gemma3_instruction: "gemma3-1b-it-q4f16_1-MLC",
+  hermes2_pro_llama3: "Hermes-2-Pro-Llama-3-8B-q4f16_1-MLC",
   qwen3: "Qwen3-1.7B-q4f16_1-MLC",
   qwen2: "Qwen2.5-1.5B-Instruct-q4f16_1-MLC",
   "llama-3_1": "Llama-3.2-3B-Instruct-q4f16_1-MLC",

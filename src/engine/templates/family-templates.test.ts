@@ -201,6 +201,7 @@ describe("BOS and end-of-generation tokens, for every model in the list", () => 
   /** What the family's tokenizer must see first: WebLLM's raw path adds no special token itself. */
   const expectedStart: Record<string, string> = {
     qwen3_5: "<|im_start|>system\n",
+    hermes2_pro_llama3: "<|begin_of_text|><|im_start|>system\n",
     gemma3_instruction: "<bos><start_of_turn>user\n",
     qwen3: "<|im_start|>system\n",
     qwen2: "<|im_start|>system\n",
@@ -221,6 +222,7 @@ describe("BOS and end-of-generation tokens, for every model in the list", () => 
       // Every token a model of this family ends a reply with is a stop string, so none shows as text.
       const endTokens: Record<string, string[]> = {
         qwen3_5: ["<|im_end|>", "<|endoftext|>"],
+        hermes2_pro_llama3: ["<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"],
         gemma3_instruction: ["<end_of_turn>", "<eos>"],
         qwen3: ["<|im_end|>", "<|endoftext|>"],
         qwen2: ["<|im_end|>", "<|endoftext|>"],

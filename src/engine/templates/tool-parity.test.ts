@@ -252,8 +252,20 @@ describe("Mistral Nemo with tools: its template's framing, mistral-common's wher
   });
 });
 
-describe("Hermes 3 with hermes: Nous's tool_use template (vLLM's copy), its unbalanced system block written as one system turn", () => {
-  const hermes = fixture("vllm-tool_chat_template_hermes.jinja");
+const hermesCases: Array<{ family: string; template: string; models: string[]; mend?: (out: string) => string }> = [
+  { family: "Hermes 3", template: "vllm-tool_chat_template_hermes.jinja", models: ["Hermes-3-Llama-3.2-3B-q4f16_1-MLC", "NousResearch/Hermes-3-Llama-3.2-3B"] },
+  {
+    family: "Hermes 2 Pro",
+    template: "NousResearch-Hermes-2-Pro-Llama-3-8B.jinja",
+    models: ["Hermes-2-Pro-Llama-3-8B-q4f16_1-MLC", "NousResearch/Hermes-2-Pro-Llama-3-8B"],
+    // This copy also writes each tool's name without its opening quote, and opens <tool_call> only before a turn's first call.
+    mend: (out) => out.replace(/\{"name": ([A-Za-z_]\w*)", /g, '{"name": "$1", ').replaceAll("</tool_call> { ", "</tool_call> \n<tool_call>\n{ "),
+  },
+];
+
+for (const { family, template, models, mend: mendMore = (out: string) => out } of hermesCases)
+describe(`${family} with hermes: Nous's tool_use template, its unbalanced system block written as one system turn`, () => {
+  const hermes = fixture(template);
   /**
    * The template's output with its one fault mended: the tool block closes a system turn it never
    * opened (written here), and a system message becomes a second system turn (here joined to the
@@ -262,7 +274,7 @@ describe("Hermes 3 with hermes: Nous's tool_use template (vLLM's copy), its unba
   function mended(messages: ChatMessage[], system: string | undefined): string {
     const out = new Template(hermes).render({ messages: openAiMessages(messages, system), tools: openAiTools, bos_token: "<|begin_of_text|>", add_generation_prompt: true });
     expect(out.startsWith("<|begin_of_text|>You are a function calling AI model.")).toBe(true);
-    const opened = out.replace("<|begin_of_text|>", "<|begin_of_text|><|im_start|>system\n").replace("</tool_call><|im_end|>", "</tool_call><|im_end|>\n");
+    const opened = mendMore(out).replace("<|begin_of_text|>", "<|begin_of_text|><|im_start|>system\n").replace("</tool_call><|im_end|>", "</tool_call><|im_end|>\n");
     return system === undefined ? opened : opened.replace(`</tool_call><|im_end|>\n<|im_start|>system\n${system}<|im_end|>\n`, `</tool_call>\n\n${system}<|im_end|>\n`);
   }
   const scenarios: Array<[string, (protocol: string) => ChatMessage[]]> = [
@@ -275,7 +287,7 @@ describe("Hermes 3 with hermes: Nous's tool_use template (vLLM's copy), its unba
       it(`${scenario}, ${system ? "a system prompt" : "no system prompt"}`, () => {
         const messages = messagesFor("hermes");
         const expected = mended(messages, system);
-        for (const model of ["Hermes-3-Llama-3.2-3B-q4f16_1-MLC", "NousResearch/Hermes-3-Llama-3.2-3B"]) expect(ours(model, "hermes", messages, system), model).toBe(expected);
+        for (const model of models) expect(ours(model, "hermes", messages, system), model).toBe(expected);
       });
     }
   }
