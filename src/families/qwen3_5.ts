@@ -60,5 +60,5 @@ export const qwen3_5: ModelFamily = {
       ? { label: "Qwen3.5, thinking on", source: "Qwen3's recommended values for thinking mode (Qwen3.5's own not checked here)", maxTokens: THINKING_MAX_TOKENS, temperature: 0.6, topP: 0.95, ...penaltiesOff }
       : { label: "Qwen3.5, thinking off", source: "Qwen3's recommended values for non-thinking mode (Qwen3.5's own not checked here)", maxTokens: REPLY_MAX_TOKENS, temperature: 0.7, topP: 0.8, ...penaltiesOff },
   kvState: "hybrid",
-  contextNotes: "262,144 tokens native; WebLLM's builds run 4,096.",
+  contextNotes: "WebLLM's builds run 4,096 tokens (the native window is not checked here).",
 };
