@@ -56,6 +56,17 @@ test("prompt mode: the lab's exact prompt goes to /v1/completions, the call runs
   expect(await shownPrompt(page)).toBe(sent.prompt);
 });
 
+test("the sampling defaults follow the server's model and its template, not the WebLLM model of the other pane", async ({ page }) => {
+  await connected(page, "prompt");
+  await expect(page.getByTestId("sampling-defaults-source")).toContainText("Defaults for Qwen3, thinking on");
+  // A template chosen by hand decides the family: Mistral's defaults, whatever WebLLM model is picked.
+  await page.getByTestId("openai-template-select").selectOption("mistral");
+  await expect(page.getByTestId("sampling-defaults-source")).toContainText("Defaults for Mistral");
+  await page.getByTestId("openai-template-select").selectOption("auto");
+  await page.getByTestId("openai-model-select").selectOption("mystery-model");
+  await expect(page.getByTestId("sampling-defaults-source")).toContainText('Defaults for "mystery-model"');
+});
+
 test("native mode: the tools go to /v1/chat/completions and the server's calls run", async ({ page }) => {
   server.script({ toolCalls: [{ name: "calculator", argumentChunks: ['{"expression"', ': "2 + 3"}'] }] }, { text: ["It is ", "5."] });
   await connected(page, "native");

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { chatTemplateForModel } from "../src/engine/templates/model-templates.ts";
+import { chatTemplateForModel } from "../src/families/registry.ts";
+import { DEFAULT_SYSTEM_PROMPT } from "../src/middleware/loop/render-conversation.ts";
 import { runToolLoop } from "../src/middleware/loop/run-tool-loop.ts";
 import { drive } from "../src/middleware/loop/test-support/drive.ts";
 import { ScriptedEngine } from "../src/middleware/loop/test-support/scripted-engine.ts";
@@ -68,18 +69,19 @@ describe("npm run render-prompt", () => {
   ] as const) {
     it(`prints exactly the prompt the loop sends (${model}, thinking ${thinking ? "on" : "off"}), and nothing else`, async () => {
       const step = await secondStepOfALoop(model, thinking);
-      const { stdout, stderr, code } = await renderPrompt({ model, protocol: "hermes", thinking, tools: openAiTools, messages: step.messages });
+      // The loop ran with its default system prompt; the command writes none unless given one.
+      const { stdout, stderr, code } = await renderPrompt({ model, protocol: "hermes", thinking, tools: openAiTools, messages: step.messages, systemPrompt: DEFAULT_SYSTEM_PROMPT });
       expect(stderr.replace(/^npm warn .*\n/gm, "")).toBe("");
       expect(code).toBe(0);
       expect(stdout).toBe(step.prompt);
     });
   }
 
-  it("fails on stderr with a non-zero exit for a model not in the list, and prints nothing", async () => {
-    const { stdout, stderr, code } = await renderPrompt({ model: "Qwen3-1.7B", protocol: "hermes", messages: [] });
+  it("fails on stderr with a non-zero exit for a model of no known family, and prints nothing", async () => {
+    const { stdout, stderr, code } = await renderPrompt({ model: "acme/Frobnicator-7B", protocol: "hermes", messages: [] });
     expect(code).not.toBe(0);
     expect(stdout).toBe("");
-    expect(stderr).toContain('model "Qwen3-1.7B" is not in the lab\'s model list');
+    expect(stderr).toContain('model "acme/Frobnicator-7B" belongs to no model family the lab knows');
     expect(stderr).toContain("Qwen3-1.7B-q4f16_1-MLC");
   });
 
@@ -96,14 +98,14 @@ describe("npm run render-prompt", () => {
     const step = await secondStepOfALoop(model, true);
     for (const toolChoice of [undefined, "required", { name: "calculator" }] as const) {
       const protocol = getProtocol("hermes")!;
-      const { stdout, code } = await renderPrompt({ model, protocol: "hermes", thinking: true, tools: openAiTools, messages: step.messages, constrained: true, ...(toolChoice ? { toolChoice } : {}) });
+      const { stdout, code } = await renderPrompt({ model, protocol: "hermes", thinking: true, tools: openAiTools, messages: step.messages, systemPrompt: DEFAULT_SYSTEM_PROMPT, constrained: true, ...(toolChoice ? { toolChoice } : {}) });
       expect(code).toBe(0);
       const at = stdout.lastIndexOf("\n--- structural_tag ---\n");
       expect(stdout.slice(0, at)).toBe(step.prompt);
       const spec = { name: calculator.name, description: calculator.description, parameters: calculator.parameters };
       expect(JSON.parse(stdout.slice(at + "\n--- structural_tag ---\n".length))).toEqual(protocol.structuralTag!([spec], toolChoice ?? "auto"));
     }
-    const unconstrained = await renderPrompt({ model, protocol: "hermes", thinking: true, tools: openAiTools, messages: step.messages });
+    const unconstrained = await renderPrompt({ model, protocol: "hermes", thinking: true, tools: openAiTools, messages: step.messages, systemPrompt: DEFAULT_SYSTEM_PROMPT });
     expect(unconstrained.stdout).not.toContain("--- structural_tag ---");
     const noTools = await renderPrompt({ model, protocol: "hermes", messages: step.messages, constrained: true });
     expect(noTools.code).not.toBe(0);
@@ -117,5 +119,43 @@ describe("npm run render-prompt", () => {
     const protocol = await renderPrompt({ model: "Qwen3-1.7B-q4f16_1-MLC", protocol: "json-mode", messages: [] });
     expect(protocol.code).not.toBe(0);
     expect(protocol.stderr).toContain('protocol "json-mode" is not registered; one of: hermes, xml, qwen3-coder');
+  });
+
+  it("takes a server model name, defaults the protocol to the family's trained one, and writes no system message unless given one", async () => {
+    const messages = [{ role: "user", content: "What is 2 + 2?" }];
+    const cases: Array<[string, string]> = [
+      ["Qwen/Qwen3-8B", "<|im_start|>user\nWhat is 2 + 2?<|im_end|>\n<|im_start|>assistant\n"],
+      // Qwen2.5's own template writes its default system message when none is given.
+      ["Qwen/Qwen2.5-7B-Instruct", "<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n<|im_start|>user\nWhat is 2 + 2?<|im_end|>\n<|im_start|>assistant\n"],
+      ["google/gemma-2-2b-it", "<bos><start_of_turn>user\nWhat is 2 + 2?<end_of_turn>\n<start_of_turn>model\n"],
+      ["mistralai/Mistral-7B-Instruct-v0.3", "<s>[INST] What is 2 + 2?[/INST]"],
+    ];
+    for (const [model, expected] of cases) {
+      const { stdout, code, stderr } = await renderPrompt({ model, messages });
+      expect(stderr.replace(/^npm warn .*\n/gm, ""), model).toBe("");
+      expect(code, model).toBe(0);
+      expect(stdout, model).toBe(expected);
+    }
+    // The trained protocol by default: Llama 3.x's JSON calls, not hermes' <tool_call>.
+    const llama = await renderPrompt({ model: "meta-llama/Llama-3.1-8B-Instruct", tools: openAiTools, messages });
+    expect(llama.code).toBe(0);
+    const explicit = await renderPrompt({ model: "meta-llama/Llama-3.1-8B-Instruct", protocol: "llama3-json", tools: openAiTools, messages });
+    expect(llama.stdout).toBe(explicit.stdout);
+    expect(llama.stdout).not.toContain("<tool_call>");
+  });
+
+  it("--jsonl renders one request per line, one JSON string per line, {\"error\"} for a bad line", async () => {
+    const good = { model: "Qwen3-1.7B-q4f16_1-MLC", messages: [{ role: "user", content: "Hi" }], thinking: false };
+    const file = join(dir, "requests.jsonl");
+    writeFileSync(file, [JSON.stringify(good), "{ nope", JSON.stringify({ ...good, model: "acme/Frobnicator-7B" }), JSON.stringify({ ...good, model: "google/gemma-3-1b-it" })].join("\n") + "\n");
+    const { stdout } = await run("npm", ["run", "--silent", "render-prompt", "--", "--jsonl", file], { encoding: "utf8" });
+    const lines = stdout.split("\n");
+    expect(lines.pop()).toBe("");
+    expect(lines).toHaveLength(4);
+    const single = await renderPrompt(good);
+    expect(JSON.parse(lines[0]!)).toBe(single.stdout);
+    expect(JSON.parse(lines[1]!).error).toContain("line 2 is not JSON");
+    expect(JSON.parse(lines[2]!).error).toContain("belongs to no model family");
+    expect(typeof JSON.parse(lines[3]!)).toBe("string");
   });
 });

@@ -47,6 +47,11 @@ export const templateMessageSchema = z.object({
    * of `content` (and `reasoning`) where that is what its family would write anyway.
    */
   generated: z.string().optional(),
+  /**
+   * Text a family's tool framing puts before a turn's own text: at the very start of the system
+   * turn (Llama 3.1's "Environment: ipython\n"), or before the last user turn (Mistral's tool list).
+   */
+  header: z.string().optional(),
 });
 
 /** One message a tool sent or received while it ran (an MCP server's JSON-RPC), secrets masked by the tool. */
@@ -131,6 +136,8 @@ export const engineUsageSchema = z.object({
   reusedTokens: z.number().optional(),
   /** Why the engine prefilled the whole prompt although the step before left a cache (absent when it reused it, or had none). */
   fullPrefillReason: z.string().optional(),
+  /** What the model keeps between steps: "kv_cache", or "hybrid" (a KV cache and a recurrent state, e.g. Qwen3.5); absent in older logs. */
+  kvState: z.enum(["kv_cache", "hybrid"]).optional(),
   /** XGrammar's time to compile the step's grammar, and per generated token (constrained steps). */
   grammarInitMs: z.number().optional(),
   grammarPerTokenMs: z.number().optional(),

@@ -77,6 +77,38 @@ export interface ChatTemplate {
    * (undefined where it cannot, e.g. the last turn is not the user's).
    */
   chatTurns?: (messages: TemplateMessage[]) => ChatTurns | undefined;
+  /** How this family's own template writes the protocol it was trained on, where that differs from the protocol's generic text. */
+  toolFraming?: ToolFraming;
+}
+
+/**
+ * A family's own writing of its trained protocol (its official chat template's, byte for byte):
+ * where the tool list goes and in which words, how calls and results are written back. Only the
+ * text changes; the protocol's parser still reads the model's calls. Used when the conversation's
+ * protocol is `protocol`; any other protocol keeps its own wording inside the family's framing.
+ */
+export interface ToolFraming {
+  /** The protocol (registry name) this is the family's writing of. */
+  protocol: string;
+  /** The tool section in the template's words (default: the protocol's). */
+  toolSection?: (tools: ToolSpec[]) => string;
+  /** The system text the template writes with the tool section when the conversation has none (Qwen2.5's "You are Qwen, …"). */
+  defaultSystem?: string;
+  /**
+   * "system": after the system text (the default); "system-start": before it (Qwen3.5);
+   * "first-user": before the first user message's text (Llama 3.1); "last-user": as the `header`
+   * of the last user message, which the template writes before that turn (Mistral's
+   * [AVAILABLE_TOOLS] before the last [INST]).
+   */
+  placement?: "system" | "system-start" | "first-user" | "last-user";
+  /** The role of a result's turn, where the template's differs from the protocol's. */
+  toolResultRole?: "user" | "tool";
+  /** Written first in the system turn when tools are offered (Llama 3.1's "Environment: ipython\n"). */
+  systemHeader?: string;
+  /** An assistant turn as the template writes it (default: the protocol's). */
+  renderAssistant?: Protocol["renderAssistant"];
+  /** A tool result as the template writes it (default: the protocol's). */
+  renderToolResult?: Protocol["renderToolResult"];
 }
 
 /** A half-open range [start, end) of character offsets into a step's raw output. */

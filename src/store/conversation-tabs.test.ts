@@ -8,7 +8,7 @@ import type { ChatMessage, Engine, LoopEvent, Protocol } from "../middleware/typ
 import { createIndexedDbRepository } from "../persistence/conversation-db.ts";
 import { createTabLink, soloTabLink, type TabLink } from "../persistence/tab-link.ts";
 import { toolCallRun } from "./test-events.ts";
-import { samplingDefaultsFor } from "../engine/templates/sampling-defaults.ts";
+import { samplingDefaultsFor } from "../families/registry.ts";
 
 const opened: TabLink[] = [];
 afterEach(() => {

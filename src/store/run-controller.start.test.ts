@@ -2,7 +2,7 @@
 // would be refused) and must not lose the message: sendMessage resolves false with a notice.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Engine, LoopEvent, Protocol } from "../middleware/types.ts";
-import { samplingDefaultsFor } from "../engine/templates/sampling-defaults.ts";
+import { samplingDefaultsFor } from "../families/registry.ts";
 import type { ConversationSettings } from "./conversation.ts";
 import { conversationActions, resetConversationStoreForTests, useConversationStore } from "./conversation-store.ts";
 import { configureRunEnvironment, sendMessage, useRunStore, type RunEnvironment } from "./run-controller.ts";

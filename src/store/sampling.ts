@@ -1,9 +1,27 @@
 // The sampling defaults of the engine the next turn uses: the loaded (or chosen) WebLLM model's
-// family with the thinking switch, or Qwen3's for the replay engine (its transcripts and prompt
-// template are Qwen3's).
-import { samplingDefaultsFor, type SamplingDefaults } from "../engine/templates/sampling-defaults.ts";
+// family with the thinking switch, the server's own model's family for the server engine (its
+// chosen template's family, else the family its model name points to), or Qwen3's for the replay
+// engine (its transcripts and prompt template are Qwen3's).
+import { familyOfServerModel, familyOfTemplateName, samplingDefaultsFor } from "../families/registry.ts";
+import { labDefaults, type SamplingDefaults } from "../families/sampling.ts";
 import type { EngineState } from "./engine-store.ts";
+import { effectiveTemplate, useServerEngineStore } from "./server-engine.ts";
 
-export function activeSamplingDefaults(state: Pick<EngineState, "kind" | "loadedModelId" | "selectedModelId" | "thinking">): SamplingDefaults {
+/** The server's model and the template prompt mode renders it with (undefined: not known). */
+export interface ServerModelChoice {
+  model: string;
+  template: string | undefined;
+}
+
+export function serverModelChoice(): ServerModelChoice {
+  const state = useServerEngineStore.getState();
+  return { model: state.model, template: effectiveTemplate(state) };
+}
+
+export function activeSamplingDefaults(state: Pick<EngineState, "kind" | "loadedModelId" | "selectedModelId" | "thinking">, server: ServerModelChoice = serverModelChoice()): SamplingDefaults {
+  if (state.kind === "openai") {
+    const family = (server.template !== undefined ? familyOfTemplateName(server.template) : undefined) ?? familyOfServerModel(server.model);
+    return family ? family.sampling(state.thinking) : labDefaults(server.model ? `"${server.model}"` : "this model");
+  }
   return samplingDefaultsFor(state.kind === "replay" ? null : (state.loadedModelId ?? state.selectedModelId), state.thinking);
 }

@@ -5,13 +5,21 @@
 // where WebLLM's KV cache holds the prompt before plus the reply as generated and WebLLM
 // prefills only the last round (the next turn sent with the separator its cache lacks).
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { ChatTurns, TemplateMessage } from "../../middleware/types.ts";
-import { chatPathConvTemplate } from "./chat-path.ts";
-import { EMPTY_THINK_BLOCK, type ModelChatTemplate } from "./conv-template.ts";
-import { chatTemplateForModel, convTemplates, type ConvTemplateName } from "./model-templates.ts";
+import { getProtocol } from "../../middleware/protocols/registry.ts";
+import type { ChatMessage, ChatTurns, TemplateMessage } from "../../middleware/types.ts";
+import { renderModelPrompt } from "./model-prompt.ts";
+import { chatPathConvTemplate } from "../../families/chat-path.ts";
+import { EMPTY_THINK_BLOCK, type ModelChatTemplate } from "../../families/conv-template.ts";
+import { chatTemplateForModel, convFamilies } from "../../families/registry.ts";
+
+type ConvTemplateName = string;
+const convTemplates = Object.fromEntries(Object.entries(convFamilies).map(([name, conv]) => [name, conv.template]));
 import { loadWebLlmGetConversation, type WebLlmConversation } from "./webllm-conversation.test-helper.ts";
 
 const MODELS: Record<ConvTemplateName, string> = {
+  qwen3_5: "Qwen3.5-2B-q4f16_1-MLC",
+  gemma3_instruction: "gemma3-1b-it-q4f16_1-MLC",
+  hermes2_pro_llama3: "Hermes-2-Pro-Llama-3-8B-q4f16_1-MLC",
   qwen3: "Qwen3-1.7B-q4f16_1-MLC",
   qwen2: "Qwen2.5-1.5B-Instruct-q4f16_1-MLC",
   "llama-3_1": "Llama-3.2-3B-Instruct-q4f16_1-MLC",
@@ -71,7 +79,7 @@ describe("WebLLM's chat path writes the lab's prompt", () => {
 
   for (const { name, thinking } of cases) {
     const label = `${name}${thinking === undefined ? "" : thinking ? " (thinking on)" : " (thinking off)"}`;
-    const template = () => chatTemplateForModel(MODELS[name], thinking === undefined ? {} : { enableThinking: thinking })!;
+    const template = () => chatTemplateForModel(MODELS[name]!, thinking === undefined ? {} : { enableThinking: thinking })!;
 
     it(`${label}: a first request is the whole rendered prompt`, async () => {
       for (const step of [1, 2, 3]) {
@@ -109,11 +117,39 @@ describe("WebLLM's chat path writes the lab's prompt", () => {
   }
 
   it("WebLLM's own prefix ids are written as text once: Gemma's <bos> is not doubled", async () => {
-    expect(convTemplates.gemma_instruction.system_prefix_token_ids).toEqual([2]);
-    const template = chatTemplateForModel(MODELS.gemma_instruction)!;
+    expect(convTemplates.gemma_instruction!.system_prefix_token_ids).toEqual([2]);
+    const template = chatTemplateForModel(MODELS.gemma_instruction!)!;
     const conv = chatPathConvTemplate(template.conv, template.prefixText);
     expect(conv).not.toHaveProperty("system_prefix_token_ids");
     const prompt = (await webLlmConversation(template, template.chatTurns!(loop(1, undefined).messages)!)).getPromptArray().join("");
     expect(prompt.match(/<bos>/g)).toHaveLength(1);
   });
+});
+
+describe("WebLLM's chat path writes a family's own tool framing too", () => {
+  beforeAll(() => loadWebLlmGetConversation(), 60_000);
+
+  const cases: Array<[string, string, string]> = [
+    // Llama 3.x: the system header, the tools in the first user turn, ipython results.
+    ["llama-3_1", "llama3-json", "Environment: ipython\nCutting Knowledge Date"],
+    // Hermes 3: Nous's tool block opening the system turn, results in a tool turn.
+    ["hermes3_llama-3_1", "hermes", "<|im_start|>tool\n<tool_response>\n"],
+  ];
+  for (const [name, protocolName, mark] of cases) {
+    it(`${name} with ${protocolName}`, async () => {
+      const tools = [{ name: "calculator", description: "Evaluates.", parameters: { type: "object", properties: { expression: { type: "string", description: "e.g. 6 * 7" } } } }];
+      const messages: ChatMessage[] = [
+        { role: "user", content: "What is 6 * 7?" },
+        { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "calculator", arguments: { expression: "6 * 7" } }], protocol: protocolName },
+        { role: "tool", toolCallId: "c1", name: "calculator", content: "42" },
+      ];
+      for (const systemPrompt of ["", "You are careful."]) {
+        const { prompt, templateMessages, template } = renderModelPrompt({ modelId: MODELS[name]!, protocol: getProtocol(protocolName)!, tools, messages, systemPrompt });
+        expect(prompt).toContain(mark);
+        const chat = template.chatTurns!(templateMessages)!;
+        expect(chat.turns.at(-1)?.role).toBe("tool");
+        expect((await webLlmConversation(template as ModelChatTemplate, chat)).getPromptArray().join("")).toBe(prompt);
+      }
+    });
+  }
 });

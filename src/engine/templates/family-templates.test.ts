@@ -20,7 +20,9 @@ import {
   SMOLLM2_CHAT_TEMPLATE,
 } from "./hf-chat-templates.test-fixture.ts";
 import { renderModelPrompt } from "./model-prompt.ts";
-import { chatTemplateForModel, convTemplateNameForModel, convTemplates } from "./model-templates.ts";
+import { chatTemplateForModel, convFamilies, templateNameForModel as convTemplateNameForModel } from "../../families/registry.ts";
+
+const convTemplates = Object.fromEntries(Object.entries(convFamilies).map(([name, conv]) => [name, conv.template]));
 
 const hermes = getProtocol("hermes")!;
 
@@ -198,6 +200,9 @@ describe("every other family: the framing is its own chat template's, with BOS w
 describe("BOS and end-of-generation tokens, for every model in the list", () => {
   /** What the family's tokenizer must see first: WebLLM's raw path adds no special token itself. */
   const expectedStart: Record<string, string> = {
+    qwen3_5: "<|im_start|>system\n",
+    hermes2_pro_llama3: "<|begin_of_text|><|im_start|>system\n",
+    gemma3_instruction: "<bos><start_of_turn>user\n",
     qwen3: "<|im_start|>system\n",
     qwen2: "<|im_start|>system\n",
     "llama-3_1": "<|begin_of_text|><|start_header_id|>system",
@@ -216,6 +221,9 @@ describe("BOS and end-of-generation tokens, for every model in the list", () => 
       expect(prompt.startsWith(expectedStart[name!]!)).toBe(true);
       // Every token a model of this family ends a reply with is a stop string, so none shows as text.
       const endTokens: Record<string, string[]> = {
+        qwen3_5: ["<|im_end|>", "<|endoftext|>"],
+        hermes2_pro_llama3: ["<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"],
+        gemma3_instruction: ["<end_of_turn>", "<eos>"],
         qwen3: ["<|im_end|>", "<|endoftext|>"],
         qwen2: ["<|im_end|>", "<|endoftext|>"],
         "llama-3_1": ["<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"],
@@ -231,7 +239,7 @@ describe("BOS and end-of-generation tokens, for every model in the list", () => 
   it("Hermes 3's conv template stops on Hermes 3's token ids (Llama 3.1's three and its own <|im_end|>), not Hermes 2 Pro's", () => {
     // mlc-llm's hermes3_llama-3_1: <|end_of_text|> 128001, <|eom_id|> 128008, <|eot_id|> 128009,
     // <|im_end|> 128040. Hermes 2 Pro's list ended in 128003, its own <|im_end|>.
-    expect(convTemplates["hermes3_llama-3_1"].stop_token_ids).toEqual([128001, 128008, 128009, 128040]);
+    expect(convTemplates["hermes3_llama-3_1"]!.stop_token_ids).toEqual([128001, 128008, 128009, 128040]);
     expect(chatTemplateForModel("Hermes-3-Llama-3.2-3B-q4f32_1-MLC")?.name).toBe("hermes3_llama-3_1");
   });
 

@@ -1,12 +1,14 @@
-// The prompt a WebLLM model is sent for the next step of a conversation: the loop's own
-// rendering (renderPrompt: renderConversation, then the model's template) for a model id from the list. The
-// render-prompt command prints it; a test checks it equals the prompt the loop records.
+// The prompt a model is sent for the next step of a conversation: the loop's own rendering
+// (renderPrompt: renderConversation, then the model's template) for a WebLLM model id from the
+// list or a server model name, both resolved through the family registry. The render-prompt
+// command prints it; a test checks it equals the prompt the loop records.
 import { renderPrompt } from "../../middleware/loop/render-conversation.ts";
-import type { ChatMessage, Protocol, TemplateMessage, ToolSpec } from "../../middleware/types.ts";
-import type { ModelChatTemplate } from "./conv-template.ts";
-import { chatTemplateForModel } from "./model-templates.ts";
+import type { ChatMessage, ChatTemplate, Protocol, TemplateMessage, ToolSpec } from "../../middleware/types.ts";
+import { chatTemplateForModel, familyChatTemplate, familyOfServerModel } from "../../families/registry.ts";
+import type { ModelFamily } from "../../families/types.ts";
 
 export interface ModelPromptInput {
+  /** A WebLLM model id from the list, or a model name as a server lists it (e.g. "Qwen/Qwen3-8B"). */
   modelId: string;
   protocol: Protocol;
   /** Qwen3's thinking switch; families without one ignore it, as the app does. */
@@ -20,16 +22,24 @@ export interface ModelPromptInput {
 export interface ModelPrompt {
   prompt: string;
   templateMessages: TemplateMessage[];
-  template: ModelChatTemplate;
+  template: ChatTemplate;
 }
 
 export class UnknownModelTemplateError extends Error {
   override name = "UnknownModelTemplateError";
 }
 
+/** The template of a WebLLM model id, else of the family a server model name points to. */
+export function templateForModel(model: string, settings: { enableThinking?: boolean } = {}): { template: ChatTemplate; family?: ModelFamily } | undefined {
+  const webllm = chatTemplateForModel(model, settings);
+  if (webllm) return { template: webllm };
+  const family = familyOfServerModel(model);
+  return family ? { template: familyChatTemplate(family, settings), family } : undefined;
+}
+
 export function renderModelPrompt({ modelId, protocol, thinking, tools, messages, systemPrompt }: ModelPromptInput): ModelPrompt {
-  const template = chatTemplateForModel(modelId, thinking === undefined ? {} : { enableThinking: thinking });
-  if (!template) throw new UnknownModelTemplateError(`No conversation template is known for model "${modelId}".`);
+  const template = templateForModel(modelId, thinking === undefined ? {} : { enableThinking: thinking })?.template;
+  if (!template) throw new UnknownModelTemplateError(`No model family is known for model "${modelId}".`);
   const { prompt, templateMessages } = renderPrompt({ ...(systemPrompt !== undefined ? { systemPrompt } : {}), tools, protocol, messages, template });
   return { prompt, templateMessages, template };
 }

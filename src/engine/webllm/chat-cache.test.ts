@@ -13,7 +13,7 @@ describe("ChatCache", () => {
   it("continues a conversation it holds: the history as sent before, the new turn with the missing turn end", () => {
     const cache = new ChatCache();
     const first = cache.plan(step1, stops, stops);
-    expect(first).toEqual({ messages: [{ role: "system", content: "S" }, { role: "user", content: "Q" }], reusedTokens: 0 });
+    expect(first).toEqual({ messages: [{ role: "system", content: "S" }, { role: "user", content: "Q" }], reusedTokens: 0, kvState: "kv_cache" });
     cache.finished(first.messages, "A", 10);
     expect(cache.plan(step2, stops, stops)).toEqual({
       messages: [
@@ -23,6 +23,7 @@ describe("ChatCache", () => {
         { role: "user", content: "R", name: "<|im_end|>\n<|im_start|>user" },
       ],
       reusedTokens: 10,
+      kvState: "kv_cache",
     });
   });
 
@@ -40,5 +41,16 @@ describe("ChatCache", () => {
     expect(cache.plan(step2, stops, stops)).toMatchObject({ reusedTokens: 0, fullPrefillReason: "the step before was cut off at a length limit, which WebLLM does not continue" });
     // A full prefill sends no names: WebLLM renders the whole conversation from them.
     expect(cache.plan(step2, stops, stops).messages.every((m) => m.name === undefined)).toBe(true);
+  });
+
+  it("a hybrid model (Qwen3.5) reuses exactly when a KV-cache model would, and says a full prefill rebuilds its recurrent state", () => {
+    const hybrid = new ChatCache("hybrid");
+    hybrid.finished(hybrid.plan(step1, stops, stops).messages, "A", 10);
+    expect(hybrid.plan(step2, stops, stops)).toMatchObject({ reusedTokens: 10, kvState: "hybrid" });
+    expect(hybrid.plan(step2, stops, stops).fullPrefillReason).toBeUndefined();
+    hybrid.finished(hybrid.plan(step1, stops, stops).messages, "Another reply", 10);
+    const plan = hybrid.plan(step2, stops, stops);
+    expect(plan.reusedTokens).toBe(0);
+    expect(plan.fullPrefillReason).toMatch(/message 3 \(assistant\) differs.*recurrent state is rebuilt/);
   });
 });

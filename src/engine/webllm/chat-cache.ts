@@ -11,6 +11,17 @@
 // role string in WebLLM's formatter, so the next turn is sent with the separator in front of its
 // role string: the cache then holds exactly the text of the full prompt. That name is part of
 // the conversation WebLLM records, so later requests send it again on that message.
+//
+// A hybrid model (Qwen3.5: recurrent Gated DeltaNet layers beside attention) keeps a recurrent
+// state next to its KV cache (WebLLM's kv_state_kind "hybrid", an rnn_state object). Read from
+// WebLLM 0.2.86's engine: its chat path decides reuse the same way for every state kind
+// (preparePrefillInput: the same conversation and a reply that ended by itself → continue in
+// place, appending the new tokens to every state; anything else → resetChat, which clears the
+// KV cache and the recurrent state alike and prefills the whole prompt). It never cuts a state
+// back to a shared prefix, for either kind; the prompt checkpoints it can export and import
+// (resumable generation) exist only for a pure KV cache. So a hybrid model reuses exactly when a
+// KV-cache model would, and a full prefill redoes the recurrent state too: the plan says so.
+import type { KvStateKind } from "../../families/types.ts";
 import type { ChatTurns } from "../../middleware/types.ts";
 
 export interface WireMessage {
@@ -25,15 +36,27 @@ export interface CachePlan {
   reusedTokens: number;
   /** Why a cache the step before left cannot be reused (absent when reused or there was none). */
   fullPrefillReason?: string;
+  /** What the model keeps between steps: a KV cache, or a hybrid's KV cache and recurrent state. */
+  kvState: KvStateKind;
 }
 
 type Held = { messages: WireMessage[]; tokens: number } | { reason: string | undefined };
 
+const HYBRID_FULL_PREFILL = "; the hybrid model's recurrent state is rebuilt with it (WebLLM continues a state in place or starts it over, never from a shared prefix)";
+
 export class ChatCache {
   private held: Held = { reason: undefined };
 
+  constructor(private readonly kvState: KvStateKind = "kv_cache") {}
+
   /** The messages to send for these turns, and whether WebLLM will reuse its cache for them. */
   plan(chat: ChatTurns, stop: readonly string[] | undefined, controlStops: readonly string[]): CachePlan {
+    const plan = this.planFor(chat, stop, controlStops);
+    const reason = plan.fullPrefillReason !== undefined && this.kvState === "hybrid" ? { fullPrefillReason: plan.fullPrefillReason + HYBRID_FULL_PREFILL } : {};
+    return { ...plan, ...reason, kvState: this.kvState };
+  }
+
+  private planFor(chat: ChatTurns, stop: readonly string[] | undefined, controlStops: readonly string[]): Omit<CachePlan, "kvState"> {
     const messages: WireMessage[] = [
       ...(chat.system !== undefined ? [{ role: "system" as const, content: chat.system }] : []),
       ...chat.turns.map((turn) => ({ role: turn.role, content: turn.content })),

@@ -3,7 +3,7 @@
 // The list is read from a snapshot of WebLLM's records (prebuilt-models.ts) because importing
 // WebLLM here would put its 6 MB library into the page's first download; a test checks that
 // the snapshot equals WebLLM's own list.
-import { convTemplateNameForModel, type ConvTemplateName } from "../templates/model-templates.ts";
+import { families, familyOfWebLlmModel } from "../../families/registry.ts";
 import { prebuiltModelRecords, type ModelRecordLike } from "./prebuilt-models.ts";
 
 export interface CatalogModel {
@@ -20,7 +20,10 @@ export interface CatalogModel {
   downloadMB: number;
   contextWindow?: number;
   lowResource: boolean;
-  template: ConvTemplateName;
+  /** The family's template name (what its steps record). */
+  template: string;
+  /** The family's id in the registry (src/families/). */
+  familyId: string;
   /** False when the context window cannot hold the tool prompt and a reply (the -1k variants). */
   fitsToolPrompt: boolean;
   /** Where its weights live and which compiled library it runs: files other models may share. */
@@ -37,15 +40,6 @@ export interface CatalogModel {
 export const TOOL_PROMPT_TOKENS = 1_500;
 export const MIN_CONTEXT_FOR_TOOLS = 2_048;
 
-const FAMILIES: Array<[RegExp, string]> = [
-  [/^Qwen3-\d/i, "Qwen3"],
-  [/^Qwen2\.5-\d/i, "Qwen2.5"],
-  [/^Hermes-3-Llama-3\.2/i, "Hermes 3"],
-  [/^Llama-3\.2-\d/i, "Llama 3.2"],
-  [/^SmolLM2-/i, "SmolLM2"],
-  [/^Phi-3\.5-mini/i, "Phi-3.5"],
-  [/^gemma-2-2b-it-/i, "Gemma 2"],
-];
 
 /** Whether a WebLLM model record belongs in the catalogue (used to check the snapshot). */
 export function isCatalogCandidate(modelId: string): boolean {
@@ -62,8 +56,9 @@ export function buildCatalog(models: readonly ModelRecordLike[] = prebuiltModelR
   const out: CatalogModel[] = [];
   for (const record of models) {
     const id = record.model_id;
-    const family = FAMILIES.find(([pattern]) => pattern.test(id))?.[1];
-    const template = convTemplateNameForModel(id);
+    const modelFamily = familyOfWebLlmModel(id);
+    const family = modelFamily?.catalogLabel?.(id) ?? modelFamily?.label;
+    const template = modelFamily?.templateName;
     const quantization = /-(q\df\d+(?:_\d)?)/.exec(id)?.[1] ?? "";
     // Only 4-bit weights: full-precision (q0) variants are several times larger for no gain here.
     if (!family || !template || !quantization.startsWith("q4")) continue;
@@ -81,12 +76,14 @@ export function buildCatalog(models: readonly ModelRecordLike[] = prebuiltModelR
       ...(record.overrides?.context_window_size ? { contextWindow: record.overrides.context_window_size } : {}),
       lowResource: Boolean(record.low_resource_required),
       template,
+      familyId: modelFamily!.id,
       fitsToolPrompt: (record.overrides?.context_window_size ?? Infinity) >= MIN_CONTEXT_FOR_TOOLS,
       ...(record.model ? { weights: record.model } : {}),
       ...(record.model_lib ? { modelLib: record.model_lib } : {}),
     });
   }
-  return out.sort((a, b) => FAMILIES.findIndex(([, f]) => f === a.family) - FAMILIES.findIndex(([, f]) => f === b.family) || a.paramsB - b.paramsB || a.id.localeCompare(b.id));
+  const order = (model: CatalogModel) => families.findIndex((f) => f.id === model.familyId);
+  return out.sort((a, b) => order(a) - order(b) || a.family.localeCompare(b.family) || a.paramsB - b.paramsB || a.id.localeCompare(b.id));
 }
 
 export const catalog: CatalogModel[] = buildCatalog();

@@ -7,6 +7,7 @@
 // (generation-queue.ts); a stop ends the stream at once, even while WebLLM is still in prefill
 // and cannot be interrupted.
 import type { Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSettings, StructuralTag } from "../../middleware/types.ts";
+import { familyOfWebLlmModel } from "../../families/registry.ts";
 import { ChatCache, type CachePlan, type WireMessage } from "./chat-cache.ts";
 import { classifyEngineError, EngineFailure } from "./engine-errors.ts";
 import { GenerationQueue, type QueueState, type Turn } from "./generation-queue.ts";
@@ -87,7 +88,7 @@ export class WebLlmEngine implements Engine {
   /** The loaded model's own tokenizer, for the token view and counts (see src/tokens/). */
   readonly tokenize?: (text: string, controlTokens: readonly string[]) => Promise<TokenizedText>;
   private readonly queue: GenerationQueue;
-  private readonly cache = new ChatCache();
+  private readonly cache: ChatCache;
 
   constructor(
     private readonly transport: CompletionTransport,
@@ -95,6 +96,7 @@ export class WebLlmEngine implements Engine {
     private readonly options: WebLlmEngineOptions = {},
   ) {
     this.name = `webllm: ${modelId}`;
+    this.cache = new ChatCache(familyOfWebLlmModel(modelId)?.kvState ?? "kv_cache");
     if (options.contextWindowSize !== undefined) this.contextWindowSize = options.contextWindowSize;
     const count = transport.countTokens;
     if (count) {
@@ -339,6 +341,7 @@ function withCache(usage: EngineUsage, plan: CachePlan): EngineUsage {
     promptTokens: prefilled + plan.reusedTokens,
     prefilledTokens: prefilled,
     reusedTokens: plan.reusedTokens,
+    kvState: plan.kvState,
     ...(plan.fullPrefillReason !== undefined ? { fullPrefillReason: plan.fullPrefillReason } : {}),
   };
 }

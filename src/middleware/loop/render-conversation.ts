@@ -3,7 +3,7 @@
 // a conversation can switch protocols between turns and its history is rewritten in the new one.
 import { promptEscaper, renderToolSection } from "../protocols/escape-tool-definitions.ts";
 import { modelTextEscaper } from "./model-text-markers.ts";
-import type { ChatMessage, ChatTemplate, Protocol, TemplateMessage, ToolSpec } from "../types.ts";
+import type { ChatMessage, ChatTemplate, Protocol, TemplateMessage, ToolFraming, ToolSpec } from "../types.ts";
 
 /** Sent when the caller gives no system prompt: templates' own defaults differ between models. */
 export const DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant.";
@@ -18,6 +18,8 @@ export interface RenderConversationInput {
   controlTokens?: readonly string[];
   /** Escapes what the model wrote against markers it may not write (model-text-markers.ts); none by default. */
   escapeModelText?: (text: string) => string;
+  /** The family's own writing of its trained protocol (used when `protocol` is that one). */
+  framing?: ToolFraming;
 }
 
 /**
@@ -28,11 +30,17 @@ export interface RenderConversationInput {
 export function renderPrompt(input: Omit<RenderConversationInput, "controlTokens" | "escapeModelText"> & { template: ChatTemplate }): { templateMessages: TemplateMessage[]; prompt: string } {
   const { template, ...conversation } = input;
   const escapeModelText = modelTextEscaper(template, conversation.protocol);
-  const templateMessages = renderConversation({ ...conversation, controlTokens: template.controlTokens, escapeModelText });
+  const templateMessages = renderConversation({ ...conversation, controlTokens: template.controlTokens, escapeModelText, ...(template.toolFraming ? { framing: template.toolFraming } : {}) });
   return { templateMessages, prompt: template.render(templateMessages, { addGenerationPrompt: true }) };
 }
 
-export function renderConversation({ systemPrompt, tools, protocol, messages, controlTokens = [], escapeModelText = (text) => text }: RenderConversationInput): TemplateMessage[] {
+export function renderConversation({ systemPrompt, tools, protocol, messages, controlTokens = [], escapeModelText = (text) => text, framing: anyFraming }: RenderConversationInput): TemplateMessage[] {
+  const framing = anyFraming?.protocol === protocol.name ? anyFraming : undefined;
+  const toolSection = renderToolSection(protocol, tools, controlTokens, framing);
+  const toolsInFirstUser = framing?.placement === "first-user" && toolSection !== "";
+  const toolsBeforeLastUser = framing?.placement === "last-user" && toolSection !== "";
+  const renderAssistant = framing?.renderAssistant ?? protocol.renderAssistant;
+  const renderToolResult = framing?.renderToolResult ?? protocol.renderToolResult;
   const leadingSystem: string[] = [];
   let start = 0;
   while (messages[start]?.role === "system") {
@@ -40,18 +48,25 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
     start += 1;
   }
   const userSystem = systemPrompt ?? (leadingSystem.length > 0 ? undefined : DEFAULT_SYSTEM_PROMPT);
-  // The tool definitions are escaped like results: a description cannot write a control token.
-  const systemParts = [userSystem, ...leadingSystem, tools.length > 0 ? renderToolSection(protocol, tools, controlTokens) : undefined];
+  // With tools and no system text, some templates write a default of their own (Qwen2.5).
+  const noSystem = (userSystem === undefined || userSystem.trim() === "") && leadingSystem.every((text) => text.trim() === "");
+  const defaultSystem = noSystem && toolSection !== "" ? framing?.defaultSystem : undefined;
+  const toolsFirst = framing?.placement === "system-start";
+  const toolsElsewhere = toolsInFirstUser || toolsFirst || toolsBeforeLastUser;
+  const systemParts = [toolsFirst ? toolSection : undefined, defaultSystem ?? userSystem, ...leadingSystem, toolsElsewhere ? undefined : toolSection];
   const systemText = systemParts.filter((part): part is string => typeof part === "string" && part.trim() !== "").join("\n\n");
+  const header = framing?.systemHeader && toolSection !== "" ? framing.systemHeader : undefined;
 
-  const rendered: TemplateMessage[] = systemText ? [{ role: "system", content: systemText }] : [];
+  const rendered: TemplateMessage[] = systemText || header ? [{ role: "system", content: systemText, ...(header ? { header } : {}) }] : [];
+  let toolsPlaced = !toolsInFirstUser;
   // A result is escaped against everything that could end its turn or forge a call: the
   // template's control tokens and the markers of every protocol (the model may know several).
   const escape = promptEscaper(controlTokens, protocol);
   // By default results are sent as a user turn because many templates (Qwen's in WebLLM) have
   // no tool role; the results of one assistant turn share a single user turn, in call order.
   // A protocol trained on a tool turn (Llama 3's ipython) gives each result a turn of its own.
-  const resultRole = protocol.toolResultRole ?? "user";
+  const resultRole = framing?.toolResultRole ?? protocol.toolResultRole ?? "user";
+  const lastUser = toolsBeforeLastUser ? messages.findLastIndex((message, i) => i >= start && message.role === "user") : -1;
   let toolResults: string[] = [];
   const flushToolResults = () => {
     if (toolResults.length > 0 && resultRole === "user") {
@@ -59,9 +74,10 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
     } else for (const content of toolResults) rendered.push({ role: "tool", content });
     toolResults = [];
   };
-  for (const message of messages.slice(start)) {
+  for (const [i, message] of messages.entries()) {
+    if (i < start) continue;
     if (message.role === "tool") {
-      toolResults.push(protocol.renderToolResult(message, escape));
+      toolResults.push(renderToolResult(message, escape));
       continue;
     }
     flushToolResults();
@@ -74,12 +90,17 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
       const { generated } = generatedTurn(message, protocol.name);
       rendered.push({
         role: "assistant",
-        content: escapeModelText(protocol.renderAssistant(message)),
+        content: escapeModelText(renderAssistant(message)),
         ...reasoning,
         ...(generated !== undefined ? { generated: escapeModelText(generated) } : {}),
       });
-    }
-    else rendered.push({ role: message.role, content: message.content });
+    } else if (i === lastUser) {
+      rendered.push({ role: "user", content: message.content, header: toolSection });
+    } else if (message.role === "user" && !toolsPlaced) {
+      // The family's template puts the tool section in front of the first user message.
+      rendered.push({ role: "user", content: toolSection + message.content });
+      toolsPlaced = true;
+    } else rendered.push({ role: message.role, content: message.content });
   }
   flushToolResults();
   return rendered;

@@ -11,6 +11,7 @@ import type {
   GenerationSettings,
   LoopEvent,
   Protocol,
+  ToolFraming,
   RunStatus,
   Span,
   StepStatus,
@@ -136,7 +137,7 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
     options,
     template: options.template ?? chatmlTemplate,
     toolSpecs,
-    toolSection: toolSectionOf(options.protocol, toolSpecs, (options.template ?? chatmlTemplate).controlTokens),
+    toolSection: toolSectionOf(options.protocol, toolSpecs, (options.template ?? chatmlTemplate).controlTokens, options.template?.toolFraming),
     maxSteps: Math.max(1, Math.floor(options.maxSteps ?? DEFAULT_MAX_STEPS)),
     toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     maxCallsPerStep: Math.max(1, Math.floor(options.maxCallsPerStep ?? DEFAULT_MAX_CALLS_PER_STEP)),
@@ -337,10 +338,10 @@ function* endStep(state: RunState, stepId: string, startedAt: number, result: St
  * not what today's protocol code would write. A protocol that cannot write it fails the first
  * step visibly (rendering the prompt calls it again); here it is just not recorded.
  */
-function toolSectionOf(protocol: Protocol, tools: ToolSpec[], controlTokens: readonly string[]): string | undefined {
+function toolSectionOf(protocol: Protocol, tools: ToolSpec[], controlTokens: readonly string[], framing: ToolFraming | undefined): string | undefined {
   if (tools.length === 0) return undefined;
   try {
-    return renderToolSection(protocol, tools, controlTokens);
+    return renderToolSection(protocol, tools, controlTokens, framing);
   } catch {
     return undefined;
   }

@@ -5,7 +5,7 @@
 // results are, each marker's first character written as a character reference (`<|im_end|>` reads
 // `&lt;|im_end|>`). Text without a marker is left exactly as it was, so ordinary tools render as
 // before.
-import type { Protocol, ToolSpec } from "../types.ts";
+import type { Protocol, ToolFraming, ToolSpec } from "../types.ts";
 import { toolResultEscaper } from "./escape-tool-result.ts";
 import { allReservedMarkers } from "./registry.ts";
 
@@ -52,10 +52,13 @@ export function promptEscaper(controlTokens: readonly string[], protocol: Protoc
 }
 
 /**
- * The protocol's tool section for these tools, their definitions escaped against the template's
- * control tokens and every protocol's markers. The loop, the render-prompt command and the
- * debugger all write the section through here.
+ * The tool section a prompt holds for these tools: the family's own words for its trained
+ * protocol (its `framing`), else the protocol's; either way the definitions are escaped first,
+ * against the template's control tokens and every protocol's markers. The loop, the
+ * render-prompt command and the debugger all write the section through here.
  */
-export function renderToolSection(protocol: Protocol, tools: readonly ToolSpec[], controlTokens: readonly string[]): string {
-  return protocol.systemPrompt(escapeToolSpecs(tools, promptEscaper(controlTokens, protocol)));
+export function renderToolSection(protocol: Protocol, tools: readonly ToolSpec[], controlTokens: readonly string[], framing?: ToolFraming): string {
+  if (tools.length === 0) return "";
+  const escaped = escapeToolSpecs(tools, promptEscaper(controlTokens, protocol));
+  return framing?.protocol === protocol.name && framing.toolSection ? framing.toolSection(escaped) : protocol.systemPrompt(escaped);
 }

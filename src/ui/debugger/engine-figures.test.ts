@@ -5,6 +5,7 @@ describe("the engine's figures for a step", () => {
   it("prefilled vs reused, or why the whole prompt was prefilled", () => {
     expect(formatPrefill({ prefilledTokens: 38, reusedTokens: 2085 })).toBe("38 tokens prefilled · 2,085 reused from the step before (KV cache)");
     expect(formatPrefill({ prefilledTokens: 2029, reusedTokens: 0 })).toBe("2,029 tokens prefilled (whole prompt)");
+    expect(formatPrefill({ prefilledTokens: 38, reusedTokens: 2085, kvState: "hybrid" })).toBe("38 tokens prefilled · 2,085 reused from the step before (KV cache and recurrent state continued)");
     expect(formatPrefill({ prefilledTokens: 2100, reusedTokens: 0, fullPrefillReason: "the step before was cut off at a length limit" })).toBe(
       "2,100 tokens prefilled (whole prompt: the step before was cut off at a length limit)",
     );

@@ -9,7 +9,9 @@ const count = (n: number) => n.toLocaleString("en-US");
 export function formatPrefill(usage: EngineUsage): string | null {
   const { prefilledTokens: prefilled, reusedTokens: reused, fullPrefillReason: reason } = usage;
   if (prefilled === undefined) return null;
-  if (reused && reused > 0) return `${count(prefilled)} tokens prefilled · ${count(reused)} reused from the step before (KV cache)`;
+  // A hybrid model (Qwen3.5) carries a recurrent state beside its KV cache: reuse continues both.
+  const kept = usage.kvState === "hybrid" ? "KV cache and recurrent state continued" : "KV cache";
+  if (reused && reused > 0) return `${count(prefilled)} tokens prefilled · ${count(reused)} reused from the step before (${kept})`;
   return `${count(prefilled)} tokens prefilled (whole prompt${reason ? `: ${reason}` : ""})`;
 }
 

@@ -1,21 +1,16 @@
 // What the debugger needs from the protocol registry, the tool formats and the templates: a
 // protocol's tool section (to find and fold it in the prompt, and to show tools as the model
 // saw them), the tools in the big APIs' shapes, and a template's control tokens (chips).
-import { convTemplateExtras } from "../../engine/templates/model-templates.ts";
+import { familyOfTemplateName } from "../../families/registry.ts";
 import { renderToolSection } from "../../middleware/protocols/escape-tool-definitions.ts";
 import { getProtocol } from "../../middleware/protocols/registry.ts";
 import { chatmlTemplate } from "../../middleware/templates/chatml.ts";
 import { toAnthropicTool, toGeminiTool, toOpenAITool } from "../../middleware/tools/formats/index.ts";
 import type { ToolSpec } from "../../middleware/types.ts";
 
-const CONTROL_TOKENS: Record<string, readonly string[]> = {
-  ...Object.fromEntries(Object.entries(convTemplateExtras).map(([name, extras]) => [name, extras.controlTokens])),
-  [chatmlTemplate.name]: chatmlTemplate.controlTokens,
-};
-
-/** A template's control tokens, by the name a step records ("qwen3 (thinking off)" counts as "qwen3"). */
+/** A template's control tokens, by the name a step records ("qwen3 (thinking off)" counts as "qwen3"; older names resolve too). */
 export function controlTokensOf(templateName: string): readonly string[] {
-  return CONTROL_TOKENS[templateName] ?? CONTROL_TOKENS[templateName.replace(/\s*\(.*\)$/, "")] ?? [];
+  return familyOfTemplateName(templateName)?.controlTokens ?? (templateName === chatmlTemplate.name ? chatmlTemplate.controlTokens : []);
 }
 
 function message(error: unknown): string {

@@ -8,6 +8,7 @@ import { useConversationStore } from "../../store/conversation-store.ts";
 import { useEngineStore } from "../../store/engine-store.ts";
 import type { SamplingField } from "../../store/generation-settings.ts";
 import { activeSamplingDefaults } from "../../store/sampling.ts";
+import { effectiveTemplate, useServerEngineStore } from "../../store/server-engine.ts";
 import { Field } from "./Field.tsx";
 
 interface FieldSpec {
@@ -102,7 +103,12 @@ export function SamplingFields({ settings, update }: { settings: ConversationSet
   const selectedModelId = useEngineStore((s) => s.selectedModelId);
   const thinking = useEngineStore((s) => s.thinking);
   const engine = useEngineStore((s) => s.engine);
-  const defaults = useMemo(() => activeSamplingDefaults({ kind, loadedModelId, selectedModelId, thinking }), [kind, loadedModelId, selectedModelId, thinking]);
+  const serverModel = useServerEngineStore((s) => s.model);
+  const serverTemplate = useServerEngineStore((s) => effectiveTemplate(s));
+  const defaults = useMemo(
+    () => activeSamplingDefaults({ kind, loadedModelId, selectedModelId, thinking }, { model: serverModel, template: serverTemplate }),
+    [kind, loadedModelId, selectedModelId, thinking, serverModel, serverTemplate],
+  );
   const lastBudget = useLastBudget();
   const stored: Partial<SamplingSettings> = settings;
 

@@ -4,7 +4,7 @@
 // token counts or a token view once; from then on the lab counts every step it shows.
 import { useEffect, useMemo, useState } from "react";
 import { create } from "zustand";
-import { convTemplateNameForModel } from "../../engine/templates/model-templates.ts";
+import { templateNameForModel } from "../../families/registry.ts";
 import { qwen3TokenizerUrl, tokenizeInWorker } from "../../tokens/lab-tokenizer.ts";
 import type { TokenizedText } from "../../tokens/token-spans.ts";
 import { chooseTokenizer, TokenizationCache, type LoadedModelTokenizer, type TokenizerSource } from "../../tokens/tokenizer-choice.ts";
@@ -61,7 +61,7 @@ function useLoadedModelTokenizer(): LoadedModelTokenizer | null {
   const engine = useEngineStore((s) => s.webllmEngine);
   return useMemo(() => {
     if (!modelId || !hasTokenize(engine)) return null;
-    return { modelId, templateName: convTemplateNameForModel(modelId), tokenize: (text, controlTokens) => engine.tokenize(text, controlTokens) };
+    return { modelId, templateName: templateNameForModel(modelId), tokenize: (text, controlTokens) => engine.tokenize(text, controlTokens) };
   }, [modelId, engine]);
 }
 

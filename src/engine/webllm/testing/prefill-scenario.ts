@@ -6,7 +6,7 @@
 import { runToolLoop } from "../../../middleware/loop/run-tool-loop.ts";
 import { getProtocol } from "../../../middleware/protocols/registry.ts";
 import type { ExecutableTool, LoopEvent, ToolCall, ToolSpec } from "../../../middleware/types.ts";
-import { chatTemplateForModel } from "../../templates/model-templates.ts";
+import { chatTemplateForModel } from "../../../families/registry.ts";
 import { chatOptionsFor } from "../chat-options.ts";
 import { WebLlmEngine } from "../webllm-engine.ts";
 import { loadNodeWebLlm } from "./node-webllm.ts";

