@@ -128,6 +128,10 @@ export class CallScanner implements ChannelSink {
   private bare = "";
   private bareStart = 0;
   private bareTracker: BareCallTracker | undefined;
+  /** Bare mode: the call may stand in text (placement "start" or "anywhere"), so text may follow it. */
+  private bareInline = false;
+  /** Where markerless calls may stand (BareCallSyntax.placement). */
+  private readonly barePlacement: "whole" | "start" | "anywhere";
   /** Whether anything but blanks has been output (text, or a call): then no bare call. */
   private sawContent = false;
   private call: OpenCall | undefined;
@@ -140,6 +144,7 @@ export class CallScanner implements ChannelSink {
     this.tools = tools;
     this.toolByName = new Map(tools.map((t) => [t.name, t]));
     this.bareSyntax = syntax.bare;
+    this.barePlacement = syntax.bare?.placement ?? "whole";
     const markers = syntax.markers;
     const interrupting = markers.filter((m) => m.interrupts);
     const flow: [string, FlowAction][] = [];
@@ -171,11 +176,14 @@ export class CallScanner implements ChannelSink {
   }
 
   get ownsText(): boolean {
-    return this.mode === Mode.Call || this.mode === Mode.Bare;
+    if (this.mode === Mode.Bare) return !this.bareInline || this.bareTracker!.committed === true;
+    return this.mode === Mode.Call;
   }
 
   switchChannel(channel: Channel): void {
     this.settleHeld();
+    // A markerless call that has not begun for sure (or has ended) is decided at a reasoning tag.
+    if (this.mode === Mode.Bare) this.settleInlineBare(false);
     if (channel === "reasoning") this.leaveStart();
     // After a reasoning block with nothing else before it, the output may still be a bare call.
     else if (this.mode === Mode.Flow && !this.sawContent) this.mode = Mode.Start;
@@ -184,6 +192,7 @@ export class CallScanner implements ChannelSink {
 
   dropStrayClose(tag: string, at: number): void {
     this.settleHeld();
+    if (this.mode === Mode.Bare) this.settleInlineBare(false);
     this.leaveStart();
     this.repairStrayClose(tag, at);
   }
@@ -202,11 +211,16 @@ export class CallScanner implements ChannelSink {
 
   endOwned(): void {
     if (this.mode === Mode.Call) this.endInCall();
-    else if (this.mode === Mode.Bare) this.settleBare();
+    else if (this.mode === Mode.Bare) {
+      if (this.bareInline) this.settleInlineBare(true);
+      else this.settleBare();
+    }
   }
 
   end(): ParseEvent[] {
     this.settleHeld();
+    // Only an in-text markerless call that owns nothing can still be open here.
+    if (this.mode === Mode.Bare) this.settleInlineBare(true);
     if (this.mode === Mode.Start && this.lead.length > 0) this.emitFlow(this.lead, this.leadStart);
     this.lead = "";
     return this.flush();
@@ -241,6 +255,11 @@ export class CallScanner implements ChannelSink {
           if (ruledOut < 0) {
             this.bare += i === 0 ? buf : buf.slice(i);
             i = buf.length;
+          } else if (this.bareInline) {
+            // The call ended (or was ruled out) here: what follows is scanned as usual.
+            this.bare += buf.slice(i, ruledOut);
+            this.settleInlineBare(false);
+            i = ruledOut;
           } else {
             // Not a bare call after all: everything held back is ordinary output, given back
             // to the stage in front to be split again (it may hold reasoning tags).
@@ -268,7 +287,14 @@ export class CallScanner implements ChannelSink {
     this.lead += buf.slice(from, k);
     if (k === buf.length) return k;
     if (this.bareSyntax && this.bareSyntax.startsWith.includes(buf[k]!)) {
+      if (this.barePlacement !== "whole") {
+        // Text may follow the call: the blanks before it are text, the call begins here.
+        this.leaveStart();
+        this.openBare(base + k);
+        return k;
+      }
       this.mode = Mode.Bare;
+      this.bareInline = false;
       this.bare = this.lead;
       this.bareStart = this.leadStart;
       // The tracker has not seen the blanks; they cannot rule anything out.
@@ -280,12 +306,36 @@ export class CallScanner implements ChannelSink {
     return k;
   }
 
+  /** A markerless call that may stand in text begins at `at`. */
+  private openBare(at: number): void {
+    this.sawContent = true;
+    this.mode = Mode.Bare;
+    this.bareInline = true;
+    this.bare = "";
+    this.bareStart = at;
+    this.bareTracker = this.bareSyntax!.tracker();
+  }
+
+  /** The next position at or after `from` where a markerless call may begin in text, or -1. */
+  private nextBareStart(buf: string, from: number, to: number): number {
+    const starts = this.bareSyntax!.startsWith;
+    for (let k = from; k < to; k++) if (starts.includes(buf[k]!)) return k;
+    return -1;
+  }
+
   /** Text or reasoning: up to the next marker that matters. */
   private scanFlow(buf: string, from: number, base: number, final: boolean): number {
     const table = this.channel === "text" ? this.textTable : this.reasoningTable;
+    const bareAnywhere = this.barePlacement === "anywhere" && this.channel === "text";
     let k = from;
     for (;;) {
       const at = table.next(buf, k);
+      const bareAt = bareAnywhere ? this.nextBareStart(buf, k, at < 0 ? buf.length : at) : -1;
+      if (bareAt >= 0) {
+        if (bareAt > from) this.emitFlow(buf.slice(from, bareAt), base + from);
+        this.openBare(base + bareAt);
+        return bareAt;
+      }
       if (at < 0) {
         this.emitFlow(from === 0 ? buf : buf.slice(from), base + from);
         return buf.length;
@@ -491,8 +541,9 @@ export class CallScanner implements ChannelSink {
     const { marker } = call;
     const text = (marker.bodyPrefix ?? "") + body + (closed ? (marker.bodySuffix ?? "") : "");
     const raw = marker.open + body + (closed ? marker.close! : "");
+    const read = reading ?? this.read(text, marker);
     settleCall(
-      reading ?? this.read(text, marker),
+      read,
       {
         toolByName: this.toolByName,
         span: { start: call.start, end },
@@ -505,6 +556,11 @@ export class CallScanner implements ChannelSink {
       },
       this.out,
     );
+    // Text the model wrote after its calls, inside the call's span (no close marker ended it).
+    if (read.ok && read.textAfter !== undefined) {
+      const restStart = Math.max(0, read.textAfter - (marker.bodyPrefix?.length ?? 0));
+      if (restStart < body.length) this.emitFlow(body.slice(restStart), call.start + marker.open.length + restStart);
+    }
   }
 
   /** A call ended by a turn's end, a new call or the end of the output, without its close marker. */
@@ -597,18 +653,66 @@ export class CallScanner implements ChannelSink {
     const text = this.bare;
     this.bare = "";
     this.mode = Mode.Flow;
-    const span = { start: this.bareStart, end: this.bareStart + text.length };
-    const syntax = this.bareSyntax!;
-    let reading: BodyReading | undefined;
-    if (this.bareTracker!.complete) {
-      try {
-        reading = syntax.read(text, this.tools);
-      } catch (error) {
-        reading = { ok: false, kind: "invalid-call", message: `the call could not be read: ${error instanceof Error ? error.message : String(error)}` };
-      }
+    if (this.bareTracker!.complete) this.settleBareCall(text, this.bareStart);
+    else this.out.push({ type: "text", text, span: { start: this.bareStart, end: this.bareStart + text.length } });
+  }
+
+  /**
+   * A markerless call that may stand in text is decided: the whole call (list) the tracker saw,
+   * if any, is read; what follows it is text. A call begun for sure and not ended was cut off
+   * (`cutOff`: by the end of the output) or broke off: it stays text, and an error says so.
+   */
+  private settleInlineBare(cutOff: boolean): void {
+    const held = this.bare;
+    const start = this.bareStart;
+    const tracker = this.bareTracker!;
+    this.bare = "";
+    this.mode = Mode.Flow;
+    const length = tracker.callLength ?? -1;
+    if (length > 0) this.settleBareCall(held.slice(0, length), start);
+    const restStart = Math.max(length, 0);
+    const rest = held.slice(restStart);
+    this.emitFlow(rest, start + restStart);
+    if (tracker.committed && rest.trim() !== "") {
+      const raw = rest.trim();
+      const lead = rest.length - rest.trimStart().length;
+      // The protocol's reader may say more precisely what is wrong (a mismatched bracket).
+      const reading = this.readBare(raw);
+      const said = reading && !reading.ok ? reading : undefined;
+      this.out.push({
+        type: "parse-error",
+        id: this.nextId(),
+        kind: said?.kind ?? (cutOff ? "unfinished-tool-call" : "invalid-call"),
+        message: said?.message ?? (cutOff ? "the output ended inside a call written without markers" : "a call written without markers broke off before it was complete"),
+        raw,
+        span: { start: start + restStart + lead, end: start + held.length },
+      });
     }
+  }
+
+  /** The protocol's reading of a markerless call; a reader that throws gives a parse error, never a crash. */
+  private readBare(text: string): BodyReading | undefined {
+    try {
+      return this.bareSyntax!.read(text, this.tools);
+    } catch (error) {
+      return { ok: false, kind: "invalid-call", message: `the call could not be read: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
+  /** Reads a markerless call (list) that begins at `start` and settles it. */
+  private settleBareCall(text: string, start: number, known?: BodyReading): void {
+    const span = { start, end: start + text.length };
+    const syntax = this.bareSyntax!;
+    const reading = known ?? this.readBare(text);
     if (!reading) {
-      this.out.push({ type: "text", text, span });
+      this.emitFlow(text, start);
+      return;
+    }
+    if (reading.ok && reading.textAfter !== undefined && reading.textAfter < text.length) {
+      // The call ends before the text that follows it: that is read again as output.
+      const { textAfter, ...whole } = reading;
+      this.settleBareCall(text.slice(0, textAfter), start, whole);
+      this.emitFlow(text.slice(textAfter), start + textAfter);
       return;
     }
     const settled: ParseEvent[] = [];
@@ -620,14 +724,21 @@ export class CallScanner implements ChannelSink {
         openSpan: span,
         raw: text,
         bodyOffset: span.start,
-        scannerRepairs: [{ kind: "bare-call", message: `the whole output was ${syntax.describe(text)} without the protocol's markers`, before: "", after: "" }],
+        scannerRepairs: [
+          {
+            kind: "bare-call",
+            message: this.bareInline ? `read ${syntax.describe(text)} written without the protocol's markers` : `the whole output was ${syntax.describe(text)} without the protocol's markers`,
+            before: "",
+            after: "",
+          },
+        ],
         nextId: this.nextId,
       },
       settled,
     );
     // Without markers, an object that yields no call (an unknown tool, say) may have been meant
     // as an answer: it stays in the text, and the errors say why it was not run.
-    if (!settled.some((e) => e.type === "tool-call-end")) this.out.push({ type: "text", text, span });
+    if (!settled.some((e) => e.type === "tool-call-end")) this.emitFlow(text, start);
     for (const e of settled) this.out.push(e);
   }
 
