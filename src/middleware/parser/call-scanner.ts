@@ -576,6 +576,11 @@ export class CallScanner implements ChannelSink {
       this.finishCall(call, body, end, false, [repair]);
       return;
     }
+    // The reader says itself which calls of the body are whole.
+    if (marker.readsCutOff && call.kind !== BodyKind.Undecided) {
+      this.finishCall(call, body, end, false, [], this.read((marker.bodyPrefix ?? "") + body, marker));
+      return;
+    }
     // A call that has no close marker ends this way: it is a call only if its body is whole.
     const reading = this.wholeReading(call, body);
     if (reading) this.finishCall(call, body, end, false, [], reading);
@@ -618,6 +623,13 @@ export class CallScanner implements ChannelSink {
       return;
     }
     const missingClose: Repair = { kind: "missing-close-tag", message: `the output ended before ${marker.close}; the call was complete`, before: "", after: marker.close };
+    if (marker.readsCutOff && call.kind !== BodyKind.Undecided) {
+      // The reader says which calls are whole (recovered, as a JSON body is) and which were cut.
+      const reading = this.read((marker.bodyPrefix ?? "") + body, marker);
+      const recovered = reading.ok && reading.outcomes.some((o) => o.ok);
+      this.finishCall(call, body, bodyStart + body.length, false, recovered ? [missingClose] : [], reading);
+      return;
+    }
     let cut = -1;
     let closed = false;
     if (call.kind === BodyKind.Json) {
