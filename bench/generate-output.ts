@@ -1,18 +1,17 @@
-// Deterministic model outputs for the parser benchmark: prose with tool calls mixed in, in the
-// hermes (<tool_call>{json}</tool_call>) or xml (a tag named after the tool, one child tag per
-// argument — the form both our xml protocol and the peer's morphXml read) shape, and a seeded
-// random split into the 1–4 character chunks an engine streams.
-import { getProtocol } from "../src/middleware/protocols/registry.ts";
-import type { ToolSpec } from "../src/middleware/types.ts";
+// Deterministic model outputs for the parser benchmark: prose with tool calls mixed in, each
+// call written by a renderer (a protocol's samples.benchOutput, or the tool-named xml form both
+// our xml protocol and the peer's morphXml read), and a seeded random split into the 1–4
+// character chunks an engine streams.
+import type { ToolCall, ToolSpec } from "../src/middleware/types.ts";
 
-/** Formats only our parsers read: the protocol writes its own calls (renderAssistant). */
-export const OWN_FORMATS = ["llama3-json", "llama3-function", "pythonic", "mistral", "deepseek-v3"] as const;
+/** Writes one call as the model would, with what ends it so that prose can follow. */
+export type CallRenderer = (call: ToolCall) => string;
 
-/** "xml-tool-call" is our xml protocol's own form, <tool_call><tool_name>…; the peer does not read it. */
-export type OutputFormat = "hermes" | "xml" | "xml-tool-call" | (typeof OWN_FORMATS)[number];
-
-/** What ends a call that has no close marker, so that prose can follow it. */
-const TURN_END: Partial<Record<OutputFormat, string>> = { "llama3-json": "<|eom_id|>", mistral: "</s>" };
+/** A tag named after the tool, one child tag per argument: the form the peer's morphXml reads (and our xml protocol too). */
+export const toolNamedXml: CallRenderer = ({ name, arguments: args }) =>
+  `<${name}>\n${Object.entries(args)
+    .map(([key, value]) => `<${key}>${String(value)}</${key}>`)
+    .join("\n")}\n</${name}>`;
 
 export interface GeneratedOutput {
   text: string;
@@ -81,24 +80,17 @@ function sentence(random: () => number): string {
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
 
-function call(random: () => number, format: OutputFormat): string {
+function call(random: () => number, render: CallRenderer): string {
   const weather = random() < 0.6;
   const args: Record<string, unknown> = weather
     ? { location: pick(random, CITIES), unit: pick(random, ["celsius", "fahrenheit"]), days: 1 + Math.floor(random() * 7) }
     : { query: pick(random, QUERIES), limit: 1 + Math.floor(random() * 20) };
   const name = weather ? "get_weather" : "search_notes";
-  if (format === "hermes") return `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
-  if ((OWN_FORMATS as readonly string[]).includes(format)) {
-    const rendered = getProtocol(format)!.renderAssistant({ role: "assistant", content: "", toolCalls: [{ id: "c", name, arguments: args }] });
-    return rendered + (TURN_END[format] ?? "");
-  }
-  const children = Object.entries(args).map(([key, value]) => `<${key}>${String(value)}</${key}>`);
-  if (format === "xml-tool-call") return `<tool_call>\n<tool_name>${name}</tool_name>\n${children.join("\n")}\n</tool_call>`;
-  return `<${name}>\n${children.join("\n")}\n</${name}>`;
+  return render({ id: "c", name, arguments: args });
 }
 
 /** About `bytes` UTF-8 bytes of output: paragraphs of prose, a call after roughly every other one. */
-export function generateOutput(bytes: number, format: OutputFormat, seed = 1): GeneratedOutput {
+export function generateOutput(bytes: number, render: CallRenderer, seed = 1): GeneratedOutput {
   const random = seededRandom(seed);
   const parts: string[] = [];
   const callEnds: number[] = [];
@@ -115,7 +107,7 @@ export function generateOutput(bytes: number, format: OutputFormat, seed = 1): G
     for (let i = 0; i < sentences; i++) paragraph.push(sentence(random));
     add(`${paragraph.join(" ")}\n\n`);
     if (random() < 0.5 && size < bytes) {
-      add(call(random, format));
+      add(call(random, render));
       callEnds.push(length);
       add("\n\n");
     }

@@ -1,9 +1,9 @@
-// Hostile output (parser/hostile-shapes.ts: deep nesting and long repetition of every
-// protocol's markers) through every protocol's parser at depth/repetition 1,000, 10,000 and
+// Hostile output (the format-neutral shapes of parser/hostile-shapes.ts and every protocol's
+// own, from its samples: deep nesting and long repetition of its markers) through every protocol's parser at depth/repetition 1,000, 10,000 and
 // 100,000. Prints the CPU cost per byte at each size and the 100k/1k ratio: flat means the work
 // stays linear. The fuzz test checks the same shapes never throw; speed is only printed here.
-import { hostileShapes } from "../src/middleware/parser/hostile-shapes.ts";
-import { listProtocols } from "../src/middleware/protocols/registry.ts";
+import { allHostileShapes, protocolsWithSamples } from "../src/middleware/protocols/testing/protocol-samples.ts";
+import type { Protocol } from "../src/middleware/types.ts";
 import type { ToolSpec } from "../src/middleware/types.ts";
 import { processCpuMs } from "./peer-parser.ts";
 
@@ -14,8 +14,7 @@ const tools: ToolSpec[] = [
 ];
 
 /** CPU ns per character of one streamed pass (64-character chunks), the cheaper of two runs. */
-function nsPerChar(protocolName: string, raw: string): number {
-  const protocol = listProtocols().find((p) => p.name === protocolName)!;
+function nsPerChar(protocol: Protocol, raw: string): number {
   let best = Infinity;
   for (let run = 0; run < 2; run++) {
     const start = processCpuMs();
@@ -27,16 +26,17 @@ function nsPerChar(protocolName: string, raw: string): number {
   return (best * 1e6) / raw.length;
 }
 
-export function runParserNesting(): void {
+export async function runParserNesting(): Promise<void> {
+  const all = await protocolsWithSamples();
+  const shapes = SIZES.map((n) => allHostileShapes(all, n));
   console.log("\nParser work on hostile output (CPU ns per character at depth/repetition 1k / 10k / 100k; last column 100k÷1k, ≈1 = linear)");
   let worst = { ratio: 0, label: "" };
-  for (const protocol of listProtocols()) {
-    const shapes = SIZES.map((n) => hostileShapes(n));
+  for (const { protocol } of all) {
     for (const shape of Object.keys(shapes[0]!)) {
-      const costs = shapes.map((byShape) => nsPerChar(protocol.name, byShape[shape]!));
+      const costs = shapes.map((byShape) => nsPerChar(protocol, byShape[shape]!));
       const ratio = costs[2]! / costs[0]!;
       if (ratio > worst.ratio) worst = { ratio, label: `${protocol.name} / ${shape}` };
-      console.log(`  ${protocol.name.padEnd(16)} ${shape.padEnd(40)} ${costs.map((c) => c.toFixed(0).padStart(6)).join(" ")}   ${ratio.toFixed(2)}`);
+      console.log(`  ${protocol.name.padEnd(16)} ${shape.padEnd(52)} ${costs.map((c) => c.toFixed(0).padStart(6)).join(" ")}   ${ratio.toFixed(2)}`);
     }
   }
   console.log(`  highest 100k÷1k ratio: ${worst.ratio.toFixed(2)} (${worst.label})`);

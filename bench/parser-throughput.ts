@@ -1,11 +1,13 @@
-// Streaming-parse throughput: our parsers for every protocol; hermes and xml also against
+// Streaming-parse throughput: our parsers for every registered protocol, each on output in its
+// own format (its samples' benchOutput); hermes and xml also against
 // @ai-sdk-tool/parser's hermes and morphXml middleware, on the same generated outputs cut into the same 1–4 character
 // chunks, in the same run. Prints a table, the call counts each parser found (so the
 // comparison is known to be fair) and the ratios: ours/peer throughput, and how the per-byte
 // cost changes from 1 KB to 1 MB (flat means linear work).
 import { getProtocol } from "../src/middleware/protocols/registry.ts";
+import { protocolsWithSamples } from "../src/middleware/protocols/testing/protocol-samples.ts";
 import type { ToolSpec } from "../src/middleware/types.ts";
-import { benchTools, chunkText, generateOutput, OWN_FORMATS, type GeneratedOutput, type OutputFormat } from "./generate-output.ts";
+import { benchTools, chunkText, generateOutput, toolNamedXml, type CallRenderer, type GeneratedOutput } from "./generate-output.ts";
 import { loadavg } from "node:os";
 import { peerMiddleware, processCpuMs, runPeer } from "./peer-parser.ts";
 
@@ -26,6 +28,12 @@ const MIN_SAMPLES = 5;
 const MIN_RUNS = MIN_SAMPLES;
 /** CPU time spent running each parser before measuring it: V8 needs ~0.5 s to optimize fully. */
 const WARM_UP_MS = 1500;
+
+/** Which output was parsed: a protocol's own format (its name), or "xml-tool-named" (the form the peer's morphXml reads). */
+type OutputFormat = string;
+/** The inputs both we and the peer read: hermes's own form, and tags named after the tool. */
+type PeerFormat = "hermes" | "xml";
+const PEER_INPUT: Record<PeerFormat, OutputFormat> = { hermes: "hermes", xml: "xml-tool-named" };
 
 interface Measurement {
   parser: string;
@@ -52,9 +60,9 @@ interface Input {
   bytes: number;
 }
 
-function inputs(format: OutputFormat): Input[] {
+function inputs(render: CallRenderer): Input[] {
   return SIZES.map(({ label, bytes }) => {
-    const output = generateOutput(bytes, format);
+    const output = generateOutput(bytes, render);
     return { size: label, output, chunks: chunkText(output.text), bytes: Buffer.byteLength(output.text) };
   });
 }
@@ -78,7 +86,7 @@ function warmUpOurs(protocolName: string, data: Input[]): void {
   while (processCpuMs() - start < WARM_UP_MS) for (const input of data.slice(0, 2)) parseOnce(protocolName, benchTools, input.chunks);
 }
 
-async function warmUpPeer(format: "hermes" | "xml" | undefined, data: Input[], capMs: number): Promise<void> {
+async function warmUpPeer(format: PeerFormat | undefined, data: Input[], capMs: number): Promise<void> {
   const middleware = format ? peerMiddleware[format].middleware : undefined;
   const start = processCpuMs();
   while (processCpuMs() - start < WARM_UP_MS) for (const input of data.slice(0, 2)) await runPeer(middleware, benchTools, input.chunks, capMs);
@@ -117,7 +125,7 @@ function measureOurs(protocolName: string, format: OutputFormat, input: Input): 
   };
 }
 
-async function measurePeer(label: string, format: "hermes" | "xml", input: Input, capMs: number, plumbingOnly: boolean): Promise<Measurement> {
+async function measurePeer(label: string, format: PeerFormat, input: Input, capMs: number, plumbingOnly: boolean): Promise<Measurement> {
   const middleware = plumbingOnly ? undefined : peerMiddleware[format].middleware;
   // Small inputs are quick enough to repeat; large ones run once, under the cap.
   const runs = input.bytes <= 10_100 ? MIN_RUNS : 1;
@@ -129,7 +137,7 @@ async function measurePeer(label: string, format: "hermes" | "xml", input: Input
   const fedText = input.output.text.slice(0, last.fedChars);
   return {
     parser: label,
-    format,
+    format: PEER_INPUT[format],
     size: input.size,
     bytes: Buffer.byteLength(fedText),
     chunks: Math.ceil((input.chunks.length * last.fedChars) / Math.max(1, input.output.text.length)),
@@ -192,10 +200,14 @@ export async function runParserThroughput({ peerCapMs }: ParserThroughputOptions
   console.log(`Node ${process.version}; load average ${load} (1/5/15 min).\n`);
 
   const rows: Measurement[] = [];
+  const all = await protocolsWithSamples();
+  const ownRenderer = (name: string) => all.find(({ protocol }) => protocol.name === name)!.samples.benchOutput;
+  // Every protocol on output in its own format, hermes and xml (on the tool-named form) against the peer.
+  const peerRenderers: Record<PeerFormat, CallRenderer> = { hermes: ownRenderer("hermes"), xml: toolNamedXml };
   for (const format of ["hermes", "xml"] as const) {
-    const data = inputs(format);
+    const data = inputs(peerRenderers[format]);
     warmUpOurs(format, data);
-    for (const input of data) rows.push(measureOurs(format, format, input));
+    for (const input of data) rows.push(measureOurs(format, PEER_INPUT[format], input));
     await warmUpPeer(format, data, peerCapMs);
     for (const input of data) {
       const row = await measurePeer(`peer ${peerMiddleware[format].name}`, format, input, peerCapMs, false);
@@ -203,18 +215,15 @@ export async function runParserThroughput({ peerCapMs }: ParserThroughputOptions
       console.error(`  … ${row.parser} ${row.size}: ${formatNumber(row.wallMs)} ms wall, ${formatNumber(row.ms)} ms CPU${row.capped ? " (capped)" : ""}`);
     }
   }
-  // Our xml protocol's own form, which the peer does not read: ours only.
-  const ownXml = inputs("xml-tool-call");
-  warmUpOurs("xml", ownXml);
-  for (const input of ownXml) rows.push(measureOurs("xml", "xml-tool-call", input));
-  // The five more formats, each written by its protocol: ours only (the peer reads none of them).
-  for (const format of OWN_FORMATS) {
-    const data = inputs(format);
-    warmUpOurs(format, data);
-    for (const input of data) rows.push(measureOurs(format, format, input));
+  // Each protocol's own format (hermes's is the peer's input above): ours only.
+  for (const { protocol, samples } of all) {
+    if (protocol.name === "hermes") continue;
+    const data = inputs(samples.benchOutput);
+    warmUpOurs(protocol.name, data);
+    for (const input of data) rows.push(measureOurs(protocol.name, protocol.name, input));
   }
   // What the AI SDK stream plumbing alone costs per chunk (no parser): part of every peer figure.
-  const plumbing = inputs("hermes");
+  const plumbing = inputs(peerRenderers.hermes);
   await warmUpPeer(undefined, plumbing, peerCapMs);
   for (const input of plumbing) rows.push(await measurePeer(PLUMBING, "hermes", input, peerCapMs, true));
 
@@ -228,8 +237,8 @@ function printRatios(rows: Measurement[]): void {
   console.log("\nThroughput, ours / peer (same input, same chunks):");
   for (const format of ["hermes", "xml"] as const) {
     const cells = SIZES.map(({ label }) => {
-      const ours = find(`ours ${format}`, format, label);
-      const peer = find(`peer ${peerMiddleware[format].name}`, format, label);
+      const ours = find(`ours ${format}`, PEER_INPUT[format], label);
+      const peer = find(`peer ${peerMiddleware[format].name}`, PEER_INPUT[format], label);
       if (!ours || !peer) return `${label}: n/a`;
       const ratio = mbPerSecond(ours) / mbPerSecond(peer);
       // A capped peer ran only on the start of the input, where it is fastest: the ratio is a lower bound.

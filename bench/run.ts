@@ -9,7 +9,7 @@ import { runUiPerfBenchmark } from "./ui-perf.ts";
 const peerCapMs = Number(process.env.BENCH_PEER_CAP_MS ?? 20_000);
 await runParserThroughput({ peerCapMs: Number.isFinite(peerCapMs) && peerCapMs > 0 ? peerCapMs : 20_000 });
 runMarkdownBenchmark();
-runParserNesting();
+await runParserNesting();
 await runTokenizeBenchmark();
 // The UI benchmark builds the app and drives Chromium (BENCH_SKIP_UI=1 leaves it out).
 if (!process.env.BENCH_SKIP_UI) await runUiPerfBenchmark();

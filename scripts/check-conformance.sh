@@ -2,7 +2,8 @@
 # Runs the shared conformance samples (the three first protocols' sample and the samples for the
 # five more formats) through `npm run conformance` when ../shared is beside the project (it is
 # on CI and developer machines of this workplace; elsewhere our own cases still run inside the
-# unit tests), then our own per-protocol cases with the same checker. SHARED_DIR overrides ../shared.
+# unit tests), then every protocol folder's own cases (src/middleware/protocols/<name>/
+# conformance.jsonl) with the same checker. SHARED_DIR overrides ../shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=${SHARED_DIR:-../shared}
@@ -12,7 +13,7 @@ if [ ! -f "$checker" ]; then
   exit 0
 fi
 status=0
-for samples in "$shared/conformance/sample.jsonl" "$shared/conformance/formats-sample.jsonl" src/middleware/protocols/conformance/*.jsonl; do
+for samples in "$shared/conformance/sample.jsonl" "$shared/conformance/formats-sample.jsonl" src/middleware/protocols/*/conformance.jsonl; do
   case "$samples" in *.expected.jsonl) continue ;; esac
   [ -f "$samples" ] || continue
   echo "== $samples"

@@ -17,7 +17,9 @@ function replies(...texts: string[]): Engine {
 describe("the middleware's public entry", () => {
   it("offers the protocols, the loop, the template and the tool helpers", () => {
     expect(middleware.listProtocols().map((protocol) => protocol.name)).toEqual(expect.arrayContaining(["hermes", "xml", "qwen3-coder"]));
-    expect(middleware.getProtocol("hermes")).toBe(middleware.hermesProtocol);
+    expect(middleware.getProtocol("hermes")?.name).toBe("hermes");
+    // The barrel lists no protocol: the registry is the only list.
+    expect(Object.keys(middleware).filter((key) => /Protocol$/.test(key) && key !== "registerProtocol" && key !== "getProtocol")).toEqual([]);
     expect(middleware.chatmlTemplate.name).toBe("chatml");
     expect(typeof middleware.runToolLoop).toBe("function");
     expect(typeof middleware.formats.toOpenAITool).toBe("function");
@@ -42,7 +44,7 @@ describe("the middleware's public entry", () => {
     expect(events.find((event) => event.type === "tool-end")).toMatchObject({ status: "ok", content: "5" });
   });
 
-  it("has all an outside protocol needs: one file built from the index, one registry line", () => {
+  it("has all an outside protocol needs: one module built from the index, one registry line", () => {
     const syntax: middleware.CallSyntax = {
       markers: [{ open: "<<call>>", close: "<</call>>", read: middleware.readCallBody, interrupts: true }],
       bare: middleware.bareJsonCall,
@@ -53,7 +55,7 @@ describe("the middleware's public entry", () => {
       systemPrompt: (tools) => (tools.length ? `Call with <<call>>{"name": …, "arguments": …}<</call>>: ${tools.map((t) => t.name).join(", ")}` : ""),
       renderAssistant: (message) => middleware.joinAssistantTurn(message.content, (message.toolCalls ?? []).map((c) => `<<call>>${middleware.protectJson(JSON.stringify({ name: c.name, arguments: c.arguments }))}<</call>>`)),
       renderToolResult: (message, escape) => middleware.renderToolResponse(message, escape),
-      markers: ["<<call>>", "<</call>>"],
+      reservedMarkers: ["<<call>>", "<</call>>"],
       createParser: (tools) => new middleware.ToolCallScanner(syntax, tools),
       structuralTag: (tools, choice) => middleware.jsonCallStructuralTag(tools, choice, { trigger: "<<call>>", begin: (name) => `<<call>>{"name": "${name}", "arguments": `, end: "}<</call>>" }),
     };
@@ -61,7 +63,9 @@ describe("the middleware's public entry", () => {
     const tools = [{ name: "add", description: "Adds", parameters: { type: "object", properties: { a: { type: "number" } } } }];
     const result = middleware.parseAll(middleware.getProtocol("angle-angle")!, tools, ['Sure <<call>>{"name": "add", "argu', 'ments": {"a": 1}}<</call>>']);
     expect(result.calls).toEqual([{ id: "call_1", name: "add", arguments: { a: 1 } }]);
-    expect(middleware.allProtocolMarkers()).toContain("<</call>>");
+    expect(middleware.allReservedMarkers()).toContain("<</call>>");
+    // Registered, its markers are protected in every protocol's written-back values.
+    expect(middleware.protectJson(JSON.stringify("x<</call>><<call>>y"))).not.toContain("<</call>>");
     expect(middleware.structuralTagProblems(custom.structuralTag!(tools, "auto"))).toEqual([]);
   });
 });

@@ -18,28 +18,23 @@ export * as formats from "./tools/formats/index.ts";
 export { readToolDefinitions } from "./tools/formats/index.ts";
 
 // Protocols and parsing.
-export { getProtocol, listProtocols, registerProtocol, allProtocolMarkers } from "./protocols/registry.ts";
-export { hermesProtocol } from "./protocols/hermes.ts";
-export { xmlProtocol } from "./protocols/xml.ts";
-export { qwen3CoderProtocol } from "./protocols/qwen3-coder.ts";
-export { llama3JsonProtocol } from "./protocols/llama3-json.ts";
-export { llama3FunctionProtocol } from "./protocols/llama3-function.ts";
-export { pythonicProtocol } from "./protocols/pythonic.ts";
-export { mistralProtocol } from "./protocols/mistral.ts";
-export { deepSeekV3Protocol } from "./protocols/deepseek-v3.ts";
+// The built-in protocols are found by name (getProtocol("hermes")); each is one folder under
+// protocols/ and one line in protocols/registry.ts.
+export { getProtocol, listProtocols, registerProtocol, allReservedMarkers } from "./protocols/registry.ts";
 export { escapeToolResult, escapeAllTags, toolResultEscaper } from "./protocols/escape-tool-result.ts";
 
-// What a protocol of your own is built from (one file, then registerProtocol): the streaming
+// What a protocol of your own is built from (one module, then registerProtocol): the streaming
 // core takes a CallSyntax; body readers, the markerless fallback, escaping and structural tags.
 export { ToolCallScanner } from "./parser/scanner.ts";
 export type { CallSyntax, CallMarker, BodyReader, BareCallSyntax, BareCallTracker } from "./parser/call-syntax.ts";
 export type { BodyReading, CallCandidate, CandidateOutcome } from "./parser/call-candidate.ts";
-export { readCallBody, readBodyAs, type BodyForm } from "./parser/call-body.ts";
+export { readCallBody, readBodyAs, bodyForms, nameInBodyAs, type BodyForm } from "./parser/call-body.ts";
 export { readJsonCallBody, readCallObject } from "./parser/json-call.ts";
 export { readMarkupCallBody } from "./parser/markup-call.ts";
 export { readPythonicCalls } from "./parser/pythonic-calls.ts";
 export { bareJsonCall } from "./parser/bare-json-call.ts";
-export { protectJson, encodeMarkerEscapes, encodeEntities } from "./parser/markup.ts";
+export { encodeEntities } from "./parser/markup.ts";
+export { protectJson, protectPythonString, encodeMarkerEscapes } from "./protocols/protect-markers.ts";
 export { renderToolResponse, joinAssistantTurn } from "./protocols/tool-response.ts";
 export { callStructuralTag, jsonCallStructuralTag } from "./protocols/structural-tags.ts";
 export { structuralTagProblems } from "./protocols/structural-tag-shape.ts";

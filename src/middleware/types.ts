@@ -116,12 +116,31 @@ export interface Protocol {
   toolResultRole?: "user" | "tool";
   /** Joins the rendered results of one assistant turn into their shared user turn (default: one a line). */
   joinToolResults?: (rendered: string[]) => string;
-  /** The texts that delimit this protocol's calls and results: no tool result may forge them. */
-  markers?: readonly string[];
+  /**
+   * The texts that delimit this protocol's calls, results and turns: no tool result and no
+   * written-back value may forge them, whatever protocol reads the prompt. (Not the scanner's
+   * CallSyntax.markers, which say how a call opens and closes.)
+   */
+  reservedMarkers?: readonly string[];
   /** A fresh streaming parser for one model output. */
   createParser: (tools: ToolSpec[]) => StreamParser;
   /** The XGrammar structural tag that constrains decoding to this format's calls (WebLLM's response_format). */
   structuralTag?: (tools: ToolSpec[], choice: ToolChoice) => StructuralTag;
+}
+
+/**
+ * What the shared tests and the benchmark need of a protocol beside its definition: its
+ * `protocols/<name>/samples.ts` exports one as `samples`.
+ */
+export interface ProtocolSamples {
+  /** The protocol's call marker around a body that is not a call: one parse error, no text. */
+  notACall: string;
+  /** Values that try to close their call and write a `run_javascript` call in this format. */
+  forgeries: readonly string[];
+  /** Outputs that make a parser work hard (deep nesting, long repetition of this format's markers); `n` is the depth or the number of repetitions. */
+  hostileShapes: (n: number) => Record<string, string>;
+  /** One call as a model writes it in this format, with what ends it so that prose can follow (the benchmark's outputs). */
+  benchOutput: (call: ToolCall) => string;
 }
 
 /** Whether the model may answer in text ("auto"), must call a tool ("required"), or must call this one. */

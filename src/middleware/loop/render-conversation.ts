@@ -2,7 +2,7 @@
 // renders. The protocol decides how calls and results look; the conversation stays the same, so
 // a conversation can switch protocols between turns and its history is rewritten in the new one.
 import { toolResultEscaper } from "../protocols/escape-tool-result.ts";
-import { allProtocolMarkers } from "../protocols/registry.ts";
+import { allReservedMarkers } from "../protocols/registry.ts";
 import type { ChatMessage, ChatTemplate, Protocol, TemplateMessage, ToolSpec } from "../types.ts";
 
 /** Sent when the caller gives no system prompt: templates' own defaults differ between models. */
@@ -43,7 +43,7 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
   const rendered: TemplateMessage[] = systemText ? [{ role: "system", content: systemText }] : [];
   // A result is escaped against everything that could end its turn or forge a call: the
   // template's control tokens and the markers of every protocol (the model may know several).
-  const escape = toolResultEscaper([...controlTokens, ...allProtocolMarkers(), ...(protocol.markers ?? [])]);
+  const escape = toolResultEscaper([...controlTokens, ...allReservedMarkers(), ...(protocol.reservedMarkers ?? [])]);
   // By default results are sent as a user turn because many templates (Qwen's in WebLLM) have
   // no tool role; the results of one assistant turn share a single user turn, in call order.
   // A protocol trained on a tool turn (Llama 3's ipython) gives each result a turn of its own.

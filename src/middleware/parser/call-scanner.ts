@@ -47,13 +47,6 @@ const NAME_SEARCH_LIMIT = 600;
  */
 const NAME_SEARCH_ATTEMPTS = 12;
 const NAME_TRIGGER = /["<>\n\](]/;
-const JSON_NAME = /^\s*(?:```[A-Za-z0-9_]*\s*)?\{\s*"(?:name|tool_name)"\s*:\s*"([^"\\]+)"/;
-const MARKUP_NAME = /^\s*(?:<(?:tool_name|function_name)>\s*([^<\s][^<]*?)\s*<\/|<function=([^>\s]+)>|<invoke\s+name="([^"]+)")/;
-
-function defaultNameOf(kind: BodyKind, head: string): string | undefined {
-  const m = (kind === BodyKind.Json ? JSON_NAME : MARKUP_NAME).exec(head);
-  return m ? (m[1] ?? m[2] ?? m[3])!.trim() : undefined;
-}
 
 /** What a marker met in text or reasoning does. */
 type FlowAction = { kind: "stray-close" } | { kind: "open"; marker: CallMarker };
@@ -504,9 +497,14 @@ export class CallScanner implements ChannelSink {
     const { marker } = call;
     let name = marker.toolName;
     if (name === undefined) {
+      // A marker that cannot name its tool early is announced when its call ends.
+      if (!marker.nameOf) {
+        call.nameSearchDone = true;
+        return;
+      }
       if (!NAME_TRIGGER.test(piece) && call.body.length <= NAME_SEARCH_LIMIT) return;
       const head = (marker.bodyPrefix ?? "") + (call.body.length > NAME_SEARCH_LIMIT ? call.body.slice(0, NAME_SEARCH_LIMIT) : call.body);
-      name = marker.nameOf ? marker.nameOf(head) : defaultNameOf(call.kind, head);
+      name = marker.nameOf(head)?.trim();
       if (name === undefined && (call.body.length > NAME_SEARCH_LIMIT || ++call.nameSearches >= NAME_SEARCH_ATTEMPTS)) call.nameSearchDone = true;
     }
     if (name === undefined) return;

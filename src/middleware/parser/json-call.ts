@@ -9,6 +9,13 @@ const ARGUMENT_ALIASES = ["parameters", "args", "input"] as const;
 /** Keys that some models use for the tool's name instead of "name". */
 const NAME_ALIASES = ["tool_name", "function_name", "tool"] as const;
 
+const JSON_NAME = /^\s*(?:```[A-Za-z0-9_]*\s*)?\{\s*"(?:name|tool_name)"\s*:\s*"([^"\\]+)"/;
+
+/** The tool a JSON call body names in its first characters (`{"name": "get_weather", …`), to announce the call while it streams. */
+export function jsonCallName(head: string): string | undefined {
+  return JSON_NAME.exec(head)?.[1];
+}
+
 /**
  * Reads a JSON call body. `knownName` is set when the surrounding tag already named the tool
  * (`<get_weather>{...}</get_weather>`): then an object without a name is the arguments.

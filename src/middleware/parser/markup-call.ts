@@ -17,6 +17,14 @@ const FUNCTION_TAGS = new Set(["function", "invoke"]);
 /** Parameter elements that carry the parameter's name in `=KEY` or `name="KEY"`. */
 const PARAMETER_TAGS = new Set(["parameter", "param", "argument", "arg"]);
 
+const MARKUP_NAME = /^\s*(?:<(?:tool_name|function_name)>\s*([^<\s][^<]*?)\s*<\/|<function=([^>\s]+)>|<invoke\s+name="([^"]+)")/;
+
+/** The tool a markup call body names in its first characters (`<tool_name>…</`, `<function=…>`, `<invoke name="…"`). */
+export function markupCallName(head: string): string | undefined {
+  const m = MARKUP_NAME.exec(head);
+  return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
+}
+
 /**
  * Reads a markup call body. `knownName` is set when the opening tag named the tool; then every
  * element of the body is a parameter.

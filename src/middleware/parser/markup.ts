@@ -134,37 +134,13 @@ export function encodeEntities(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/**
- * A `<` that begins a tag some format reads as a call or a turn (`</parameter`, `<tool_call`,
- * `<function=`, `<think`, `<|im_end|>`, DeepSeek's `<｜…`). Values written verbatim (code) keep
- * every other `<`.
- */
-const MARKER_LT = /<(?=\/?(?:tool_call|tool_response|tool_name|tools|function|parameter|think|invoke)\b|[|\uFF5C])/g;
 /** `&lt;`, `&amp;lt;`, `&amp;amp;lt;` …: the texts the escape below writes or must keep apart. */
 const ESCAPED_LT = /&((?:amp;)*)lt;/g;
 
-/**
- * Escapes a verbatim value (qwen3-coder's `<parameter=…>`) so that it cannot close its
- * parameter or forge a call: a `<` that begins a marker is written `&lt;`, and a `&` that begins
- * `&lt;` (or `&amp;lt;` …) gets one more `amp;`, so decodeMarkerEscapes gives back exactly the
- * value. Everything else, `a < b` and `&amp;` included, stays verbatim: code stays code.
- */
-export function encodeMarkerEscapes(value: string): string {
-  return value.replace(/&(?=(?:amp;)*lt;)/g, "&amp;").replace(MARKER_LT, "&lt;");
-}
-
+/** Reads back a verbatim value written by encodeMarkerEscapes (protocols/protect-markers.ts). */
 export function decodeMarkerEscapes(text: string): string {
   if (!text.includes("&")) return text;
   return text.replace(ESCAPED_LT, (_whole, amps: string) => (amps === "" ? "<" : `&${amps.slice(4)}lt;`));
-}
-
-/**
- * The same protection for JSON text (a call's arguments): a `<` that begins a marker is written
- * `\u003c`, and `[` before a Mistral marker `\u005b`. Outside strings JSON has neither, so the
- * JSON means exactly the same; only the forged marker is gone.
- */
-export function protectJson(json: string): string {
-  return json.replace(MARKER_LT, "\\u003c").replace(/\[(?=\/?TOOL_|ARGS\]|CALL_ID\])/g, "\\u005b");
 }
 
 /** Values are written on their own lines by some formats: drop one newline at each end. */

@@ -4,10 +4,9 @@
 // Speed is not asserted here: `npm run bench` prints the per-byte cost of these shapes by size
 // (bench/parser-nesting.ts), which shows the work stays linear.
 import { describe, expect, it } from "vitest";
-import { listProtocols } from "../protocols/registry.ts";
+import { allHostileShapes, protocolsWithSamples } from "../protocols/testing/protocol-samples.ts";
 import type { ToolSpec } from "../types.ts";
 import { collectParse, parseChunks } from "./collect.ts";
-import { hostileShapes } from "./hostile-shapes.ts";
 import { splitAt } from "./test-fixtures.ts";
 
 const tools: ToolSpec[] = [
@@ -34,10 +33,13 @@ function accountedFor(raw: string, events: ReturnType<typeof parseChunks>): bool
   return uncovered.replace(/<\/?think>/g, "").trim() === "";
 }
 
-describe.each(listProtocols().map((p) => [p.name, p] as const))("hostile output (%s)", (_name, protocol) => {
+const all = await protocolsWithSamples();
+
+// Every protocol reads every protocol's hostile shapes: a model may write any format's markers.
+describe.each(all.map(({ protocol }) => [protocol.name, protocol] as const))("hostile output (%s)", (_name, protocol) => {
   for (const size of [1_000, 100_000]) {
     it(`never throws, leaves no output unaccounted for at depth and repetition ${size.toLocaleString("en")}`, () => {
-      for (const [shape, raw] of Object.entries(hostileShapes(size))) {
+      for (const [shape, raw] of Object.entries(allHostileShapes(all, size))) {
         let events: ReturnType<typeof parseChunks> = [];
         expect(() => {
           events = parseChunks(protocol, tools, [raw]);

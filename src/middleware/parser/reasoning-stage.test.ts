@@ -3,7 +3,7 @@
 // reasoning-stage.ts, case by case, for every chunking.
 import { describe, expect, it } from "vitest";
 import { getProtocol } from "../protocols/registry.ts";
-import { hermesSyntax } from "../protocols/hermes.ts";
+import { hermesSyntax } from "../protocols/hermes/protocol.ts";
 import type { ParseEvent } from "../types.ts";
 import { CallScanner } from "./call-scanner.ts";
 import { THINK_TAGS } from "./call-syntax.ts";

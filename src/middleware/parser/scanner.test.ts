@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hermesProtocol } from "../protocols/hermes.ts";
+import { hermesProtocol } from "../protocols/hermes/protocol.ts";
 import type { ParseEvent } from "../types.ts";
 import { charChunks, parseText, weatherTool } from "./test-fixtures.ts";
 

@@ -1,5 +1,8 @@
 // One contract, run against every registered protocol: its prompt names the tools, what it
 // renders it reads back, and streaming gives exactly the one-shot result.
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { charChunks, foldOf, parseText, splitAt, tagBoundaries, testTools } from "../parser/test-fixtures.ts";
 import type { StructuralTagFormat, ToolCall } from "../types.ts";
@@ -13,7 +16,12 @@ const calls: ToolCall[] = [
 ];
 
 describe("the registry", () => {
-  it("holds hermes, xml and qwen3-coder", () => {
+  it("registers every protocol folder, by its folder's name", () => {
+    const here = fileURLToPath(new URL(".", import.meta.url));
+    const folders = readdirSync(here, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(join(here, entry.name, "protocol.ts")))
+      .map((entry) => entry.name);
+    expect(listProtocols().map((p) => p.name).sort()).toEqual(folders.sort());
     expect(listProtocols().map((p) => p.name)).toEqual(expect.arrayContaining(["hermes", "xml", "qwen3-coder"]));
     expect(getProtocol("no-such-protocol")).toBeUndefined();
   });
@@ -95,8 +103,8 @@ describe.each(listProtocols().map((p) => [p.name, p] as const))("protocol contra
     }
   });
 
-  it("declares its markers, and a well-formed structural tag for constrained decoding", () => {
-    expect(protocol.markers?.length).toBeGreaterThan(0);
+  it("declares its reserved markers, and a well-formed structural tag for constrained decoding", () => {
+    expect(protocol.reservedMarkers?.length).toBeGreaterThan(0);
     for (const choice of ["auto", "required", { name: "tag_items" }] as const) {
       const tag = protocol.structuralTag!(testTools, choice);
       expect(structuralTagProblems(tag)).toEqual([]);

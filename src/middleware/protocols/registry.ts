@@ -1,33 +1,16 @@
-// Protocols by name. Each built-in protocol is one file and one line here; others may be added
-// with registerProtocol.
-import type { Protocol } from "../types.ts";
-import { deepSeekV3Protocol } from "./deepseek-v3.ts";
-import { hermesProtocol } from "./hermes.ts";
-import { llama3FunctionProtocol } from "./llama3-function.ts";
-import { llama3JsonProtocol } from "./llama3-json.ts";
-import { mistralProtocol } from "./mistral.ts";
-import { pythonicProtocol } from "./pythonic.ts";
-import { qwen3CoderProtocol } from "./qwen3-coder.ts";
-import { xmlProtocol } from "./xml.ts";
+// The built-in protocols: one folder each (protocols/<name>/: its definition, tests,
+// conformance cases and samples) and one line here. Others may be added with registerProtocol.
+import { registerProtocol } from "./registered-protocols.ts";
+import { deepSeekV3Protocol } from "./deepseek-v3/protocol.ts";
+import { hermesProtocol } from "./hermes/protocol.ts";
+import { llama3FunctionProtocol } from "./llama3-function/protocol.ts";
+import { llama3JsonProtocol } from "./llama3-json/protocol.ts";
+import { mistralProtocol } from "./mistral/protocol.ts";
+import { pythonicProtocol } from "./pythonic/protocol.ts";
+import { qwen3CoderProtocol } from "./qwen3-coder/protocol.ts";
+import { xmlProtocol } from "./xml/protocol.ts";
 
-const protocols = new Map<string, Protocol>();
-
-export function registerProtocol(protocol: Protocol): void {
-  protocols.set(protocol.name, protocol);
-}
-
-export function getProtocol(name: string): Protocol | undefined {
-  return protocols.get(name);
-}
-
-export function listProtocols(): Protocol[] {
-  return [...protocols.values()];
-}
-
-/** Every registered protocol's markers: no tool result may forge any of them, whatever protocol reads it. */
-export function allProtocolMarkers(): string[] {
-  return [...new Set(listProtocols().flatMap((p) => p.markers ?? []))];
-}
+export { allReservedMarkers, getProtocol, listProtocols, registerProtocol } from "./registered-protocols.ts";
 
 registerProtocol(hermesProtocol);
 registerProtocol(xmlProtocol);

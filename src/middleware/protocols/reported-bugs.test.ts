@@ -2,27 +2,15 @@
 import { describe, expect, it } from "vitest";
 import { parseText, testTools } from "../parser/test-fixtures.ts";
 import type { ToolSpec } from "../types.ts";
-import { getProtocol, listProtocols } from "./registry.ts";
+import { getProtocol } from "./registry.ts";
+import { protocolsWithSamples } from "./testing/protocol-samples.ts";
 
-/** Per protocol: its call marker around a body that is not a call. */
-const notACall: Record<string, string> = {
-  hermes: "<tool_call>not valid json</tool_call>",
-  xml: "<tool_call>not valid json</tool_call>",
-  "qwen3-coder": "<tool_call>not valid json</tool_call>",
-  "llama3-json": "<|python_tag|>not valid json<|eom_id|>",
-  "llama3-function": "<function=get_weather>not valid json</function>",
-  pythonic: "<|python_start|>not valid python<|python_end|>",
-  mistral: "[TOOL_CALLS]not valid json</s>",
-  "deepseek-v3": "<｜tool▁calls▁begin｜>not a call<｜tool▁calls▁end｜>",
-};
+const all = await protocolsWithSamples();
 
 describe("a call marker whose body is not a call is a parse error fed back to the model", () => {
-  it("covers every registered protocol", () => {
-    expect(Object.keys(notACall).sort()).toEqual(listProtocols().map((p) => p.name).sort());
-  });
-
-  it.each(Object.entries(notACall))("%s", (name, raw) => {
-    const r = parseText(getProtocol(name)!, raw);
+  // Each protocol's samples give its call marker around a body that is not a call.
+  it.each(all.map(({ protocol, samples }) => [protocol.name, protocol, samples.notACall] as const))("%s", (_name, protocol, raw) => {
+    const r = parseText(protocol, raw);
     expect(r.calls).toEqual([]);
     expect(r.errors).toHaveLength(1);
     expect(raw.startsWith(r.errors[0]!.raw)).toBe(true);

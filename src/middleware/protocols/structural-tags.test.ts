@@ -37,7 +37,10 @@ async function accepts(protocol: Protocol, choice: ToolChoice, text: string): Pr
 
 const good = { value: 42, from: "km", to: "mi" };
 
-describe.each(listProtocols().filter((p) => ["hermes", "xml", "qwen3-coder"].includes(p.name)).map((p) => [p.name, p] as const))("%s structural tag", (_name, protocol) => {
+/** Protocols whose tag checks the call's syntax but not yet the arguments against the tool's schema (a known gap, said here). */
+const NOT_SCHEMA_CHECKED: Record<string, string> = { pythonic: "its grammar reads Python keyword arguments of any name and type" };
+
+describe.each(listProtocols().map((p) => [p.name, p] as const))("%s structural tag", (_name, protocol) => {
   it("accepts plain text, and text around a well-formed call", async () => {
     expect(await accepts(protocol, "auto", "It is 13:00 in Paris.")).toBe(true);
     expect(await accepts(protocol, "auto", `Let me convert.\n${callIn(protocol, "convert_units", good)}`)).toBe(true);
@@ -49,18 +52,17 @@ describe.each(listProtocols().filter((p) => ["hermes", "xml", "qwen3-coder"].inc
     expect(await accepts(protocol, "auto", callIn(protocol, "delete_everything", {}))).toBe(false);
   });
 
-  it("rejects a call without a required argument", async () => {
+  it.skipIf(protocol.name in NOT_SCHEMA_CHECKED)("rejects a call without a required argument", async () => {
     expect(await accepts(protocol, "auto", callIn(protocol, "convert_units", { value: 42, from: "km" }))).toBe(false);
   });
 
-  it("rejects an argument of the wrong type", async () => {
+  it.skipIf(protocol.name in NOT_SCHEMA_CHECKED)("rejects an argument of the wrong type", async () => {
     expect(await accepts(protocol, "auto", callIn(protocol, "convert_units", { value: "forty-two", from: "km", to: "mi" }))).toBe(false);
   });
 
   it("rejects a call that never closes", async () => {
     const call = callIn(protocol, "convert_units", good);
-    const closer = call.lastIndexOf("</tool_call>");
-    expect(await accepts(protocol, "auto", call.slice(0, closer))).toBe(false);
+    expect(await accepts(protocol, "auto", call.slice(0, call.length - 1))).toBe(false);
   });
 
   it("required: text alone is rejected, a call is accepted; a named tool: only that tool", async () => {
@@ -74,7 +76,7 @@ describe.each(listProtocols().filter((p) => ["hermes", "xml", "qwen3-coder"].inc
 describe('tool choice "none"', () => {
   const engine = { name: "test", generate: async function* () {}, constrains: { supported: true } } as const;
 
-  it.each(["hermes", "xml", "qwen3-coder"])("%s: text is accepted, no call can be opened", async (name) => {
+  it.each(listProtocols().map((p) => p.name))("%s: text is accepted, no call can be opened", async (name) => {
     const protocol = getProtocol(name)!;
     const { structuralTag } = constrainStep("none", protocol, tools, engine);
     const grammar = await xg.Grammar.fromStructuralTag(structuralTag);

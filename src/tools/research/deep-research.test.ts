@@ -3,7 +3,7 @@ import { z } from "zod";
 import { runToolLoop } from "../../middleware/loop/run-tool-loop.ts";
 import { drive } from "../../middleware/loop/test-support/drive.ts";
 import { ScriptedEngine, type ScriptedReply } from "../../middleware/loop/test-support/scripted-engine.ts";
-import { hermesProtocol } from "../../middleware/protocols/hermes.ts";
+import { hermesProtocol } from "../../middleware/protocols/hermes/protocol.ts";
 import { defineTool } from "../../middleware/tools/define-tool.ts";
 import type { ExecutableTool, LoopEvent, ToolContext } from "../../middleware/types.ts";
 import { createCalculatorTool } from "../calculator/calculator-tool.ts";

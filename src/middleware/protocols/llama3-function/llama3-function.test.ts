@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { charChunks, parseText } from "../parser/test-fixtures.ts";
-import { llama3FunctionProtocol as fn } from "./llama3-function.ts";
+import { charChunks, parseText } from "../../parser/test-fixtures.ts";
+import { llama3FunctionProtocol as fn } from "./protocol.ts";
 
 describe("llama3-function", () => {
   it("reads calls with text around them, announcing each as soon as its name is written", () => {

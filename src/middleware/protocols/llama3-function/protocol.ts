@@ -1,18 +1,18 @@
 // The llama3-function protocol: the custom format of Llama 3.1's docs,
 //   <function=get_weather>{"location": "Paris"}</function>
 // with text around it allowed. Results go back in an `ipython` turn, as for Meta's JSON format.
-import { bareJsonCall } from "../parser/bare-json-call.ts";
-import type { BodyReading } from "../parser/call-candidate.ts";
-import type { CallSyntax } from "../parser/call-syntax.ts";
-import { readCallObject } from "../parser/json-call.ts";
-import { protectJson } from "../parser/markup.ts";
-import { ToolCallScanner } from "../parser/scanner.ts";
-import { parseJsonLenient } from "../repair/json-repair.ts";
-import type { Protocol, ToolCall, ToolSpec } from "../types.ts";
-import { toolResultEscaper } from "./escape-tool-result.ts";
-import { pythonStyleJson } from "./python-json.ts";
-import { jsonCallStructuralTag } from "./structural-tags.ts";
-import { joinAssistantTurn } from "./tool-response.ts";
+import { bareJsonCall } from "../../parser/bare-json-call.ts";
+import type { BodyReading } from "../../parser/call-candidate.ts";
+import type { CallSyntax } from "../../parser/call-syntax.ts";
+import { readCallObject } from "../../parser/json-call.ts";
+import { protectJson } from "../protect-markers.ts";
+import { ToolCallScanner } from "../../parser/scanner.ts";
+import { parseJsonLenient } from "../../repair/json-repair.ts";
+import type { Protocol, ToolCall, ToolSpec } from "../../types.ts";
+import { toolResultEscaper } from "../escape-tool-result.ts";
+import { pythonStyleJson } from "../python-json.ts";
+import { jsonCallStructuralTag } from "../structural-tags.ts";
+import { joinAssistantTurn } from "../tool-response.ts";
 
 const NAME_AT_START = /^\s*([A-Za-z_][\w.-]*)\s*>/;
 
@@ -80,7 +80,7 @@ export const llama3FunctionProtocol: Protocol = {
   renderAssistant: (message) => joinAssistantTurn(message.content, (message.toolCalls ?? []).map(renderFunctionTagCall)),
   renderToolResult: (message, escape = toolResultEscaper([])) => escape(message.content),
   toolResultRole: "tool",
-  markers: ["<function=", "</function>"],
+  reservedMarkers: ["<function=", "</function>"],
   createParser: (tools) => new ToolCallScanner(llama3FunctionSyntax, tools),
   structuralTag: (tools, choice) => jsonCallStructuralTag(tools, choice, { trigger: "<function=", begin: (name) => `<function=${name}>`, end: "</function>" }),
 };

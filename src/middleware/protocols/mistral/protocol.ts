@@ -2,19 +2,19 @@
 // [AVAILABLE_TOOLS]…[/AVAILABLE_TOOLS]; a call is [TOOL_CALLS] then a JSON array of
 // {"name", "arguments"} (Mistral 7B v0.3, Nemo), or the newer [TOOL_CALLS]NAME[ARGS]{json}
 // (Mistral Small 3.2, Magistral); results go back inside [TOOL_RESULTS]…[/TOOL_RESULTS].
-import { bareJsonCall } from "../parser/bare-json-call.ts";
-import type { BodyReading } from "../parser/call-candidate.ts";
-import { readCallBody } from "../parser/call-body.ts";
-import type { CallSyntax } from "../parser/call-syntax.ts";
-import { readCallObject } from "../parser/json-call.ts";
-import { protectJson } from "../parser/markup.ts";
-import { ToolCallScanner } from "../parser/scanner.ts";
-import { parseJsonLenient } from "../repair/json-repair.ts";
-import type { Protocol, ToolCall } from "../types.ts";
-import { toolResultEscaper } from "./escape-tool-result.ts";
-import { pythonStyleJson } from "./python-json.ts";
-import { jsonCallStructuralTag } from "./structural-tags.ts";
-import { joinAssistantTurn } from "./tool-response.ts";
+import { bareJsonCall } from "../../parser/bare-json-call.ts";
+import type { BodyReading } from "../../parser/call-candidate.ts";
+import { readCallBody } from "../../parser/call-body.ts";
+import type { CallSyntax } from "../../parser/call-syntax.ts";
+import { readCallObject } from "../../parser/json-call.ts";
+import { protectJson } from "../protect-markers.ts";
+import { ToolCallScanner } from "../../parser/scanner.ts";
+import { parseJsonLenient } from "../../repair/json-repair.ts";
+import type { Protocol, ToolCall } from "../../types.ts";
+import { toolResultEscaper } from "../escape-tool-result.ts";
+import { pythonStyleJson } from "../python-json.ts";
+import { jsonCallStructuralTag } from "../structural-tags.ts";
+import { joinAssistantTurn } from "../tool-response.ts";
 
 const TOOL_CALLS = "[TOOL_CALLS]";
 /** `NAME[ARGS]{…}`, or `NAME[CALL_ID]id[ARGS]{…}`. */
@@ -72,7 +72,7 @@ export const mistralProtocol: Protocol = {
   },
   renderToolResult: (message, escape = toolResultEscaper([])) => `[TOOL_RESULTS]${escape(message.content)}[/TOOL_RESULTS]`,
   joinToolResults: (rendered) => rendered.join(""),
-  markers: [TOOL_CALLS, "[ARGS]", "[CALL_ID]", "[TOOL_RESULTS]", "[/TOOL_RESULTS]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[INST]", "[/INST]"],
+  reservedMarkers: [TOOL_CALLS, "[ARGS]", "[CALL_ID]", "[TOOL_RESULTS]", "[/TOOL_RESULTS]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[INST]", "[/INST]"],
   createParser: (tools) => new ToolCallScanner(mistralSyntax, tools),
   structuralTag: (tools, choice) =>
     jsonCallStructuralTag(tools, choice, { trigger: TOOL_CALLS, begin: (name) => `${TOOL_CALLS}[{"name": ${JSON.stringify(name)}, "arguments": `, end: "}]" }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { renderConversation } from "../loop/render-conversation.ts";
-import { parseText, testTools } from "../parser/test-fixtures.ts";
-import { mistralProtocol as mistral } from "./mistral.ts";
+import { renderConversation } from "../../loop/render-conversation.ts";
+import { parseText, testTools } from "../../parser/test-fixtures.ts";
+import { mistralProtocol as mistral } from "./protocol.ts";
 
 describe("mistral", () => {
   it("lists the tools in [AVAILABLE_TOOLS] and teaches the [TOOL_CALLS] array", () => {

@@ -3,14 +3,15 @@
 // the form of Llama 3.2's pythonic tool calling, Llama 4 and many small models (LFM2), either as
 // the whole output or inside <|python_start|>…<|python_end|> (Llama 4). Values are Python
 // literals: either quote style, numbers, True/False/None, lists, dicts.
-import type { BareCallSyntax, CallSyntax } from "../parser/call-syntax.ts";
-import { firstCallNamesTool, PythonicCallTracker, readPythonicCalls } from "../parser/pythonic-calls.ts";
-import { ToolCallScanner } from "../parser/scanner.ts";
-import type { Protocol, ToolCall } from "../types.ts";
-import { toolResultEscaper } from "./escape-tool-result.ts";
-import { callStructuralTag } from "./structural-tags.ts";
-import { joinAssistantTurn } from "./tool-response.ts";
-import { toolsAsIndentedJson } from "./llama3-json.ts";
+import type { BareCallSyntax, CallSyntax } from "../../parser/call-syntax.ts";
+import { firstCallNamesTool, PythonicCallTracker, readPythonicCalls } from "../../parser/pythonic-calls.ts";
+import { ToolCallScanner } from "../../parser/scanner.ts";
+import type { Protocol, ToolCall } from "../../types.ts";
+import { toolResultEscaper } from "../escape-tool-result.ts";
+import { callStructuralTag } from "../structural-tags.ts";
+import { joinAssistantTurn } from "../tool-response.ts";
+import { protectPythonString } from "../protect-markers.ts";
+import { toolsAsIndentedJson } from "../tools-intro.ts";
 
 const START = "<|python_start|>";
 const END = "<|python_end|>";
@@ -44,9 +45,6 @@ const pythonicSyntax: CallSyntax = {
 /** The `[` that begins a call list: `[name(`. */
 const CALL_LIST_START = /\[(?=\s*[A-Za-z_][\w.]*\s*\()/g;
 
-/** A `<` that begins a marker, inside a string: written \x3c so the history cannot show a forged tag. */
-const MARKER_LT = /<(?=\/?[A-Za-z_|\uFF5C])/g;
-
 /** A value as a Python literal. */
 export function pythonLiteral(value: unknown): string {
   if (value === null || value === undefined) return "None";
@@ -60,9 +58,9 @@ export function pythonLiteral(value: unknown): string {
       .replace(quote === "'" ? /'/g : /"/g, `\\${quote}`)
       .replace(/\n/g, "\\n")
       .replace(/\r/g, "\\r")
-      .replace(/\t/g, "\\t")
-      .replace(MARKER_LT, "\\x3c");
-    return `${quote}${body}${quote}`;
+      .replace(/\t/g, "\\t");
+    // A marker inside the string is broken (`\x3c`), so the history cannot show a forged call.
+    return `${quote}${protectPythonString(body)}${quote}`;
   }
   if (Array.isArray(value)) return `[${value.map(pythonLiteral).join(", ")}]`;
   if (typeof value === "object") {
@@ -115,7 +113,7 @@ export const pythonicProtocol: Protocol = {
   // that a model echoing the result back does not call what the result wrote.
   renderToolResult: (message, escape = toolResultEscaper([])) => escape(message.content).replace(CALL_LIST_START, "&#91;"),
   toolResultRole: "tool",
-  markers: [START, END],
+  reservedMarkers: [START, END],
   createParser: (tools) => new ToolCallScanner(pythonicSyntax, tools),
   structuralTag: (tools, choice) =>
     callStructuralTag(tools, choice, {

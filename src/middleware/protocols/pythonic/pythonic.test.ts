@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { readPythonicCalls } from "../parser/pythonic-calls.ts";
-import { charChunks, foldOf, parseText } from "../parser/test-fixtures.ts";
-import { pythonicProtocol as py, pythonLiteral } from "./pythonic.ts";
+import { readPythonicCalls } from "../../parser/pythonic-calls.ts";
+import { charChunks, foldOf, parseText } from "../../parser/test-fixtures.ts";
+import { pythonicProtocol as py, pythonLiteral } from "./protocol.ts";
 
 describe("pythonic", () => {
   it("reads Python literals: both quotes, True/False/None, lists and dicts", () => {

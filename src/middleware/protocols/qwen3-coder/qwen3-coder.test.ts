@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseText, testTools } from "../parser/test-fixtures.ts";
-import type { ToolSpec } from "../types.ts";
-import { qwen3CoderProtocol } from "./qwen3-coder.ts";
+import { parseText, testTools } from "../../parser/test-fixtures.ts";
+import type { ToolSpec } from "../../types.ts";
+import { qwen3CoderProtocol } from "./protocol.ts";
 
 const coder = qwen3CoderProtocol;
 const writeFile: ToolSpec = {

@@ -5,17 +5,17 @@
 //   ```<｜tool▁call▁end｜><｜tool▁calls▁end｜>
 // and V3.1's form without `function` and the fence: <｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{…}.
 // Results go back between DeepSeek's tool-output markers.
-import type { BodyReading, CandidateOutcome } from "../parser/call-candidate.ts";
-import type { CallSyntax } from "../parser/call-syntax.ts";
-import { readCallObject } from "../parser/json-call.ts";
-import { protectJson } from "../parser/markup.ts";
-import { ToolCallScanner } from "../parser/scanner.ts";
-import { parseJsonLenient, type Repair } from "../repair/json-repair.ts";
-import type { Protocol, ToolCall } from "../types.ts";
-import { toolResultEscaper } from "./escape-tool-result.ts";
-import { pythonStyleJson } from "./python-json.ts";
-import { jsonCallStructuralTag } from "./structural-tags.ts";
-import { joinAssistantTurn } from "./tool-response.ts";
+import type { BodyReading, CandidateOutcome } from "../../parser/call-candidate.ts";
+import type { CallSyntax } from "../../parser/call-syntax.ts";
+import { readCallObject } from "../../parser/json-call.ts";
+import { protectJson } from "../protect-markers.ts";
+import { ToolCallScanner } from "../../parser/scanner.ts";
+import { parseJsonLenient, type Repair } from "../../repair/json-repair.ts";
+import type { Protocol, ToolCall } from "../../types.ts";
+import { toolResultEscaper } from "../escape-tool-result.ts";
+import { pythonStyleJson } from "../python-json.ts";
+import { jsonCallStructuralTag } from "../structural-tags.ts";
+import { joinAssistantTurn } from "../tool-response.ts";
 
 const CALLS_BEGIN = "<｜tool▁calls▁begin｜>";
 const CALLS_END = "<｜tool▁calls▁end｜>";
@@ -129,7 +129,7 @@ export const deepSeekV3Protocol: Protocol = {
   },
   renderToolResult: (message, escape = toolResultEscaper([])) => `${OUTPUT_BEGIN}${escape(message.content)}${OUTPUT_END}`,
   joinToolResults: (rendered) => `${OUTPUTS_BEGIN}${rendered.join("\n")}${OUTPUTS_END}`,
-  markers: [CALLS_BEGIN, CALLS_END, CALL_BEGIN, CALL_END, SEP, OUTPUTS_BEGIN, OUTPUTS_END, OUTPUT_BEGIN, OUTPUT_END],
+  reservedMarkers: [CALLS_BEGIN, CALLS_END, CALL_BEGIN, CALL_END, SEP, OUTPUTS_BEGIN, OUTPUTS_END, OUTPUT_BEGIN, OUTPUT_END],
   createParser: (tools) => new ToolCallScanner(deepSeekSyntax, tools),
   structuralTag: (tools, choice) =>
     jsonCallStructuralTag(tools, choice, {

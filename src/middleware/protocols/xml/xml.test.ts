@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseText, tagTool, testTools, weatherTool } from "../parser/test-fixtures.ts";
-import { xmlProtocol } from "./xml.ts";
+import { parseText, tagTool, testTools, weatherTool } from "../../parser/test-fixtures.ts";
+import { xmlProtocol } from "./protocol.ts";
 
 const xml = xmlProtocol;
 

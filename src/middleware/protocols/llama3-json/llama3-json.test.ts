@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { renderConversation } from "../loop/render-conversation.ts";
-import { charChunks, foldOf, parseText, testTools } from "../parser/test-fixtures.ts";
-import { llama3JsonProtocol as llama } from "./llama3-json.ts";
+import { renderConversation } from "../../loop/render-conversation.ts";
+import { charChunks, foldOf, parseText, testTools } from "../../parser/test-fixtures.ts";
+import { llama3JsonProtocol as llama } from "./protocol.ts";
 
 describe("llama3-json", () => {
   it("lists the tools as indented JSON in Meta's wording", () => {

@@ -1,17 +1,17 @@
 // The xml protocol: a call is <tool_call><tool_name>NAME</tool_name><param>value</param></tool_call>,
 // each child tag an argument. A tag named after a known tool (<get_weather>…</get_weather>)
 // is understood as a call too.
-import { encodeEntities } from "../parser/markup.ts";
-import { bareJsonCall } from "../parser/bare-json-call.ts";
-import { readBodyAs } from "../parser/call-body.ts";
-import type { CallMarker, CallSyntax } from "../parser/call-syntax.ts";
-import { ToolCallScanner } from "../parser/scanner.ts";
-import type { Protocol, ToolCall, ToolSpec } from "../types.ts";
-import { escapeAllTags, toolResultEscaper } from "./escape-tool-result.ts";
-import { callStructuralTag } from "./structural-tags.ts";
-import { xmlArgumentsGrammar } from "./xml-arguments-grammar.ts";
-import { joinAssistantTurn, renderToolResponse } from "./tool-response.ts";
-import { qwenToolsIntro } from "./tools-intro.ts";
+import { encodeEntities } from "../../parser/markup.ts";
+import { bareJsonCall } from "../../parser/bare-json-call.ts";
+import { bodyForms } from "../../parser/call-body.ts";
+import type { CallMarker, CallSyntax } from "../../parser/call-syntax.ts";
+import { ToolCallScanner } from "../../parser/scanner.ts";
+import type { Protocol, ToolCall, ToolSpec } from "../../types.ts";
+import { escapeAllTags, toolResultEscaper } from "../escape-tool-result.ts";
+import { callStructuralTag } from "../structural-tags.ts";
+import { xmlArgumentsGrammar } from "../xml-arguments-grammar.ts";
+import { joinAssistantTurn, renderToolResponse } from "../tool-response.ts";
+import { qwenToolsIntro } from "../tools-intro.ts";
 
 const TAG_NAME = /^[A-Za-z_][\w.-]*$/;
 /** Names that already mean something to the scanner or the prompt; never tool-named openers. */
@@ -23,18 +23,18 @@ export function toolNamedTags(tools: readonly ToolSpec[]): string[] {
 }
 
 /** The body forms read inside the call tags: the protocol's own, then the fallback (JSON (hermes's form), for models that drift into it). */
-const bodyReader = readBodyAs(["markup", "json"]);
+const body = bodyForms(["markup", "json"]);
 
 /**
  * A call is markup inside <tool_call></tool_call>, or a tag named after a tool (its parameter
  * may share its name, so the tag nests). Lenient readings: a JSON body inside <tool_call> is
- * read too (bodyReader), and a whole output that is one JSON call
+ * read too (the body forms), and a whole output that is one JSON call
  * object without tags is a call (bareJsonCall).
  */
 function xmlSyntax(tools: readonly ToolSpec[]): CallSyntax {
-  const toolNamed: CallMarker[] = toolNamedTags(tools).map((name) => ({ open: `<${name}>`, close: `</${name}>`, toolName: name, read: bodyReader, nests: true, inReasoning: true }));
+  const toolNamed: CallMarker[] = toolNamedTags(tools).map((name) => ({ open: `<${name}>`, close: `</${name}>`, toolName: name, ...body, nests: true, inReasoning: true }));
   return {
-    markers: [{ open: "<tool_call>", close: "</tool_call>", read: bodyReader, interrupts: true, dropStrayClose: true }, ...toolNamed],
+    markers: [{ open: "<tool_call>", close: "</tool_call>", ...body, interrupts: true, dropStrayClose: true }, ...toolNamed],
     bare: bareJsonCall,
   };
 }
@@ -92,7 +92,7 @@ export const xmlProtocol: Protocol = {
   renderAssistant: (message) => joinAssistantTurn(message.content, (message.toolCalls ?? []).map(renderXmlCall)),
   // Any tag may name a tool here, and the tools are not known at this point: escape them all.
   renderToolResult: (message, escape = toolResultEscaper([])) => renderToolResponse(message, (text) => escapeAllTags(escape(text))),
-  markers: ["<tool_call>", "</tool_call>", "<tool_name>", "</tool_name>", "<tool_response>", "</tool_response>", "<tools>", "</tools>", "<think>", "</think>"],
+  reservedMarkers: ["<tool_call>", "</tool_call>", "<tool_name>", "</tool_name>", "<tool_response>", "</tool_response>", "<tools>", "</tools>", "<think>", "</think>"],
   createParser: (tools) => new ToolCallScanner(xmlSyntax(tools), tools),
   // The arguments are tags of their own, for which XGrammar has no format: a grammar of ours.
   structuralTag: (tools, choice) =>

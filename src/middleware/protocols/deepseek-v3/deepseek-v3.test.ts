@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { renderConversation } from "../loop/render-conversation.ts";
-import { parseText, testTools } from "../parser/test-fixtures.ts";
-import { deepSeekV3Protocol as deepseek } from "./deepseek-v3.ts";
+import { renderConversation } from "../../loop/render-conversation.ts";
+import { parseText, testTools } from "../../parser/test-fixtures.ts";
+import { deepSeekV3Protocol as deepseek } from "./protocol.ts";
 
 describe("deepseek-v3", () => {
   it("writes calls in V3's fenced form, which it reads back without calling the fence a repair", () => {

@@ -3,19 +3,20 @@
 //   {"name": "get_weather", "parameters": {"location": "Paris"}}
 // ("arguments" is accepted too), several calls separated by ";". Results go back in an
 // `ipython` turn (the template's tool role); <|eom_id|> and <|eot_id|> end the model's turn.
-import { BareCallTracker } from "../parser/bare-call-tracker.ts";
-import { looksLikeJsonCall } from "../parser/bare-json-call.ts";
-import type { BodyReading, CandidateOutcome } from "../parser/call-candidate.ts";
-import type { BareCallSyntax, CallSyntax } from "../parser/call-syntax.ts";
-import { readCallObject } from "../parser/json-call.ts";
-import { protectJson } from "../parser/markup.ts";
-import { ToolCallScanner } from "../parser/scanner.ts";
-import { parseJsonLenient, type Repair } from "../repair/json-repair.ts";
-import type { Protocol, ToolCall, ToolSpec } from "../types.ts";
-import { pythonStyleJson } from "./python-json.ts";
-import { toolResultEscaper } from "./escape-tool-result.ts";
-import { jsonCallStructuralTag } from "./structural-tags.ts";
-import { joinAssistantTurn } from "./tool-response.ts";
+import { BareCallTracker } from "../../parser/bare-call-tracker.ts";
+import { looksLikeJsonCall } from "../../parser/bare-json-call.ts";
+import type { BodyReading, CandidateOutcome } from "../../parser/call-candidate.ts";
+import type { BareCallSyntax, CallSyntax } from "../../parser/call-syntax.ts";
+import { jsonCallName, readCallObject } from "../../parser/json-call.ts";
+import { protectJson } from "../protect-markers.ts";
+import { ToolCallScanner } from "../../parser/scanner.ts";
+import { parseJsonLenient, type Repair } from "../../repair/json-repair.ts";
+import type { Protocol, StructuralTagFormat, ToolCall } from "../../types.ts";
+import { pythonStyleJson } from "../python-json.ts";
+import { toolResultEscaper } from "../escape-tool-result.ts";
+import { jsonCallStructuralTag } from "../structural-tags.ts";
+import { joinAssistantTurn } from "../tool-response.ts";
+import { toolsAsIndentedJson } from "../tools-intro.ts";
 
 const PYTHON_TAG = "<|python_tag|>";
 const TURN_ENDS = ["<|eom_id|>", "<|eot_id|>"];
@@ -138,17 +139,12 @@ const bareLlamaJson: BareCallSyntax = {
  * "parameters", a ``` fence around the JSON, an OpenAI-shaped call object.
  */
 const llama3JsonSyntax: CallSyntax = {
-  markers: [{ open: PYTHON_TAG, ends: TURN_ENDS, body: "json", read: readLlamaJsonCalls, interrupts: true, readsCutOff: true }],
+  markers: [{ open: PYTHON_TAG, ends: TURN_ENDS, body: "json", read: readLlamaJsonCalls, interrupts: true, nameOf: jsonCallName, readsCutOff: true }],
   bare: bareLlamaJson,
 };
 
 export function renderLlama3JsonCall(call: ToolCall): string {
   return protectJson(`{"name": ${JSON.stringify(call.name)}, "parameters": ${pythonStyleJson(call.arguments)}}`);
-}
-
-/** Tools as Meta's template writes them: each definition as indented JSON, a blank line between. */
-export function toolsAsIndentedJson(tools: readonly ToolSpec[]): string {
-  return tools.map((t) => JSON.stringify({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }, null, 4)).join("\n\n");
 }
 
 export const llama3JsonProtocol: Protocol = {
@@ -172,8 +168,12 @@ export const llama3JsonProtocol: Protocol = {
   // The ipython turn carries the result as it is; the escaper keeps it from ending the turn.
   renderToolResult: (message, escape = toolResultEscaper([])) => escape(message.content),
   toolResultRole: "tool",
-  markers: [PYTHON_TAG, ...TURN_ENDS, "<|start_header_id|>", "<|end_header_id|>"],
+  reservedMarkers: [PYTHON_TAG, ...TURN_ENDS, "<|start_header_id|>", "<|end_header_id|>"],
   createParser: (tools) => new ToolCallScanner(llama3JsonSyntax, tools),
-  structuralTag: (tools, choice) =>
-    jsonCallStructuralTag(tools, choice, { trigger: '{"name": "', begin: (name) => `{"name": ${JSON.stringify(name)}, "parameters": `, end: "}" }),
+  // A call may open with <|python_tag|> (as the history writes it) or without (as Meta's docs show it).
+  structuralTag: (tools, choice) => {
+    const tag = (prefix: string) => jsonCallStructuralTag(tools, choice, { trigger: `${prefix}{"name": "`, begin: (name) => `${prefix}{"name": ${JSON.stringify(name)}, "parameters": `, end: "}" });
+    const [tagged, bare] = [tag(PYTHON_TAG).format, tag("").format] as Extract<StructuralTagFormat, { type: "triggered_tags" }>[];
+    return { type: "structural_tag", format: { ...bare!, triggers: [...tagged!.triggers, ...bare!.triggers], tags: [...tagged!.tags, ...bare!.tags] } };
+  },
 };

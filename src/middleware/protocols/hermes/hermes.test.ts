@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseText, weatherTool } from "../parser/test-fixtures.ts";
-import { hermesProtocol } from "./hermes.ts";
+import { parseText, weatherTool } from "../../parser/test-fixtures.ts";
+import { hermesProtocol } from "./protocol.ts";
 
 describe("hermes prompt and rendering", () => {
   it("uses the wording Qwen2.5/Qwen3 were trained on, one tool JSON a line in Python spelling", () => {

@@ -1,28 +1,28 @@
 // The qwen3-coder protocol, the format Qwen3-Coder was trained on:
 //   <tool_call>\n<function=NAME>\n<parameter=KEY>\nvalue\n</parameter>\n</function>\n</tool_call>
 // Values are verbatim text (code stays code); non-string values are written as JSON.
-import { bareJsonCall } from "../parser/bare-json-call.ts";
-import { readBodyAs } from "../parser/call-body.ts";
-import type { CallSyntax } from "../parser/call-syntax.ts";
-import { encodeMarkerEscapes } from "../parser/markup.ts";
-import { ToolCallScanner } from "../parser/scanner.ts";
-import type { JsonSchema, Protocol, ToolCall, ToolSpec } from "../types.ts";
-import { callStructuralTag } from "./structural-tags.ts";
-import { joinAssistantTurn, renderToolResponse } from "./tool-response.ts";
+import { bareJsonCall } from "../../parser/bare-json-call.ts";
+import { bodyForms } from "../../parser/call-body.ts";
+import type { CallSyntax } from "../../parser/call-syntax.ts";
+import { encodeMarkerEscapes } from "../protect-markers.ts";
+import { ToolCallScanner } from "../../parser/scanner.ts";
+import type { JsonSchema, Protocol, ToolCall, ToolSpec } from "../../types.ts";
+import { callStructuralTag } from "../structural-tags.ts";
+import { joinAssistantTurn, renderToolResponse } from "../tool-response.ts";
 
 /** The body forms read inside the call tags: the protocol's own, then the fallback (JSON (hermes's form), for models that drift into it). */
-const bodyReader = readBodyAs(["markup", "json"]);
+const body = bodyForms(["markup", "json"]);
 
 /**
  * A call is <function=…> markup inside <tool_call></tool_call>. Lenient readings: a bare
  * <function=…> block without <tool_call> around it is a call too; a JSON body inside
- * <tool_call> is read (bodyReader); and a whole output that is one
+ * <tool_call> is read (the body forms); and a whole output that is one
  * JSON call object without tags is a call (bareJsonCall).
  */
 const qwen3CoderSyntax: CallSyntax = {
   markers: [
-    { open: "<tool_call>", close: "</tool_call>", read: bodyReader, interrupts: true, dropStrayClose: true },
-    { open: "<function=", close: "</function>", bodyPrefix: "<function=", bodySuffix: "</function>", read: bodyReader },
+    { open: "<tool_call>", close: "</tool_call>", ...body, interrupts: true, dropStrayClose: true },
+    { open: "<function=", close: "</function>", bodyPrefix: "<function=", bodySuffix: "</function>", ...body },
   ],
   bare: bareJsonCall,
 };
@@ -95,7 +95,7 @@ export const qwen3CoderProtocol: Protocol = {
         ].join("\n"),
   renderAssistant: (message) => joinAssistantTurn(message.content, (message.toolCalls ?? []).map(renderQwen3CoderCall)),
   renderToolResult: (message, escape) => renderToolResponse(message, escape),
-  markers: ["<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter=", "</parameter>", "<tool_response>", "</tool_response>", "<tools>", "</tools>", "<think>", "</think>"],
+  reservedMarkers: ["<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter=", "</parameter>", "<tool_response>", "</tool_response>", "<tools>", "</tools>", "<think>", "</think>"],
   createParser: (tools) => new ToolCallScanner(qwen3CoderSyntax, tools),
   structuralTag: (tools, choice) =>
     callStructuralTag(tools, choice, {
