@@ -624,7 +624,7 @@ export class CallScanner implements ChannelSink {
     if (marker.readsCutOff && call.kind !== BodyKind.Undecided) {
       // The reader says which calls are whole (recovered, as a JSON body is) and which were cut.
       const reading = this.read((marker.bodyPrefix ?? "") + body, marker);
-      const recovered = reading.ok && reading.outcomes.some((o) => o.ok);
+      const recovered = reading.ok && reading.outcomes.some((o) => o.ok) && !reading.repairs.some((r) => r.kind === missingClose.kind && r.after === marker.close);
       this.finishCall(call, body, bodyStart + body.length, false, recovered ? [missingClose] : [], reading);
       return;
     }

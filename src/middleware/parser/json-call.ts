@@ -164,3 +164,27 @@ function describe(value: unknown): string {
   if (value === null) return "null";
   return `a ${typeof value}`;
 }
+
+/**
+ * The length of the JSON object or array that `text` begins with (after blanks): -1 if it is
+ * cut off, undefined if the text does not begin with one.
+ */
+export function leadingJsonLength(text: string): number | undefined {
+  let i = 0;
+  while (i < text.length && /\s/.test(text[i]!)) i++;
+  if (text[i] !== "{" && text[i] !== "[") return undefined;
+  let depth = 0;
+  let quote = false;
+  let escaped = false;
+  for (; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (escaped) escaped = false;
+      else if (c === "\\") escaped = true;
+      else if (c === '"') quote = false;
+    } else if (c === '"') quote = true;
+    else if (c === "{" || c === "[") depth++;
+    else if ((c === "}" || c === "]") && --depth === 0) return i + 1;
+  }
+  return -1;
+}

@@ -7,7 +7,7 @@ import { BareCallTracker } from "../../parser/bare-call-tracker.ts";
 import { looksLikeJsonCall } from "../../parser/bare-json-call.ts";
 import type { BodyReading, CandidateOutcome } from "../../parser/call-candidate.ts";
 import type { BareCallSyntax, CallSyntax } from "../../parser/call-syntax.ts";
-import { jsonCallName, readCallObject } from "../../parser/json-call.ts";
+import { jsonCallName, leadingJsonLength, readCallObject } from "../../parser/json-call.ts";
 import { protectJson } from "../protect-markers.ts";
 import { ToolCallScanner } from "../../parser/scanner.ts";
 import { parseJsonLenient, type Repair } from "../../repair/json-repair.ts";
@@ -46,29 +46,6 @@ export function splitAtSemicolons(text: string): { text: string; start: number }
   return parts.filter((p) => p.text.trim() !== "");
 }
 
-/**
- * The length of the JSON object or array that `text` begins with (after blanks): -1 if it is
- * cut off, undefined if the text does not begin with one.
- */
-function leadingJsonLength(text: string): number | undefined {
-  let i = 0;
-  while (i < text.length && /\s/.test(text[i]!)) i++;
-  if (text[i] !== "{" && text[i] !== "[") return undefined;
-  let depth = 0;
-  let quote = false;
-  let escaped = false;
-  for (; i < text.length; i++) {
-    const c = text[i]!;
-    if (quote) {
-      if (escaped) escaped = false;
-      else if (c === "\\") escaped = true;
-      else if (c === '"') quote = false;
-    } else if (c === '"') quote = true;
-    else if (c === "{" || c === "[") depth++;
-    else if ((c === "}" || c === "]") && --depth === 0) return i + 1;
-  }
-  return -1;
-}
 
 /**
  * Reads one or more `;`-separated call objects. "parameters" is this format's own key: no
