@@ -3,6 +3,7 @@
 import { registerProtocol } from "./registered-protocols.ts";
 import { deepSeekV3Protocol } from "./deepseek-v3/protocol.ts";
 import { hermesProtocol } from "./hermes/protocol.ts";
+import { kimiK2Protocol } from "./kimi-k2/protocol.ts";
 import { llama3FunctionProtocol } from "./llama3-function/protocol.ts";
 import { llama3JsonProtocol } from "./llama3-json/protocol.ts";
 import { mistralProtocol } from "./mistral/protocol.ts";
@@ -20,3 +21,4 @@ registerProtocol(llama3FunctionProtocol);
 registerProtocol(pythonicProtocol);
 registerProtocol(mistralProtocol);
 registerProtocol(deepSeekV3Protocol);
+registerProtocol(kimiK2Protocol);

@@ -7,6 +7,7 @@
 // Results go back between DeepSeek's tool-output markers.
 import type { BodyReading, CandidateOutcome } from "../../parser/call-candidate.ts";
 import type { CallSyntax } from "../../parser/call-syntax.ts";
+import { findDelimitedCalls } from "../../parser/delimited-calls.ts";
 import { leadingJsonLength, readCallObject } from "../../parser/json-call.ts";
 import { protectJson } from "../protect-markers.ts";
 import { ToolCallScanner } from "../../parser/scanner.ts";
@@ -59,32 +60,6 @@ function readOneCall(text: string, repairs: Repair[], unclosed = false): Candida
   return readCallObject(parsed.value, name);
 }
 
-/**
- * Where the call markers are in `body`, outside JSON strings (a string owns the markers in it:
- * `{"q": "<｜tool▁call▁end｜>"}` is a value). One pass; if a quote is left open (a stray `"`),
- * the markers are found without regard to strings instead.
- */
-function callMarkerPositions(body: string): { begins: number[]; ends: number[] } {
-  for (const strings of [true, false]) {
-    const begins: number[] = [];
-    const ends: number[] = [];
-    let quote = false;
-    let escaped = false;
-    for (let i = 0; i < body.length; i++) {
-      const c = body.charCodeAt(i);
-      if (quote) {
-        if (escaped) escaped = false;
-        else if (c === 92) escaped = true;
-        else if (c === 34) quote = false;
-      } else if (c === 60) {
-        if (body.startsWith(CALL_BEGIN, i)) begins.push(i);
-        else if (body.startsWith(CALL_END, i)) ends.push(i);
-      } else if (c === 34 && strings) quote = true;
-    }
-    if (!quote) return { begins, ends };
-  }
-  return { begins: [], ends: [] };
-}
 
 /**
  * Reads the calls between <｜tool▁calls▁begin｜> and <｜tool▁calls▁end｜> (or one call's text).
@@ -93,23 +68,14 @@ function callMarkerPositions(body: string): { begins: number[]; ends: number[] }
  */
 export function readDeepSeekCalls(body: string): BodyReading {
   const repairs: Repair[] = [];
-  const outcomes: CandidateOutcome[] = [];
-  const { begins, ends } = callMarkerPositions(body);
-  if (begins.length === 0) {
+  const { first, calls, firstEnd } = findDelimitedCalls(body, CALL_BEGIN, CALL_END);
+  if (first < 0) {
     // One call written without its begin marker (the single-call fallback gives its text).
-    if (body.includes(SEP)) return { ok: true, outcomes: [readOneCall(ends.length > 0 ? body.slice(0, ends[0]) : body, repairs, ends.length === 0)], repairs, complete: true };
+    if (body.includes(SEP)) return { ok: true, outcomes: [readOneCall(firstEnd >= 0 ? body.slice(0, firstEnd) : body, repairs, firstEnd < 0)], repairs, complete: true };
     return { ok: false, kind: "missing-tool-name", message: `the tool calls hold no ${CALL_BEGIN}` };
   }
-  const first = begins[0]!;
   if (body.slice(0, first).trim() !== "") repairs.push({ kind: "ignored-text", message: "ignored text before the first call", before: body.slice(0, first).trim(), after: "" });
-  let e = 0;
-  begins.forEach((pos, index) => {
-    const start = pos + CALL_BEGIN.length;
-    const next = begins[index + 1] ?? body.length;
-    while (e < ends.length && ends[e]! < start) e++;
-    const closed = e < ends.length && ends[e]! < next;
-    outcomes.push(readOneCall(body.slice(start, closed ? ends[e]! : next), repairs, !closed));
-  });
+  const outcomes = calls.map((call) => readOneCall(body.slice(call.start, call.end), repairs, !call.closed));
   return { ok: true, outcomes, repairs, complete: true };
 }
 
