@@ -123,6 +123,9 @@ export class CallScanner implements ChannelSink {
   private bareTracker: BareCallTracker | undefined;
   /** Bare mode: the call may stand in text (placement "start" or "anywhere"), so text may follow it. */
   private bareInline = false;
+  /** Bare mode, in text: the id its first call was announced with (tool-call-start), once its tool is known. */
+  private bareId: string | undefined;
+  private bareNameSearches = 0;
   /** Where markerless calls may stand (BareCallSyntax.placement). */
   private readonly barePlacement: "whole" | "start" | "anywhere";
   /** Whether anything but blanks has been output (text, or a call): then no bare call. */
@@ -246,11 +249,11 @@ export class CallScanner implements ChannelSink {
         case Mode.Bare: {
           const ruledOut = this.bareTracker!.feed(buf, i, buf.length);
           if (ruledOut < 0) {
-            this.bare += i === 0 ? buf : buf.slice(i);
+            this.appendBare(i === 0 ? buf : buf.slice(i));
             i = buf.length;
           } else if (this.bareInline) {
             // The call ended (or was ruled out) here: what follows is scanned as usual.
-            this.bare += buf.slice(i, ruledOut);
+            this.appendBare(buf.slice(i, ruledOut));
             this.settleInlineBare(false);
             i = ruledOut;
           } else {
@@ -304,9 +307,42 @@ export class CallScanner implements ChannelSink {
     this.sawContent = true;
     this.mode = Mode.Bare;
     this.bareInline = true;
+    this.bareId = undefined;
+    this.bareNameSearches = 0;
     this.bare = "";
     this.bareStart = at;
     this.bareTracker = this.bareSyntax!.tracker();
+  }
+
+  /**
+   * Adds text to a held markerless call. In text, once a call has surely begun and names a
+   * known tool, it is announced (tool-call-start) and its text streams as deltas, as a call
+   * between markers does.
+   */
+  private appendBare(piece: string): void {
+    if (piece.length === 0) return;
+    const at = this.bareStart + this.bare.length;
+    this.bare += piece;
+    if (!this.bareInline) return;
+    if (this.bareId !== undefined) {
+      const last = this.out[this.out.length - 1];
+      if (last && last.type === "tool-call-delta" && last.id === this.bareId && last.span.end === at) {
+        last.argumentsDelta += piece;
+        last.span.end = at + piece.length;
+      } else this.out.push({ type: "tool-call-delta", id: this.bareId, argumentsDelta: piece, span: { start: at, end: at + piece.length } });
+      return;
+    }
+    const nameOf = this.bareSyntax!.nameOf;
+    if (!nameOf || !this.bareTracker!.committed || this.bareNameSearches >= NAME_SEARCH_ATTEMPTS || this.bare.length > NAME_SEARCH_LIMIT) return;
+    // A name written first is found at the quotes, brackets or parentheses around it.
+    if (!NAME_TRIGGER.test(piece)) return;
+    this.bareNameSearches++;
+    const name = nameOf(this.bare);
+    if (name === undefined || !this.toolByName.has(name)) return;
+    this.bareId = this.nextId();
+    const start = this.bareStart;
+    this.out.push({ type: "tool-call-start", id: this.bareId, name, span: { start, end: start + 1 } });
+    this.out.push({ type: "tool-call-delta", id: this.bareId, argumentsDelta: this.bare, span: { start, end: start + this.bare.length } });
   }
 
   /** The next position at or after `from` where a markerless call may begin in text, or -1. */
@@ -335,6 +371,12 @@ export class CallScanner implements ChannelSink {
       }
       const tag = table.set.match(buf, at);
       if (tag === NO_TAG || (tag === PARTIAL_TAG && final)) {
+        // Not a marker, but a markerless call may begin with the same character (`[` of `[{`).
+        if (bareAnywhere && this.bareSyntax!.startsWith.includes(buf[at]!)) {
+          if (at > from) this.emitFlow(buf.slice(from, at), base + from);
+          this.openBare(base + at);
+          return at;
+        }
         k = at + 1;
         continue;
       }
@@ -679,7 +721,9 @@ export class CallScanner implements ChannelSink {
     this.bare = "";
     this.mode = Mode.Flow;
     const length = tracker.callLength ?? -1;
-    if (length > 0) this.settleBareCall(held.slice(0, length), start);
+    const startedId = this.bareId;
+    this.bareId = undefined;
+    if (length > 0) this.settleBareCall(held.slice(0, length), start, undefined, startedId);
     const restStart = Math.max(length, 0);
     const rest = held.slice(restStart);
     this.emitFlow(rest, start + restStart);
@@ -691,7 +735,7 @@ export class CallScanner implements ChannelSink {
       const said = reading && !reading.ok ? reading : undefined;
       this.out.push({
         type: "parse-error",
-        id: this.nextId(),
+        id: length > 0 || startedId === undefined ? this.nextId() : startedId,
         kind: said?.kind ?? (cutOff ? "unfinished-tool-call" : "invalid-call"),
         message: said?.message ?? (cutOff ? "the output ended inside a call written without markers" : "a call written without markers broke off before it was complete"),
         raw,
@@ -710,7 +754,7 @@ export class CallScanner implements ChannelSink {
   }
 
   /** Reads a markerless call (list) that begins at `start` and settles it. */
-  private settleBareCall(text: string, start: number, known?: BodyReading): void {
+  private settleBareCall(text: string, start: number, known?: BodyReading, startedId?: string): void {
     const span = { start, end: start + text.length };
     const syntax = this.bareSyntax!;
     const reading = known ?? this.readBare(text);
@@ -721,7 +765,7 @@ export class CallScanner implements ChannelSink {
     if (reading.ok && reading.textAfter !== undefined && reading.textAfter < text.length) {
       // The call ends before the text that follows it: that is read again as output.
       const { textAfter, ...whole } = reading;
-      this.settleBareCall(text.slice(0, textAfter), start, whole);
+      this.settleBareCall(text.slice(0, textAfter), start, whole, startedId);
       this.emitFlow(text.slice(textAfter), start + textAfter);
       return;
     }
@@ -733,6 +777,7 @@ export class CallScanner implements ChannelSink {
         span,
         openSpan: span,
         raw: text,
+        ...(startedId !== undefined ? { startedId } : {}),
         bodyOffset: span.start,
         scannerRepairs: [
           {

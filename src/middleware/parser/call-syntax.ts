@@ -85,6 +85,8 @@ export interface BareCallSyntax {
    * SGLang reads them). The last two need a tracker that says `committed` and `callLength`.
    */
   placement?: "whole" | "start" | "anywhere";
+  /** For a call that may stand in text: finds the first call's tool early, to announce it while it streams. */
+  nameOf?: (head: string) => string | undefined;
 }
 
 export interface CallSyntax {

@@ -10,6 +10,7 @@ import { minimaxM2Protocol } from "./minimax-m2/protocol.ts";
 import { mistralProtocol } from "./mistral/protocol.ts";
 import { pythonicProtocol } from "./pythonic/protocol.ts";
 import { qwen3CoderProtocol } from "./qwen3-coder/protocol.ts";
+import { xlamProtocol } from "./xlam/protocol.ts";
 import { xmlProtocol } from "./xml/protocol.ts";
 
 export { allReservedMarkers, getProtocol, listProtocols, registerProtocol } from "./registered-protocols.ts";
@@ -24,3 +25,4 @@ registerProtocol(mistralProtocol);
 registerProtocol(deepSeekV3Protocol);
 registerProtocol(kimiK2Protocol);
 registerProtocol(minimaxM2Protocol);
+registerProtocol(xlamProtocol);

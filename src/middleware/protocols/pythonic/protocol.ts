@@ -30,6 +30,7 @@ const bareCallList: BareCallSyntax = {
     const reading = readPythonicCalls(text);
     return reading.ok || firstCallNamesTool(text, tools) ? reading : undefined;
   },
+  nameOf: (head) => /^\s*\[\s*([A-Za-z_][\w.]*)\s*\(/.exec(head)?.[1],
   describe: () => "a call list",
 };
 
