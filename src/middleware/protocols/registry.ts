@@ -2,6 +2,7 @@
 // conformance cases and samples) and one line here. Others may be added with registerProtocol.
 import { registerProtocol } from "./registered-protocols.ts";
 import { deepSeekV3Protocol } from "./deepseek-v3/protocol.ts";
+import { glm45Protocol } from "./glm45/protocol.ts";
 import { hermesProtocol } from "./hermes/protocol.ts";
 import { kimiK2Protocol } from "./kimi-k2/protocol.ts";
 import { llama3FunctionProtocol } from "./llama3-function/protocol.ts";
@@ -26,3 +27,4 @@ registerProtocol(deepSeekV3Protocol);
 registerProtocol(kimiK2Protocol);
 registerProtocol(minimaxM2Protocol);
 registerProtocol(xlamProtocol);
+registerProtocol(glm45Protocol);

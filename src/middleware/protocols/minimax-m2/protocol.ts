@@ -10,11 +10,12 @@
 import { readBodyAs } from "../../parser/call-body.ts";
 import type { CallSyntax } from "../../parser/call-syntax.ts";
 import { ToolCallScanner } from "../../parser/scanner.ts";
-import type { JsonSchema, Protocol, ToolCall } from "../../types.ts";
+import type { Protocol, ToolCall } from "../../types.ts";
 import { toolResultEscaper } from "../escape-tool-result.ts";
 import { encodeMarkerEscapes, protectJson } from "../protect-markers.ts";
 import { pythonStyleJson } from "../python-json.ts";
 import { callStructuralTag } from "../structural-tags.ts";
+import { taggedArgumentsGrammar } from "../tagged-arguments-grammar.ts";
 import { joinAssistantTurn } from "../tool-response.ts";
 
 const OPEN = "<minimax:tool_call>";
@@ -39,35 +40,6 @@ function renderInvoke(call: ToolCall): string {
   return `<invoke name="${attribute(call.name)}">\n${params.join("")}</invoke>`;
 }
 
-/**
- * XGrammar EBNF for a call's parameters, from the tool's schema: each parameter as
- * `<parameter name="KEY">VALUE</parameter>` a line, in the schema's order, required ones
- * always. Text holds no `<`; numbers, integers, booleans and enums are what their schema allows;
- * arrays and objects are JSON text.
- */
-export function minimaxArgumentsGrammar(parameters: JsonSchema): string {
-  const properties = (parameters.properties ?? {}) as Record<string, JsonSchema>;
-  const required = new Set(Array.isArray(parameters.required) ? (parameters.required as string[]) : []);
-  const value = (schema: JsonSchema | undefined): string => {
-    if (schema && Array.isArray(schema.enum) && schema.enum.length > 0) return `(${schema.enum.map((v) => JSON.stringify(typeof v === "string" ? v : JSON.stringify(v))).join(" | ")})`;
-    const types = Array.isArray(schema?.type) ? (schema!.type as string[]) : typeof schema?.type === "string" ? [schema.type] : [];
-    if (types.length === 1 && types[0] === "number") return "mm_number";
-    if (types.length === 1 && types[0] === "integer") return "mm_integer";
-    if (types.length === 1 && types[0] === "boolean") return "mm_boolean";
-    return "mm_text";
-  };
-  const parts = Object.entries(properties).map(([key, schema]) => {
-    const element = `${JSON.stringify(`<parameter name="${attribute(key)}">`)} ${value(schema)} ${JSON.stringify("</parameter>\n")}`;
-    return required.has(key) ? element : `(${element})?`;
-  });
-  return [
-    `root ::= ${parts.length > 0 ? parts.join(" ") : '""'}`,
-    "mm_text ::= [^<]*",
-    'mm_number ::= "-"? ("0" | [1-9] [0-9]*) ("." [0-9]+)? ([eE] [+-]? [0-9]+)?',
-    'mm_integer ::= "-"? ("0" | [1-9] [0-9]*)',
-    'mm_boolean ::= "true" | "false"',
-  ].join("\n");
-}
 
 export const minimaxM2Protocol: Protocol = {
   name: "minimax-m2",
@@ -104,7 +76,7 @@ export const minimaxM2Protocol: Protocol = {
     callStructuralTag(tools, choice, {
       trigger: OPEN,
       begin: (name) => `${OPEN}\n<invoke name="${attribute(name)}">\n`,
-      content: (tool) => ({ type: "grammar", grammar: minimaxArgumentsGrammar(tool.parameters) }),
+      content: (tool) => ({ type: "grammar", grammar: taggedArgumentsGrammar(tool.parameters, (key) => [`<parameter name="${attribute(key)}">`, "</parameter>\n"]) }),
       end: `</invoke>\n${CLOSE}`,
     }),
 };
