@@ -2,6 +2,7 @@
 // conformance cases and samples) and one line here. Others may be added with registerProtocol.
 import { registerProtocol } from "./registered-protocols.ts";
 import { deepSeekV3Protocol } from "./deepseek-v3/protocol.ts";
+import { deepSeekV32Protocol } from "./deepseek-v32/protocol.ts";
 import { glm45Protocol } from "./glm45/protocol.ts";
 import { hermesProtocol } from "./hermes/protocol.ts";
 import { kimiK2Protocol } from "./kimi-k2/protocol.ts";
@@ -28,3 +29,4 @@ registerProtocol(kimiK2Protocol);
 registerProtocol(minimaxM2Protocol);
 registerProtocol(xlamProtocol);
 registerProtocol(glm45Protocol);
+registerProtocol(deepSeekV32Protocol);
