@@ -76,6 +76,12 @@ class MarkerTable<A> {
     return -1;
   }
 
+  /** The next position in [from, to) where a marker may begin, or -1 (looks at nothing past `to`). */
+  nextWithin(buf: string, from: number, to: number): number {
+    for (let k = from; k < to; k++) if (this.starts.has(buf.charCodeAt(k))) return k;
+    return -1;
+  }
+
   startsAt(c: number): boolean {
     return this.starts.has(c);
   }
@@ -357,9 +363,14 @@ export class CallScanner implements ChannelSink {
     const table = this.channel === "text" ? this.textTable : this.reasoningTable;
     const bareAnywhere = this.barePlacement === "anywhere" && this.channel === "text";
     let k = from;
+    // Where a markerless call may begin next (found once, kept while the scan is before it),
+    // then a marker only up to there: each character is looked at a bounded number of times,
+    // however many calls or markers there are.
+    let nextBare = -2;
     for (;;) {
-      const at = table.next(buf, k);
-      const bareAt = bareAnywhere ? this.nextBareStart(buf, k, at < 0 ? buf.length : at) : -1;
+      if (bareAnywhere && (nextBare === -2 || (nextBare >= 0 && nextBare < k))) nextBare = this.nextBareStart(buf, k, buf.length);
+      const at = nextBare < 0 ? table.next(buf, k) : table.nextWithin(buf, k, nextBare + 1);
+      const bareAt = nextBare >= 0 && (at < 0 || nextBare < at) ? nextBare : -1;
       if (bareAt >= 0) {
         if (bareAt > from) this.emitFlow(buf.slice(from, bareAt), base + from);
         this.openBare(base + bareAt);
