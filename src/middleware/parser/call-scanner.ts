@@ -524,7 +524,7 @@ export class CallScanner implements ChannelSink {
       return end;
     }
     if (action.kind === "end") {
-      this.endCallWithoutClose(call, base + end);
+      this.endCallWithoutClose(call, base + end, table.set.tags[tag]!);
       return end;
     }
     // A new call before this one was closed: end this one here and open the next.
@@ -594,12 +594,13 @@ export class CallScanner implements ChannelSink {
     }
   }
 
-  private finishCall(call: OpenCall, body: string, end: number, closed: boolean, scannerRepairs: Repair[], reading?: BodyReading): void {
+  private finishCall(call: OpenCall, body: string, end: number, closed: boolean, scannerRepairs: Repair[], reading?: BodyReading, ending = ""): void {
     this.call = undefined;
     this.mode = Mode.Flow;
     const { marker } = call;
     const text = (marker.bodyPrefix ?? "") + body + (closed ? (marker.bodySuffix ?? "") : "");
-    const raw = marker.open + body + (closed ? marker.close! : "");
+    // The raw text is what the span covers: a turn's end marker that ended the call included.
+    const raw = marker.open + body + (closed ? marker.close! : "") + ending;
     const read = reading ?? this.read(text, marker);
     settleCall(
       read,
@@ -623,7 +624,8 @@ export class CallScanner implements ChannelSink {
   }
 
   /** A call ended by a turn's end, a new call or the end of the output, without its close marker. */
-  private endCallWithoutClose(call: OpenCall, end: number): void {
+  /** `ending` is the turn's end marker that ended the call, consumed with it (its span runs to `end`). */
+  private endCallWithoutClose(call: OpenCall, end: number, ending = ""): void {
     const { marker, body } = call;
     if (call.kind === BodyKind.Prose) {
       this.abandonCall(call);
@@ -632,17 +634,17 @@ export class CallScanner implements ChannelSink {
     if (marker.close !== undefined) {
       // Only a new call can end a call with a close marker early; it is read as far as it got.
       const repair: Repair = { kind: "implicit-close", message: `a new call began before ${marker.close}; closed the call there`, before: "", after: marker.close };
-      this.finishCall(call, body, end, false, [repair]);
+      this.finishCall(call, body, end, false, [repair], undefined, ending);
       return;
     }
     // The reader says itself which calls of the body are whole.
     if (marker.readsCutOff && call.kind !== BodyKind.Undecided) {
-      this.finishCall(call, body, end, false, [], this.read((marker.bodyPrefix ?? "") + body, marker));
+      this.finishCall(call, body, end, false, [], this.read((marker.bodyPrefix ?? "") + body, marker), ending);
       return;
     }
     // A call that has no close marker ends this way: it is a call only if its body is whole.
     const reading = this.wholeReading(call, body);
-    if (reading) this.finishCall(call, body, end, false, [], reading);
+    if (reading) this.finishCall(call, body, end, false, [], reading, ending);
     // The span runs to `end`: a turn's end marker that ended the call is consumed with it.
     else this.unfinished(call, `the call was cut off before it was complete`, end);
   }
