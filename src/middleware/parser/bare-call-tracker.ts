@@ -39,9 +39,19 @@ export class BareCallTracker implements BareCallTrackerInterface {
   private readingFirstKey = false;
   /** A character that may join several objects (Llama 3 writes `{…}; {…}`), or -1. */
   private readonly separator: number;
+  /** Characters fed so far. */
+  private fed = 0;
+  /** The value being read began like a call (its first key is a call's). */
+  private begun = false;
+  private length = -1;
 
-  constructor(options: { separator?: string } = {}) {
+  /** Whether a line break also joins objects (`{…}\n{…}`, one call a line). */
+  private readonly newlineSeparates: boolean;
+  private sawNewline = false;
+
+  constructor(options: { separator?: string; newlineSeparates?: boolean } = {}) {
     this.separator = options.separator ? options.separator.charCodeAt(0) : -1;
+    this.newlineSeparates = options.newlineSeparates ?? false;
   }
 
   /** The JSON value is complete and nothing but blanks (and the closing fence) followed it. */
@@ -49,10 +59,21 @@ export class BareCallTracker implements BareCallTrackerInterface {
     return this.phase === Phase.After ? !this.fenced : this.phase === Phase.AfterFence;
   }
 
+  /** For a call in text: inside a value whose first key is a call's (`{"name"`), not yet closed. */
+  get committed(): boolean {
+    return this.begun;
+  }
+
+  /** For a call in text: the length of the call objects read whole so far (with their separators), or -1. */
+  get callLength(): number {
+    return this.length;
+  }
+
   /** Feeds `text[from, to)`; returns the index of the first character that rules a bare call out, or -1. */
   feed(text: string, from: number, to: number): number {
     for (let k = from; k < to; k++) {
       if (!this.step(text.charCodeAt(k))) return k;
+      this.fed++;
     }
     return -1;
   }
@@ -92,7 +113,17 @@ export class BareCallTracker implements BareCallTrackerInterface {
         this.info += String.fromCharCode(c);
         return this.info.length <= MAX_FENCE_INFO;
       case Phase.After:
-        if (isBlank(c)) return true;
+        if (isBlank(c)) {
+          if (c === 10) this.sawNewline = true;
+          return true;
+        }
+        if (c === 123 && this.newlineSeparates && this.sawNewline && !this.fenced) {
+          this.phase = Phase.Json;
+          this.depth = 1;
+          this.firstKey = "";
+          this.sawNewline = false;
+          return true;
+        }
         if (c === this.separator && !this.fenced) {
           this.phase = Phase.JsonWait;
           this.firstKey = "";
@@ -107,7 +138,11 @@ export class BareCallTracker implements BareCallTrackerInterface {
       case Phase.AfterFenceTicks:
         if (c === 96 && this.ticks < 3) {
           this.ticks++;
-          if (this.ticks === 3) this.phase = Phase.AfterFence;
+          if (this.ticks === 3) {
+            this.phase = Phase.AfterFence;
+            // The closing fence belongs to the fenced call.
+            if (this.length >= 0) this.length = this.fed + 1;
+          }
           return true;
         }
         return false;
@@ -126,7 +161,9 @@ export class BareCallTracker implements BareCallTrackerInterface {
           this.readingFirstKey = false;
           const key = this.firstKey;
           this.firstKey = null;
-          return key !== null && CALL_KEYS.has(key);
+          const callKey = key !== null && CALL_KEYS.has(key);
+          if (callKey) this.begun = true;
+          return callKey;
         }
       }
       if (this.readingFirstKey) {
@@ -142,7 +179,12 @@ export class BareCallTracker implements BareCallTrackerInterface {
     else if (c === 123 || c === 91) this.depth++;
     else if (c === 125 || c === 93) {
       this.depth--;
-      if (this.depth === 0) this.phase = Phase.After;
+      if (this.depth === 0) {
+        this.phase = Phase.After;
+        this.sawNewline = false;
+        if (this.begun) this.length = this.fed + 1;
+        this.begun = false;
+      }
     } else if (c === 60) return false; // a tag outside a string: prose or markup, not a JSON call
     return true;
   }

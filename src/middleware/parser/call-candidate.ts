@@ -22,6 +22,11 @@ export type BodyReading =
       repairs: Repair[];
       /** Whether the body is whole: for a stream cut off without its close tag, only a whole body is a call. */
       complete: boolean;
+      /**
+       * Where in the text read the calls end, when text follows them that is not theirs (prose
+       * after a call that has no close marker): that rest is output as text.
+       */
+      textAfter?: number;
     }
   | { ok: false; kind: ParseErrorKind; message: string };
 

@@ -76,6 +76,12 @@ class MarkerTable<A> {
     return -1;
   }
 
+  /** The next position in [from, to) where a marker may begin, or -1 (looks at nothing past `to`). */
+  nextWithin(buf: string, from: number, to: number): number {
+    for (let k = from; k < to; k++) if (this.starts.has(buf.charCodeAt(k))) return k;
+    return -1;
+  }
+
   startsAt(c: number): boolean {
     return this.starts.has(c);
   }
@@ -121,6 +127,13 @@ export class CallScanner implements ChannelSink {
   private bare = "";
   private bareStart = 0;
   private bareTracker: BareCallTracker | undefined;
+  /** Bare mode: the call may stand in text (placement "start" or "anywhere"), so text may follow it. */
+  private bareInline = false;
+  /** Bare mode, in text: the id its first call was announced with (tool-call-start), once its tool is known. */
+  private bareId: string | undefined;
+  private bareNameSearches = 0;
+  /** Where markerless calls may stand (BareCallSyntax.placement). */
+  private readonly barePlacement: "whole" | "start" | "anywhere";
   /** Whether anything but blanks has been output (text, or a call): then no bare call. */
   private sawContent = false;
   private call: OpenCall | undefined;
@@ -133,6 +146,7 @@ export class CallScanner implements ChannelSink {
     this.tools = tools;
     this.toolByName = new Map(tools.map((t) => [t.name, t]));
     this.bareSyntax = syntax.bare;
+    this.barePlacement = syntax.bare?.placement ?? "whole";
     const markers = syntax.markers;
     const interrupting = markers.filter((m) => m.interrupts);
     const flow: [string, FlowAction][] = [];
@@ -164,11 +178,14 @@ export class CallScanner implements ChannelSink {
   }
 
   get ownsText(): boolean {
-    return this.mode === Mode.Call || this.mode === Mode.Bare;
+    if (this.mode === Mode.Bare) return !this.bareInline || this.bareTracker!.committed === true;
+    return this.mode === Mode.Call;
   }
 
   switchChannel(channel: Channel): void {
     this.settleHeld();
+    // A markerless call that has not begun for sure (or has ended) is decided at a reasoning tag.
+    if (this.mode === Mode.Bare) this.settleInlineBare(false);
     if (channel === "reasoning") this.leaveStart();
     // After a reasoning block with nothing else before it, the output may still be a bare call.
     else if (this.mode === Mode.Flow && !this.sawContent) this.mode = Mode.Start;
@@ -177,6 +194,7 @@ export class CallScanner implements ChannelSink {
 
   dropStrayClose(tag: string, at: number): void {
     this.settleHeld();
+    if (this.mode === Mode.Bare) this.settleInlineBare(false);
     this.leaveStart();
     this.repairStrayClose(tag, at);
   }
@@ -195,11 +213,16 @@ export class CallScanner implements ChannelSink {
 
   endOwned(): void {
     if (this.mode === Mode.Call) this.endInCall();
-    else if (this.mode === Mode.Bare) this.settleBare();
+    else if (this.mode === Mode.Bare) {
+      if (this.bareInline) this.settleInlineBare(true);
+      else this.settleBare();
+    }
   }
 
   end(): ParseEvent[] {
     this.settleHeld();
+    // Only an in-text markerless call that owns nothing can still be open here.
+    if (this.mode === Mode.Bare) this.settleInlineBare(true);
     if (this.mode === Mode.Start && this.lead.length > 0) this.emitFlow(this.lead, this.leadStart);
     this.lead = "";
     return this.flush();
@@ -232,8 +255,13 @@ export class CallScanner implements ChannelSink {
         case Mode.Bare: {
           const ruledOut = this.bareTracker!.feed(buf, i, buf.length);
           if (ruledOut < 0) {
-            this.bare += i === 0 ? buf : buf.slice(i);
+            this.appendBare(i === 0 ? buf : buf.slice(i));
             i = buf.length;
+          } else if (this.bareInline) {
+            // The call ended (or was ruled out) here: what follows is scanned as usual.
+            this.appendBare(buf.slice(i, ruledOut));
+            this.settleInlineBare(false);
+            i = ruledOut;
           } else {
             // Not a bare call after all: everything held back is ordinary output, given back
             // to the stage in front to be split again (it may hold reasoning tags).
@@ -261,7 +289,14 @@ export class CallScanner implements ChannelSink {
     this.lead += buf.slice(from, k);
     if (k === buf.length) return k;
     if (this.bareSyntax && this.bareSyntax.startsWith.includes(buf[k]!)) {
+      if (this.barePlacement !== "whole") {
+        // Text may follow the call: the blanks before it are text, the call begins here.
+        this.leaveStart();
+        this.openBare(base + k);
+        return k;
+      }
       this.mode = Mode.Bare;
+      this.bareInline = false;
       this.bare = this.lead;
       this.bareStart = this.leadStart;
       // The tracker has not seen the blanks; they cannot rule anything out.
@@ -273,18 +308,86 @@ export class CallScanner implements ChannelSink {
     return k;
   }
 
+  /** A markerless call that may stand in text begins at `at`. */
+  private openBare(at: number): void {
+    this.sawContent = true;
+    this.mode = Mode.Bare;
+    this.bareInline = true;
+    this.bareId = undefined;
+    this.bareNameSearches = 0;
+    this.bare = "";
+    this.bareStart = at;
+    this.bareTracker = this.bareSyntax!.tracker();
+  }
+
+  /**
+   * Adds text to a held markerless call. In text, once a call has surely begun and names a
+   * known tool, it is announced (tool-call-start) and its text streams as deltas, as a call
+   * between markers does.
+   */
+  private appendBare(piece: string): void {
+    if (piece.length === 0) return;
+    const at = this.bareStart + this.bare.length;
+    this.bare += piece;
+    if (!this.bareInline) return;
+    if (this.bareId !== undefined) {
+      const last = this.out[this.out.length - 1];
+      if (last && last.type === "tool-call-delta" && last.id === this.bareId && last.span.end === at) {
+        last.argumentsDelta += piece;
+        last.span.end = at + piece.length;
+      } else this.out.push({ type: "tool-call-delta", id: this.bareId, argumentsDelta: piece, span: { start: at, end: at + piece.length } });
+      return;
+    }
+    const nameOf = this.bareSyntax!.nameOf;
+    if (!nameOf || !this.bareTracker!.committed || this.bareNameSearches >= NAME_SEARCH_ATTEMPTS || this.bare.length > NAME_SEARCH_LIMIT) return;
+    // A name written first is found at the quotes, brackets or parentheses around it.
+    if (!NAME_TRIGGER.test(piece)) return;
+    this.bareNameSearches++;
+    const name = nameOf(this.bare);
+    if (name === undefined || !this.toolByName.has(name)) return;
+    this.bareId = this.nextId();
+    const start = this.bareStart;
+    this.out.push({ type: "tool-call-start", id: this.bareId, name, span: { start, end: start + 1 } });
+    this.out.push({ type: "tool-call-delta", id: this.bareId, argumentsDelta: this.bare, span: { start, end: start + this.bare.length } });
+  }
+
+  /** The next position at or after `from` where a markerless call may begin in text, or -1. */
+  private nextBareStart(buf: string, from: number, to: number): number {
+    const starts = this.bareSyntax!.startsWith;
+    for (let k = from; k < to; k++) if (starts.includes(buf[k]!)) return k;
+    return -1;
+  }
+
   /** Text or reasoning: up to the next marker that matters. */
   private scanFlow(buf: string, from: number, base: number, final: boolean): number {
     const table = this.channel === "text" ? this.textTable : this.reasoningTable;
+    const bareAnywhere = this.barePlacement === "anywhere" && this.channel === "text";
     let k = from;
+    // Where a markerless call may begin next (found once, kept while the scan is before it),
+    // then a marker only up to there: each character is looked at a bounded number of times,
+    // however many calls or markers there are.
+    let nextBare = -2;
     for (;;) {
-      const at = table.next(buf, k);
+      if (bareAnywhere && (nextBare === -2 || (nextBare >= 0 && nextBare < k))) nextBare = this.nextBareStart(buf, k, buf.length);
+      const at = nextBare < 0 ? table.next(buf, k) : table.nextWithin(buf, k, nextBare + 1);
+      const bareAt = nextBare >= 0 && (at < 0 || nextBare < at) ? nextBare : -1;
+      if (bareAt >= 0) {
+        if (bareAt > from) this.emitFlow(buf.slice(from, bareAt), base + from);
+        this.openBare(base + bareAt);
+        return bareAt;
+      }
       if (at < 0) {
         this.emitFlow(from === 0 ? buf : buf.slice(from), base + from);
         return buf.length;
       }
       const tag = table.set.match(buf, at);
       if (tag === NO_TAG || (tag === PARTIAL_TAG && final)) {
+        // Not a marker, but a markerless call may begin with the same character (`[` of `[{`).
+        if (bareAnywhere && this.bareSyntax!.startsWith.includes(buf[at]!)) {
+          if (at > from) this.emitFlow(buf.slice(from, at), base + from);
+          this.openBare(base + at);
+          return at;
+        }
         k = at + 1;
         continue;
       }
@@ -421,7 +524,7 @@ export class CallScanner implements ChannelSink {
       return end;
     }
     if (action.kind === "end") {
-      this.endCallWithoutClose(call, base + end);
+      this.endCallWithoutClose(call, base + end, table.set.tags[tag]!);
       return end;
     }
     // A new call before this one was closed: end this one here and open the next.
@@ -491,14 +594,16 @@ export class CallScanner implements ChannelSink {
     }
   }
 
-  private finishCall(call: OpenCall, body: string, end: number, closed: boolean, scannerRepairs: Repair[], reading?: BodyReading): void {
+  private finishCall(call: OpenCall, body: string, end: number, closed: boolean, scannerRepairs: Repair[], reading?: BodyReading, ending = ""): void {
     this.call = undefined;
     this.mode = Mode.Flow;
     const { marker } = call;
     const text = (marker.bodyPrefix ?? "") + body + (closed ? (marker.bodySuffix ?? "") : "");
-    const raw = marker.open + body + (closed ? marker.close! : "");
+    // The raw text is what the span covers: a turn's end marker that ended the call included.
+    const raw = marker.open + body + (closed ? marker.close! : "") + ending;
+    const read = reading ?? this.read(text, marker);
     settleCall(
-      reading ?? this.read(text, marker),
+      read,
       {
         toolByName: this.toolByName,
         span: { start: call.start, end },
@@ -511,10 +616,16 @@ export class CallScanner implements ChannelSink {
       },
       this.out,
     );
+    // Text the model wrote after its calls, inside the call's span (no close marker ended it).
+    if (read.ok && read.textAfter !== undefined) {
+      const restStart = Math.max(0, read.textAfter - (marker.bodyPrefix?.length ?? 0));
+      if (restStart < body.length) this.emitFlow(body.slice(restStart), call.start + marker.open.length + restStart);
+    }
   }
 
   /** A call ended by a turn's end, a new call or the end of the output, without its close marker. */
-  private endCallWithoutClose(call: OpenCall, end: number): void {
+  /** `ending` is the turn's end marker that ended the call, consumed with it (its span runs to `end`). */
+  private endCallWithoutClose(call: OpenCall, end: number, ending = ""): void {
     const { marker, body } = call;
     if (call.kind === BodyKind.Prose) {
       this.abandonCall(call);
@@ -523,12 +634,17 @@ export class CallScanner implements ChannelSink {
     if (marker.close !== undefined) {
       // Only a new call can end a call with a close marker early; it is read as far as it got.
       const repair: Repair = { kind: "implicit-close", message: `a new call began before ${marker.close}; closed the call there`, before: "", after: marker.close };
-      this.finishCall(call, body, end, false, [repair]);
+      this.finishCall(call, body, end, false, [repair], undefined, ending);
+      return;
+    }
+    // The reader says itself which calls of the body are whole.
+    if (marker.readsCutOff && call.kind !== BodyKind.Undecided) {
+      this.finishCall(call, body, end, false, [], this.read((marker.bodyPrefix ?? "") + body, marker), ending);
       return;
     }
     // A call that has no close marker ends this way: it is a call only if its body is whole.
     const reading = this.wholeReading(call, body);
-    if (reading) this.finishCall(call, body, end, false, [], reading);
+    if (reading) this.finishCall(call, body, end, false, [], reading, ending);
     // The span runs to `end`: a turn's end marker that ended the call is consumed with it.
     else this.unfinished(call, `the call was cut off before it was complete`, end);
   }
@@ -569,6 +685,13 @@ export class CallScanner implements ChannelSink {
       return;
     }
     const missingClose: Repair = { kind: "missing-close-tag", message: `the output ended before ${marker.close}; the call was complete`, before: "", after: marker.close };
+    if (marker.readsCutOff && call.kind !== BodyKind.Undecided) {
+      // The reader says which calls are whole (recovered, as a JSON body is) and which were cut.
+      const reading = this.read((marker.bodyPrefix ?? "") + body, marker);
+      const recovered = reading.ok && reading.outcomes.some((o) => o.ok) && !reading.repairs.some((r) => r.kind === missingClose.kind && r.after === marker.close);
+      this.finishCall(call, body, bodyStart + body.length, false, recovered ? [missingClose] : [], reading);
+      return;
+    }
     let cut = -1;
     let closed = false;
     if (call.kind === BodyKind.Json) {
@@ -604,18 +727,68 @@ export class CallScanner implements ChannelSink {
     const text = this.bare;
     this.bare = "";
     this.mode = Mode.Flow;
-    const span = { start: this.bareStart, end: this.bareStart + text.length };
-    const syntax = this.bareSyntax!;
-    let reading: BodyReading | undefined;
-    if (this.bareTracker!.complete) {
-      try {
-        reading = syntax.read(text, this.tools);
-      } catch (error) {
-        reading = { ok: false, kind: "invalid-call", message: `the call could not be read: ${error instanceof Error ? error.message : String(error)}` };
-      }
+    if (this.bareTracker!.complete) this.settleBareCall(text, this.bareStart);
+    else this.out.push({ type: "text", text, span: { start: this.bareStart, end: this.bareStart + text.length } });
+  }
+
+  /**
+   * A markerless call that may stand in text is decided: the whole call (list) the tracker saw,
+   * if any, is read; what follows it is text. A call begun for sure and not ended was cut off
+   * (`cutOff`: by the end of the output) or broke off: it stays text, and an error says so.
+   */
+  private settleInlineBare(cutOff: boolean): void {
+    const held = this.bare;
+    const start = this.bareStart;
+    const tracker = this.bareTracker!;
+    this.bare = "";
+    this.mode = Mode.Flow;
+    const length = tracker.callLength ?? -1;
+    const startedId = this.bareId;
+    this.bareId = undefined;
+    if (length > 0) this.settleBareCall(held.slice(0, length), start, undefined, startedId);
+    const restStart = Math.max(length, 0);
+    const rest = held.slice(restStart);
+    this.emitFlow(rest, start + restStart);
+    if (tracker.committed && rest.trim() !== "") {
+      const raw = rest.trim();
+      const lead = rest.length - rest.trimStart().length;
+      // The protocol's reader may say more precisely what is wrong (a mismatched bracket).
+      const reading = this.readBare(raw);
+      const said = reading && !reading.ok ? reading : undefined;
+      this.out.push({
+        type: "parse-error",
+        id: length > 0 || startedId === undefined ? this.nextId() : startedId,
+        kind: said?.kind ?? (cutOff ? "unfinished-tool-call" : "invalid-call"),
+        message: said?.message ?? (cutOff ? "the output ended inside a call written without markers" : "a call written without markers broke off before it was complete"),
+        raw,
+        span: { start: start + restStart + lead, end: start + held.length },
+      });
     }
+  }
+
+  /** The protocol's reading of a markerless call; a reader that throws gives a parse error, never a crash. */
+  private readBare(text: string): BodyReading | undefined {
+    try {
+      return this.bareSyntax!.read(text, this.tools);
+    } catch (error) {
+      return { ok: false, kind: "invalid-call", message: `the call could not be read: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
+  /** Reads a markerless call (list) that begins at `start` and settles it. */
+  private settleBareCall(text: string, start: number, known?: BodyReading, startedId?: string): void {
+    const span = { start, end: start + text.length };
+    const syntax = this.bareSyntax!;
+    const reading = known ?? this.readBare(text);
     if (!reading) {
-      this.out.push({ type: "text", text, span });
+      this.emitFlow(text, start);
+      return;
+    }
+    if (reading.ok && reading.textAfter !== undefined && reading.textAfter < text.length) {
+      // The call ends before the text that follows it: that is read again as output.
+      const { textAfter, ...whole } = reading;
+      this.settleBareCall(text.slice(0, textAfter), start, whole, startedId);
+      this.emitFlow(text.slice(textAfter), start + textAfter);
       return;
     }
     const settled: ParseEvent[] = [];
@@ -626,15 +799,23 @@ export class CallScanner implements ChannelSink {
         span,
         openSpan: span,
         raw: text,
+        ...(startedId !== undefined ? { startedId } : {}),
         bodyOffset: span.start,
-        scannerRepairs: [{ kind: "bare-call", message: `the whole output was ${syntax.describe(text)} without the protocol's markers`, before: "", after: "" }],
+        scannerRepairs: [
+          {
+            kind: "bare-call",
+            message: this.bareInline ? `read ${syntax.describe(text)} written without the protocol's markers` : `the whole output was ${syntax.describe(text)} without the protocol's markers`,
+            before: "",
+            after: "",
+          },
+        ],
         nextId: this.nextId,
       },
       settled,
     );
     // Without markers, an object that yields no call (an unknown tool, say) may have been meant
     // as an answer: it stays in the text, and the errors say why it was not run.
-    if (!settled.some((e) => e.type === "tool-call-end")) this.out.push({ type: "text", text, span });
+    if (!settled.some((e) => e.type === "tool-call-end")) this.emitFlow(text, start);
     for (const e of settled) this.out.push(e);
   }
 

@@ -50,14 +50,29 @@ export interface CallMarker {
   endsWithValue?: boolean;
   /** Finds the tool's name early in the body's first characters, to announce the call while it streams. */
   nameOf?: (head: string) => string | undefined;
+  /**
+   * The reader is also given a body cut off by the end of the output (or, without a close
+   * marker, ended by a turn's end or a new call) and says itself which of its calls are whole:
+   * a cut one is an outcome of kind "unfinished-tool-call", the whole ones before it are calls.
+   * Without it such a body is a call only if all of it is whole.
+   */
+  readsCutOff?: boolean;
 }
 
 /** Follows an output that began like a markerless call, one character at a time. */
 export interface BareCallTracker {
-  /** Feeds `text[from, to)`; returns the index of the first character that rules a bare call out, or -1. */
+  /** Feeds `text[from, to)`; returns the index of the first character it does not take (a bare call is ruled out there, or ended before it), or -1. */
   feed: (text: string, from: number, to: number) => number;
   /** Whether what was fed is a whole call (and nothing but blanks after it). */
   readonly complete: boolean;
+  /**
+   * For a call that may stand in text ("start" and "anywhere" placements): whether a call has
+   * surely begun (`[get_weather(`, `{"name"`). Before that the text is not the call's: a
+   * reasoning tag there counts, and a rule-out makes it text at once.
+   */
+  readonly committed?: boolean;
+  /** For a call that may stand in text: how many of the characters fed are the whole call (list), once it ended; else -1. */
+  readonly callLength?: number;
 }
 
 /** An output that is nothing but a call, without markers (a bare JSON object, a pythonic list). */
@@ -69,6 +84,15 @@ export interface BareCallSyntax {
   read: (text: string, tools: readonly ToolSpec[]) => BodyReading | undefined;
   /** For the repair that says the markers were missing: "a call object", "a pythonic call list". */
   describe: (text: string) => string;
+  /**
+   * Where such a call may stand: "whole" (the default) — it is the whole output, nothing but
+   * blanks around it; "start" — at the start of the output (after blanks and reasoning), text may
+   * follow it; "anywhere" — also after text, as often as it comes (pythonic lists in prose, as
+   * SGLang reads them). The last two need a tracker that says `committed` and `callLength`.
+   */
+  placement?: "whole" | "start" | "anywhere";
+  /** For a call that may stand in text: finds the first call's tool early, to announce it while it streams. */
+  nameOf?: (head: string) => string | undefined;
 }
 
 export interface CallSyntax {

@@ -6,6 +6,8 @@ import { isPlainObject, type BodyReading, type CandidateOutcome } from "./call-c
 
 /** Keys that some models use for the arguments object instead of "arguments". */
 const ARGUMENT_ALIASES = ["parameters", "args", "input"] as const;
+/** Keys of a call object that are not arguments written beside the name. */
+const CALL_FIELDS = new Set(["name", "type", "id", "function", "tool_name", "function_name", "tool", "call_id", "index"]);
 /** Keys that some models use for the tool's name instead of "name". */
 const NAME_ALIASES = ["tool_name", "function_name", "tool"] as const;
 
@@ -129,8 +131,14 @@ export function readCallObject(item: unknown, knownName?: string): CandidateOutc
       args = object[alias];
       repairs.push({ kind: `${alias}-key`, message: `read the arguments from "${alias}" instead of "arguments"`, before: alias, after: "arguments" });
     } else {
-      args = {};
-      repairs.push({ kind: "missing-arguments", message: 'the call has no "arguments"; read as {}', before: "", after: "{}" });
+      // `{"name": "get_weather", "location": "Paris"}`: the arguments written beside the name.
+      const beside = Object.fromEntries(Object.entries(object).filter(([key]) => !CALL_FIELDS.has(key)));
+      args = beside;
+      if (Object.keys(beside).length > 0) {
+        repairs.push({ kind: "flattened-arguments", message: `the call has no "arguments"; read its other keys (${Object.keys(beside).join(", ")}) as the arguments`, before: "", after: "arguments" });
+      } else {
+        repairs.push({ kind: "missing-arguments", message: 'the call has no "arguments"; read as {}', before: "", after: "{}" });
+      }
     }
   }
   if (typeof args === "string") {
@@ -163,4 +171,28 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (value === null) return "null";
   return `a ${typeof value}`;
+}
+
+/**
+ * The length of the JSON object or array that `text` begins with (after blanks): -1 if it is
+ * cut off, undefined if the text does not begin with one.
+ */
+export function leadingJsonLength(text: string): number | undefined {
+  let i = 0;
+  while (i < text.length && /\s/.test(text[i]!)) i++;
+  if (text[i] !== "{" && text[i] !== "[") return undefined;
+  let depth = 0;
+  let quote = false;
+  let escaped = false;
+  for (; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (escaped) escaped = false;
+      else if (c === "\\") escaped = true;
+      else if (c === '"') quote = false;
+    } else if (c === '"') quote = true;
+    else if (c === "{" || c === "[") depth++;
+    else if ((c === "}" || c === "]") && --depth === 0) return i + 1;
+  }
+  return -1;
 }

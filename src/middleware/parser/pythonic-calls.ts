@@ -181,81 +181,155 @@ export function readPythonicCalls(body: string): BodyReading {
       repairs.push({ kind: "missing-brackets", message: "read a call written without the [ ] around the list", before: "", after: "[ ]" });
     }
   } catch (error) {
-    if (error instanceof PythonSyntaxError) return { ok: false, kind: "invalid-call", message: `the call is not a pythonic call list: ${error.message}` };
-    throw error;
+    if (!(error instanceof PythonSyntaxError)) throw error;
+    // Failing at the very end means the list was cut off, not written wrong.
+    if (reader.pos >= body.trimEnd().length) return { ok: false, kind: "unfinished-tool-call", message: `the call list was cut off: ${error.message}` };
+    return { ok: false, kind: "invalid-call", message: `the call is not a pythonic call list: ${error.message}` };
   }
-  reader.blanks();
-  const rest = body.slice(reader.pos);
-  if (rest !== "") repairs.push({ kind: "ignored-text", message: "ignored text after the call list", before: rest, after: "", span: { start: reader.pos, end: body.length } });
   if (calls.length === 0) return { ok: false, kind: "missing-tool-name", message: "the call list is empty" };
   const outcomes: CandidateOutcome[] = calls.map((call) => ({ ok: true, call: { ...call, repairs: [] } }));
-  return { ok: true, outcomes, repairs, complete: true };
+  // Text after the list (inside the tags) is the model's text, not the call's.
+  reader.blanks();
+  return { ok: true, outcomes, repairs, complete: true, ...(reader.pos < body.length ? { textAfter: reader.pos } : {}) };
+}
+
+/** The tool a pythonic call list begins with, if it names one of `tools`. */
+export function firstCallNamesTool(text: string, tools: readonly { name: string }[]): boolean {
+  const name = /^\s*\[?\s*([A-Za-z_][\w.]*)\s*\(/.exec(text)?.[1];
+  return name !== undefined && tools.some((t) => t.name === name);
 }
 
 const enum Phase {
-  Wait,
+  /** Before the `[` that opens the list. */
+  Open,
+  /** After `[` or a `,` between calls: blanks, then a name. */
+  BeforeName,
   Name,
+  /** After a name: blanks, then `(`. */
   AfterName,
-  Body,
-  After,
+  /** Inside a call's parentheses. */
+  Args,
+  /** After a call's `)`: `,` and the next call, or the `]` that ends the list. */
+  AfterCall,
+  /** The list ended: the next character is not the call's. */
+  Done,
 }
 
-/** Follows an output that began with `[`: it stays a possible call list while it reads `[name(…`. */
-export class PythonicBareTracker implements BareCallTracker {
-  private phase: Phase = Phase.Wait;
-  private depth = 0;
+const OPENERS: Record<number, number> = { 40: 41, 91: 93, 123: 125 };
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+function isNameStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+/**
+ * Follows a pythonic call list, `[name(…), name(…)]`, which may stand anywhere in text (as
+ * SGLang reads it after prose). Until `[name(` it may be prose (`[see above]`): then it is
+ * ruled out at once. From there a call has surely begun: it ends at the `]` that closes the
+ * list. Brackets are tracked by kind outside strings; a closing bracket of the wrong kind
+ * (`[f(x=1])]`) still closes, so the list ends where the model meant it to, and the reader
+ * reports the mismatch.
+ */
+export class PythonicCallTracker implements BareCallTracker {
+  private phase: Phase = Phase.Open;
+  /** The closing brackets expected, innermost last; the call's own `)` is the first. */
+  private readonly closers: number[] = [];
   private quote = 0;
   private escaped = false;
+  private broken = false;
+  private fed = 0;
+  private begun = false;
+  private length = -1;
 
   get complete(): boolean {
-    return this.phase === Phase.After;
+    return this.length >= 0;
+  }
+
+  get committed(): boolean {
+    return this.begun && this.length < 0;
+  }
+
+  get callLength(): number {
+    return this.length;
   }
 
   feed(text: string, from: number, to: number): number {
-    for (let k = from; k < to; k++) if (!this.step(text.charCodeAt(k))) return k;
+    for (let k = from; k < to; k++) {
+      if (!this.step(text.charCodeAt(k))) return k;
+      this.fed++;
+    }
     return -1;
   }
 
   private step(c: number): boolean {
-    const blank = c === 32 || c === 10 || c === 13 || c === 9;
-    const nameStart = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
     switch (this.phase) {
-      case Phase.Wait:
-        if (c === 91 && this.depth === 0) {
-          this.depth = 1;
-          return true;
-        }
-        if (blank) return true;
-        if (this.depth === 1 && nameStart) {
+      case Phase.Open:
+        if (c !== 91) return false;
+        this.phase = Phase.BeforeName;
+        return true;
+      case Phase.BeforeName:
+        if (isBlank(c)) return true;
+        if (isNameStart(c)) {
           this.phase = Phase.Name;
           return true;
         }
-        return false;
+        // `[f(), ]`: a trailing comma before the end of the list.
+        if (c === 93 && this.begun) return this.finish();
+        return this.stop();
       case Phase.Name:
-        if (nameStart || (c >= 48 && c <= 57) || c === 46) return true;
+        if (isNameStart(c) || (c >= 48 && c <= 57) || c === 46) return true;
         this.phase = Phase.AfterName;
         return this.step(c);
       case Phase.AfterName:
-        if (blank) return true;
-        if (c !== 40) return false;
-        this.depth++;
-        this.phase = Phase.Body;
+        if (isBlank(c)) return true;
+        if (c !== 40) return this.stop();
+        this.begun = true;
+        this.closers.push(41);
+        this.phase = Phase.Args;
         return true;
-      case Phase.Body:
+      case Phase.Args:
         if (this.quote !== 0) {
           if (this.escaped) this.escaped = false;
           else if (c === 92) this.escaped = true;
-          else if (c === this.quote) this.quote = 0;
+          else if (c === this.quote || c === 10) this.quote = 0;
           return true;
         }
         if (c === 34 || c === 39) this.quote = c;
-        else if (c === 40 || c === 91 || c === 123) this.depth++;
+        else if (c in OPENERS) this.closers.push(OPENERS[c]!);
         else if (c === 41 || c === 93 || c === 125) {
-          if (--this.depth === 0) this.phase = Phase.After;
+          if (this.closers.pop() !== c) this.broken = true;
+          if (this.closers.length === 0) this.phase = Phase.AfterCall;
         }
         return true;
-      case Phase.After:
-        return blank;
+      case Phase.AfterCall:
+        if (isBlank(c)) return true;
+        if (c === 44) {
+          this.phase = Phase.BeforeName;
+          return true;
+        }
+        if (c === 93) return this.finish();
+        // After a mismatched bracket, the closers the model wrote for it belong to the call.
+        if (this.broken && (c === 41 || c === 125)) return true;
+        return this.stop();
+      case Phase.Done:
+        return false;
     }
+  }
+
+  /** The `]` that ends the list. */
+  private finish(): boolean {
+    this.phase = Phase.Done;
+    this.length = this.fed + 1;
+    return true;
+  }
+
+  /** Not a call list from here on: before `[name(` it was prose; after it, a call that broke off ends here. */
+  private stop(): boolean {
+    if (this.begun) this.length = this.fed;
+    this.phase = Phase.Done;
+    return false;
   }
 }

@@ -100,7 +100,8 @@ function checkSpans(raw: string, events: ParseEvent[]): void {
     expect(e.span.start).toBeLessThanOrEqual(e.span.end);
     if (e.type === "text" || e.type === "reasoning") expect(raw.slice(e.span.start, e.span.end)).toBe(e.text);
     if (e.type === "tool-call-delta") expect(raw.slice(e.span.start, e.span.end)).toBe(e.argumentsDelta);
-    if (e.type === "parse-error" && e.kind !== "unfinished-tool-call") expect(raw.slice(e.span.start, e.span.end)).toBe(e.raw);
+    // Several errors of one body share its span; the body's raw text comes with the first (settle-call.ts).
+    if (e.type === "parse-error" && e.kind !== "unfinished-tool-call" && e.raw !== "") expect(raw.slice(e.span.start, e.span.end)).toBe(e.raw);
   }
 }
 

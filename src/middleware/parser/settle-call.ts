@@ -47,6 +47,15 @@ export function settleCall(reading: BodyReading, context: SettleContext, out: Pa
     out.push({ type: "parse-error", id, kind: reading.kind, message: reading.message, raw, span });
     return;
   }
+  // One body may hold many calls (a section of them). Every error of that body shares its span;
+  // its raw text is given once, with the first error, so that n failed calls in one body cost the
+  // log n small events, not n copies of the whole body (a 100k-call section made gigabytes).
+  let rawGiven = false;
+  const rawOnce = (): string => {
+    if (rawGiven) return "";
+    rawGiven = true;
+    return context.raw;
+  };
   reading.outcomes.forEach((outcome, index) => {
     const started = index === 0 ? context.startedId : undefined;
     const id = started ?? context.nextId();
@@ -55,7 +64,7 @@ export function settleCall(reading: BodyReading, context: SettleContext, out: Pa
       pushRepairs(out, reading.repairs, id, span, context.bodyOffset);
     }
     if (!outcome.ok) {
-      out.push({ type: "parse-error", id, kind: outcome.kind, message: outcome.message, raw, span });
+      out.push({ type: "parse-error", id, kind: outcome.kind, message: outcome.message, raw: rawOnce(), span });
       return;
     }
     const { name, arguments: args, repairs } = outcome.call;
@@ -66,20 +75,20 @@ export function settleCall(reading: BodyReading, context: SettleContext, out: Pa
       const message = `there is no tool named "${name}"${known.length ? ` (available: ${known.join(", ")})` : " (no tools are available)"}`;
       // The call read is kept only where the log can hold it (see MAX_ARGUMENT_DEPTH).
       const read = nestedDeeperThan(args, MAX_ARGUMENT_DEPTH) ? {} : { call: { name, arguments: args } };
-      out.push({ type: "parse-error", id, kind: "unknown-tool", message, raw, span, ...read });
+      out.push({ type: "parse-error", id, kind: "unknown-tool", message, raw: rawOnce(), span, ...read });
       return;
     }
     if (nestedDeeperThan(args, MAX_ARGUMENT_DEPTH)) {
       // The event log is stored and sent as JSON, which cannot hold values nested this deep.
       const message = `the arguments of ${name} are nested more than ${MAX_ARGUMENT_DEPTH} levels deep`;
-      out.push({ type: "parse-error", id, kind: "invalid-arguments", message, raw, span });
+      out.push({ type: "parse-error", id, kind: "invalid-arguments", message, raw: rawOnce(), span });
       return;
     }
     const coerced = coerceArguments(args, tool.parameters);
     pushRepairs(out, coerced.repairs, id, span);
     if (coerced.errors.length > 0) {
       const message = `the arguments of ${name} do not fit its schema: ${coerced.errors.join("; ")}`;
-      out.push({ type: "parse-error", id, kind: "invalid-arguments", message, raw, span, call: { name, arguments: args } });
+      out.push({ type: "parse-error", id, kind: "invalid-arguments", message, raw: rawOnce(), span, call: { name, arguments: args } });
       return;
     }
     if (started === undefined) out.push({ type: "tool-call-start", id, name, span: context.openSpan });

@@ -7,7 +7,8 @@
 // Results go back between DeepSeek's tool-output markers.
 import type { BodyReading, CandidateOutcome } from "../../parser/call-candidate.ts";
 import type { CallSyntax } from "../../parser/call-syntax.ts";
-import { readCallObject } from "../../parser/json-call.ts";
+import { findDelimitedCalls } from "../../parser/delimited-calls.ts";
+import { leadingJsonLength, readCallObject } from "../../parser/json-call.ts";
 import { protectJson } from "../protect-markers.ts";
 import { ToolCallScanner } from "../../parser/scanner.ts";
 import { parseJsonLenient, type Repair } from "../../repair/json-repair.ts";
@@ -28,7 +29,7 @@ const OUTPUT_BEGIN = "<｜tool▁output▁begin｜>";
 const OUTPUT_END = "<｜tool▁output▁end｜>";
 
 /** One call's text between its begin and end markers: `function<sep>NAME\n```json\n{…}\n```` or `NAME<sep>{…}`. */
-function readOneCall(text: string, repairs: Repair[]): CandidateOutcome {
+function readOneCall(text: string, repairs: Repair[], unclosed = false): CandidateOutcome {
   const sep = text.indexOf(SEP);
   if (sep < 0) return { ok: false, kind: "missing-tool-name", message: `the call has no ${SEP} between its name and its arguments` };
   const before = text.slice(0, sep).trim();
@@ -44,6 +45,13 @@ function readOneCall(text: string, repairs: Repair[]): CandidateOutcome {
     json = lineEnd < 0 ? "" : after.slice(lineEnd + 1);
   }
   if (name === "") return { ok: false, kind: "missing-tool-name", message: "the call does not name a tool" };
+  if (unclosed) {
+    // Without its end marker the call is whole only if its JSON is (a fence may follow it).
+    const fence = /^\s*```[A-Za-z0-9_]*\s*/.exec(json)?.[0].length ?? 0;
+    const length = leadingJsonLength(json.slice(fence));
+    if (length === undefined || length < 0) return { ok: false, kind: "unfinished-tool-call", name, message: `the call of ${name} was cut off before its arguments were complete` };
+    repairs.push({ kind: "missing-close-tag", message: `the call of ${name} ended without ${CALL_END}; its arguments were complete`, before: "", after: CALL_END });
+  }
   if (json.trim() === "") return { ok: true, call: { name, arguments: {}, repairs: [] } };
   const parsed = parseJsonLenient(json);
   if (!parsed.ok) return { ok: false, kind: "invalid-json", name, message: `the arguments of ${name} are not valid JSON: ${parsed.message}` };
@@ -52,34 +60,23 @@ function readOneCall(text: string, repairs: Repair[]): CandidateOutcome {
   return readCallObject(parsed.value, name);
 }
 
-const NONE = Number.MAX_SAFE_INTEGER;
 
-/** Reads the calls between <｜tool▁calls▁begin｜> and <｜tool▁calls▁end｜> (or one call's text). */
+/**
+ * Reads the calls between <｜tool▁calls▁begin｜> and <｜tool▁calls▁end｜> (or one call's text).
+ * A call whose <｜tool▁call▁end｜> is missing (the output ended, or the block closed) is a call
+ * when its JSON is whole, as hermes recovers one, and cut off when it is not.
+ */
 export function readDeepSeekCalls(body: string): BodyReading {
   const repairs: Repair[] = [];
-  const outcomes: CandidateOutcome[] = [];
-  let complete = true;
-  let pos = body.indexOf(CALL_BEGIN);
-  if (pos < 0) {
+  const { first, calls, firstEnd } = findDelimitedCalls(body, CALL_BEGIN, CALL_END);
+  if (first < 0) {
     // One call written without its begin marker (the single-call fallback gives its text).
-    if (body.includes(SEP)) return { ok: true, outcomes: [readOneCall(body, repairs)], repairs, complete: true };
+    if (body.includes(SEP)) return { ok: true, outcomes: [readOneCall(firstEnd >= 0 ? body.slice(0, firstEnd) : body, repairs, firstEnd < 0)], repairs, complete: true };
     return { ok: false, kind: "missing-tool-name", message: `the tool calls hold no ${CALL_BEGIN}` };
   }
-  if (body.slice(0, pos).trim() !== "") repairs.push({ kind: "ignored-text", message: "ignored text before the first call", before: body.slice(0, pos).trim(), after: "" });
-  // The next end marker is searched once and reused until passed: a search that finds none
-  // would otherwise run to the end of the body for every call (quadratic on hostile output).
-  let end = -1;
-  while (pos >= 0) {
-    const start = pos + CALL_BEGIN.length;
-    if (end !== NONE && end < start) end = body.indexOf(CALL_END, start);
-    const next = body.indexOf(CALL_BEGIN, start);
-    if (end < 0) end = NONE;
-    const stop = end !== NONE && (next < 0 || end < next) ? end : next >= 0 ? next : body.length;
-    if (stop !== end) complete = false;
-    outcomes.push(readOneCall(body.slice(start, stop), repairs));
-    pos = next;
-  }
-  return { ok: true, outcomes, repairs, complete };
+  if (body.slice(0, first).trim() !== "") repairs.push({ kind: "ignored-text", message: "ignored text before the first call", before: body.slice(0, first).trim(), after: "" });
+  const outcomes = calls.map((call) => readOneCall(body.slice(call.start, call.end), repairs, !call.closed));
+  return { ok: true, outcomes, repairs, complete: true };
 }
 
 const V3_NAME = /^\s*<｜tool▁call▁begin｜>\s*function\s*<｜tool▁sep｜>\s*([A-Za-z_][\w.-]*)\s*\n/;
@@ -96,8 +93,9 @@ function nameInHead(head: string): string | undefined {
  */
 const deepSeekSyntax: CallSyntax = {
   markers: [
-    { open: CALLS_BEGIN, close: CALLS_END, body: "raw", read: readDeepSeekCalls, interrupts: true, dropStrayClose: true, nameOf: nameInHead },
-    { open: CALL_BEGIN, close: CALL_END, body: "raw", read: readDeepSeekCalls },
+    // "json": a marker inside a JSON string is the string's; the reader judges a cut-off block.
+    { open: CALLS_BEGIN, close: CALLS_END, body: "json", read: readDeepSeekCalls, interrupts: true, dropStrayClose: true, nameOf: nameInHead, readsCutOff: true },
+    { open: CALL_BEGIN, close: CALL_END, body: "json", read: readDeepSeekCalls, readsCutOff: true },
   ],
 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderConversation } from "../../loop/render-conversation.ts";
-import { parseText, testTools } from "../../parser/test-fixtures.ts";
+import { charChunks, foldOf, parseText, testTools } from "../../parser/test-fixtures.ts";
 import { llama3JsonProtocol as llama } from "./protocol.ts";
 
 describe("llama3-json", () => {
@@ -35,5 +35,22 @@ describe("llama3-json", () => {
       ],
     });
     expect(turns.at(-1)).toEqual({ role: "tool", content: "Sunny&lt;|eot_id|>" });
+  });
+
+  it("reads JSON followed by prose as a call and text, with or without <|python_tag|>, in any chunking", () => {
+    for (const raw of ['{"name": "get_weather", "parameters": {"location": "Oslo"}} It is cold there.', '<|python_tag|>{"name": "get_weather", "parameters": {"location": "Oslo"}} It is cold there.']) {
+      const r = parseText(llama, raw);
+      expect(r.calls.map((c) => c.arguments), raw).toEqual([{ location: "Oslo" }]);
+      expect(r.text.trim(), raw).toBe("It is cold there.");
+      expect(foldOf(llama, charChunks(raw))).toEqual(foldOf(llama, [raw]));
+    }
+  });
+
+  it("keeps the whole first call when a second one is cut off, and says the second was cut", () => {
+    for (const raw of ['{"name": "get_weather", "parameters": {"location": "Oslo"}}; {"name": "get_weather", "param', '<|python_tag|>{"name": "get_weather", "parameters": {"location": "Oslo"}}; {"name": "get_weather", "param']) {
+      const r = parseText(llama, raw);
+      expect(r.calls.map((c) => c.arguments), raw).toEqual([{ location: "Oslo" }]);
+      expect(r.errors.map((e) => e.kind), raw).toEqual(["unfinished-tool-call"]);
+    }
   });
 });

@@ -7,7 +7,7 @@ import { BareCallTracker } from "../../parser/bare-call-tracker.ts";
 import { looksLikeJsonCall } from "../../parser/bare-json-call.ts";
 import type { BodyReading, CandidateOutcome } from "../../parser/call-candidate.ts";
 import type { BareCallSyntax, CallSyntax } from "../../parser/call-syntax.ts";
-import { jsonCallName, readCallObject } from "../../parser/json-call.ts";
+import { jsonCallName, leadingJsonLength, readCallObject } from "../../parser/json-call.ts";
 import { protectJson } from "../protect-markers.ts";
 import { ToolCallScanner } from "../../parser/scanner.ts";
 import { parseJsonLenient, type Repair } from "../../repair/json-repair.ts";
@@ -46,13 +46,33 @@ export function splitAtSemicolons(text: string): { text: string; start: number }
   return parts.filter((p) => p.text.trim() !== "");
 }
 
-/** Reads one or more `;`-separated call objects. "parameters" is this format's own key: no repair for it. */
+
+/**
+ * Reads one or more `;`-separated call objects. "parameters" is this format's own key: no
+ * repair for it. A call cut off by the end of the output is reported as such while the whole
+ * ones before it are calls; prose after the last call is text (vLLM and SGLang read it so).
+ */
 export function readLlamaJsonCalls(body: string): BodyReading {
   const parts = splitAtSemicolons(body);
   if (parts.length === 0) return { ok: false, kind: "missing-tool-name", message: "the call is empty" };
   const repairs: Repair[] = [];
   const outcomes: CandidateOutcome[] = [];
-  for (const part of parts) {
+  let textAfter: number | undefined;
+  const queue = [...parts];
+  while (queue.length > 0 && textAfter === undefined) {
+    let part = queue.shift()!;
+    const length = leadingJsonLength(part.text);
+    if (length === -1) {
+      outcomes.push({ ok: false, kind: "unfinished-tool-call", message: "the call was cut off before it was complete" });
+      break;
+    }
+    if (length !== undefined && part.text.slice(length).trim() !== "") {
+      const rest = part.text.slice(length);
+      // Calls one a line (vLLM reads a newline as a separator too); else prose: the calls end here.
+      if (/^[ \t]*\r?\n\s*\{/.test(rest)) queue.unshift({ text: rest, start: part.start + length });
+      else textAfter = part.start + length;
+      part = { text: part.text.slice(0, length), start: part.start };
+    }
     const parsed = parseJsonLenient(part.text);
     if (!parsed.ok) return { ok: false, kind: "invalid-json", message: `the call is not valid JSON: ${parsed.message}` };
     for (const r of parsed.repairs) repairs.push(r.span ? { ...r, span: { start: r.span.start + part.start, end: r.span.end + part.start } } : r);
@@ -62,14 +82,31 @@ export function readLlamaJsonCalls(body: string): BodyReading {
       outcomes.push(outcome);
     }
   }
-  return { ok: true, outcomes, repairs, complete: true };
+  return { ok: true, outcomes, repairs, complete: true, ...(textAfter !== undefined ? { textAfter } : {}) };
+}
+
+/** The JSON values of `{…}; {…}` or of values one a line (a fenced or unreadable part is kept whole). */
+function jsonValues(text: string): string[] {
+  return splitAtSemicolons(text).flatMap((part) => {
+    const values: string[] = [];
+    let rest = part.text;
+    for (;;) {
+      const length = leadingJsonLength(rest);
+      if (length === undefined || length < 0 || rest.slice(length).trim() === "") return [...values, rest];
+      values.push(rest.slice(0, length));
+      rest = rest.slice(length);
+    }
+  });
 }
 
 /** Without <|python_tag|>: an output that is nothing but `;`-separated call objects. */
 const bareLlamaJson: BareCallSyntax = {
   startsWith: "{`",
-  tracker: () => new BareCallTracker({ separator: ";" }),
-  read: (text, tools) => (splitAtSemicolons(text).every((part) => looksLikeJsonCall(part.text, tools)) ? readLlamaJsonCalls(text) : undefined),
+  // At the start of the output, prose may follow (as vLLM and SGLang read it). Not after prose:
+  // a tool's JSON result quoted in an answer would then be a call.
+  placement: "start",
+  tracker: () => new BareCallTracker({ separator: ";", newlineSeparates: true }),
+  read: (text, tools) => (jsonValues(text).every((value) => looksLikeJsonCall(value, tools)) ? readLlamaJsonCalls(text) : undefined),
   describe: () => "call objects",
 };
 
@@ -79,7 +116,7 @@ const bareLlamaJson: BareCallSyntax = {
  * "parameters", a ``` fence around the JSON, an OpenAI-shaped call object.
  */
 const llama3JsonSyntax: CallSyntax = {
-  markers: [{ open: PYTHON_TAG, ends: TURN_ENDS, body: "json", read: readLlamaJsonCalls, interrupts: true, nameOf: jsonCallName }],
+  markers: [{ open: PYTHON_TAG, ends: TURN_ENDS, body: "json", read: readLlamaJsonCalls, interrupts: true, nameOf: jsonCallName, readsCutOff: true }],
   bare: bareLlamaJson,
 };
 

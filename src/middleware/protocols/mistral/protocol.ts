@@ -6,7 +6,7 @@ import { bareJsonCall } from "../../parser/bare-json-call.ts";
 import type { BodyReading } from "../../parser/call-candidate.ts";
 import { readCallBody } from "../../parser/call-body.ts";
 import type { CallSyntax } from "../../parser/call-syntax.ts";
-import { readCallObject } from "../../parser/json-call.ts";
+import { leadingJsonLength, readCallObject } from "../../parser/json-call.ts";
 import { protectJson } from "../protect-markers.ts";
 import { ToolCallScanner } from "../../parser/scanner.ts";
 import { parseJsonLenient } from "../../repair/json-repair.ts";
@@ -17,18 +17,54 @@ import { jsonCallStructuralTag } from "../structural-tags.ts";
 import { joinAssistantTurn } from "../tool-response.ts";
 
 const TOOL_CALLS = "[TOOL_CALLS]";
-/** `NAME[ARGS]{…}`, or `NAME[CALL_ID]id[ARGS]{…}`. */
-const NAMED_ARGS = /^\s*([A-Za-z_][\w.-]*)(?:\[CALL_ID\][^[]*)?\[ARGS\]/;
+/** The close some templates and servers write after the calls (NVIDIA Dynamo's parser reads it). */
+const TOOL_CALLS_END = "[/TOOL_CALLS]";
+/**
+ * `NAME[ARGS]{…}`, `NAME[CALL_ID]id[ARGS]{…}`, or `NAME{…}` (the v11 form as a server shows it
+ * when it drops the [ARGS] token, as vLLM's tests have it), or a bare `NAME`.
+ */
+const NAMED_ARGS = /^\s*([A-Za-z_][\w.-]*)(?:(?:\[CALL_ID\][^[]*)?\[ARGS\]|\s*(?=\{)|\s*$)/;
 const JSON_NAME = /^\s*\[?\s*\{\s*"name"\s*:\s*"([^"\\]+)"/;
 
-/** Reads what follows [TOOL_CALLS]: a JSON array (or object) of calls, or NAME[ARGS]{json}. */
+const cutOff = (name?: string): BodyReading => ({
+  ok: true,
+  outcomes: [{ ok: false, kind: "unfinished-tool-call", message: `the call${name ? ` of ${name}` : ""} was cut off before it was complete`, ...(name ? { name } : {}) }],
+  repairs: [],
+  complete: true,
+});
+
+/**
+ * Reads what follows [TOOL_CALLS]: a JSON array (or object) of calls, or NAME[ARGS]{json}. It
+ * is also given a body cut off by the end of the output and says so; prose after the calls
+ * (as SGLang reads it) is text.
+ */
 export function readMistralCalls(body: string, tools: Parameters<typeof readCallBody>[1]): BodyReading {
   const named = NAMED_ARGS.exec(body);
-  if (!named) return readCallBody(body, tools);
+  if (!named) {
+    const length = leadingJsonLength(body);
+    if (length === -1) return cutOff();
+    if (length === undefined || body.slice(length).trim() === "") return readCallBody(body, tools);
+    return { ...withRest(readCallBody(body.slice(0, length), tools)), textAfter: length };
+  }
+  const name = named[1]!;
   const json = body.slice(named[0].length);
-  const parsed = parseJsonLenient(json.trim() === "" ? "{}" : json);
-  if (!parsed.ok) return { ok: false, kind: "invalid-json", message: `the arguments of ${named[1]} are not valid JSON: ${parsed.message}` };
-  return { ok: true, outcomes: [readCallObject(parsed.value, named[1]!)], repairs: [], complete: true };
+  if (json.trim() === "") {
+    // A call object without arguments: read as {} (the tool's schema decides).
+    const repairs = [{ kind: "missing-arguments", message: `the call of ${name} has no arguments; read as {}`, before: "", after: "{}" }];
+    return { ok: true, outcomes: [{ ok: true, call: { name, arguments: {}, repairs } }], repairs: [], complete: true };
+  }
+  const length = leadingJsonLength(json);
+  if (length === -1) return cutOff(name);
+  const args = length === undefined ? json : json.slice(0, length);
+  const parsed = parseJsonLenient(args);
+  if (!parsed.ok) return { ok: false, kind: "invalid-json", message: `the arguments of ${name} are not valid JSON: ${parsed.message}` };
+  const reading: BodyReading = { ok: true, outcomes: [readCallObject(parsed.value, name)], repairs: [], complete: true };
+  return length !== undefined && json.slice(length).trim() !== "" ? { ...reading, textAfter: named[0].length + length } : reading;
+}
+
+/** A reading whose calls text follows: only a successful one can say where the text begins. */
+function withRest(reading: BodyReading): Extract<BodyReading, { ok: true }> {
+  return reading.ok ? reading : { ok: true, outcomes: [{ ok: false, kind: reading.kind, message: reading.message }], repairs: [], complete: true };
 }
 
 /**
@@ -39,9 +75,10 @@ const mistralSyntax: CallSyntax = {
   markers: [
     {
       open: TOOL_CALLS,
-      ends: ["</s>"],
+      ends: ["</s>", TOOL_CALLS_END],
       body: "json",
       read: readMistralCalls,
+      readsCutOff: true,
       interrupts: true,
       nameOf: (head) => (NAMED_ARGS.exec(head) ?? JSON_NAME.exec(head))?.[1],
     },
@@ -72,7 +109,7 @@ export const mistralProtocol: Protocol = {
   },
   renderToolResult: (message, escape = toolResultEscaper([])) => `[TOOL_RESULTS]${escape(message.content)}[/TOOL_RESULTS]`,
   joinToolResults: (rendered) => rendered.join(""),
-  reservedMarkers: [TOOL_CALLS, "[ARGS]", "[CALL_ID]", "[TOOL_RESULTS]", "[/TOOL_RESULTS]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[INST]", "[/INST]"],
+  reservedMarkers: [TOOL_CALLS, TOOL_CALLS_END, "[ARGS]", "[CALL_ID]", "[TOOL_RESULTS]", "[/TOOL_RESULTS]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[INST]", "[/INST]"],
   createParser: (tools) => new ToolCallScanner(mistralSyntax, tools),
   structuralTag: (tools, choice) =>
     jsonCallStructuralTag(tools, choice, { trigger: TOOL_CALLS, begin: (name) => `${TOOL_CALLS}[{"name": ${JSON.stringify(name)}, "arguments": `, end: "}]" }),

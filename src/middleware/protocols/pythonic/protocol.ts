@@ -4,7 +4,7 @@
 // the whole output or inside <|python_start|>…<|python_end|> (Llama 4). Values are Python
 // literals: either quote style, numbers, True/False/None, lists, dicts.
 import type { BareCallSyntax, CallSyntax } from "../../parser/call-syntax.ts";
-import { PythonicBareTracker, readPythonicCalls } from "../../parser/pythonic-calls.ts";
+import { firstCallNamesTool, PythonicCallTracker, readPythonicCalls } from "../../parser/pythonic-calls.ts";
 import { ToolCallScanner } from "../../parser/scanner.ts";
 import type { Protocol, ToolCall } from "../../types.ts";
 import { toolResultEscaper } from "../escape-tool-result.ts";
@@ -16,11 +16,21 @@ import { toolsAsIndentedJson } from "../tools-intro.ts";
 const START = "<|python_start|>";
 const END = "<|python_end|>";
 
+/**
+ * A call list may stand anywhere in the text, as SGLang reads it: after prose, and several
+ * lists in one output. `[see above]` is prose (ruled out before `[name(`); a list that begins
+ * like a call but does not read is an error when it names one of the tools (a mismatched
+ * bracket, a list cut off), and text otherwise.
+ */
 const bareCallList: BareCallSyntax = {
   startsWith: "[",
-  tracker: () => new PythonicBareTracker(),
-  // The tracker only lets `[name(…)…]` through: one that does not read is a malformed call.
-  read: (text) => readPythonicCalls(text),
+  placement: "anywhere",
+  tracker: () => new PythonicCallTracker(),
+  read: (text, tools) => {
+    const reading = readPythonicCalls(text);
+    return reading.ok || firstCallNamesTool(text, tools) ? reading : undefined;
+  },
+  nameOf: (head) => /^\s*\[\s*([A-Za-z_][\w.]*)\s*\(/.exec(head)?.[1],
   describe: () => "a call list",
 };
 
@@ -32,6 +42,9 @@ const pythonicSyntax: CallSyntax = {
   markers: [{ open: START, close: END, body: "python", read: (body) => readPythonicCalls(body), interrupts: true, dropStrayClose: true, nameOf: (head) => /^\s*\[?\s*([A-Za-z_][\w.]*)\s*\(/.exec(head)?.[1] }],
   bare: bareCallList,
 };
+
+/** The `[` that begins a call list: `[name(`. */
+const CALL_LIST_START = /\[(?=\s*[A-Za-z_][\w.]*\s*\()/g;
 
 /** A value as a Python literal. */
 export function pythonLiteral(value: unknown): string {
@@ -97,7 +110,9 @@ export const pythonicProtocol: Protocol = {
     const calls = message.toolCalls ?? [];
     return joinAssistantTurn(message.content, calls.length > 0 ? [`${START}[${calls.map(renderPythonicCall).join(", ")}]${END}`] : []);
   },
-  renderToolResult: (message, escape = toolResultEscaper([])) => escape(message.content),
+  // A call list is read anywhere in the output: one in a result is broken (`[` as `&#91;`), so
+  // that a model echoing the result back does not call what the result wrote.
+  renderToolResult: (message, escape = toolResultEscaper([])) => escape(message.content).replace(CALL_LIST_START, "&#91;"),
   toolResultRole: "tool",
   reservedMarkers: [START, END],
   createParser: (tools) => new ToolCallScanner(pythonicSyntax, tools),
