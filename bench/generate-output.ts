@@ -2,6 +2,8 @@
 // call written by a renderer (a protocol's samples.benchOutput, or the tool-named xml form both
 // our xml protocol and the peer's morphXml read), and a seeded random split into the 1–4
 // character chunks an engine streams.
+// One seeded generator serves the bench and the playground: the same seed cuts the same way.
+import { seededRandom } from "../src/experiments/chunking.ts";
 import type { ToolCall, ToolSpec } from "../src/middleware/types.ts";
 
 /** Writes one call as the model would, with what ends it so that prose can follow. */
@@ -45,18 +47,6 @@ export const benchTools: ToolSpec[] = [
     },
   },
 ];
-
-/** A small fast PRNG (mulberry32): the same seed gives the same outputs on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   "the a model tool call weather city note search result answer user query today tomorrow " +
