@@ -102,26 +102,11 @@ export function urlSecretsOf(text: string): string[] {
   return [...secrets].sort((a, b) => b.length - a.length);
 }
 
-/** The address without its credentials (credential-like query parameters and user:password left out), to keep where it is stored. */
-export function urlWithoutSecrets(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return text;
-  }
-  const query = url.search
-    .slice(1)
-    .split("&")
-    .filter((pair) => pair && !isSecretParam(pair.split("=")[0] ?? ""));
-  return `${url.protocol}//${url.host}${url.pathname}${query.length ? `?${query.join("&")}` : ""}${url.hash}`;
-}
-
 /**
- * The address as the log and the model may see it: values of query parameters that name a
- * secret (`?api_key=…`, as some hosted servers take them) and any user:password are masked.
+ * Rewrites an address's query parameters one by one (a parameter becomes a new text, or is left
+ * out with undefined) and its user:password part; a text that is not an address is kept as it is.
  */
-export function maskUrl(text: string): string {
+function rewriteUrl(text: string, param: (pair: string, name: string) => string | undefined, userinfo: string): string {
   let url: URL;
   try {
     url = new URL(text);
@@ -132,10 +117,21 @@ export function maskUrl(text: string): string {
     .slice(1)
     .split("&")
     .filter(Boolean)
-    .map((pair) => {
-      const name = pair.split("=")[0] ?? "";
-      return isSecretParam(name) ? `${name}=${MASK}` : pair;
-    });
-  const userinfo = url.username || url.password ? `${MASK}@` : "";
-  return `${url.protocol}//${userinfo}${url.host}${url.pathname}${query.length ? `?${query.join("&")}` : ""}${url.hash}`;
+    .map((pair) => param(pair, pair.split("=")[0] ?? ""))
+    .filter((pair): pair is string => pair !== undefined);
+  const user = url.username || url.password ? userinfo : "";
+  return `${url.protocol}//${user}${url.host}${url.pathname}${query.length ? `?${query.join("&")}` : ""}${url.hash}`;
+}
+
+/** The address without its credentials (credential-like query parameters and user:password left out), to keep where it is stored. */
+export function urlWithoutSecrets(text: string): string {
+  return rewriteUrl(text, (pair, name) => (isSecretParam(name) ? undefined : pair), "");
+}
+
+/**
+ * The address as the log and the model may see it: values of query parameters that name a
+ * secret (`?api_key=…`, as some hosted servers take them) and any user:password are masked.
+ */
+export function maskUrl(text: string): string {
+  return rewriteUrl(text, (pair, name) => (isSecretParam(name) ? `${name}=${MASK}` : pair), `${MASK}@`);
 }
