@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// Builds llama.cpp's llama-server from the source the npm package node-llama-cpp carries
+// (llama/gitRelease.bundle, a git bundle), once per machine, into the per-user cache keyed by the
+// source's commit. Prints the binary's absolute path on stdout; progress goes to stderr.
+// Usage: node scripts/real-models/build-llama-server.mjs [--print-commit]
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { cpus } from "node:os";
+import { labCacheDir, readManifest } from "./cache-dir.mjs";
+
+const log = (...args) => console.error("llama-server:", ...args);
+
+function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { stdio: ["ignore", "inherit", "inherit"], ...options });
+  if (result.error) throw new Error(`${cmd} could not start: ${result.error.message}`);
+  if (result.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited with ${result.status}`);
+}
+
+export function llamaServerRoot() {
+  return join(labCacheDir(), "llama-server");
+}
+
+/** The source bundle, unpacked from the pinned node-llama-cpp tarball (npm pack), cached. */
+function sourceBundle() {
+  const { llamaServer } = readManifest();
+  const dir = join(llamaServerRoot(), "source", `${llamaServer.package}-${llamaServer.version}`);
+  const bundle = join(dir, "gitRelease.bundle");
+  if (existsSync(bundle)) return bundle;
+  mkdirSync(join(llamaServerRoot(), "source"), { recursive: true });
+  const staging = mkdtempSync(join(llamaServerRoot(), "source", ".fetch-"));
+  try {
+    log(`fetching ${llamaServer.package}@${llamaServer.version} from the npm registry`);
+    try {
+      execFileSync("npm", ["pack", `${llamaServer.package}@${llamaServer.version}`, "--silent"], { cwd: staging, stdio: ["ignore", "pipe", "inherit"] });
+    } catch (error) {
+      throw new Error(`could not fetch ${llamaServer.package}@${llamaServer.version} from the npm registry (npm pack): ${error.message}`);
+    }
+    const tarball = readdirSync(staging).find((name) => name.endsWith(".tgz"));
+    if (!tarball) throw new Error(`npm pack ${llamaServer.package}@${llamaServer.version} wrote no tarball`);
+    run("tar", ["xzf", tarball, "package/llama/gitRelease.bundle"], { cwd: staging });
+    mkdirSync(dir, { recursive: true });
+    renameSync(join(staging, "package/llama/gitRelease.bundle"), bundle);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return bundle;
+}
+
+function bundleCommit(bundle) {
+  const heads = execFileSync("git", ["bundle", "list-heads", bundle], { encoding: "utf8" });
+  const commit = heads.split("\n").find((line) => line.trim())?.split(" ")[0];
+  if (!commit || !/^[0-9a-f]{40}$/.test(commit)) throw new Error(`no commit in ${bundle}`);
+  return commit;
+}
+
+/**
+ * The build is tuned to this processor (GGML_NATIVE), so the cache key names its instruction set
+ * too: a cache copied to another kind of machine builds anew instead of crashing.
+ */
+function cpuKey() {
+  let flags = "unknown";
+  try {
+    flags = readFileSync("/proc/cpuinfo", "utf8").split("\n").find((line) => line.startsWith("flags"))?.split(":")[1]?.trim() ?? flags;
+  } catch {
+    // Not Linux: the architecture alone keys the build.
+  }
+  return createHash("sha256").update(`${process.arch} ${flags}`).digest("hex").slice(0, 8);
+}
+
+export function ensureLlamaServer() {
+  const bundle = sourceBundle();
+  const commit = bundleCommit(bundle);
+  const target = join(llamaServerRoot(), `${commit}-${cpuKey()}`);
+  const binary = join(target, "bin", "llama-server");
+  if (existsSync(binary)) return { binary, commit };
+  const work = mkdtempSync(join(llamaServerRoot(), `.build-${commit.slice(0, 12)}-`));
+  try {
+    log(`building llama-server from llama.cpp ${commit} (takes about 8 minutes on 2 cores)`);
+    run("git", ["clone", "--quiet", bundle, "src"], { cwd: work });
+    run("git", ["-c", "advice.detachedHead=false", "checkout", "--quiet", commit], { cwd: join(work, "src") });
+    run("cmake", [
+      "-S", "src", "-B", "build",
+      "-DCMAKE_BUILD_TYPE=Release",
+      "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF", "-DLLAMA_CURL=OFF",
+      "-DBUILD_SHARED_LIBS=OFF", "-DGGML_NATIVE=ON",
+      `-DLLAMA_BUILD_COMMIT=${commit.slice(0, 12)}`,
+    ], { cwd: work });
+    run("cmake", ["--build", "build", "-j", String(Math.max(1, cpus().length)), "-t", "llama-server"], { cwd: work });
+    const staged = join(work, "out");
+    mkdirSync(join(staged, "bin"), { recursive: true });
+    renameSync(join(work, "build", "bin", "llama-server"), join(staged, "bin", "llama-server"));
+    writeFileSync(join(staged, "commit"), `${commit}\n`);
+    // The reference templates llama.cpp carries, for checks that render with a vendor's own template.
+    run("cp", ["-r", join(work, "src", "models", "templates"), join(staged, "templates")]);
+    rmSync(target, { recursive: true, force: true });
+    renameSync(staged, target);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return { binary, commit };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    const { binary, commit } = ensureLlamaServer();
+    console.log(process.argv.includes("--print-commit") ? commit : binary);
+  } catch (error) {
+    log(error.message);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,22 @@
+// Where big downloads and builds live: one per-user cache outside any work tree, so every clone on
+// the machine reuses the same models and the same llama-server build.
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export function labCacheDir() {
+  if (process.env.TOOLCALL_LAB_CACHE) return process.env.TOOLCALL_LAB_CACHE;
+  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(base, "toolcall-lab");
+}
+
+export const manifestPath = fileURLToPath(new URL("../../models/models.json", import.meta.url));
+
+export function readManifest() {
+  return JSON.parse(readFileSync(manifestPath, "utf8"));
+}
+
+export function modelPath(model) {
+  return join(labCacheDir(), "models", model.id, model.file);
+}
