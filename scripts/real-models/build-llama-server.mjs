@@ -85,6 +85,8 @@ export function ensureLlamaServer() {
       "-DCMAKE_BUILD_TYPE=Release",
       "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF", "-DLLAMA_CURL=OFF",
       "-DBUILD_SHARED_LIBS=OFF", "-DGGML_NATIVE=ON",
+      // No web UI: its build would try to download prebuilt assets, and tests use the HTTP API only.
+      "-DLLAMA_BUILD_UI=OFF", "-DLLAMA_USE_PREBUILT_UI=OFF",
       `-DLLAMA_BUILD_COMMIT=${commit.slice(0, 12)}`,
     ], { cwd: work });
     run("cmake", ["--build", "build", "-j", String(Math.max(1, cpus().length)), "-t", "llama-server"], { cwd: work });
