@@ -29,7 +29,8 @@ function isJsonForm(body: string): boolean {
 }
 
 export function readLfm2Calls(body: string): BodyReading {
-  return isJsonForm(body) ? readJsonCallBody(body) : readPythonicCalls(body);
+  // Between its tags a quoted string may hold raw line breaks (vLLM and SGLang read them so).
+  return isJsonForm(body) ? readJsonCallBody(body) : readPythonicCalls(body, { multilineStrings: true });
 }
 
 const PYTHONIC_NAME = /^\s*\[?\s*([A-Za-z_][\w.]*)\s*\(/;
