@@ -141,6 +141,8 @@ export class CallScanner implements ChannelSink {
   private out: ParseEvent[] = [];
   /** Text given back to be split again (see takeReturned). */
   private returned: ReturnedText | undefined;
+  /** The texts that open a call. */
+  private readonly markerOpens: readonly string[];
 
   constructor(syntax: CallSyntax, tools: readonly ToolSpec[]) {
     this.tools = tools;
@@ -148,6 +150,7 @@ export class CallScanner implements ChannelSink {
     this.bareSyntax = syntax.bare;
     this.barePlacement = syntax.bare?.placement ?? "whole";
     const markers = syntax.markers;
+    this.markerOpens = markers.map((m) => m.open);
     const interrupting = markers.filter((m) => m.interrupts);
     const flow: [string, FlowAction][] = [];
     for (const m of markers) if (m.close !== undefined && m.dropStrayClose) flow.push([m.close, { kind: "stray-close" }]);
@@ -727,7 +730,11 @@ export class CallScanner implements ChannelSink {
     const text = this.bare;
     this.bare = "";
     this.mode = Mode.Flow;
-    if (this.bareTracker!.complete) this.settleBareCall(text, this.bareStart);
+    const reading = this.bareTracker!.complete ? this.readBare(text) : undefined;
+    if (reading) this.settleBareCall(text, this.bareStart, reading);
+    // Not a call after all, and a call's marker stands in it (a bare `[TOOL_CALLS]` is a
+    // bracketed value too): given back to be split again, so the marker counts.
+    else if (this.markerOpens.some((open) => text.includes(open))) this.returned = { text, start: this.bareStart };
     else this.out.push({ type: "text", text, span: { start: this.bareStart, end: this.bareStart + text.length } });
   }
 
