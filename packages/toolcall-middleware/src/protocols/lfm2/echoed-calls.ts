@@ -31,10 +31,12 @@ export class EchoedCallsFilter implements StreamParser {
 
   end(): ParseEvent[] {
     const out = this.filter(this.inner.end());
-    return [...this.release(), ...out];
+    return this.held.length > 0 ? [...this.release(), ...out] : out;
   }
 
   private filter(events: ParseEvent[]): ParseEvent[] {
+    // Most chunks hold nothing this filter acts on: they pass as they are.
+    if (!this.afterCall && this.held.length === 0 && !events.some((e) => e.type === "tool-call-end")) return events;
     const out: ParseEvent[] = [];
     for (const event of events) {
       if (event.type === "text" && (this.afterCall || this.held.length > 0)) {
@@ -55,7 +57,7 @@ export class EchoedCallsFilter implements StreamParser {
         this.reset();
         continue;
       }
-      out.push(...this.release());
+      if (this.held.length > 0) out.push(...this.release());
       this.afterCall = event.type === "tool-call-end";
       out.push(event);
     }
