@@ -11,6 +11,8 @@ import type { AddressInfo } from "node:net";
 
 export interface ScriptedToolCall {
   name: string;
+  /** The call's id as the server sends it (call_<index> when not given). */
+  id?: string;
   /** The arguments' JSON text, in the pieces the server streams it in. */
   argumentChunks: string[];
 }
@@ -165,7 +167,7 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
       return;
     }
     for (const [index, call] of (reply.toolCalls ?? []).entries()) {
-      send(choice({ delta: { tool_calls: [{ index, id: `call_${index}`, type: "function", function: { name: call.name, arguments: "" } }] }, finish_reason: null }));
+      send(choice({ delta: { tool_calls: [{ index, id: call.id ?? `call_${index}`, type: "function", function: { name: call.name, arguments: "" } }] }, finish_reason: null }));
       for (const part of call.argumentChunks) send(choice({ delta: { tool_calls: [{ index, function: { arguments: part } }] }, finish_reason: null }));
     }
     const finishReason = reply.finishReason ?? (reply.toolCalls?.length ? "tool_calls" : "stop");
