@@ -129,7 +129,9 @@ function readLines<T>(text: string, fileName: string, schema: z.ZodType<T>): Lin
       const path = issue && issue.path.length > 0 ? issue.path.join(".") : "the line";
       return { ok: false, error: `${fileName} line ${line}: ${path}: ${issue?.message ?? "not in BFCL's format"}.` };
     }
-    rows.push({ line, value: checked.data });
+    // The line as parsed, once the schema has checked it: zod's copy of a record drops a key named
+    // `__proto__` (it assigns keys one by one), and a parameter may be called that.
+    rows.push({ line, value: parsed as T });
   }
   return { ok: true, rows };
 }
