@@ -31,6 +31,8 @@ export interface ScriptedReply {
   error?: { status: number; message: string };
   /** After the text, hold the stream open until the client goes away (a Stop) or `release()`. */
   hold?: boolean;
+  /** While held, an SSE comment (`: keep-alive`) every this many milliseconds: no token, ever. */
+  keepAliveMs?: number;
   /**
    * Hostile, after the text: `chars` more characters of text or of reasoning (ignoring
    * max_tokens) in events of `pieceChars`, or one `data:` line of `chars` that never ends.
@@ -146,6 +148,7 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
     for (const piece of reply.reasoning ?? []) send(choice({ delta: { reasoning_content: piece }, finish_reason: null }));
     for (const piece of pieces) send(choice(chat ? { delta: { content: piece }, finish_reason: null } : { text: piece, finish_reason: null }));
     if (reply.hold) {
+      const keepAlive = reply.keepAliveMs ? setInterval(() => res.write(": keep-alive\n\n"), reply.keepAliveMs) : undefined;
       const goneEarly = await new Promise<boolean>((resolve) => {
         const release = () => {
           held.delete(release);
@@ -156,7 +159,7 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
           held.delete(release);
           resolve(true);
         });
-      });
+      }).finally(() => clearInterval(keepAlive));
       if (goneEarly) return;
     }
     if (reply.flood && !(await flood(res, reply.flood, chat))) return;
