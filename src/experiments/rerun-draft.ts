@@ -36,6 +36,21 @@ export function partsOf(inputs: StepInputs, tools: readonly ToolSpec[], toolSect
   };
 }
 
+/**
+ * The parts with one message's text edited. An assistant message drops what it was recorded as
+ * (`rawOutput`, which the template writes in place of its text): kept, the prompt and the branch
+ * would still say the original words while the panel lists the message as changed.
+ */
+export function withMessageEdited(parts: RerunParts, index: number, content: string): RerunParts {
+  const messages = parts.messages.map((message, i) => {
+    if (i !== index) return message;
+    if (message.role !== "assistant") return { ...message, content };
+    const { rawOutput: _recorded, ...rest } = message;
+    return { ...rest, content };
+  });
+  return { ...parts, messages };
+}
+
 /** The edited tools as specs; a schema that is not a JSON object is named. */
 export function toolsOf(parts: RerunParts): { tools: ToolSpec[] } | { error: string } {
   const tools: ToolSpec[] = [];
