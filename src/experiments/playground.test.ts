@@ -57,6 +57,12 @@ describe("readPastedTools", () => {
     expect(readPastedTools("{not json")).toEqual({ error: expect.stringMatching(/not JSON/) });
     expect(readPastedTools("[1]")).toEqual({ error: expect.stringMatching(/could not be read/) });
   });
+
+  it("refuses tool definitions nested past the bound where they enter, with a message", () => {
+    const deep = (levels: number) => `{"name": "deep", "parameters": {"type": "object", "properties": {"a": ${'{"type": "object", "properties": {"b": '.repeat(levels)}{"type": "string"}${"}}".repeat(levels)}}}}`;
+    expect(readPastedTools(deep(100_000))).toEqual({ error: "The tool definitions could not be read: the tool definitions are nested more than 64 levels deep" });
+    expect(readPastedTools(deep(20))).toMatchObject({ tools: [{ name: "deep" }] });
+  });
 });
 
 describe("share link", () => {

@@ -28,6 +28,8 @@ describe("rerun draft", () => {
     expect(changes).toEqual(["system prompt", "tool add: description", "protocol hermes → xml", "temperature 0.6 → 0.2", "constrained on", "output edited"]);
     expect(describeChanges(inputs, parts, "out", { prompt: rendered.prompt, promptEditedDirectly: false, parts, protocol: "hermes", settings: inputs.settings, constrained: false, output: "out" })).toEqual([]);
     expect(toolsOf({ ...parts, tools: [{ ...parts.tools[0]!, schema: "{" }] })).toEqual({ error: expect.stringMatching(/^The schema of add is not JSON/) });
+    const deep = `{"type": "object", "properties": {"a": ${'{"type": "array", "items": '.repeat(100_000)}{"type": "string"}${"}".repeat(100_000)}}}`;
+    expect(toolsOf({ ...parts, tools: [{ ...parts.tools[0]!, schema: deep }] })).toEqual({ error: "The schema of add is nested more than 64 levels deep." });
   });
 
   it("an edited assistant message is rendered with its new text, not what it was recorded as", () => {

@@ -3,6 +3,8 @@
 // protocol, sampling and seed, and the constraint. Pure: what was changed is listed in words,
 // and the parts render through renderPrompt, as the loop renders every prompt.
 import { renderPrompt } from "toolcall-middleware/loop/render-conversation.ts";
+import { nestedDeeperThan } from "toolcall-middleware/parser/settle-call.ts";
+import { MAX_TOOL_DEFINITION_DEPTH } from "toolcall-middleware/tools/formats/index.ts";
 import type { ChatMessage, ChatTemplate, GenerationSettings, Protocol, TemplateMessage, ToolSpec } from "toolcall-middleware/types.ts";
 
 export interface RerunParts {
@@ -62,6 +64,7 @@ export function toolsOf(parts: RerunParts): { tools: ToolSpec[] } | { error: str
       return { error: `The schema of ${tool.name} is not JSON: ${error instanceof Error ? error.message : String(error)}` };
     }
     if (!parameters || typeof parameters !== "object" || Array.isArray(parameters)) return { error: `The schema of ${tool.name} must be a JSON object.` };
+    if (nestedDeeperThan(parameters, MAX_TOOL_DEFINITION_DEPTH)) return { error: `The schema of ${tool.name} is nested more than ${MAX_TOOL_DEFINITION_DEPTH} levels deep.` };
     tools.push({ name: tool.name, description: tool.description, parameters: parameters as Record<string, unknown> });
   }
   return { tools };
