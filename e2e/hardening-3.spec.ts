@@ -1,7 +1,10 @@
 // Hardening round 3 (issue 29), as a person meets it in the page: each attack's input, and what
 // the page shows for it.
 import { expect, test } from "@playwright/test";
+import { deepSchemaLink, describeLongTasks, distinctResultsFile, dropFile, laughsFile, linkBomb, longTasksSince, pathologicalOutput, recordLongTasks } from "./hostile-inputs.ts";
 import { openLab, send, serveTranscript } from "./lab-helpers.ts";
+
+const SHOTS = "e2e/.output";
 
 test("edit and re-run: an edited assistant message is what the prompt says, not its recorded output", async ({ page }) => {
   const calculatorCall = '<tool_call>\n{"name": "calculator", "arguments": {"expression": "1234 * 5678"}}\n</tool_call>';
@@ -24,4 +27,87 @@ test("edit and re-run: an edited assistant message is what the prompt says, not 
   await expect(page.getByTestId("rerun-changes")).toContainText("message 2");
   await expect(page.getByTestId("rerun-prompt")).toHaveValue(/I will estimate instead\./);
   await expect(page.getByTestId("rerun-prompt")).not.toHaveValue(/I'll work that out\./);
+});
+
+test("an import whose references expand past the bound (billion laughs) is refused with the place and the bound, and nothing is kept", async ({ page }) => {
+  await recordLongTasks(page);
+  await openLab(page, "hermes-calculator");
+  const sessions = await page.getByTestId("session-item").count();
+  const since = await page.evaluate(() => performance.now());
+  await dropFile(page, "import-file", "laughs.json", laughsFile());
+  await expect(page.getByTestId("import-message")).toContainText(/events\.\d+\.prompt: the references of this file stand for more text than the lab reads from one file \([\d,]+ characters: 256 times the file's [\d,]+ characters/);
+  console.log(describeLongTasks("import of a 7 KB billion-laughs file", await longTasksSince(page, since)));
+  await expect(page.getByTestId("session-item")).toHaveCount(sessions);
+  // A reload finds nothing of it.
+  await page.reload();
+  await expect(page.getByTestId("session-item")).toHaveCount(sessions);
+});
+
+test("a playground link that inflates past the bound is not opened, says why, and the playground works", async ({ page }) => {
+  await recordLongTasks(page);
+  await page.goto("/?view=playground");
+  await expect(page.getByTestId("playground-output")).toBeVisible();
+  const since = await page.evaluate(() => performance.now());
+  const hash = await linkBomb();
+  expect(hash.length).toBeLessThan(32_000);
+  await page.goto(`/?view=playground${hash}`);
+  await expect(page.getByTestId("playground-link-message")).toHaveText("The link's state inflates to more than 1,048,576 bytes, the most a playground link may hold; it was not opened.");
+  console.log(describeLongTasks(`opening a ${Math.round(hash.length / 1000)} KB link bomb`, await longTasksSince(page, since)));
+  await page.getByTestId("playground-output").fill('<tool_call>\n{"name": "get_current_time", "arguments": {"timezone": "UTC"}}\n</tool_call>');
+  await expect(page.getByTestId("playground-call")).toHaveCount(1);
+});
+
+test("a playground link with a tool schema nested 100,000 (or 20,000) deep says so, and the playground parses again", async ({ page }) => {
+  // 100,000 levels are more than a link's state may inflate to; 20,000 fit, and the schema is refused.
+  await page.goto(`/?view=playground${await deepSchemaLink(100_000)}`);
+  await expect(page.getByTestId("playground-link-message")).toContainText("inflates to more than 1,048,576 bytes");
+  await page.goto("/");
+  await page.goto(`/?view=playground${await deepSchemaLink(20_000)}`);
+  await expect(page.getByTestId("playground-tools-error")).toContainText("nested more than 64 levels deep");
+  await page.getByTestId("playground-tool-source").selectOption("built-in");
+  await page.getByTestId("playground-output").fill('<tool_call>\n{"name": "get_current_time", "arguments": {"timezone": "UTC"}}\n</tool_call>');
+  await expect(page.getByTestId("playground-call")).toHaveCount(1);
+  await expect(page.getByTestId("playground-call").first()).toContainText("get_current_time");
+});
+
+test("Parse as… on a 1 MB pathological output reads it in a worker and lists a bounded part of its errors", async ({ page }) => {
+  const output = pathologicalOutput(1_000_000);
+  // Recorded as mistral, for which it is text (a quick run); read again as hermes, for which every line opens a call.
+  const url = await serveTranscript(page, "pathological", { title: "Pathological", protocol: "mistral", turns: [output], chunkChars: 65_536, delayMs: 1 });
+  await recordLongTasks(page);
+  await openLab(page, url);
+  await send(page, "Go.");
+  await expect(page.locator("[data-testid=step-item][data-status]:not([data-status=running])")).toHaveCount(1, { timeout: 60_000 });
+  await page.getByTestId("step-item").first().click();
+  const since = await page.evaluate(() => performance.now());
+  await page.getByTestId("reparse-protocol").selectOption("hermes");
+  await expect(page.getByTestId("reparse-pending")).toBeVisible();
+  await expect(page.getByTestId("reparse-explanation")).toContainText(/^as hermes/, { timeout: 60_000 });
+  console.log(describeLongTasks("Parse as hermes on a 1 MB pathological output", await longTasksSince(page, since)));
+  await expect(page.getByTestId("reparse-calls-errors")).toHaveAttribute("data-count", /^\d{5,}$/);
+  await expect(page.getByTestId("reparse-calls-errors").locator("li")).toHaveCount(51);
+  const explanation = (await page.getByTestId("reparse-explanation").textContent()) ?? "";
+  expect(explanation.length).toBeLessThan(3_000);
+  expect(await page.getByTestId("reparse-differences").locator("li").count()).toBeLessThanOrEqual(60);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId("reparse-view").screenshot({ path: `${SHOTS}/reparse-pathological-1440.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId("reparse-view").screenshot({ path: `${SHOTS}/reparse-pathological-390.png` });
+});
+
+test("importing 2,000 results with distinct protocols and categories draws a bounded matrix and says what it leaves out", async ({ page }) => {
+  await recordLongTasks(page);
+  await page.goto("/?engine=replay#evaluate");
+  await expect(page.getByTestId("eval-import")).toBeVisible();
+  const since = await page.evaluate(() => performance.now());
+  await dropFile(page, "eval-import-file", "results-2000.json", distinctResultsFile(2_000));
+  await expect(page.getByTestId("eval-matrix-omitted")).toHaveText(/^Not drawn: 1,940 more rows and 1,976 more categories/, { timeout: 60_000 });
+  console.log(describeLongTasks("importing 2,000 distinct results into the matrix", await longTasksSince(page, since)));
+  await expect(page.getByTestId("eval-matrix-row")).toHaveCount(60);
+  await expect(page.getByTestId("eval-matrix").locator("thead th")).toHaveCount(1 + 24 + 1);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId("eval-matrix-omitted").screenshot({ path: `${SHOTS}/matrix-omitted-1440.png` });
+  await page.screenshot({ path: `${SHOTS}/matrix-2000-1440.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${SHOTS}/matrix-2000-390.png` });
 });
