@@ -2,6 +2,7 @@
 // hold a case, and `npm run eval`, forever. A case gets a deadline that each token pushes back:
 // with no token for that long its request is aborted and the case fails with the reason.
 import type { Engine, EngineChunk } from "toolcall-middleware/types.ts";
+import { wrapEngineStreams } from "./engine-streams.ts";
 
 export class NoTokensError extends Error {
   constructor(readonly ms: number) {
@@ -16,18 +17,7 @@ function formatSeconds(ms: number): string {
 
 /** The engine with each stream failing once `ms` pass without a chunk. */
 export function withTokenDeadline(engine: Engine, ms: number): Engine {
-  const native = engine.native;
-  const count = engine.countPromptTokens?.bind(engine);
-  return {
-    name: engine.name,
-    ...(engine.constrains !== undefined ? { constrains: engine.constrains } : {}),
-    ...(engine.contextWindowSize !== undefined ? { contextWindowSize: engine.contextWindowSize } : {}),
-    ...(count ? { countPromptTokens: count } : {}),
-    generate: (prompt, settings, signal, request) => guarded(signal, ms, (inner) => engine.generate(prompt, settings, inner, request)),
-    ...(native
-      ? { native: { request: (input, settings) => native.request(input, settings), generate: (body, signal) => guarded(signal, ms, (inner) => native.generate(body, inner)) } }
-      : {}),
-  };
+  return wrapEngineStreams(engine, (start, signal) => guarded(signal, ms, start));
 }
 
 async function* guarded(signal: AbortSignal, ms: number, start: (signal: AbortSignal) => AsyncIterable<EngineChunk>): AsyncGenerator<EngineChunk> {
