@@ -241,7 +241,7 @@ export function createEvaluation(engineStore: EngineStore) {
             }
             if (!outcome) return undefined;
             await nextTask();
-            await repo().saveCase(run.id, job.key, outcome.result, outcome.events);
+            await repo().saveCase(run.id, job.key, outcome.result, outcome.events, createYieldPoint(16));
             return outcome.result;
           },
           onDone: (job, result) => {
