@@ -3,6 +3,7 @@
 import { expect, test } from "@playwright/test";
 import { deepSchemaLink, describeLongTasks, distinctResultsFile, dropFile, laughsFile, linkBomb, longTasksSince, pathologicalOutput, recordLongTasks } from "./hostile-inputs.ts";
 import { openLab, send, serveTranscript } from "./lab-helpers.ts";
+import { startOpenAiTestServer } from "./openai-server/server.ts";
 
 const SHOTS = "e2e/.output";
 
@@ -110,4 +111,31 @@ test("importing 2,000 results with distinct protocols and categories draws a bou
   await page.screenshot({ path: `${SHOTS}/matrix-2000-1440.png` });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: `${SHOTS}/matrix-2000-390.png` });
+});
+
+test("Evaluate against a server replying 5 MB of unfinished calls: the cases end cut off and the page keeps getting turns", async ({ page }) => {
+  test.setTimeout(240_000);
+  // Every reply: "<tool_call>{" over and over, in 64 KB pieces, 5 MB in all.
+  const piece = "<tool_call>{".repeat(Math.floor(65_536 / 12));
+  const server = await startOpenAiTestServer({ models: [{ id: "Qwen/Qwen3-8B", max_model_len: 32768 }], noRecording: true, answer: () => ({ text: Array.from({ length: Math.ceil(5_000_000 / piece.length) }, () => piece) }) });
+  try {
+    await recordLongTasks(page);
+    await page.goto("/#evaluate");
+    await expect(page.getByTestId("evaluate-view")).toBeVisible();
+    for (const category of ["simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance"]) await page.getByTestId(`eval-category-${category}`).setChecked(category === "simple_python");
+    await page.getByTestId("eval-per-category").fill("2");
+    await page.getByTestId("eval-engine").selectOption("server-prompt");
+    await page.getByTestId("eval-base-url").fill(server.url);
+    await page.getByTestId("eval-model").fill("Qwen/Qwen3-8B");
+    for (const name of ["hermes", "xml", "qwen3-coder", "pythonic"]) await page.getByTestId(`eval-protocol-${name}`).setChecked(name === "hermes");
+    const since = await page.evaluate(() => performance.now());
+    await page.getByTestId("eval-run").click();
+    await expect(page.getByTestId("eval-progress-text")).toContainText("done", { timeout: 200_000 });
+    console.log(describeLongTasks("Evaluate, 2 cases of 5 MB replies of <tool_call>{", await longTasksSince(page, since)));
+    await expect(page.getByTestId("eval-progress-text")).toContainText("2 / 2");
+    await expect(page.getByTestId("eval-verdict")).toHaveCount(2);
+    for (const verdict of await page.getByTestId("eval-verdict").all()) await expect(verdict).toHaveAttribute("data-pass", "false");
+  } finally {
+    await server.close();
+  }
 });

@@ -6,7 +6,7 @@
 import type { Engine, EngineChunk } from "toolcall-middleware/types.ts";
 import { wrapEngineStreams } from "./engine-streams.ts";
 
-export const PACED_PIECE_CHARS = 16_384;
+export const PACED_PIECE_CHARS = 4_096;
 
 export function pacedEngine(engine: Engine, pause: () => Promise<void>): Engine {
   return wrapEngineStreams(engine, (start, signal) => paced(start(signal), pause));
