@@ -139,3 +139,19 @@ test("Evaluate against a server replying 5 MB of unfinished calls: the cases end
     await server.close();
   }
 });
+
+test("a transcript link spelled /\\host, \\\\host or /<TAB>/host waits for the consent question and fetches nothing", async ({ page }) => {
+  let fetched = 0;
+  await page.route("http://127.0.0.1:4361/**", (route) => {
+    fetched += 1;
+    return route.fulfill({ contentType: "application/json", headers: { "access-control-allow-origin": "*" }, body: JSON.stringify({ title: "Foreign", protocol: "hermes", turns: ["hi"] }) });
+  });
+  for (const spelled of ["/\\127.0.0.1:4361/b.json", "\\\\127.0.0.1:4361/b.json", "/\t/127.0.0.1:4361/b.json"]) {
+    await page.goto(`/?engine=replay&transcript=${encodeURIComponent(spelled)}`);
+    await expect(page.getByTestId("transcript-consent"), spelled).toContainText("127.0.0.1:4361");
+    await expect(page.getByTestId("engine-label")).toContainText("Replay");
+    await expect(page.getByTestId("engine-label")).not.toContainText("Foreign");
+    await page.getByTestId("transcript-consent-refuse").click();
+  }
+  expect(fetched).toBe(0);
+});
