@@ -18,6 +18,7 @@ import { gzipSync } from "node:zlib";
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { baseChromiumArgs, systemChromiumPath } from "../e2e/browser.ts";
 import { longSession } from "../src/ui/debugger/event-fixtures.ts";
+import { HOSTILE_PARTS, hostileScenario, printHostileFigures } from "./hostile-inputs.ts";
 import { manyToolsScenario, printManyToolsFigures } from "./many-tools.ts";
 import { markdownFloodScenario, printMarkdownFloodFigures } from "./markdown-flood.ts";
 import { playgroundScenario, printPlaygroundFigures } from "./playground-typing.ts";
@@ -336,6 +337,12 @@ export async function runUiPerfBenchmark(): Promise<void> {
     if (!(playground instanceof Error)) printPlaygroundFigures(playground, describeLongTasks);
     const flood = runs("markdown-flood") ? await step("Markdown flood", () => markdownFloodScenario(live, base, recordLongTasks)) : new Error("skipped");
     if (!(flood instanceof Error)) printMarkdownFloodFigures(flood);
+    // Hardening round 3: the inputs that froze the page (bench/hostile-inputs.ts).
+    for (const part of HOSTILE_PARTS) {
+      if (!runs(part)) continue;
+      const figures = await step(`hostile input: ${part}`, () => hostileScenario(live, base, part));
+      if (!(figures instanceof Error)) printHostileFigures(figures);
+    }
   });
 }
 

@@ -43,7 +43,7 @@ export const ministral3Reasoning: ModelFamily = {
   templateLabel: "Ministral 3 Reasoning (v13 Tekken, [THINK] reasoning)",
   webllmIds: /^Ministral-3-\d+B-Reasoning-/i,
   catalogLabel: () => "Ministral 3 Reasoning",
-  serverNames: /ministral-?3[-:]\d+b.*reasoning/i,
+  serverNames: /^(?:(?!ministral-?3[-:]\d)[^])*ministral-?3[-:]\d+b[^]*?reasoning/i,
   conv: {
     template: { name: "ministral3_reasoning", system_message: MINISTRAL3_REASONING_SYSTEM, ...ministral3Turns },
     extras: { prefixText: "<s>", controlTokens: TEKKEN_CONTROL_TOKENS, toolFraming: v13ThinkToolFraming },

@@ -54,7 +54,7 @@ export const ministral3: ModelFamily = {
   webllmIds: /^Ministral-3-\d+B-Instruct-/i,
   catalogLabel: () => "Ministral 3 Instruct",
   // Hugging Face ids (Ministral-3-8B-Instruct-2512) and Ollama tags (ministral-3:8b); not the Base or Reasoning models.
-  serverNames: /ministral-?3[-:]\d+b(?!.*(?:reasoning|base))/i,
+  serverNames: /^(?:(?!ministral-?3[-:]\d)[^])*ministral-?3[-:]\d+b(?![^]*(?:reasoning|base))/i,
   conv: {
     template: { name: "ministral3", system_message: "", ...ministral3Turns },
     extras: { prefixText: "<s>", controlTokens: TEKKEN_CONTROL_TOKENS, toolFraming: v13ToolFraming },

@@ -74,13 +74,24 @@ export const families: readonly ModelFamily[] = [
   gemma2,
 ];
 
+/**
+ * Ids longer than this name no family: a server's /v1/models or a command line can send any
+ * string, and every family's matcher runs on it. The matchers themselves do work linear in the
+ * id (one that must find a word after another, "kimi-k2 … thinking", looks from the first
+ * occurrence only, from the id's start: `.*` after an unanchored prefix retried at each of
+ * 40,000 repeats took 37 s).
+ */
+export const MAX_MODEL_ID_CHARS = 256;
+
 /** The family of a WebLLM prebuilt model id. */
 export function familyOfWebLlmModel(modelId: string): ModelFamily | undefined {
+  if (modelId.length > MAX_MODEL_ID_CHARS) return undefined;
   return families.find((family) => family.webllmIds?.test(modelId));
 }
 
-/** The family a served model's name points to, or undefined when it is not clear. */
+/** The family a served model's name points to, or undefined when it is not clear (or the name is over MAX_MODEL_ID_CHARS). */
 export function familyOfServerModel(modelName: string): ModelFamily | undefined {
+  if (modelName.length > MAX_MODEL_ID_CHARS) return undefined;
   return families.find((family) => family.serverNames?.test(modelName));
 }
 
