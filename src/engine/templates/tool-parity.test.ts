@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { renderModelPrompt } from "toolcall-middleware/families/model-prompt.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ChatMessage } from "toolcall-middleware/types.ts";
-import { SYSTEM, call, callWithReasoning, commonScenarios, fixture, official, openAiMessages, openAiTools, ours, parallelCalls, result, secondQuestion, singleCall, tools, type ParityScenario } from "./parity-harness.ts";
+import { SYSTEM, call, callWithReasoning, commonScenarios, fixture, jsonResults, official, openAiMessages, openAiTools, ours, parallelCalls, result, secondQuestion, singleCall, tools, type ParityScenario } from "./parity-harness.ts";
 
 interface ParityCase {
   family: string;
@@ -23,6 +23,8 @@ interface ParityCase {
    * on (Qwen3.5 opens the reply with "<think>\n"; the lab's parser reads the model's own tag).
    */
   openedThink?: string;
+  /** The template writes a JSON result as a value: its client passes the parsed value (Llama 3.x). */
+  jsonResults?: boolean;
 }
 
 const cases: ParityCase[] = [
@@ -56,17 +58,33 @@ const cases: ParityCase[] = [
     thinking: [true, false],
   },
   {
-    family: "Llama 3.1 / 3.2",
-    // Llama 3.2's text models write today's date where 3.1's template has a fixed one; the test fixes the day.
-    models: ["Llama-3.2-3B-Instruct-q4f16_1-MLC", "Llama-3.1-8B-Instruct-q4f32_1-MLC", "meta-llama/Llama-3.1-8B-Instruct"],
+    // Llama 3.1's template writes its fixed date ("26 Jul 2024": servers pass no date_string); Llama 3.3's template is 3.1's.
+    family: "Llama 3.1",
+    models: ["Llama-3.1-8B-Instruct-q4f32_1-MLC", "meta-llama/Llama-3.1-8B-Instruct", "meta-llama/Llama-3.3-70B-Instruct"],
     protocol: "llama3-json",
     template: "meta-llama-Llama-3.1-8B-Instruct.jinja",
-    context: { bos_token: "<|begin_of_text|>", date_string: "26 Jul 2024" },
+    context: { bos_token: "<|begin_of_text|>" },
     // The template refuses parallel calls ("This model only supports single tool-calls at once!").
     scenarios: [
       ["single call, result", singleCall],
       ["answer, second user turn, another call", secondQuestion],
+      ["results whose text is JSON", jsonResults],
     ],
+    jsonResults: true,
+  },
+  {
+    // Llama 3.2's template writes the day of the request (strftime_now, which @huggingface/jinja reads from the faked clock).
+    family: "Llama 3.2",
+    models: ["Llama-3.2-3B-Instruct-q4f16_1-MLC", "Llama-3.2-1B-Instruct-q4f32_1-MLC", "meta-llama/Llama-3.2-3B-Instruct"],
+    protocol: "llama3-json",
+    template: "meta-llama-Llama-3.2-3B-Instruct.jinja",
+    context: { bos_token: "<|begin_of_text|>" },
+    scenarios: [
+      ["single call, result", singleCall],
+      ["answer, second user turn, another call", secondQuestion],
+      ["results whose text is JSON", jsonResults],
+    ],
+    jsonResults: true,
   },
   {
     family: "Qwen2.5",
@@ -85,18 +103,19 @@ const cases: ParityCase[] = [
 describe("the trained protocol's prompt is the official chat template's, tools included", () => {
   beforeAll(() => {
     vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(new Date(2024, 6, 26, 12, 0));
+    // Not 26 Jul 2024, Llama 3.1's fixed date: on that day a prompt with today's date would pass too.
+    vi.setSystemTime(new Date(2026, 10, 22, 12, 0));
   });
   afterAll(() => vi.useRealTimers());
 
-  for (const { family, models, protocol, template, context, scenarios, thinking: switches, openedThink } of cases) {
+  for (const { family, models, protocol, template, context, scenarios, thinking: switches, openedThink, jsonResults: parsed } of cases) {
     for (const [scenario, messagesFor] of scenarios) {
       for (const system of [SYSTEM, undefined]) {
         for (const thinking of switches ?? [undefined]) {
           const label = `${family}: ${scenario}, ${system ? "a system prompt" : "no system prompt"}${thinking === undefined ? "" : `, thinking ${thinking ? "on" : "off"}`}`;
           it(label, () => {
             const messages = messagesFor(protocol);
-            const expected = official(fixture(template), messages, system, { ...context, ...(thinking === false ? { enable_thinking: false } : {}) });
+            const expected = official(fixture(template), messages, system, { ...context, ...(thinking === false ? { enable_thinking: false } : {}) }, { jsonResults: parsed ?? false });
             const opened = thinking !== false && openedThink ? openedThink : "";
             for (const model of models) expect(ours(model, protocol, messages, system, thinking) + opened, model).toBe(expected);
           });
