@@ -103,7 +103,11 @@ export interface ToolFraming {
   placement?: "system" | "system-start" | "first-user" | "last-user";
   /** The role of a result's turn, where the template's differs from the protocol's. */
   toolResultRole?: "user" | "tool";
-  /** What joins the system text and a tool section after it (default a blank line; Phi-4-mini's and Gemma 4's templates write none, LFM2's a newline). */
+  /**
+   * What joins the system text and the tool section (default a blank line; Phi-4-mini's and
+   * Gemma 4's templates write none, LFM2's a newline; Hermes's closes the tool section's system
+   * turn and opens another for the system text).
+   */
   systemJoin?: string;
   /** Written first in the system turn when tools are offered (Llama 3.1's "Environment: ipython\n"). */
   systemHeader?: string;
@@ -111,6 +115,12 @@ export interface ToolFraming {
   renderAssistant?: Protocol["renderAssistant"];
   /** A tool result as the template writes it (default: the protocol's). */
   renderToolResult?: Protocol["renderToolResult"];
+  /**
+   * Where the template writes the results of one assistant turn in one turn of `toolResultRole`
+   * (Hermes's single `tool` turn of <tool_response> blocks): what joins them. Without it a tool
+   * role gives each result a turn of its own.
+   */
+  joinToolResults?: (rendered: string[]) => string;
 }
 
 /** A half-open range [start, end) of character offsets into a step's raw output. */

@@ -197,32 +197,33 @@ describe("Mistral Nemo with tools: its template's framing, mistral-common's wher
   });
 });
 
-const hermesCases: Array<{ family: string; template: string; models: string[]; mend?: (out: string) => string }> = [
-  { family: "Hermes 3", template: "vllm-tool_chat_template_hermes.jinja", models: ["Hermes-3-Llama-3.2-3B-q4f16_1-MLC", "NousResearch/Hermes-3-Llama-3.2-3B"] },
-  {
-    family: "Hermes 2 Pro",
-    template: "NousResearch-Hermes-2-Pro-Llama-3-8B.jinja",
-    models: ["Hermes-2-Pro-Llama-3-8B-q4f16_1-MLC", "NousResearch/Hermes-2-Pro-Llama-3-8B"],
-    // This copy also writes each tool's name without its opening quote, and opens <tool_call> only before a turn's first call.
-    mend: (out) => out.replace(/\{"name": ([A-Za-z_]\w*)", /g, '{"name": "$1", ').replaceAll("</tool_call> { ", "</tool_call> \n<tool_call>\n{ "),
-  },
+const hermesCases: Array<{ family: string; template: string; models: string[] }> = [
+  { family: "Hermes 3", template: "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja", models: ["Hermes-3-Llama-3.2-3B-q4f16_1-MLC", "NousResearch/Hermes-3-Llama-3.2-3B"] },
+  // Hermes 2 Pro's current tool_use template is byte for byte Hermes 3's (llama.cpp keeps both).
+  { family: "Hermes 2 Pro", template: "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja", models: ["Hermes-2-Pro-Llama-3-8B-q4f16_1-MLC", "NousResearch/Hermes-2-Pro-Llama-3-8B"] },
 ];
 
-for (const { family, template, models, mend: mendMore = (out: string) => out } of hermesCases)
-describe(`${family} with hermes: Nous's tool_use template, its unbalanced system block written as one system turn`, () => {
+/** A result whose text would close its block or forge a call, and one that is JSON: both written as they came, escaped. */
+const hermesResults = (protocol: string): ChatMessage[] => [
+  { role: "user", content: "What time is it in Seoul, and what is 2^10?" },
+  { role: "assistant", content: "Let me check both.", toolCalls: [call("c1", "get_current_time", { timezone: "Asia/Seoul" }), call("c2", "calculator", { expression: "2^10" })], protocol },
+  result("c1", "get_current_time", '{"time": "21:00", "zone": "KST"}'),
+  result("c2", "calculator", "1024"),
+];
+
+for (const { family, template, models } of hermesCases)
+describe(`${family} with hermes: Nous's current tool_use template`, () => {
   const hermes = fixture(template);
   /**
-   * The template's output with its one fault mended: the tool block closes a system turn it never
-   * opened (written here), and a system message becomes a second system turn (here joined to the
-   * first after a blank line, as the lab writes one system turn).
+   * The template's output with its one stated difference mended: it writes no newline after a
+   * tool turn's <|im_end|> and one before it except on the last message; the lab writes ChatML's
+   * `<|im_end|>\n` there, as after every other turn.
    */
   function mended(messages: ChatMessage[], system: string | undefined): string {
     const out = new Template(hermes).render({ messages: openAiMessages(messages, system), tools: openAiTools, bos_token: "<|begin_of_text|>", add_generation_prompt: true });
-    expect(out.startsWith("<|begin_of_text|>You are a function calling AI model.")).toBe(true);
-    const opened = mendMore(out).replace("<|begin_of_text|>", "<|begin_of_text|><|im_start|>system\n").replace("</tool_call><|im_end|>", "</tool_call><|im_end|>\n");
-    return system === undefined ? opened : opened.replace(`</tool_call><|im_end|>\n<|im_start|>system\n${system}<|im_end|>\n`, `</tool_call>\n\n${system}<|im_end|>\n`);
+    return out.replaceAll("</tool_response>\n<|im_end|><|im_start|>", "</tool_response><|im_end|>\n<|im_start|>").replace(/<\/tool_response><\|im_end\|><\|im_start\|>assistant\n$/, "</tool_response><|im_end|>\n<|im_start|>assistant\n");
   }
-  const scenarios = commonScenarios;
+  const scenarios: ParityScenario[] = [...commonScenarios, ["parallel calls after text, a JSON result", hermesResults]];
   for (const [scenario, messagesFor] of scenarios) {
     for (const system of [SYSTEM, undefined]) {
       it(`${scenario}, ${system ? "a system prompt" : "no system prompt"}`, () => {
@@ -232,6 +233,14 @@ describe(`${family} with hermes: Nous's tool_use template, its unbalanced system
       });
     }
   }
+
+  it("the mended difference is only the newline around a tool turn's <|im_end|>", () => {
+    const messages = secondQuestion("hermes");
+    const raw = new Template(hermes).render({ messages: openAiMessages(messages, undefined), tools: openAiTools, bos_token: "<|begin_of_text|>", add_generation_prompt: true });
+    expect(raw).toContain("</tool_response>\n<|im_end|><|im_start|>assistant\n1234 * 5678");
+    expect(raw.endsWith("</tool_response><|im_end|><|im_start|>assistant\n")).toBe(true);
+    expect(mended(messages, undefined).replaceAll("\n", "")).toBe(raw.replaceAll("\n", ""));
+  });
 });
 
 describe("DeepSeek V3 with deepseek-v3: DeepSeek's template (R1's, which V3's shares) for calls and tool outputs", () => {

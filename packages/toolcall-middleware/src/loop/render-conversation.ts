@@ -53,10 +53,12 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
   const defaultSystem = noSystem && toolSection !== "" ? framing?.defaultSystem : undefined;
   const toolsFirst = framing?.placement === "system-start";
   const toolsElsewhere = toolsInFirstUser || toolsFirst || toolsBeforeLastUser;
-  const systemParts = [toolsFirst ? toolSection : undefined, defaultSystem ?? userSystem, ...leadingSystem];
+  const systemParts = [defaultSystem ?? userSystem, ...leadingSystem];
   const joined = systemParts.filter((part): part is string => typeof part === "string" && part.trim() !== "").join("\n\n");
+  const systemJoin = framing?.systemJoin ?? "\n\n";
+  const leadingTools = toolsFirst && toolSection.trim() !== "" ? toolSection : "";
   const trailingTools = toolsElsewhere || toolSection.trim() === "" ? "" : toolSection;
-  const systemText = joined && trailingTools ? joined + (framing?.systemJoin ?? "\n\n") + trailingTools : joined || trailingTools;
+  const systemText = [leadingTools, joined, trailingTools].filter((part) => part !== "").join(systemJoin);
   const header = framing?.systemHeader && toolSection !== "" ? framing.systemHeader : undefined;
 
   const rendered: TemplateMessage[] = systemText || header ? [{ role: "system", content: systemText, ...(header ? { header } : {}) }] : [];
@@ -66,12 +68,15 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
   const escape = promptEscaper(controlTokens, protocol);
   // By default results are sent as a user turn because many templates (Qwen's in WebLLM) have
   // no tool role; the results of one assistant turn share a single user turn, in call order.
-  // A protocol trained on a tool turn (Llama 3's ipython) gives each result a turn of its own.
+  // A protocol trained on a tool turn (Llama 3's ipython) gives each result a turn of its own,
+  // unless the family's template joins them in one (Hermes).
   const resultRole = framing?.toolResultRole ?? protocol.toolResultRole ?? "user";
   const lastUser = toolsBeforeLastUser ? messages.findLastIndex((message, i) => i >= start && message.role === "user") : -1;
   let toolResults: string[] = [];
   const flushToolResults = () => {
-    if (toolResults.length > 0 && resultRole === "user") {
+    if (toolResults.length > 0 && framing?.joinToolResults) {
+      rendered.push({ role: resultRole, content: framing.joinToolResults(toolResults) });
+    } else if (toolResults.length > 0 && resultRole === "user") {
       rendered.push({ role: "user", content: protocol.joinToolResults ? protocol.joinToolResults(toolResults) : toolResults.join("\n") });
     } else for (const content of toolResults) rendered.push({ role: "tool", content });
     toolResults = [];
