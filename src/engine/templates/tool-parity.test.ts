@@ -243,20 +243,24 @@ describe(`${family} with hermes: Nous's current tool_use template`, () => {
   });
 });
 
-describe("DeepSeek V3 with deepseek-v3: DeepSeek's template (R1's, which V3's shares) for calls and tool outputs", () => {
-  const deepseek = fixture("deepseek-ai-DeepSeek-R1.jinja");
-  /** The conversation as an OpenAI client sends it (arguments as a JSON string), the system text being the lab's (the template lists no tools). */
+describe("DeepSeek V3 with deepseek-v3: V3-0324's template (vLLM's copy) for calls and tool outputs", () => {
+  // vLLM's copy lays V3-0324's one-line template out over indented lines, and that layout would be
+  // written into the prompt (whitespace before `{{`): it is removed between tags, nothing else.
+  const deepseek = fixture("vllm-tool_chat_template_deepseekv3.jinja").replace(/(%\}|\}\})\s+(?=\{[{%])/g, "$1");
+  /**
+   * The conversation as vLLM renders it (arguments as objects, which the template's `tojson`
+   * writes with Python's spacing). Tools are not passed: the template's tool list is vLLM's own
+   * words (DeepSeek's template has none); the system text is the lab's, the protocol's tool section in it.
+   */
   function official(messages: ChatMessage[], systemText: string | undefined): string {
-    const wire = openAiMessages(messages, systemText).map((m) =>
-      "tool_calls" in m ? { ...m, tool_calls: m.tool_calls!.map((c) => ({ ...c, function: { ...c.function, arguments: JSON.stringify(c.function.arguments) } })) } : m,
-    );
-    return new Template(deepseek).render({ messages: wire, bos_token: "<｜begin▁of▁sentence｜>", add_generation_prompt: true });
+    return new Template(deepseek).render({ messages: openAiMessages(messages, systemText), bos_token: "<｜begin▁of▁sentence｜>", add_generation_prompt: true });
   }
   const answered = (protocol: string): ChatMessage[] => [...singleCall(protocol), { role: "assistant", content: "It is 7,006,652.", protocol }, { role: "user", content: "Thanks!" }];
   const scenarios: ParityScenario[] = [
     ["single call, result: the model answers right after the outputs", singleCall],
     ["parallel calls, results", parallelCalls],
     ["an answer after the outputs, a second user turn", answered],
+    ["answer, second user turn, another call", secondQuestion],
   ];
   for (const [scenario, messagesFor] of scenarios) {
     for (const system of [SYSTEM, undefined]) {
@@ -269,5 +273,10 @@ describe("DeepSeek V3 with deepseek-v3: DeepSeek's template (R1's, which V3's sh
       });
     }
   }
-});
 
+  it("arguments with Python's spacing, outputs joined by a newline", () => {
+    const { prompt } = renderModelPrompt({ modelId: "deepseek-ai/DeepSeek-V3", protocol: getProtocol("deepseek-v3")!, tools, messages: parallelCalls("deepseek-v3"), systemPrompt: "" });
+    expect(prompt).toContain('```json\n{"timezone": "Asia/Seoul"}\n```');
+    expect(prompt).toContain("<｜tool▁output▁end｜>\n<｜tool▁output▁begin｜>1024");
+  });
+});
