@@ -76,6 +76,11 @@ export interface ChatTemplate {
    * The same prompt as chat turns, where an engine's chat path renders this template exactly
    * (undefined where it cannot, e.g. the last turn is not the user's).
    */
+  /**
+   * The generation prompt ends inside a reasoning block this tag opened (Qwen3.5 with thinking on
+   * writes "<think>\n"): the model's output starts in reasoning, without the tag.
+   */
+  opensReasoning?: string;
   chatTurns?: (messages: TemplateMessage[]) => ChatTurns | undefined;
   /** How this family's own template writes the protocol it was trained on, where that differs from the protocol's generic text. */
   toolFraming?: ToolFraming;

@@ -75,7 +75,8 @@ describe("WebLLM's chat path writes the lab's prompt", () => {
   afterAll(() => vi.useRealTimers());
 
   const cases = (Object.keys(MODELS) as ConvTemplateName[]).flatMap((name): Array<{ name: ConvTemplateName; thinking: boolean | undefined }> =>
-    name === "qwen3" ? [{ name, thinking: true }, { name, thinking: false }] : [{ name, thinking: undefined }],
+    // Qwen3.5 with thinking on ends its prompt inside an opened think block, which WebLLM's chat path cannot write: the raw path (tool-parity.test.ts).
+    name === "qwen3" ? [{ name, thinking: true }, { name, thinking: false }] : name === "qwen3_5" ? [{ name, thinking: false }] : [{ name, thinking: undefined }],
   );
 
   for (const { name, thinking } of cases) {

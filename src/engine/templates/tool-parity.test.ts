@@ -18,11 +18,6 @@ interface ParityCase {
   scenarios: ParityScenario[];
   /** Thinking on and off, for a family with the switch (the template's enable_thinking). */
   thinking?: boolean[];
-  /**
-   * What the official template writes at the end that the lab leaves to the model, with thinking
-   * on (Qwen3.5 opens the reply with "<think>\n"; the lab's parser reads the model's own tag).
-   */
-  openedThink?: string;
   /** The template writes a JSON result as a value: its client passes the parsed value (Llama 3.x). */
   jsonResults?: boolean;
 }
@@ -32,7 +27,8 @@ const cases: ParityCase[] = [
     family: "Qwen3.5",
     models: ["Qwen3.5-2B-q4f16_1-MLC", "Qwen/Qwen3.5-4B"],
     protocol: "qwen3-coder",
-    template: "Qwen-Qwen3.5-4B.jinja",
+    // llama.cpp's current copy (de3ff815) of Qwen/Qwen3.5-4B's template; huggingface.js's older copy renders the same.
+    template: "Qwen3.5-4B.jinja",
     context: {},
     scenarios: [
       ["single call, result", singleCall],
@@ -41,7 +37,6 @@ const cases: ParityCase[] = [
       ["parallel calls, results", parallelCalls],
     ],
     thinking: [true, false],
-    openedThink: "<think>\n",
   },
   {
     family: "Qwen3",
@@ -108,7 +103,7 @@ describe("the trained protocol's prompt is the official chat template's, tools i
   });
   afterAll(() => vi.useRealTimers());
 
-  for (const { family, models, protocol, template, context, scenarios, thinking: switches, openedThink, jsonResults: parsed } of cases) {
+  for (const { family, models, protocol, template, context, scenarios, thinking: switches, jsonResults: parsed } of cases) {
     for (const [scenario, messagesFor] of scenarios) {
       for (const system of [SYSTEM, undefined]) {
         for (const thinking of switches ?? [undefined]) {
@@ -116,13 +111,49 @@ describe("the trained protocol's prompt is the official chat template's, tools i
           it(label, () => {
             const messages = messagesFor(protocol);
             const expected = official(fixture(template), messages, system, { ...context, ...(thinking === false ? { enable_thinking: false } : {}) }, { jsonResults: parsed ?? false });
-            const opened = thinking !== false && openedThink ? openedThink : "";
-            for (const model of models) expect(ours(model, protocol, messages, system, thinking) + opened, model).toBe(expected);
+            for (const model of models) expect(ours(model, protocol, messages, system, thinking), model).toBe(expected);
           });
         }
       }
     }
   }
+});
+
+describe("Qwen3.5: thinking by default as the model cards say, the template's generation prompt either way", () => {
+  const qwen35 = fixture("Qwen3.5-4B.jinja");
+  const cases: Array<[string, boolean]> = [
+    ["Qwen3.5-0.8B-q4f16_1-MLC", false],
+    ["Qwen3.5-2B-q4f32_1-MLC", false],
+    ["Qwen/Qwen3.5-2B", false],
+    ["Qwen3.5-4B-q4f16_1-MLC", true],
+    ["Qwen/Qwen3.5-9B", true],
+  ];
+  for (const [model, on] of cases) {
+    it(`${model}: thinking ${on ? "on" : "off"} when not set`, () => {
+      const messages = singleCall("qwen3-coder");
+      const prompt = ours(model, "qwen3-coder", messages, SYSTEM);
+      expect(prompt.endsWith(on ? "<|im_start|>assistant\n<think>\n" : "<|im_start|>assistant\n<think>\n\n</think>\n\n"), prompt.slice(-60)).toBe(true);
+      expect(prompt).toBe(official(qwen35, messages, SYSTEM, on ? {} : { enable_thinking: false }));
+    });
+  }
+
+  it("a reply generated after the opened <think> is written back with it, as the template writes the turn", () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "What is 1234 * 5678?" },
+      {
+        role: "assistant",
+        content: "",
+        reasoning: "The user wants a product.",
+        rawOutput: "The user wants a product.\n</think>\n\n<tool_call>\n<function=calculator>\n<parameter=expression>\n1234 * 5678\n</parameter>\n</function>\n</tool_call>",
+        toolCalls: [call("c1", "calculator", { expression: "1234 * 5678" })],
+        protocol: "qwen3-coder",
+      },
+      result("c1", "calculator", "7006652"),
+    ];
+    const prompt = ours("Qwen/Qwen3.5-4B", "qwen3-coder", messages, SYSTEM, true);
+    expect(prompt).toContain("<|im_start|>assistant\n<think>\nThe user wants a product.\n</think>\n\n<tool_call>");
+    expect(prompt).toBe(official(qwen35, messages, SYSTEM, {}));
+  });
 });
 
 describe("without tools, the framing is the official template's", () => {

@@ -138,6 +138,8 @@ export const gemma4: ModelFamily = {
   // not MedGemma 4B ("medgemma-4b-it", a Gemma 3).
   serverNames: /gemma-?4(?=$|[-_:/\s])/i,
   conv: { template: conv, extras: { prefixText: BOS, extraStop: ["<eos>", "<|tool_response>"], controlTokens: GEMMA4_TOKENS, supportsThinkingToggle: true, rules, toolFraming: gemma4ToolFraming, writer } },
+  // enable_thinking; the template writes thinking off unless it is set.
+  thinking: { defaultOn: () => false },
   controlTokens: GEMMA4_TOKENS,
   protocol: { trained: "gemma4", fallback: "pythonic", why: "Gemma 4 was trained on its own <|tool_call>call:f{…} format" },
   // Google's values for Gemma 4 (temperature 1.0, top_p 0.95, top_k 64, with thinking on and off)
