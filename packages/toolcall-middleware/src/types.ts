@@ -103,9 +103,10 @@ export interface ToolFraming {
    * "system": after the system text (the default); "system-start": before it (Qwen3.5);
    * "first-user": before the first user message's text (Llama 3.1); "last-user": as the `header`
    * of the last user message, which the template writes before that turn (Mistral's
-   * [AVAILABLE_TOOLS] before the last [INST]).
+   * [AVAILABLE_TOOLS] before the last [INST]); "before-first-user": as the `header` of the first
+   * user message (Ministral 3's [AVAILABLE_TOOLS] before the first [INST]).
    */
-  placement?: "system" | "system-start" | "first-user" | "last-user";
+  placement?: "system" | "system-start" | "first-user" | "last-user" | "before-first-user";
   /** The role of a result's turn, where the template's differs from the protocol's. */
   toolResultRole?: "user" | "tool";
   /**

@@ -100,7 +100,8 @@ export function convTurns(conv: ConvTemplate, messages: TemplateMessage[], rules
     if (rules.writeTurn) {
       text = rules.writeTurn({ role, text, ...(message.header ? { header: message.header } : {}), first: i === 0, lastUser: index === lastUser, system: hasSystem ? first.content : "" });
     }
-    return { role, text };
+    // A family that writes its turns itself has placed the header already.
+    return { role, text, ...(message.header && role === "user" && !rules.writeTurn ? { header: message.header } : {}) };
   });
   return { systemPrompt, systemMessage, turns };
 }
@@ -110,13 +111,13 @@ export function renderConvTemplate(conv: ConvTemplate, messages: TemplateMessage
   const contentSep = conv.role_content_sep ?? ": ";
   const emptySep = conv.role_empty_sep ?? ": ";
   let out = prefixText + systemPrompt;
-  turns.forEach(({ role, text }, i) => {
+  turns.forEach(({ role, text, header = "" }, i) => {
     const roleString = conv.roles[role] ?? conv.roles.user;
     let body = text;
     const roleTemplate = conv.role_templates?.[role];
     if (roleTemplate !== undefined) body = fill(roleTemplate, PLACEHOLDER[role], text).replace(PLACEHOLDER.function, "");
     const rolePrefix = conv.add_role_after_system_message === false && systemPrompt !== "" && i === 0 ? "" : roleString + contentSep;
-    out += rolePrefix + body + conv.seps[i % conv.seps.length];
+    out += header + rolePrefix + body + conv.seps[i % conv.seps.length];
   });
   if (options.addGenerationPrompt) {
     out += options.enableThinking === false ? conv.roles.assistant + contentSep + EMPTY_THINK_BLOCK : conv.roles.assistant + emptySep + (rules.thinkingOpener ?? "");

@@ -119,5 +119,6 @@ export interface ConvTurns {
   systemPrompt: string;
   /** The system message inside it. */
   systemMessage: string;
-  turns: Array<{ role: "user" | "assistant" | "tool"; text: string }>;
+  /** `header`: what the template writes before the turn (a tool list before the first [INST]). */
+  turns: Array<{ role: "user" | "assistant" | "tool"; text: string; header?: string }>;
 }

@@ -101,10 +101,10 @@ export function familyById(id: string): ModelFamily | undefined {
   return families.find((family) => family.id === id);
 }
 
-/** The chat template of a family, with thinking on or off where it has the switch. */
+/** The chat template of a family for a server's prompt mode, with thinking on or off where it has the switch. */
 export function familyChatTemplate(family: ModelFamily, settings: { enableThinking?: boolean } = {}): ChatTemplate {
-  if (family.conv) return chatTemplateFromConv(family.conv.template, family.conv.extras, settings);
   if (family.template) return family.template(settings);
+  if (family.conv) return chatTemplateFromConv(family.conv.template, family.conv.extras, settings);
   throw new Error(`Model family "${family.id}" has no chat template`);
 }
 

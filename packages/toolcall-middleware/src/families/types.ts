@@ -52,7 +52,11 @@ export interface ModelFamily {
   serverNames?: RegExp;
   /** The mlc conv_template (WebLLM's chat path and KV reuse) and what the lab knows beyond it. */
   conv?: { template: ConvTemplate; extras: ConvTemplateExtras };
-  /** A template written by hand, for families without a conv_template (server only). */
+  /**
+   * A template written by hand: for families without a conv_template (server only), and for a
+   * family whose template a server's prompt mode writes where WebLLM's chat path cannot
+   * (Ministral 3's tool list before the first [INST]).
+   */
   template?: (settings: { enableThinking?: boolean }) => ChatTemplate;
   /** The family's thinking switch, where its template has one. */
   thinking?: ThinkingSwitch;

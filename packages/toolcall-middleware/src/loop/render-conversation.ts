@@ -39,6 +39,7 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
   const toolSection = renderToolSection(protocol, tools, controlTokens, framing);
   const toolsInFirstUser = framing?.placement === "first-user" && toolSection !== "";
   const toolsBeforeLastUser = framing?.placement === "last-user" && toolSection !== "";
+  const toolsBeforeFirstUser = framing?.placement === "before-first-user" && toolSection !== "";
   const renderAssistant = framing?.renderAssistant ?? protocol.renderAssistant;
   const renderToolResult = framing?.renderToolResult ?? protocol.renderToolResult;
   const leadingSystem: string[] = [];
@@ -52,7 +53,7 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
   const noSystem = (userSystem === undefined || userSystem.trim() === "") && leadingSystem.every((text) => text.trim() === "");
   const defaultSystem = noSystem && toolSection !== "" ? framing?.defaultSystem : undefined;
   const toolsFirst = framing?.placement === "system-start";
-  const toolsElsewhere = toolsInFirstUser || toolsFirst || toolsBeforeLastUser;
+  const toolsElsewhere = toolsInFirstUser || toolsFirst || toolsBeforeLastUser || toolsBeforeFirstUser;
   const systemParts = [defaultSystem ?? userSystem, ...leadingSystem];
   const joined = systemParts.filter((part): part is string => typeof part === "string" && part.trim() !== "").join("\n\n");
   const systemJoin = framing?.systemJoin ?? "\n\n";
@@ -62,7 +63,7 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
   const header = framing?.systemHeader && toolSection !== "" ? framing.systemHeader : undefined;
 
   const rendered: TemplateMessage[] = systemText || header ? [{ role: "system", content: systemText, ...(header ? { header } : {}) }] : [];
-  let toolsPlaced = !toolsInFirstUser;
+  let toolsPlaced = !toolsInFirstUser && !toolsBeforeFirstUser;
   // A result is escaped against everything that could end its turn or forge a call: the
   // template's control tokens and the markers of every protocol (the model may know several).
   const escape = promptEscaper(controlTokens, protocol);
@@ -104,8 +105,9 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
     } else if (i === lastUser) {
       rendered.push({ role: "user", content: message.content, header: toolSection });
     } else if (message.role === "user" && !toolsPlaced) {
-      // The family's template puts the tool section in front of the first user message.
-      rendered.push({ role: "user", content: toolSection + message.content });
+      // The family's template puts the tool section in front of the first user message: in its
+      // text, or before its turn (as the turn's header).
+      rendered.push(toolsBeforeFirstUser ? { role: "user", content: message.content, header: toolSection } : { role: "user", content: toolSection + message.content });
       toolsPlaced = true;
     } else rendered.push({ role: message.role, content: message.content });
   }
