@@ -7,6 +7,8 @@ import { App } from "./ui/App.tsx";
 import { ErrorBoundary } from "./ui/ErrorBoundary.tsx";
 import { Playground } from "./ui/playground/Playground.tsx";
 import "./ui/styles.css";
+// After every other rule it adjusts: the layout of narrow windows and phones.
+import "./ui/narrow.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

@@ -105,6 +105,14 @@ export function App() {
   const engineLabel = useEngineState(engineSelectors.label);
   const engineReady = useEngineState(engineSelectors.ready);
   const [view, setView] = useView();
+  // In a narrow window the side column (model, conversations, MCP, settings) is behind a button
+  // (narrow.css); in a wide one it is always shown and the button is hidden.
+  const [sideOpen, setSideOpen] = useState(false);
+  const toggleSide = () => {
+    const opening = !sideOpen;
+    setSideOpen(opening);
+    if (opening) requestAnimationFrame(() => document.getElementById("lab-side")?.scrollIntoView({ block: "start" }));
+  };
 
   return (
     <div className="app">
@@ -118,12 +126,18 @@ export function App() {
             Evaluate
           </button>
         </nav>
-        <ProtocolSelect />
+        {/* The protocol applies to the lab's next turn; Evaluate chooses its own protocols. */}
+        {view === "lab" && <ProtocolSelect />}
         <span className={`badge ${engineReady ? "badge-engine" : "badge-muted"}`} data-testid="engine-label" title={engineLabel}>
           {engineLabel}
         </span>
         <span className="header-spacer" />
         <WebGpuBadge status={gpu} />
+        {view === "lab" && (
+          <button type="button" className="side-toggle" data-testid="side-toggle" aria-expanded={sideOpen} aria-controls="lab-side" onClick={toggleSide}>
+            {sideOpen ? "Hide model & settings" : "Model & settings"}
+          </button>
+        )}
       </header>
       {gpu.state === "unavailable" && (
         <div className="notice notice-warn" role="status" data-testid="webgpu-message">
@@ -149,8 +163,8 @@ export function App() {
       )}
       {/* Each panel has its own error boundary: one that fails leaves the others usable. */}
       {/* The lab stays mounted (hidden) while Evaluate is shown: a chat under way goes on. */}
-      <main className="panes" hidden={view !== "lab"}>
-        <div className="pane pane-side">
+      <main className={sideOpen ? "panes side-open" : "panes"} hidden={view !== "lab"}>
+        <div className="pane pane-side" id="lab-side">
           <section className="side-section" aria-label="Model">
             <h2>Model</h2>
             <PanelBoundary name="Model">
