@@ -10,6 +10,7 @@ import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { AssistantMessage } from "./AssistantMessage.tsx";
 import { ChatEmptyState } from "./ChatEmptyState.tsx";
 import { ChatInput } from "./ChatInput.tsx";
+import { ReplayEnded } from "./ReplayEnded.tsx";
 import { useChatScroll } from "./use-chat-scroll.ts";
 
 /** The words of a message, for showing one that could not be rendered as plain text. */
@@ -65,6 +66,7 @@ export function ChatPane() {
             </div>
           ))}
           {range.after > 0 && <div aria-hidden="true" style={{ height: range.after }} />}
+          {items.length > 0 && <ReplayEnded />}
         </div>
       </div>
       <ChatInput />

@@ -1,0 +1,24 @@
+// Ways out where the lab used to end in an error: continuing a branch on a replay whose
+// recording is over explains itself instead of adding an engine-error step.
+import { expect, test } from "@playwright/test";
+import { openLab, send, serveTranscript } from "./lab-helpers.ts";
+
+test("'Continue from the branch' on a finished recording explains why it cannot, and adds no step", async ({ page }) => {
+  const call = '<tool_call>\n{"name": "calculator", "arguments": {"expression": "1234 * 5678"}}\n</tool_call>';
+  const url = await serveTranscript(page, "two-turns", { title: "Calculator, two turns", protocol: "hermes", chunkChars: 16, delayMs: 1, turns: [`Working.\n${call}`, "1234 × 5678 = 7,006,652."] });
+  await openLab(page, url);
+  await send(page, "What is 1234 × 5678?");
+  await expect(page.locator('[data-testid=step-item][data-status="final"]')).toHaveCount(1);
+  await page.getByTestId("step-item").first().click();
+  await page.getByTestId("step-rerun").click();
+  await page.getByTestId("rerun-run").click();
+  const items = page.getByTestId("step-item");
+  await expect(items).toHaveCount(3);
+
+  await items.nth(1).click();
+  await page.getByTestId("rerun-continue").click();
+  await expect(page.getByTestId("branch-message")).toContainText("The recording is over");
+  await expect(page.getByTestId("branch-message")).toContainText("real model or a server");
+  await expect(items).toHaveCount(3);
+  await expect(page.locator('[data-testid=step-item][data-status="engine-error"]')).toHaveCount(0);
+});
