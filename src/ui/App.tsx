@@ -116,6 +116,18 @@ export function App() {
 
   return (
     <div className="app">
+      <a
+        className="skip-link"
+        href="#chat-input"
+        data-testid="skip-to-chat"
+        onClick={(event) => {
+          event.preventDefault();
+          if (view !== "lab") setView("lab");
+          requestAnimationFrame(() => document.getElementById("chat-input")?.focus());
+        }}
+      >
+        Skip to the message box
+      </a>
       <header className="app-header">
         <h1 className="brand">Toolcall Lab</h1>
         <nav className="view-switch" aria-label="View">
@@ -164,6 +176,22 @@ export function App() {
       {/* Each panel has its own error boundary: one that fails leaves the others usable. */}
       {/* The lab stays mounted (hidden) while Evaluate is shown: a chat under way goes on. */}
       <main className={sideOpen ? "panes side-open" : "panes"} hidden={view !== "lab"}>
+        <section className="pane pane-chat" aria-label="Chat">
+          <h2 className="pane-title">
+            Chat {title && <span className="pane-subtitle" data-testid="conversation-title">{visibleBidi(title)}</span>}
+          </h2>
+          <PanelBoundary name="Chat" resetKeys={[activeId]}>
+            <ChatPane />
+          </PanelBoundary>
+        </section>
+        <section className="pane pane-debugger" aria-label="Debugger">
+          <h2>Debugger</h2>
+          <PanelBoundary name="Debugger" resetKeys={[activeId]}>
+            <LabDebugger />
+          </PanelBoundary>
+        </section>
+        {/* Last in the page's order (placed first on screen by the grid): tabbing reaches the chat
+            and its suggestion before the forty fields of the side column. */}
         <div className="pane pane-side" id="lab-side">
           <section className="side-section" aria-label="Model">
             <h2>Model</h2>
@@ -196,20 +224,6 @@ export function App() {
             </PanelBoundary>
           </details>
         </div>
-        <section className="pane pane-chat" aria-label="Chat">
-          <h2 className="pane-title">
-            Chat {title && <span className="pane-subtitle" data-testid="conversation-title">{visibleBidi(title)}</span>}
-          </h2>
-          <PanelBoundary name="Chat" resetKeys={[activeId]}>
-            <ChatPane />
-          </PanelBoundary>
-        </section>
-        <section className="pane pane-debugger" aria-label="Debugger">
-          <h2>Debugger</h2>
-          <PanelBoundary name="Debugger" resetKeys={[activeId]}>
-            <LabDebugger />
-          </PanelBoundary>
-        </section>
       </main>
     </div>
   );
