@@ -60,6 +60,8 @@ for (const width of [390, 768]) {
     await toggle.click();
     await expect(toggle).toHaveAttribute("aria-expanded", "true");
     await expect(page.getByTestId("engine-select")).toBeInViewport();
+    // The transcript counts its entries as the debugger does: steps.
+    await expect(page.getByTestId("transcript-steps")).toHaveText("2 recorded steps · protocol hermes");
     await page.screenshot({ path: imagePath(`lab-side-${width}`) });
     expect(await pastTheEdge(page)).toEqual([]);
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
@@ -87,6 +89,8 @@ test("at 390 px Evaluate and the playground fit the width", async ({ page }) => 
 
   await page.goto("/?view=playground");
   await expect(page.getByTestId("playground-call")).toHaveCount(1);
+  // Its sample says what its call does (it once said "the weather" and asked for the time).
+  await expect(page.getByTestId("playground-output")).toHaveValue(/^I will look up the time in Paris\.\n<tool_call>/);
   await page.screenshot({ path: imagePath("playground-390"), fullPage: true });
   expect(await pastTheEdge(page)).toEqual([]);
   expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);

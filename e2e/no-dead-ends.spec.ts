@@ -22,3 +22,20 @@ test("'Continue from the branch' on a finished recording explains why it cannot,
   await expect(items).toHaveCount(3);
   await expect(page.locator('[data-testid=step-item][data-status="engine-error"]')).toHaveCount(0);
 });
+
+test("Settings say so when they put a typed value back in range", async ({ page }) => {
+  await openLab(page, "hermes-calculator");
+  const maxSteps = page.getByTestId("setting-max-steps");
+  await maxSteps.fill("-3");
+  await maxSteps.blur();
+  await expect(maxSteps).toHaveValue("1");
+  await expect(page.getByTestId("setting-max-steps-clamped")).toHaveText("-3 is below the least allowed, 1: set to 1.");
+  const temperature = page.getByTestId("setting-temperature");
+  await temperature.fill("5");
+  await temperature.blur();
+  await expect(temperature).toHaveValue("2");
+  await expect(page.getByTestId("setting-temperature-clamped")).toHaveText("5 is above the most allowed, 2: set to 2.");
+  // Typing again clears the note.
+  await maxSteps.fill("4");
+  await expect(page.getByTestId("setting-max-steps-clamped")).toHaveCount(0);
+});

@@ -33,7 +33,7 @@ export function ReplayEnded() {
   return (
     <section ref={panel} className="replay-ended" role="status" aria-label="The recording is over" data-testid="replay-ended">
       <p>
-        <strong>The recording is over.</strong> “{transcript.title}” has played its {count === 1 ? "one recorded reply" : `${count} recorded replies`}: a replay
+        <strong>The recording is over.</strong> “{transcript.title}” has played its {count === 1 ? "one recorded step" : `${count} recorded steps`}: a replay
         has nothing more to say. What next?
       </p>
       <div className="replay-ended-actions">

@@ -3,7 +3,7 @@
 // step. A bar under the step's header; each opens its own panel.
 import { useConversation, useLabStores } from "../../app/lab-stores-context.tsx";
 import "./experiments.css";
-import { useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { StepFolder } from "../debugger/build-steps.ts";
 import { listProtocols } from "toolcall-middleware/protocols/registry.ts";
 import type { ToolSpec } from "toolcall-middleware/types.ts";
@@ -11,10 +11,14 @@ import { collectParse } from "toolcall-middleware/parser/collect.ts";
 import { userSystemPrompt } from "../../experiments/rerun-draft.ts";
 import type { RunView, StepsModel, StepView } from "../debugger/build-steps.ts";
 import { stepLabel } from "../debugger/format.ts";
-import { CompareSteps, type ComparedStep } from "./CompareSteps.tsx";
-import { BranchActions } from "./BranchActions.tsx";
-import { ReparsePanel } from "./ReparsePanel.tsx";
-import { RerunPanel } from "./RerunPanel.tsx";
+import type { ComparedStep } from "./CompareSteps.tsx";
+
+// The panels load when first opened: the first screen does not carry them (docs/measured.md).
+const CompareSteps = lazy(() => import("./CompareSteps.tsx").then((m) => ({ default: m.CompareSteps })));
+const BranchActions = lazy(() => import("./BranchActions.tsx").then((m) => ({ default: m.BranchActions })));
+const ReparsePanel = lazy(() => import("./ReparsePanel.tsx").then((m) => ({ default: m.ReparsePanel })));
+const RerunPanel = lazy(() => import("./RerunPanel.tsx").then((m) => ({ default: m.RerunPanel })));
+const loadingPanel = <p className="dbg-hint">Loading…</p>;
 
 export interface StepExperimentsProps {
   step: StepView;
@@ -140,11 +144,13 @@ export function StepExperiments({ step, run, model, tools }: StepExperimentsProp
           {otherModel.error}
         </p>
       )}
-      {step.branch && <BranchNote step={step} run={run} />}
-      {compared && <CompareSteps a={compared.a} b={compared.b} />}
-      {rerunOpen && <RerunPanel key={step.key} step={step} run={run} tools={tools} />}
-      {nativeStep && reparseAs !== "" && <p className="dbg-hint">A native step's output is the server's text; its calls came structured, so a re-read sees only the text.</p>}
-      {reparseAs !== "" && <ReparsePanel step={step} tools={tools} protocol={reparseAs} strict={strict} />}
+      <Suspense fallback={loadingPanel}>
+        {step.branch && <BranchNote step={step} run={run} />}
+        {compared && <CompareSteps a={compared.a} b={compared.b} />}
+        {rerunOpen && <RerunPanel key={step.key} step={step} run={run} tools={tools} />}
+        {nativeStep && reparseAs !== "" && <p className="dbg-hint">A native step's output is the server's text; its calls came structured, so a re-read sees only the text.</p>}
+        {reparseAs !== "" && <ReparsePanel step={step} tools={tools} protocol={reparseAs} strict={strict} />}
+      </Suspense>
     </div>
   );
 }
