@@ -39,3 +39,16 @@ test("Settings say so when they put a typed value back in range", async ({ page 
   await maxSteps.fill("4");
   await expect(page.getByTestId("setting-max-steps-clamped")).toHaveCount(0);
 });
+
+test("a recording replayed after a message it was not made for says so beside the reply; its own message gets no note", async ({ page }) => {
+  await openLab(page, "hermes-calculator");
+  await send(page, "What is the capital of France?");
+  const reply = page.getByTestId("message-assistant");
+  await expect(reply).toHaveAttribute("data-status", "final");
+  await expect(reply.getByTestId("replay-other-message")).toContainText("made for “What is 1234 * 5678?”");
+
+  await page.getByTestId("new-conversation").click();
+  await page.getByTestId("suggested-message").click();
+  await expect(page.getByTestId("message-assistant")).toHaveAttribute("data-status", "final");
+  await expect(page.getByTestId("replay-other-message")).toHaveCount(0);
+});

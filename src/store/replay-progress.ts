@@ -25,3 +25,32 @@ export function recordingOverNotice(engineName: string): string {
   const title = engineName.replace(/^replay: /, "");
   return `The recording "${title}" is over: every turn it holds has played. Your message is kept in the box; pick what to do next above it.`;
 }
+
+/**
+ * The run that played a script's first recorded step in this conversation (the one at the
+ * conversation's replayOrigin), with the message it answered: the recording was made for its
+ * suggested message, and a reply to another message is worth a word beside it.
+ */
+export function firstReplayedRun(
+  script: { title: string },
+  conversation: { events: readonly LoopEvent[]; replayOrigin?: Conversation["replayOrigin"] },
+): { runId: string; message: string } | null {
+  const origin = conversation.replayOrigin;
+  if (!origin || origin.engine !== replayEngineName(script.title)) return null;
+  const branches = new Set<string>();
+  const asked = new Map<string, string>();
+  let generation = 0;
+  for (const event of conversation.events) {
+    if (event.type === "run-start") {
+      if (event.branch) branches.add(event.runId);
+      else if (!event.parent) asked.set(event.runId, event.messages.findLast((m) => m.role === "user")?.content ?? "");
+    } else if (event.type === "step-start" && !branches.has(event.runId) && !(event.parent && branches.has(event.parent.runId))) {
+      if (generation === origin.generation) {
+        const runId = event.parent?.runId ?? event.runId;
+        return asked.has(runId) ? { runId, message: asked.get(runId)! } : null;
+      }
+      generation += 1;
+    }
+  }
+  return null;
+}

@@ -22,9 +22,10 @@ export function ReplayEnded() {
   const notice = useRunState((s) => s.notice);
   const shown = kind === "replay" && transcript !== null && left === 0 && !running;
   const panel = useRef<HTMLElement>(null);
-  // In view when it appears, and again when a message was refused because the recording is over.
+  // Brought into view when a message was refused because the recording is over (not when it
+  // appears: a reader scrolled up in the reply keeps their place).
   useEffect(() => {
-    if (shown) panel.current?.scrollIntoView({ block: "nearest" });
+    if (shown && notice !== null) panel.current?.scrollIntoView({ block: "nearest" });
   }, [shown, notice]);
   if (!shown) return null;
 
