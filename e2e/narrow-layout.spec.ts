@@ -53,6 +53,8 @@ for (const width of [390, 768]) {
     if (width <= 700) expect(debuggerPane.y).toBeGreaterThanOrEqual(chat.y + chat.height - 1);
     else expect(debuggerPane.x).toBeGreaterThanOrEqual(chat.x + chat.width - 1);
     await page.getByTestId("prompt-view").scrollIntoViewIfNeeded();
+    // The raw output box is as tall as its five short lines, not a fixed, mostly empty box.
+    expect(await page.getByTestId("raw-output-view").evaluate((box) => box.clientHeight)).toBeLessThan(190);
     await page.screenshot({ path: imagePath(`lab-debugger-${width}`) });
     expect(await pastTheEdge(page)).toEqual([]);
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);

@@ -142,7 +142,8 @@ export function SamplingFields({ settings, update }: { settings: ConversationSet
         {capNote(engine)}
       </p>
       <p className="field-hint" data-testid="setting-last-budget">
-        Latest step: {lastBudget ? describeBudget(lastBudget) : "no budget recorded yet."}
+        {/* An unknown cap is explained once, by the note above. */}
+        Latest step: {lastBudget ? (lastBudget.kind === "unknown" && engine?.contextWindowSize === undefined ? `max tokens ${lastBudget.requested?.toLocaleString("en-US") ?? "(engine default)"} sent as set.` : describeBudget(lastBudget)) : "no budget recorded yet."}
       </p>
     </fieldset>
   );
