@@ -52,3 +52,25 @@ test("a recording replayed after a message it was not made for says so beside th
   await expect(page.getByTestId("message-assistant")).toHaveAttribute("data-status", "final");
   await expect(page.getByTestId("replay-other-message")).toHaveCount(0);
 });
+
+test("Compare puts the earlier step as A, so the diff reads forwards; its selects stay inside the pane at 1440 px", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openLab(page, "hermes-calculator");
+  await send(page, "What is 1234 * 5678?");
+  await expect(page.getByTestId("message-assistant")).toHaveAttribute("data-status", "final");
+  const items = page.getByTestId("step-item");
+  await items.first().click();
+  const secondKey = await page.getByTestId("compare-with").locator("option").nth(1).getAttribute("value");
+  await page.getByTestId("compare-with").selectOption(secondKey!);
+  await expect(page.getByTestId("step-compare-a")).toContainText("step 1");
+  await expect(page.getByTestId("step-compare-b")).toContainText("step 2");
+  // A second conversation adds the conversation select: both selects end inside the debugger pane.
+  await page.getByTestId("new-conversation").click();
+  await send(page, "hello");
+  await items.first().click();
+  const pane = (await page.getByRole("region", { name: "Debugger" }).boundingBox())!;
+  for (const id of ["compare-conversation", "compare-with"]) {
+    const box = (await page.getByTestId(id).boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(pane.x + pane.width);
+  }
+});

@@ -74,10 +74,14 @@ export function StepExperiments({ step, run, model, tools }: StepExperimentsProp
   const candidates: StepsModel | null = !fromOther ? model : otherModel && otherModel.id === source && "model" in otherModel ? otherModel.model : null;
   const otherTitle = fromOther ? (conversations.find((c) => c.id === source)?.title ?? "another conversation") : null;
   const other = compareWith !== "" ? candidates?.steps.get(compareWith) : undefined;
-  const compared = useMemo(
-    () => (other && (fromOther || other.key !== step.key) ? { a: comparable(other, `${otherTitle ? `${otherTitle} · ` : ""}${stepLabel(other)}`), b: comparable(step) } : null),
-    [other, step, fromOther, otherTitle],
-  );
+  // A is the earlier step, B the later, so the diff reads forwards (another conversation's step is A).
+  const compared = useMemo(() => {
+    if (!other || (!fromOther && other.key === step.key)) return null;
+    const otherSide = comparable(other, `${otherTitle ? `${otherTitle} · ` : ""}${stepLabel(other)}`);
+    const thisSide = comparable(step);
+    const otherFirst = fromOther || model.order.indexOf(other.key) < model.order.indexOf(step.key);
+    return otherFirst ? { a: otherSide, b: thisSide } : { a: thisSide, b: otherSide };
+  }, [other, step, fromOther, otherTitle, model]);
   const nativeStep = step.request !== undefined;
   const finished = step.status !== "running";
   return (
