@@ -15,7 +15,8 @@ async function chatWithStepOpen(page: Page): Promise<void> {
 }
 
 test("docs picture: the chat beside the debugger at 1440 px", async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
+  // Tall enough to show the raw output and the parse steps under the prompt.
+  await page.setViewportSize({ width: 1440, height: 1240 });
   await chatWithStepOpen(page);
   await page.screenshot({ path: imagePath("lab-chat-and-debugger") });
 });
