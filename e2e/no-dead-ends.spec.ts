@@ -74,3 +74,9 @@ test("Compare puts the earlier step as A, so the diff reads forwards; its select
     expect(box.x + box.width).toBeLessThanOrEqual(pane.x + pane.width);
   }
 });
+
+test("the parser playground is linked from the lab's header", async ({ page }) => {
+  await openLab(page, "hermes-calculator");
+  await page.getByTestId("view-playground").click();
+  await expect(page.getByTestId("playground-call")).toHaveCount(1);
+});

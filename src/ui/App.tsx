@@ -137,6 +137,10 @@ export function App() {
           <button type="button" data-testid="view-evaluate" aria-pressed={view === "evaluate"} onClick={() => setView("evaluate")}>
             Evaluate
           </button>
+          {/* A page of its own (no engine, no conversation): try a parser on any text. */}
+          <a className="view-link" href="?view=playground" data-testid="view-playground">
+            Playground
+          </a>
         </nav>
         {/* The protocol applies to the lab's next turn; Evaluate chooses its own protocols. */}
         {view === "lab" && <ProtocolSelect />}
