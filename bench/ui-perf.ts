@@ -29,7 +29,8 @@ const ROOT = resolve(import.meta.dirname, "..");
 // and `node_modules/` may be shared by several checkouts (git worktrees), so not there either.
 export const OUT_DIR = join(ROOT, ".bench-cache", "ui-bench");
 const LONG_TASK_TARGET_MS = 50;
-const INITIAL_JS_TARGET_KB = 250;
+// The goal of issue #30 (it was < 250 KB before): the first screen without the experiments, the playground and Evaluate.
+const INITIAL_JS_TARGET_KB = 180;
 /** Chunks that load only when a WebLLM model is chosen (the engine, its worker). */
 const WEBLLM_CHUNK = /web-?llm|worker/i;
 

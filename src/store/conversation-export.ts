@@ -154,7 +154,7 @@ export async function importConversation(text: string, now = Date.now(), pause: 
       return `${where}: ${issue.message}`;
     });
     const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : "";
-    throw new ImportError(`This is not a Toolcall Lab conversation export — ${problems.join("; ")}${more}. Expected a file saved with "Export JSON".`);
+    throw new ImportError(`This is not a Toolcall Lab conversation export — ${problems.join("; ")}${more}. Expected a file saved with the Conversations pane's "Export" button.`);
   }
   const file = result.data;
   const settings = { ...defaultSettings, ...upgradeSettings((file.settings ?? {}) as Partial<ConversationSettings>) };

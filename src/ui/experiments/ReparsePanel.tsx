@@ -48,7 +48,7 @@ export function ReparsePanel({ step, tools, protocol, strict }: { step: StepView
   return (
     <section className="xp-panel" aria-label="Parse as" data-testid="reparse-view">
       <p className={`xp-explain ${differences.length === 0 ? "tone-ok" : "tone-warn"}`} data-testid="reparse-explanation" role="status">
-        {visibleBidi(explanation)}
+        <WithCode text={explanation} />
       </p>
       <div className="xp-sides">
         <ParseSide title={`recorded · ${step.protocol}`} calls={recorded.calls} events={recordedEvents} testId="reparse-recorded" />
@@ -144,5 +144,22 @@ function KeepAsBranch({ step, tools, protocol, strict }: { step: StepView; tools
       </button>
       {message && <span role="status"> {message}</span>}
     </p>
+  );
+}
+
+/** The explanation's `marker` spans (written in backticks) shown as code, not as backticks. */
+function WithCode({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/(`[^`]+`)/).map((part, i) =>
+        i % 2 === 1 ? (
+          <code key={i} className="mono">
+            {visibleBidi(part.slice(1, -1))}
+          </code>
+        ) : (
+          <span key={i}>{visibleBidi(part)}</span>
+        ),
+      )}
+    </>
   );
 }
