@@ -1,8 +1,10 @@
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
+import { serveModels } from "./scripts/real-models/serve-models.ts";
 
 export default defineConfig({
-  plugins: [react()],
+  // serveModels: /models/<id>.gguf from the per-user cache (the CPU engine loads real weights from there).
+  plugins: [react(), serveModels()],
   // The middleware package (packages/toolcall-middleware) by its name, from its sources: tsconfig.json's paths.
   resolve: { tsconfigPaths: true },
   // WebLLM's worker imports ES modules, so workers are bundled as modules.
