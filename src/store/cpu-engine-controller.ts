@@ -86,6 +86,12 @@ function templateFor(family: ModelFamily | undefined, loaded: LoadedCpuModel, na
   return { error: "The lab does not know this model's family and its GGUF has no chat template, so no prompt can be written for it." };
 }
 
+/** `?cpuThreads=N` fixes the thread count (the benchmark compares 1 and 2); else every core where the page is isolated. */
+function threadsFromUrl(): number | undefined {
+  const value = Number(new URLSearchParams(globalThis.location?.search ?? "").get("cpuThreads"));
+  return Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
 export function createCpuEngine({ engines, turn, load = loadOnDemand }: { engines: Pick<Engines, "setCpuEngine" | "selectEngineKind" | "store">; turn: TurnOnTheModel; load?: LoadCpuModel }) {
   const store = createStore<CpuEngineState>()(() => ({
     selectedModelId: findCpuModel(recall(KEYS.model) ?? "") ? recall(KEYS.model)! : DEFAULT_CPU_MODEL_ID,
@@ -122,7 +128,7 @@ export function createCpuEngine({ engines, turn, load = loadOnDemand }: { engine
           if (loading === controller) engines.setCpuEngine({ cpuStatus: { state: "loading", what, progress: progressOf(loadedBytes, totalBytes, startedAt, loadedBytes >= totalBytes && totalBytes > 0 ? "Loading the weights into llama.cpp" : "Downloading the GGUF file") } });
         },
         ...(bosText ? { bosText } : {}),
-        ...(options.threads ? { threads: options.threads } : {}),
+        ...((options.threads ?? threadsFromUrl()) ? { threads: options.threads ?? threadsFromUrl() } : {}),
       });
       if (controller.signal.aborted) {
         await loaded.unload().catch(() => undefined);
