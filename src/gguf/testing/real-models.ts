@@ -1,7 +1,6 @@
 // The real models' GGUF files in the per-user cache (`npm run models`), for tests. In CI a
 // missing file is a failure; elsewhere a test may skip with the message this gives.
 import { existsSync, openSync, readSync, closeSync } from "node:fs";
-// @ts-expect-error -- a plain .mjs script without types
 import { readManifest, modelPath } from "../../../scripts/real-models/cache-dir.mjs";
 import type { GgufByteReader } from "../gguf-metadata.ts";
 
@@ -12,10 +11,9 @@ export interface RealModel {
 }
 
 export function realModel(id: string): RealModel {
-  const manifest = readManifest() as { models: Array<{ id: string; family: string; file: string }> };
-  const model = manifest.models.find((entry) => entry.id === id);
+  const model = readManifest().models.find((entry) => entry.id === id);
   if (!model) throw new Error(`models/models.json has no model "${id}".`);
-  return { id, family: model.family, path: modelPath(model) as string };
+  return { id, family: model.family, path: modelPath(model) };
 }
 
 /** Why the model cannot be used here (its file is missing), or null when it can. */
