@@ -90,11 +90,12 @@ describe("structural tags to GBNF", () => {
     expect(() => structuralTagToGbnf(tag)).toThrow(GrammarConversionError);
   });
 
-  it("a required call (at_least_one) cannot be skipped; stop_after_first ends the output after it", () => {
+  it("a required call (at_least_one) opens the output, as in XGrammar; stop_after_first ends the output after it", () => {
     const tag = listProtocols().find((p) => p.name === "hermes")!.structuralTag!(tools, "required");
     const m = new GbnfMatcher(structuralTagToGbnf(tag).grammar);
     const call = '<tool_call>\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n</tool_call>';
-    expect([m.accepts("just text"), m.accepts(call), m.accepts(`Sure. ${call} done`)]).toEqual([false, true, true]);
+    expect([m.accepts("just text"), m.accepts(call), m.accepts(`${call} done`), m.accepts(`Sure. ${call}`)]).toEqual([false, true, true, false]);
+    expect(structuralTagToGbnf(tag).lazy).toBeNull();
     const once = { ...tag, format: { ...tag.format, stop_after_first: true } } as StructuralTag;
     const first = new GbnfMatcher(structuralTagToGbnf(once).grammar);
     expect([first.accepts(call), first.accepts(`${call} more`)]).toEqual([true, false]);

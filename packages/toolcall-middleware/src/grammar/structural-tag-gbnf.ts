@@ -5,7 +5,8 @@
 //   `sampling.grammar` (the lab's CPU engine) and llama-server's `grammar` field.
 // - `lazy`: the calls only, with the triggers that switch it on (llama-server's `grammar_lazy`
 //   and `grammar_triggers`): text before a trigger is sampled free, so it costs nothing there.
-//   wllama 3.x has no lazy grammars, so the CPU engine uses `grammar`.
+//   wllama 3.x has no lazy grammars, so the CPU engine uses `grammar`. A required call
+//   (at_least_one) opens the output, as in XGrammar, so it has no lazy form.
 import type { StructuralTag, StructuralTagFormat, StructuralTagItem } from "../types.ts";
 import { addEbnf } from "./ebnf-to-gbnf.ts";
 import { GbnfBuilder, GrammarConversionError, gbnfLiteral } from "./gbnf-builder.ts";
@@ -84,9 +85,10 @@ function triggeredTags(format: TriggeredTags, context: Context, hint: string): s
   const { builder } = context;
   const call = calls(format, context, hint);
   const text = addTextWithout(builder, format.triggers, `${hint}-free`);
-  // After the first call the output ends (stop_after_first) or goes on as before.
-  if (format.stop_after_first) return format.at_least_one ? `${text} ${call}` : `${text} (${call})?`;
-  return format.at_least_one ? `${text} ${call} ${text} (${call} ${text})*` : `${text} (${call} ${text})*`;
+  // As XGrammar: with at_least_one the output opens with a call; after the first call it ends
+  // (stop_after_first) or goes on with free text and calls.
+  if (format.stop_after_first) return format.at_least_one ? call : `${text} (${call})?`;
+  return format.at_least_one ? `${call} ${text} (${call} ${text})*` : `${text} (${call} ${text})*`;
 }
 
 /**
@@ -121,7 +123,8 @@ export function structuralTagToGbnf(structuralTag: StructuralTag): GbnfGrammars 
   const root = convert(structuralTag.format, { builder: plain, until: undefined }, "out");
   const format = structuralTag.format;
   let lazy: GbnfGrammars["lazy"] = null;
-  if (format.type === "triggered_tags") {
+  // A required call opens the output, so there is nothing to wait for: no lazy form.
+  if (format.type === "triggered_tags" && !format.at_least_one) {
     // llama.cpp starts a lazy grammar at the trigger: from there the output is a call, then
     // (unless it stops after the first) free text and calls as in the plain grammar.
     const builder = new GbnfBuilder();
