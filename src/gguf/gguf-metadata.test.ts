@@ -144,3 +144,10 @@ describe("ggufModelFacts", () => {
     expect(facts).toMatchObject(expected);
   });
 });
+
+describe("strings as written", () => {
+  it("keeps a leading byte-order mark (Gemma 3 has both \"\\uFEFF//\" and \"//\" as tokens)", async () => {
+    const metadata = await readGgufMetadata(readerOver(ggufWith({ t: { type: "strings", value: ["\uFEFF//", "//"] } })));
+    expect(ggufStrings(metadata, "t")).toEqual(["\uFEFF//", "//"]);
+  });
+});

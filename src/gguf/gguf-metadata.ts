@@ -64,7 +64,8 @@ class ForwardReader {
   private buffer = new Uint8Array(0);
   private bufferStart = 0;
   private position = 0;
-  private readonly decoder = new TextDecoder("utf-8", { fatal: true });
+  // ignoreBOM keeps a leading U+FEFF: Gemma 3 has tokens "\uFEFF//" beside "//".
+  private readonly decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
   constructor(
     private readonly read: GgufByteReader,
