@@ -1,4 +1,8 @@
-// Types of cache-dir.mjs, for the TypeScript that imports it (the Vite plugin serving models).
+export interface ManifestModelPart {
+  package: string;
+  version: string;
+  path: string;
+}
 export interface ManifestModel {
   id: string;
   label: string;
@@ -7,10 +11,14 @@ export interface ManifestModel {
   file: string;
   sha256: string;
   size: number;
-  parts: Array<{ package: string; version: string; path: string }>;
+  parts: ManifestModelPart[];
   huggingFace?: { repo: string; file: string };
+}
+export interface ModelsManifest {
+  models: ManifestModel[];
+  llamaServer: { package: string; version: string };
 }
 export function labCacheDir(): string;
 export const manifestPath: string;
-export function readManifest(): { models: ManifestModel[] };
+export function readManifest(): ModelsManifest;
 export function modelPath(model: ManifestModel): string;
