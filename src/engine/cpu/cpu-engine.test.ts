@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EngineChunk } from "toolcall-middleware/types.ts";
+import type { EngineChunk, StructuralTag } from "toolcall-middleware/types.ts";
 import { completionBody, type CompletionBody } from "./completion-body.ts";
 import { CpuEngine, type CompletionChunk } from "./cpu-engine.ts";
 import { promptForRuntime } from "./runtime-prompt.ts";
@@ -131,8 +131,25 @@ describe("the CPU engine's stream", () => {
     await expect(collect(engine.generate("p", {}, new AbortController().signal))).rejects.toThrow("failed to parse grammar");
   });
 
-  it("says why it cannot constrain a step yet", () => {
-    const engine = new CpuEngine({ name: "t", runtime: scriptedRuntime([]), bos: { runtimeAddsBos: false } });
-    expect(engine.constrains).toMatchObject({ supported: false });
+  it("constrains a step with its structural tag written as a llama.cpp grammar", async () => {
+    const runtime = scriptedRuntime([final("stop", { prompt_n: 1, cache_n: 0, predicted_n: 0 })]);
+    const engine = new CpuEngine({ name: "t", runtime, bos: { runtimeAddsBos: false } });
+    expect(engine.constrains).toEqual({ supported: true });
+    const structuralTag: StructuralTag = {
+      type: "structural_tag",
+      format: { type: "triggered_tags", triggers: ["<tool_call>"], tags: [{ type: "tag", begin: "<tool_call>", content: { type: "json_schema", json_schema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } }, end: "</tool_call>" }] },
+    };
+    await collect(engine.generate("p", {}, new AbortController().signal, { structuralTag }));
+    const grammar = runtime.bodies[0]!.grammar;
+    expect(grammar).toMatch(/^root ::= /m);
+    expect(grammar).toContain("<tool_call>");
+  });
+
+  it("without a structural tag, sends the step's own grammar if it has one, else none", async () => {
+    const runtime = scriptedRuntime([final("stop", { prompt_n: 1, cache_n: 0, predicted_n: 0 })]);
+    const engine = new CpuEngine({ name: "t", runtime, bos: { runtimeAddsBos: false } });
+    await collect(engine.generate("p", {}, new AbortController().signal));
+    await collect(engine.generate("p", { grammar: 'root ::= "yes"' }, new AbortController().signal));
+    expect(runtime.bodies.map((b) => b.grammar)).toEqual([undefined, 'root ::= "yes"']);
   });
 });

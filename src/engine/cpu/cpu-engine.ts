@@ -2,7 +2,8 @@
 // worker), behind the lab's Engine interface. It streams a raw completion of the exact rendered
 // prompt; Stop aborts between two tokens and keeps what streamed; the last chunk's timings give
 // the step's usage (tokens prefilled and reused from the prompt cache, speeds).
-import type { Engine, EngineChunk, GenerationRequest, GenerationSettings } from "toolcall-middleware/types.ts";
+import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
+import type { Engine, EngineChunk, GenerationRequest, GenerationSettings, StructuralTag } from "toolcall-middleware/types.ts";
 import { completionBody, type CompletionBody } from "./completion-body.ts";
 import { usageFromFinalChunk, type LlamaTimings } from "./completion-usage.ts";
 import type { BosHandling } from "./runtime-prompt.ts";
@@ -23,8 +24,8 @@ export interface CpuEngineOptions {
   runtime: CompletionRuntime;
   bos: BosHandling;
   contextWindowSize?: number;
-  /** Why constrained decoding is not offered (until the structural tag can be written as a GBNF grammar). */
-  constrainsReason?: string;
+  /** Counts a rendered prompt's tokens as llama.cpp reads it (the GGUF's own tokenizer). */
+  countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
   now?: () => number;
 }
 
@@ -32,13 +33,24 @@ function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === "AbortError" || error.name === "WllamaAbortError");
 }
 
-export const CPU_CONSTRAINT_PENDING =
-  "The CPU engine (llama.cpp) constrains with a GBNF grammar; the lab cannot write a protocol's structural tag as GBNF yet.";
+/**
+ * The step's structural tag as one plain llama.cpp grammar (wllama has no lazy grammars): free
+ * text, the protocol's calls, free text. A step's own GBNF (settings.grammar) is used otherwise.
+ */
+export function grammarOf(settings: GenerationSettings, structuralTag: StructuralTag | undefined): string | undefined {
+  if (!structuralTag) return settings.grammar;
+  try {
+    return structuralTagToGbnf(structuralTag).grammar;
+  } catch (error) {
+    throw new Error(`This protocol's structural tag cannot be written as a llama.cpp grammar (${error instanceof Error ? error.message : String(error)}); turn "Constrain tool calls" off for this engine.`, { cause: error });
+  }
+}
 
 export class CpuEngine implements Engine {
   readonly name: string;
   readonly contextWindowSize?: number;
-  readonly constrains: Engine["constrains"];
+  readonly constrains: Engine["constrains"] = { supported: true };
+  readonly countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
   private readonly runtime: CompletionRuntime;
   private readonly bos: BosHandling;
   private readonly now: () => number;
@@ -49,11 +61,12 @@ export class CpuEngine implements Engine {
     this.bos = options.bos;
     this.now = options.now ?? (() => performance.now());
     if (options.contextWindowSize !== undefined) this.contextWindowSize = options.contextWindowSize;
-    this.constrains = { supported: false, reason: options.constrainsReason ?? CPU_CONSTRAINT_PENDING };
+    if (options.countPromptTokens) this.countPromptTokens = options.countPromptTokens;
   }
 
-  async *generate(prompt: string, settings: GenerationSettings, signal: AbortSignal, _request?: GenerationRequest): AsyncIterable<EngineChunk> {
-    const body = completionBody(prompt, settings, this.bos);
+  async *generate(prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest): AsyncIterable<EngineChunk> {
+    const grammar = grammarOf(settings, request?.structuralTag);
+    const body = completionBody(prompt, { ...settings, ...(grammar ? { grammar } : {}) }, this.bos);
     const started = this.now();
     let timeToFirstTokenMs: number | undefined;
     let finishReason: string | null | undefined;

@@ -3,6 +3,7 @@
 // a file the person opened. Multi-threaded where the page is cross-origin isolated
 // (SharedArrayBuffer exists), single-threaded otherwise.
 import wasmUrl from "@wllama/wllama/esm/wasm/wllama.wasm?url";
+import { countGgufPromptTokens, type GgufModelFile } from "../../tokens/gguf/gguf-model-tokenizer.ts";
 import { CpuEngine } from "./cpu-engine.ts";
 import { streamCompletion } from "./stream-completion.ts";
 
@@ -73,7 +74,10 @@ export async function loadCpuModel(source: CpuModelSource, options: LoadCpuModel
   const info = wllama.getLoadedContextInfo();
   const contextWindowSize = Math.min(info.n_ctx, info.n_ctx_train || info.n_ctx);
   const bos = { runtimeAddsBos: info.add_bos_token, ...(options.bosText ? { bosText: options.bosText } : {}) };
+  // Prompt counts from the GGUF's own vocabulary, read by the lab's tokenizer worker (wllama 3.x has no tokenize).
+  const ggufFile: GgufModelFile = source.kind === "url" ? { url: source.url } : { blob: source.file, key: `${source.name}:${source.file.size}` };
   const engine = new CpuEngine({
+    countPromptTokens: (prompt) => countGgufPromptTokens(ggufFile, prompt),
     name: `llama.cpp (wasm) ${source.name}`,
     runtime: { complete: (body, signal) => streamCompletion(wllama, body, signal) },
     bos,
