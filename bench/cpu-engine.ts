@@ -66,10 +66,12 @@ async function benchOne(browser: Browser, base: string, modelId: string, threads
     await replyEnded(page, 1);
     const second = await figuresOfLastStep(page);
     const multi = /(\d+) threads?/.exec(status)?.[0] ?? "?";
+    const reused = /([\d,]+) tokens prefilled · ([\d,]+) reused/.exec(second.prefill);
+    const share = reused ? (100 * Number(reused[1]!.replaceAll(",", ""))) / (Number(reused[1]!.replaceAll(",", "")) + Number(reused[2]!.replaceAll(",", ""))) : undefined;
     console.log(`  ${modelId}, ${threads} thread(s) asked (${multi} ran${/not cross-origin isolated/.test(status) ? ", single-threaded: not isolated" : ""})`);
     console.log(`    cold start: model ready after ${(loadedMs / 1000).toFixed(1)} s; first token of the first reply ${(firstTokenMs / 1000).toFixed(1)} s after "Load on the CPU"`);
     console.log(`    first turn:  ${first.prefill} · ${first.speed}`);
-    console.log(`    second turn: ${second.prefill} · ${second.speed}`);
+    console.log(`    second turn: ${second.prefill} · ${second.speed}${share !== undefined ? ` → ${share.toFixed(1)}% of its prompt prefilled` : ""}`);
   } catch (error) {
     console.log(`  ${modelId}, ${threads} thread(s): could not measure — ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
   } finally {

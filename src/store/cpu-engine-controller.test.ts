@@ -20,6 +20,7 @@ function fakeLoader(model: { metadata?: Record<string, string>; chatTemplate?: s
       contextWindowSize: 8192,
       threads: 2,
       multiThreaded: true,
+      isolated: true,
       addsBos: false,
       unload: async () => undefined,
     };

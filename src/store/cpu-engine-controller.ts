@@ -142,7 +142,7 @@ export function createCpuEngine({ engines, turn, load = loadOnDemand }: { engine
         return;
       }
       current = loaded;
-      const threads = `${loaded.threads} thread${loaded.threads === 1 ? "" : "s"}${loaded.multiThreaded ? "" : " (the page is not cross-origin isolated, so single-threaded)"}`;
+      const threads = `${loaded.threads} thread${loaded.threads === 1 ? "" : "s"}${loaded.isolated ? "" : " (the page is not cross-origin isolated, so single-threaded)"}`;
       store.setState({ loaded: { id, label: source.name, threads: loaded.threads, multiThreaded: loaded.multiThreaded, contextWindowSize: loaded.contextWindowSize, templateNote: chosen.note } });
       engines.setCpuEngine({
         cpuEngine: loaded.engine,

@@ -23,6 +23,8 @@ export interface LoadedCpuModel {
   contextWindowSize: number;
   threads: number;
   multiThreaded: boolean;
+  /** Whether the page is cross-origin isolated (threads possible). */
+  isolated: boolean;
   addsBos: boolean;
   unload: () => Promise<void>;
 }
@@ -90,6 +92,7 @@ export async function loadCpuModel(source: CpuModelSource, options: LoadCpuModel
     contextWindowSize,
     threads: wllama.getNumThreads(),
     multiThreaded: wllama.isMultithread(),
+    isolated: Boolean(globalThis.crossOriginIsolated),
     addsBos: info.add_bos_token,
     unload: () => wllama.exit(),
   };
