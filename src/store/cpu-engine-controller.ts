@@ -7,7 +7,6 @@ import { familyById, familyChatTemplate } from "toolcall-middleware/families/reg
 import type { ModelFamily } from "toolcall-middleware/families/types.ts";
 import type { ChatTemplate } from "toolcall-middleware/types.ts";
 import { bosTextOf, DEFAULT_CPU_MODEL_ID, findCpuModel, formatBytes, huggingFaceModelUrl, labServedModelUrl, type CpuModel } from "../engine/cpu/cpu-models.ts";
-import { ggufEmbeddedChatTemplate } from "../engine/cpu/gguf-chat-template.ts";
 import { familyFromGgufMetadata } from "../engine/cpu/gguf-family.ts";
 import type { CpuModelSource, LoadCpuModelOptions, LoadedCpuModel } from "../engine/cpu/load-cpu-model.ts";
 import type { LoadProgress } from "../engine/webllm/load-progress.ts";
@@ -73,11 +72,12 @@ export async function cpuLoadFailure(error: unknown, source: CpuModelSource): Pr
   };
 }
 
-/** The template a loaded model runs with, and what the page says about it. */
-function templateFor(family: ModelFamily | undefined, loaded: LoadedCpuModel, name: string): { template: ChatTemplate; familyId: string | null; note: string } | { error: string } {
+/** The template a loaded model runs with, and what the page says about it (Jinja loads only for a GGUF's own template). */
+async function templateFor(family: ModelFamily | undefined, loaded: LoadedCpuModel, name: string): Promise<{ template: ChatTemplate; familyId: string | null; note: string } | { error: string }> {
   if (family) return { template: familyChatTemplate(family), familyId: family.id, note: `${family.label} family: the lab's ${family.templateLabel} template and stop tokens.` };
   if (loaded.chatTemplate) {
     try {
+      const { ggufEmbeddedChatTemplate } = await import("../engine/cpu/gguf-chat-template.ts");
       return { template: ggufEmbeddedChatTemplate(loaded.chatTemplate, name), familyId: null, note: "Family not known to the lab: the GGUF's own embedded chat template is used as is (rendered with Jinja)." };
     } catch (error) {
       return { error: `The GGUF's embedded chat template could not be read: ${error instanceof Error ? error.message : String(error)}` };
@@ -135,7 +135,7 @@ export function createCpuEngine({ engines, turn, load = loadOnDemand }: { engine
         return;
       }
       const detected = family ?? familyFromGgufMetadata(loaded.metadata);
-      const chosen = templateFor(detected, loaded, source.name);
+      const chosen = await templateFor(detected, loaded, source.name);
       if ("error" in chosen) {
         await loaded.unload().catch(() => undefined);
         engines.setCpuEngine({ cpuStatus: { state: "error", kind: "cpu-load", message: chosen.error, suggestion: "Open a GGUF with an embedded chat template, or one of the listed models." } });
