@@ -17,6 +17,9 @@ const SHOTS = process.env.CPU_SHOTS ?? "test-results/screens";
 async function runSmolLm2OnTheCpu(page: Page): Promise<void> {
   // One thread: this shared 2-core machine is oversubscribed, and llama.cpp's threads wait on each
   // other there (2 threads decoded at 0.3 tok/s against 4.8 with 1; see docs/cpu-engine.md).
+  page.on("crash", () => console.log("cpu-engine.spec: the page crashed"));
+  page.on("framenavigated", (frame) => frame === page.mainFrame() && console.log(`cpu-engine.spec: navigated to ${frame.url()}`));
+  page.on("pageerror", (error) => console.log(`cpu-engine.spec: page error ${error.message}`));
   await page.goto("/?cpuThreads=1");
   const offer = page.getByTestId("cpu-offer-button");
   await expect(offer).toHaveText("Run SmolLM2 135M on this computer's CPU (≈ 98 MB)");
