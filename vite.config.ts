@@ -1,13 +1,22 @@
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
+import { serveModels } from "./scripts/real-models/serve-models.ts";
+
+// Cross-origin isolation: SharedArrayBuffer, so llama.cpp in WebAssembly (the CPU engine) runs
+// multi-threaded. "credentialless" rather than "require-corp": cross-origin requests without CORS
+// still load (without cookies), so nothing the lab fetches from elsewhere needs a CORP header.
+const crossOriginIsolation = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "credentialless" };
 
 export default defineConfig({
-  plugins: [react()],
+  // serveModels: /models/<id>.gguf from the per-user cache (the CPU engine loads real weights from there).
+  plugins: [react(), serveModels()],
   // The middleware package (packages/toolcall-middleware) by its name, from its sources: tsconfig.json's paths.
   resolve: { tsconfigPaths: true },
   // WebLLM's worker imports ES modules, so workers are bundled as modules.
   worker: { format: "es" },
   build: { target: "es2022", chunkSizeWarningLimit: 8000 },
+  server: { headers: crossOriginIsolation },
+  preview: { headers: crossOriginIsolation },
   test: {
     include: ["src/**/*.test.ts", "packages/*/src/**/*.test.ts", "src/**/*.test.tsx", "scripts/**/*.test.ts"],
     environment: "node",

@@ -2,6 +2,7 @@
 // BENCH_PEER_CAP_MS bounds each run of the peer parser (default 20 s); its partial figures are shown.
 import { runAiSdkBenchmark } from "./ai-sdk.ts";
 import { runEvalBenchmark } from "./eval.ts";
+import { runGgufTokenizerBenchmark } from "./gguf-tokenizer.ts";
 import { runMarkdownBenchmark } from "./markdown-render.ts";
 import { runParserNesting } from "./parser-nesting.ts";
 import { runParserThroughput } from "./parser-throughput.ts";
@@ -14,6 +15,7 @@ await runParserThroughput({ peerCapMs: Number.isFinite(peerCapMs) && peerCapMs >
 runMarkdownBenchmark();
 await runParserNesting();
 await runTokenizeBenchmark();
+await runGgufTokenizerBenchmark();
 await runAiSdkBenchmark();
 await runSavedLogBenchmark();
 // The UI benchmark builds the app and drives Chromium (BENCH_SKIP_UI=1 leaves it out).

@@ -10,6 +10,7 @@ import { createRealModelOffer, type RealModelOffer } from "../store/real-model-o
 import { createProtocolStore, type ProtocolStore } from "../store/protocol-store.ts";
 import { createRunController, createRunStore, type RunController, type RunStore } from "../store/run-controller.ts";
 import { createEngines, type Engines } from "../store/engine-store.ts";
+import { createCpuEngine, type CpuEngineController } from "../store/cpu-engine-controller.ts";
 import { createServerEngine, type ServerEngine } from "../store/server-engine.ts";
 import { createToolCatalog, type ToolCatalog } from "../store/tool-catalog.ts";
 import { createTabStatusStore, type TabStatusStore } from "../store/tab-status.ts";
@@ -49,6 +50,8 @@ export interface LabStores {
   realModel: RealModelOffer;
   /** The OpenAI-compatible server's settings (base URL, model, mode, template) and the actions that connect it. */
   serverEngine: ServerEngine;
+  /** The CPU engine's model (llama.cpp in WebAssembly): which one, loading it, opening a GGUF file. */
+  cpuEngine: CpuEngineController;
   /** The MCP servers this browser connects to, their connections and tool calls. */
   mcp: McpServers;
   /** The tools a conversation can offer: the built-in ones (one note store for the page) and the MCP servers'. */
@@ -81,6 +84,7 @@ export function createLabStores(): LabStores {
     engines,
     realModel: createRealModelOffer({ engines }),
     serverEngine: createServerEngine({ engines }),
+    cpuEngine: createCpuEngine({ engines, turn: runController }),
     mcp,
     tools: createToolCatalog({ mcp }),
     onDemand: {},

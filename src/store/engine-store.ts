@@ -13,7 +13,7 @@ import { deleteModelFromCache, queryCacheStatus } from "../engine/webllm/model-c
 import { loadWebLlmModel } from "../engine/webllm/model-loader.ts";
 import type { ChatTemplate, Engine } from "toolcall-middleware/types.ts";
 
-export type EngineKind = "webllm" | "replay" | "openai";
+export type EngineKind = "webllm" | "replay" | "openai" | "cpu";
 
 /** The turn that may be running on the loaded model (the page's run controller): ended before the model goes. */
 export interface TurnOnTheModel {
@@ -26,7 +26,8 @@ export type EngineStatus =
   | { state: "ready"; note?: string }
   | {
       state: "error";
-      kind: EngineFailureKind | "transcript";
+      /** "model-missing": the lab's server has no such GGUF (run `npm run models`); "cpu-load": llama.cpp could not load or run the model. */
+      kind: EngineFailureKind | "transcript" | "model-missing" | "cpu-load";
       message: string;
       suggestion: string;
       detail?: string;
@@ -87,6 +88,14 @@ export interface EngineState {
   /** The template prompt mode renders with; null in native mode (the server renders). */
   serverTemplate: ChatTemplate | null;
   serverStatus: EngineStatus;
+
+  /** llama.cpp in WebAssembly on the CPU (see cpu-engine-controller.ts, which sets these). */
+  cpuEngine: Engine | null;
+  /** The template the CPU model's prompts are rendered with (its family's, or its GGUF's own). */
+  cpuTemplate: ChatTemplate | null;
+  /** The registry family of the loaded CPU model (sampling defaults), null when its GGUF's own template is used. */
+  cpuFamilyId: string | null;
+  cpuStatus: EngineStatus;
 }
 
 export type EngineStore = StoreApi<EngineState>;
@@ -117,7 +126,11 @@ export const engineSelectors = {
   ready: (s: EngineState) => s.engine !== null,
   /** A short label for the header: which engine and what it runs. */
   label: (s: EngineState) =>
-    s.kind === "replay"
+    s.kind === "cpu"
+      ? s.cpuEngine
+        ? `CPU: ${s.cpuEngine.name.replace(/^llama\.cpp \(wasm\) /, "")}`
+        : "CPU: no model loaded"
+      : s.kind === "replay"
       ? `Replay: ${s.transcript?.title ?? s.transcriptSource}`
       : s.kind === "openai"
         ? s.serverEngine
@@ -141,7 +154,7 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
   const rememberedKind = recall(KEYS.kind);
 
   const engineStore = createStore<EngineState>()(() => ({
-    kind: rememberedKind === "replay" || rememberedKind === "openai" ? rememberedKind : "webllm",
+    kind: rememberedKind === "replay" || rememberedKind === "openai" || rememberedKind === "cpu" ? rememberedKind : "webllm",
     engine: null,
     template: replayChatTemplate({ enableThinking: initialThinking }),
     status: { state: "idle" },
@@ -161,6 +174,10 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
     serverEngine: null,
     serverTemplate: null,
     serverStatus: { state: "idle" },
+    cpuEngine: null,
+    cpuTemplate: null,
+    cpuFamilyId: null,
+    cpuStatus: { state: "idle" },
   }));
 
   const get = () => engineStore.getState();
@@ -175,7 +192,9 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
         ? { engine: next.replayEngine, status: next.replayStatus, template: fallback() }
         : next.kind === "openai"
           ? { engine: next.serverEngine, status: next.serverStatus, template: next.serverTemplate ?? fallback() }
-          : { engine: next.webllmEngine, status: next.webllmStatus, template: chatTemplateForModel(modelTemplate, { enableThinking: next.thinking }) ?? fallback() };
+          : next.kind === "cpu"
+            ? { engine: next.cpuEngine, status: next.cpuStatus, template: next.cpuTemplate ?? fallback() }
+            : { engine: next.webllmEngine, status: next.webllmStatus, template: chatTemplateForModel(modelTemplate, { enableThinking: next.thinking }) ?? fallback() };
     engineStore.setState({ ...patch, ...current });
   }
 
@@ -193,6 +212,11 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
 
   /** For server-engine.ts: the server engine, its template and status changed. */
   function setServerEngine(patch: Partial<Pick<EngineState, "serverEngine" | "serverTemplate" | "serverStatus">>): void {
+    sync(patch);
+  }
+
+  /** For cpu-engine-controller.ts: the CPU engine, its template and status changed. */
+  function setCpuEngine(patch: Partial<Pick<EngineState, "cpuEngine" | "cpuTemplate" | "cpuFamilyId" | "cpuStatus">>): void {
     sync(patch);
   }
 
@@ -406,12 +430,13 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
     const { engine, template, kind, status } = get();
     if (engine) return { engine, template };
     if (status.state === "loading") return { error: kind === "openai" ? "Still connecting to the server." : `The ${kind === "replay" ? "transcript" : "model"} is still loading.` };
+    if (kind === "cpu" && status.state !== "error") return { error: "Load a model on the CPU first (Model pane)." };
     if (status.state === "error") return { error: `${status.message} ${status.suggestion}` };
     if (kind === "openai") return { error: "Connect to a server and pick a model first (Model pane)." };
     return { error: kind === "replay" ? "Choose a transcript for the replay engine first." : "Load a model first (Model pane), or choose the replay engine." };
   }
 
-  return { store: engineStore, selectEngineKind, setServerEngine, selectReplay, resetReplay, selectModel, setThinking, loadModel, cancelLoad, unload, deleteFromCache, refreshCacheStatus, initEngines, ensureCacheStatus, resolveActiveEngine };
+  return { store: engineStore, selectEngineKind, setServerEngine, setCpuEngine, selectReplay, resetReplay, selectModel, setThinking, loadModel, cancelLoad, unload, deleteFromCache, refreshCacheStatus, initEngines, ensureCacheStatus, resolveActiveEngine };
 }
 
 export type Engines = ReturnType<typeof createEngines>;

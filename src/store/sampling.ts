@@ -2,7 +2,7 @@
 // family with the thinking switch, the server's own model's family for the server engine (its
 // chosen template's family, else the family its model name points to), or Qwen3's for the replay
 // engine (its transcripts and prompt template are Qwen3's).
-import { familyOfServerModel, familyOfTemplateName, samplingDefaultsFor } from "toolcall-middleware/families/registry.ts";
+import { familyById, familyOfServerModel, familyOfTemplateName, samplingDefaultsFor } from "toolcall-middleware/families/registry.ts";
 import { labDefaults, type SamplingDefaults } from "toolcall-middleware/families/sampling.ts";
 import type { EngineState } from "./engine-store.ts";
 import { effectiveTemplate, type ServerEngineState } from "./server-engine.ts";
@@ -17,7 +17,11 @@ export function serverModelChoice(state: Pick<ServerEngineState, "model" | "temp
   return { model: state.model, template: effectiveTemplate(state) };
 }
 
-export function activeSamplingDefaults(state: Pick<EngineState, "kind" | "loadedModelId" | "selectedModelId" | "thinking">, server: ServerModelChoice): SamplingDefaults {
+export function activeSamplingDefaults(state: Pick<EngineState, "kind" | "loadedModelId" | "selectedModelId" | "thinking"> & Partial<Pick<EngineState, "cpuFamilyId">>, server: ServerModelChoice): SamplingDefaults {
+  if (state.kind === "cpu") {
+    const family = state.cpuFamilyId ? familyById(state.cpuFamilyId) : undefined;
+    return family ? family.sampling(state.thinking) : labDefaults("this model");
+  }
   if (state.kind === "openai") {
     const family = (server.template !== undefined ? familyOfTemplateName(server.template) : undefined) ?? familyOfServerModel(server.model);
     return family ? family.sampling(state.thinking) : labDefaults(server.model ? `"${server.model}"` : "this model");

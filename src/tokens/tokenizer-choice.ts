@@ -1,5 +1,6 @@
-// Which tokenizer reads a step's prompt: the loaded WebLLM model's own (from WebLLM's
-// pipeline, in its worker) when the step's template is that model's family; else the lab's
+// Which tokenizer reads a step's prompt: the loaded model's own (WebLLM's pipeline in its
+// worker, or one built from a GGUF model's vocabulary in the lab's tokenizer worker) when the
+// step's template is that model's family; else the lab's
 // Qwen3 tokenizer for Qwen3's template (the replay engine's); else none — and the view says so.
 import type { TokenizedText } from "./token-spans.ts";
 
@@ -18,6 +19,10 @@ export interface LoadedModelTokenizer {
   /** The loaded model's conversation template name (e.g. "qwen3"). */
   templateName: string | undefined;
   tokenize: (text: string, controlTokens: readonly string[]) => Promise<TokenizedText>;
+  /** Whose tokenizer it is, for the person (default: the WebLLM model's own). */
+  label?: string;
+  /** A cache key for the tokenizer (default: the WebLLM model id). */
+  sourceId?: string;
 }
 
 /** The template's name without the thinking note ("qwen3 (thinking off)" is Qwen3's). */
@@ -28,7 +33,10 @@ export function templateFamily(template: string): string {
 export function chooseTokenizer(template: string, loaded: LoadedModelTokenizer | null, qwen3: TokenizerSource): TokenizerChoice {
   const family = templateFamily(template);
   if (loaded && loaded.templateName === family) {
-    return { kind: "available", source: { id: `webllm:${loaded.modelId}`, label: `${loaded.modelId}'s own tokenizer (WebLLM)`, tokenize: loaded.tokenize } };
+    return {
+      kind: "available",
+      source: { id: loaded.sourceId ?? `webllm:${loaded.modelId}`, label: loaded.label ?? `${loaded.modelId}'s own tokenizer (WebLLM)`, tokenize: loaded.tokenize },
+    };
   }
   if (family === "qwen3") return { kind: "available", source: qwen3 };
   return {

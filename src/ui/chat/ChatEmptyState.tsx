@@ -4,6 +4,10 @@
 import { DEFAULT_TRANSCRIPT } from "../../store/engine-store.ts";
 import { useEngineState, useLabStores, useRunState } from "../../app/lab-stores-context.tsx";
 import { findModel } from "../../engine/webllm/model-catalog.ts";
+import { DEFAULT_CPU_MODEL_ID, findCpuModel, formatBytes } from "../../engine/cpu/cpu-models.ts";
+import type { WebGpuStatus } from "../../engine/webgpu-probe.ts";
+import { useLoadCpuModel } from "../model/CpuSection.tsx";
+import { EngineErrorBox, LoadProgressBar } from "../model/EngineStatusBox.tsx";
 
 const DEFAULT_HINT = "Your conversation with the model appears here, with each tool call as a card.";
 
@@ -16,6 +20,26 @@ export const DEMO_PACE = { chunkChars: 3, delayMs: 50 } as const;
 
 /** Where the person goes on typing after a click that leaves the empty chat (the button is gone). */
 const focusChatInput = () => document.getElementById("chat-input")?.focus();
+
+/** No usable GPU: no WebGPU, or only a software adapter (SwiftShader) that would crawl through a GPU model. */
+export function gpuIsMissingOrSoftware(gpu: WebGpuStatus): boolean {
+  return gpu.state === "unavailable" || (gpu.state === "available" && (gpu.isFallbackAdapter || /swiftshader/i.test(`${gpu.vendor} ${gpu.architecture} ${gpu.description}`)));
+}
+
+/** One click to a real model without a GPU: SmolLM2 135M on llama.cpp in WebAssembly. */
+function CpuOffer() {
+  const load = useLoadCpuModel();
+  const model = findCpuModel(DEFAULT_CPU_MODEL_ID);
+  return (
+    <section className="welcome-option welcome-cpu" data-testid="cpu-offer">
+      <h3>Run a real model on your CPU</h3>
+      <p className="empty">No GPU is needed: llama.cpp runs in this page (WebAssembly), the tools and the debugger around it.</p>
+      <button type="button" className="primary" data-testid="cpu-offer-button" onClick={() => load(DEFAULT_CPU_MODEL_ID)}>
+        Run SmolLM2 135M on this computer's CPU (≈ {model ? formatBytes(model.sizeBytes) : "100 MB"})
+      </button>
+    </section>
+  );
+}
 
 export function ChatEmptyState() {
   const { engines } = useLabStores();
@@ -30,6 +54,27 @@ export function ChatEmptyState() {
   const transcript = useEngineState((s) => s.transcript);
   const running = useRunState((s) => s.running);
   const { sendMessage } = useLabStores().runController;
+  const cpuStatus = useEngineState((s) => s.cpuStatus);
+  const offerCpu = gpuIsMissingOrSoftware(gpu);
+
+  if (kind === "cpu" && cpuStatus.state === "loading") {
+    return (
+      <div className="chat-empty chat-welcome" data-testid="chat-empty" data-offer="cpu-loading">
+        <LoadProgressBar status={cpuStatus} />
+      </div>
+    );
+  }
+
+  if (kind === "cpu" && cpuStatus.state !== "ready") {
+    return (
+      <div className="chat-empty chat-welcome" data-testid="chat-empty" data-offer="cpu">
+        {cpuStatus.state === "error" && <EngineErrorBox status={cpuStatus} offerReplay={false} />}
+        <div className="welcome-options">
+          <CpuOffer />
+        </div>
+      </div>
+    );
+  }
 
   /** One click: the recorded demo loads at a watchable pace and its message is sent. */
   const playDemo = async () => {
@@ -46,6 +91,11 @@ export function ChatEmptyState() {
           Replaying <strong>{transcript.title}</strong>: a recorded model answers, through the real parser and tool loop.
           {transcript.suggestedMessage ? " Its recording answers this message:" : " Send a message to play its next turn."}
         </p>
+        {offerCpu && (
+          <div className="welcome-options">
+            <CpuOffer />
+          </div>
+        )}
         {transcript.suggestedMessage && (
           <button
             type="button"
@@ -74,8 +124,9 @@ export function ChatEmptyState() {
     const name = model?.displayName ?? selectedModelId;
     return (
       <div className="chat-empty chat-welcome" data-testid="chat-empty" data-offer="first-visit">
-        <p className="empty">No model is loaded yet. Two ways to start:</p>
+        <p className="empty">No model is loaded yet. {offerCpu ? "Ways" : "Two ways"} to start:</p>
         <div className="welcome-options">
+          {offerCpu && <CpuOffer />}
           <section className="welcome-option">
             <h3>Watch a recorded demo</h3>
             <p className="empty">A recorded model calls the calculator; the parser, the tool and the debugger run for real. No download, no GPU.</p>

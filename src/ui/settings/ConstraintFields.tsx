@@ -21,7 +21,7 @@ export function ConstraintFields({ settings, tools, update }: { settings: Conver
         <input type="checkbox" data-testid="setting-constrain" checked={on} onChange={(event) => update({ constrainToolCalls: event.target.checked })} />
         <span>Constrain tool calls</span>
       </label>
-      <Field label="Tool choice" hint="WebLLM only: a grammar lets the model write a call only to an offered tool with valid arguments. The replay engine records the setting but cannot constrain.">
+      <Field label="Tool choice" hint="WebLLM and the CPU engine (llama.cpp): a grammar lets the model write a call only to an offered tool with valid arguments. The replay engine records the setting but cannot constrain.">
         {(id) => (
           <select id={id} data-testid="setting-tool-choice" disabled={!on} value={encode(choice)} onChange={(event) => update({ toolChoice: decode(event.target.value) })}>
             <option value="auto">auto — text or calls</option>

@@ -110,12 +110,13 @@ export function SamplingFields({ settings, update }: { settings: ConversationSet
   const loadedModelId = useEngineState((s) => s.loadedModelId);
   const selectedModelId = useEngineState((s) => s.selectedModelId);
   const thinking = useEngineState((s) => s.thinking);
+  const cpuFamilyId = useEngineState((s) => s.cpuFamilyId);
   const engine = useEngineState((s) => s.engine);
   const serverModel = useServerEngine((s) => s.model);
   const serverTemplate = useServerEngine((s) => effectiveTemplate(s));
   const defaults = useMemo(
-    () => activeSamplingDefaults({ kind, loadedModelId, selectedModelId, thinking }, { model: serverModel, template: serverTemplate }),
-    [kind, loadedModelId, selectedModelId, thinking, serverModel, serverTemplate],
+    () => activeSamplingDefaults({ kind, loadedModelId, selectedModelId, thinking, cpuFamilyId }, { model: serverModel, template: serverTemplate }),
+    [kind, loadedModelId, selectedModelId, thinking, cpuFamilyId, serverModel, serverTemplate],
   );
   const lastBudget = useLastBudget();
   const stored: Partial<SamplingSettings> = settings;

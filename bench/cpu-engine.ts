@@ -1,0 +1,96 @@
+// `npx tsx bench/cpu-engine.ts`: the CPU engine (llama.cpp in WebAssembly) in Chromium, driven as
+// a person would. For each model of the manifest and 1 and 2 threads (`?cpuThreads=`), from a cold
+// browser (fresh profile: nothing cached): the time from "Load on the CPU" to the model ready and to
+// the first token of a first reply; llama.cpp's own prefill and decode tokens/s; and on a second
+// turn, how much of the prompt was prefilled vs reused from the step before (prefix reuse).
+// Prints figures; never passes or fails on speed. BENCH_CPU_MODELS=id,id picks models.
+import { existsSync } from "node:fs";
+import type { Browser, Page } from "@playwright/test";
+import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
+import { build, withBuiltApp } from "./ui-perf.ts";
+
+interface StepFigures {
+  prefill: string;
+  speed: string;
+}
+
+async function figuresOfLastStep(page: Page): Promise<StepFigures> {
+  const step = page.getByTestId("step-item").last();
+  await step.click();
+  return {
+    prefill: (await page.getByTestId("step-prefill").textContent({ timeout: 600_000 })) ?? "",
+    speed: (await page.getByTestId("step-speed").textContent()) ?? "",
+  };
+}
+
+async function replyEnded(page: Page, index: number): Promise<void> {
+  const message = page.getByTestId("message-assistant").nth(index);
+  await message.waitFor();
+  for (;;) {
+    const status = await message.getAttribute("data-status");
+    if (status && !/^(running|streaming)$/.test(status)) return;
+    await page.waitForTimeout(250);
+  }
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.getByTestId("chat-input").fill(text);
+  await page.getByTestId("chat-input").press("Enter");
+}
+
+async function benchOne(browser: Browser, base: string, modelId: string, threads: number): Promise<void> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.goto(`${base}/?cpuThreads=${threads}`);
+    await page.getByTestId("engine-select").selectOption("cpu");
+    await page.getByTestId("cpu-model-select").selectOption(modelId);
+    const started = Date.now();
+    await page.getByTestId("cpu-load-button").click();
+    await page.getByTestId("engine-status").and(page.locator('[data-state="ready"]')).first().waitFor({ timeout: 600_000 });
+    const loadedMs = Date.now() - started;
+    const status = (await page.getByTestId("cpu-section").getByTestId("engine-status").textContent()) ?? "";
+    await page.getByTestId("setting-temperature").fill("0");
+    await page.getByTestId("setting-max-tokens").fill("32");
+    for (const toggle of await page.locator('[data-testid^="tool-toggle-"]').all()) {
+      const wanted = (await toggle.getAttribute("data-testid")) === "tool-toggle-calculator";
+      if ((await toggle.isChecked()) !== wanted) await toggle.setChecked(wanted);
+    }
+    await send(page, "What is 17 times 23?");
+    const body = page.getByTestId("message-assistant").first().locator(".md").first();
+    await body.waitFor({ timeout: 600_000 });
+    const firstTokenMs = Date.now() - started;
+    await replyEnded(page, 0);
+    const first = await figuresOfLastStep(page);
+    await send(page, "And what is 4 plus 5?");
+    await replyEnded(page, 1);
+    const second = await figuresOfLastStep(page);
+    const multi = /(\d+) threads?/.exec(status)?.[0] ?? "?";
+    const reused = /([\d,]+) tokens prefilled · ([\d,]+) reused/.exec(second.prefill);
+    const share = reused ? (100 * Number(reused[1]!.replaceAll(",", ""))) / (Number(reused[1]!.replaceAll(",", "")) + Number(reused[2]!.replaceAll(",", ""))) : undefined;
+    console.log(`  ${modelId}, ${threads} thread(s) asked (${multi} ran${/not cross-origin isolated/.test(status) ? ", single-threaded: not isolated" : ""})`);
+    console.log(`    cold start: model ready after ${(loadedMs / 1000).toFixed(1)} s; first token of the first reply ${(firstTokenMs / 1000).toFixed(1)} s after "Load on the CPU"`);
+    console.log(`    first turn:  ${first.prefill} · ${first.speed}`);
+    console.log(`    second turn: ${second.prefill} · ${second.speed}${share !== undefined ? ` → ${share.toFixed(1)}% of its prompt prefilled` : ""}`);
+  } catch (error) {
+    console.log(`  ${modelId}, ${threads} thread(s): could not measure — ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+  } finally {
+    await context.close();
+  }
+}
+
+export async function runCpuEngineBenchmark(): Promise<void> {
+  console.log("\n== CPU engine: llama.cpp in WebAssembly (Chromium, built app, real models) ==");
+  const wanted = process.env.BENCH_CPU_MODELS?.split(",");
+  const models = readManifest().models.filter((m) => (!wanted || wanted.includes(m.id)) && existsSync(modelPath(m)));
+  if (models.length === 0) {
+    console.log("  no model in the cache: run `npm run models`");
+    return;
+  }
+  if (!process.env.BENCH_REUSE_BUILD) build();
+  await withBuiltApp(async (browser, base) => {
+    for (const model of models) for (const threads of [1, 2]) await benchOne(browser, base, model.id, threads);
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runCpuEngineBenchmark();

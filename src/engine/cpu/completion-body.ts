@@ -1,0 +1,36 @@
+// The body of one raw completion on llama.cpp in the page, in llama-server's own field names
+// (wllama hands it to llama-server's request schema as JSON): the prompt as the runtime must see
+// it, the step's sampling settings and stops, a GBNF grammar where the step has one, and the
+// prompt cache on (the step before's tokens are reused where the new prompt extends them).
+import type { GenerationSettings } from "toolcall-middleware/types.ts";
+import { promptForRuntime, type BosHandling } from "./runtime-prompt.ts";
+
+export interface CompletionBody {
+  prompt: string;
+  stream: true;
+  cache_prompt: true;
+  n_predict?: number;
+  temperature?: number;
+  top_p?: number;
+  repeat_penalty?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  seed?: number;
+  stop?: string[];
+  grammar?: string;
+}
+
+export function completionBody(prompt: string, settings: GenerationSettings, bos: BosHandling): CompletionBody {
+  const body: CompletionBody = { prompt: promptForRuntime(prompt, bos), stream: true, cache_prompt: true };
+  if (settings.maxTokens !== undefined) body.n_predict = settings.maxTokens;
+  if (settings.temperature !== undefined) body.temperature = settings.temperature;
+  if (settings.topP !== undefined) body.top_p = settings.topP;
+  if (settings.repetitionPenalty !== undefined) body.repeat_penalty = settings.repetitionPenalty;
+  if (settings.presencePenalty !== undefined) body.presence_penalty = settings.presencePenalty;
+  if (settings.frequencyPenalty !== undefined) body.frequency_penalty = settings.frequencyPenalty;
+  if (settings.seed !== undefined && Number.isInteger(settings.seed)) body.seed = settings.seed;
+  const stop = settings.stop?.filter(Boolean);
+  if (stop?.length) body.stop = stop;
+  if (settings.grammar) body.grammar = settings.grammar;
+  return body;
+}

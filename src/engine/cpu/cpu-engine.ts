@@ -1,0 +1,95 @@
+// The CPU engine: a GGUF model run by llama.cpp compiled to WebAssembly (wllama, in its own
+// worker), behind the lab's Engine interface. It streams a raw completion of the exact rendered
+// prompt; Stop aborts between two tokens and keeps what streamed; the last chunk's timings give
+// the step's usage (tokens prefilled and reused from the prompt cache, speeds).
+import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
+import type { Engine, EngineChunk, GenerationRequest, GenerationSettings, StructuralTag } from "toolcall-middleware/types.ts";
+import { completionBody, type CompletionBody } from "./completion-body.ts";
+import { usageFromFinalChunk, type LlamaTimings } from "./completion-usage.ts";
+import type { BosHandling } from "./runtime-prompt.ts";
+
+/** One chunk of llama.cpp's streamed raw completion, as far as the engine reads it. */
+export interface CompletionChunk {
+  choices?: Array<{ text?: string; finish_reason?: string | null }>;
+  timings?: LlamaTimings;
+}
+
+/** What the engine needs of the runtime: one streamed completion (stream-completion.ts with wllama; a script in tests). */
+export interface CompletionRuntime {
+  complete: (body: CompletionBody, signal: AbortSignal) => Promise<AsyncIterable<CompletionChunk>>;
+}
+
+export interface CpuEngineOptions {
+  name: string;
+  runtime: CompletionRuntime;
+  bos: BosHandling;
+  contextWindowSize?: number;
+  /** Counts a rendered prompt's tokens as llama.cpp reads it (the GGUF's own tokenizer). */
+  countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
+  now?: () => number;
+}
+
+function isAbortError(error: unknown): boolean {
+  return error instanceof Error && (error.name === "AbortError" || error.name === "WllamaAbortError");
+}
+
+/**
+ * The step's structural tag as one plain llama.cpp grammar (wllama has no lazy grammars): free
+ * text, the protocol's calls, free text. A step's own GBNF (settings.grammar) is used otherwise.
+ */
+export function grammarOf(settings: GenerationSettings, structuralTag: StructuralTag | undefined): string | undefined {
+  if (!structuralTag) return settings.grammar;
+  try {
+    return structuralTagToGbnf(structuralTag).grammar;
+  } catch (error) {
+    throw new Error(`This protocol's structural tag cannot be written as a llama.cpp grammar (${error instanceof Error ? error.message : String(error)}); turn "Constrain tool calls" off for this engine.`, { cause: error });
+  }
+}
+
+export class CpuEngine implements Engine {
+  readonly name: string;
+  readonly contextWindowSize?: number;
+  readonly constrains: Engine["constrains"] = { supported: true };
+  readonly countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
+  private readonly runtime: CompletionRuntime;
+  private readonly bos: BosHandling;
+  private readonly now: () => number;
+
+  constructor(options: CpuEngineOptions) {
+    this.name = options.name;
+    this.runtime = options.runtime;
+    this.bos = options.bos;
+    this.now = options.now ?? (() => performance.now());
+    if (options.contextWindowSize !== undefined) this.contextWindowSize = options.contextWindowSize;
+    if (options.countPromptTokens) this.countPromptTokens = options.countPromptTokens;
+  }
+
+  async *generate(prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest): AsyncIterable<EngineChunk> {
+    const grammar = grammarOf(settings, request?.structuralTag);
+    const body = completionBody(prompt, { ...settings, ...(grammar ? { grammar } : {}) }, this.bos);
+    const started = this.now();
+    let timeToFirstTokenMs: number | undefined;
+    let finishReason: string | null | undefined;
+    let timings: LlamaTimings | undefined;
+    try {
+      const stream = await this.runtime.complete(body, signal);
+      for await (const chunk of stream) {
+        const choice = chunk.choices?.[0];
+        if (chunk.timings) timings = chunk.timings;
+        if (choice?.finish_reason) finishReason = choice.finish_reason;
+        if (choice?.text) {
+          timeToFirstTokenMs ??= this.now() - started;
+          yield { type: "text", text: choice.text };
+        }
+        if (signal.aborted) break;
+      }
+    } catch (error) {
+      if (!signal.aborted && !isAbortError(error)) throw error;
+    }
+    if (signal.aborted) finishReason = "abort";
+    yield {
+      type: "usage",
+      usage: usageFromFinalChunk({ timings, finishReason, maxTokens: body.n_predict, contextWindowSize: this.contextWindowSize, timeToFirstTokenMs }),
+    };
+  }
+}

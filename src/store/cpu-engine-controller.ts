@@ -1,0 +1,218 @@
+// The CPU engine's model: which of the manifest's models (or a GGUF the person opened) runs on
+// llama.cpp in WebAssembly, its loading (download progress, cancel), and what it runs with: its
+// family's template and stops, or its GGUF's own template where the registry has no family. Every
+// change hands the engine, template and status to the engine store.
+import { createStore, type StoreApi } from "zustand/vanilla";
+import { familyById, familyChatTemplate } from "toolcall-middleware/families/registry.ts";
+import type { ModelFamily } from "toolcall-middleware/families/types.ts";
+import type { ChatTemplate } from "toolcall-middleware/types.ts";
+import { bosTextOf, DEFAULT_CPU_MODEL_ID, findCpuModel, formatBytes, huggingFaceModelUrl, labServedModelUrl, type CpuModel } from "../engine/cpu/cpu-models.ts";
+import { familyFromGgufMetadata } from "../engine/cpu/gguf-family.ts";
+import type { CpuModelSource, LoadCpuModelOptions, LoadedCpuModel } from "../engine/cpu/load-cpu-model.ts";
+import type { LoadProgress } from "../engine/webllm/load-progress.ts";
+import type { Engines, EngineStatus, TurnOnTheModel } from "./engine-store.ts";
+
+export type CpuModelOrigin = "lab-server" | "hugging-face";
+
+export interface CpuEngineState {
+  selectedModelId: string;
+  origin: CpuModelOrigin;
+  /** What runs now: a manifest model's id or an opened file's name, with how it runs. */
+  loaded: { id: string; label: string; threads: number; multiThreaded: boolean; contextWindowSize: number; templateNote: string } | null;
+}
+
+export type CpuEngineStore = StoreApi<CpuEngineState>;
+
+const KEYS = { model: "toolcall-lab:cpu-model", origin: "toolcall-lab:cpu-origin" };
+
+function recall(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+function remember(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // A convenience; the choice holds for this page.
+  }
+}
+
+export type LoadCpuModel = (source: CpuModelSource, options: LoadCpuModelOptions) => Promise<LoadedCpuModel>;
+
+/** wllama is imported only when a model is loaded: never in the first screen's bundle. */
+const loadOnDemand: LoadCpuModel = async (source, options) => (await import("../engine/cpu/load-cpu-model.ts")).loadCpuModel(source, options);
+
+function progressOf(loadedBytes: number, totalBytes: number, startedAt: number, text: string): LoadProgress {
+  const fraction = totalBytes > 0 ? Math.min(1, loadedBytes / totalBytes) : 0;
+  const elapsedSeconds = (Date.now() - startedAt) / 1000;
+  const secondsLeft = fraction > 0.02 && fraction < 1 ? (elapsedSeconds / fraction) * (1 - fraction) : undefined;
+  return { fraction, percent: fraction * 100, text, phase: fraction >= 1 ? "loading-from-cache" : "fetching", fetchedMB: Math.round(loadedBytes / 1_000_000), elapsedSeconds, ...(secondsLeft !== undefined ? { secondsLeft } : {}) };
+}
+
+/** A failed load's status, with what to do: a 404 from the lab's server means the model was never fetched. */
+export async function cpuLoadFailure(error: unknown, source: CpuModelSource): Promise<Extract<EngineStatus, { state: "error" }>> {
+  const detail = error instanceof Error ? error.message : String(error);
+  if (source.kind === "url" && source.url.startsWith("/models/")) {
+    const answer = await fetch(source.url, { method: "HEAD" }).catch(() => null);
+    if (answer?.status === 404) {
+      const text = await fetch(source.url).then((r) => r.text()).catch(() => "");
+      return { state: "error", kind: "model-missing", message: text || `${source.name} is not on this machine.`, suggestion: "Run `npm run models` in the project, then load the model again.", detail };
+    }
+  }
+  if (/abort/i.test(detail)) return { state: "error", kind: "cancelled", message: "Loading was cancelled.", suggestion: "Load the model again when you want it." };
+  return {
+    state: "error",
+    kind: "cpu-load",
+    message: source.kind === "file" ? `llama.cpp could not load ${source.name}.` : `Loading ${source.name} on the CPU failed.`,
+    suggestion: source.kind === "file" ? "Check that the file is a complete GGUF model (llama.cpp's format)." : "Check the model's address and your connection, then try again.",
+    detail,
+  };
+}
+
+/** The template a loaded model runs with, and what the page says about it (Jinja loads only for a GGUF's own template). */
+async function templateFor(family: ModelFamily | undefined, loaded: LoadedCpuModel, name: string): Promise<{ template: ChatTemplate; familyId: string | null; note: string } | { error: string }> {
+  if (family) return { template: familyChatTemplate(family), familyId: family.id, note: `${family.label} family: the lab's ${family.templateLabel} template and stop tokens.` };
+  if (loaded.chatTemplate) {
+    try {
+      const { ggufEmbeddedChatTemplate } = await import("../engine/cpu/gguf-chat-template.ts");
+      return { template: ggufEmbeddedChatTemplate(loaded.chatTemplate, name), familyId: null, note: "Family not known to the lab: the GGUF's own embedded chat template is used as is (rendered with Jinja)." };
+    } catch (error) {
+      return { error: `The GGUF's embedded chat template could not be read: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+  return { error: "The lab does not know this model's family and its GGUF has no chat template, so no prompt can be written for it." };
+}
+
+/** `?cpuThreads=N` fixes the thread count (the benchmark compares 1 and 2); else every core where the page is isolated. */
+function threadsFromUrl(): number | undefined {
+  const value = Number(new URLSearchParams(globalThis.location?.search ?? "").get("cpuThreads"));
+  return Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+export function createCpuEngine({ engines, turn, load = loadOnDemand }: { engines: Pick<Engines, "setCpuEngine" | "selectEngineKind" | "store">; turn: TurnOnTheModel; load?: LoadCpuModel }) {
+  const store = createStore<CpuEngineState>()(() => ({
+    selectedModelId: findCpuModel(recall(KEYS.model) ?? "") ? recall(KEYS.model)! : DEFAULT_CPU_MODEL_ID,
+    origin: recall(KEYS.origin) === "hugging-face" ? "hugging-face" : "lab-server",
+    loaded: null,
+  }));
+  let current: { unload: () => Promise<void> } | null = null;
+  let loading: AbortController | null = null;
+
+  async function unloadCurrent(): Promise<void> {
+    const model = current;
+    current = null;
+    store.setState({ loaded: null });
+    engines.setCpuEngine({ cpuEngine: null, cpuTemplate: null, cpuFamilyId: null });
+    if (model) await model.unload().catch(() => undefined);
+  }
+
+  async function loadSource(source: CpuModelSource, family: ModelFamily | undefined, id: string, options: { threads?: number } = {}): Promise<void> {
+    loading?.abort();
+    const controller = new AbortController();
+    loading = controller;
+    engines.selectEngineKind("cpu");
+    await turn.stopRunningTurn();
+    await unloadCurrent();
+    const startedAt = Date.now();
+    const what = source.name;
+    engines.setCpuEngine({ cpuStatus: { state: "loading", what, progress: progressOf(0, 0, startedAt, "Starting llama.cpp (WebAssembly)") } });
+    try {
+      const familyTemplate = family ? familyChatTemplate(family) : undefined;
+      const bosText = familyTemplate ? bosTextOf(familyTemplate.controlTokens) : undefined;
+      const loaded = await load(source, {
+        signal: controller.signal,
+        onProgress: ({ loadedBytes, totalBytes }) => {
+          if (loading === controller) engines.setCpuEngine({ cpuStatus: { state: "loading", what, progress: progressOf(loadedBytes, totalBytes, startedAt, loadedBytes >= totalBytes && totalBytes > 0 ? "Loading the weights into llama.cpp" : "Downloading the GGUF file") } });
+        },
+        ...(bosText ? { bosText } : {}),
+        ...((options.threads ?? threadsFromUrl()) ? { threads: options.threads ?? threadsFromUrl() } : {}),
+      });
+      if (controller.signal.aborted) {
+        await loaded.unload().catch(() => undefined);
+        return;
+      }
+      const detected = family ?? familyFromGgufMetadata(loaded.metadata);
+      const chosen = await templateFor(detected, loaded, source.name);
+      if ("error" in chosen) {
+        await loaded.unload().catch(() => undefined);
+        engines.setCpuEngine({ cpuStatus: { state: "error", kind: "cpu-load", message: chosen.error, suggestion: "Open a GGUF with an embedded chat template, or one of the listed models." } });
+        return;
+      }
+      current = loaded;
+      const threads = `${loaded.threads} thread${loaded.threads === 1 ? "" : "s"}${loaded.isolated ? "" : " (the page is not cross-origin isolated, so single-threaded)"}`;
+      store.setState({ loaded: { id, label: source.name, threads: loaded.threads, multiThreaded: loaded.multiThreaded, contextWindowSize: loaded.contextWindowSize, templateNote: chosen.note } });
+      engines.setCpuEngine({
+        cpuEngine: loaded.engine,
+        cpuTemplate: chosen.template,
+        cpuFamilyId: chosen.familyId,
+        cpuStatus: { state: "ready", note: `${source.name} runs on the CPU (llama.cpp in WebAssembly, ${threads}, ${loaded.contextWindowSize.toLocaleString("en-US")}-token window). ${chosen.note}` },
+      });
+    } catch (error) {
+      if (loading !== controller) return;
+      const status = await cpuLoadFailure(error, source);
+      engines.setCpuEngine({ cpuStatus: status.kind === "cancelled" ? { state: "idle", note: status.message } : status });
+    } finally {
+      if (loading === controller) loading = null;
+    }
+  }
+
+  function sourceOf(model: CpuModel): CpuModelSource {
+    const hf = store.getState().origin === "hugging-face" ? huggingFaceModelUrl(model) : undefined;
+    return { kind: "url", url: hf ?? labServedModelUrl(model), name: model.label };
+  }
+
+  /** Loads one of the manifest's models (the selected one by default). */
+  async function loadCpuModel(id: string = store.getState().selectedModelId, options: { threads?: number } = {}): Promise<void> {
+    const model = findCpuModel(id);
+    if (!model) {
+      engines.setCpuEngine({ cpuStatus: { state: "error", kind: "cpu-load", message: `No model "${id}" in the lab's list.`, suggestion: "Pick one of the listed models." } });
+      return;
+    }
+    selectCpuModel(id);
+    await loadSource(sourceOf(model), familyById(model.family), model.id, options);
+  }
+
+  /** Runs a GGUF the person opened (file picker or drop). */
+  async function openGgufFile(file: File): Promise<void> {
+    if (!/\.gguf$/i.test(file.name)) {
+      engines.selectEngineKind("cpu");
+      engines.setCpuEngine({ cpuStatus: { state: "error", kind: "cpu-load", message: `${file.name} is not a GGUF file.`, suggestion: "Open a .gguf model file (llama.cpp's format)." } });
+      return;
+    }
+    await loadSource({ kind: "file", file, name: file.name }, undefined, `file:${file.name}`);
+  }
+
+  function selectCpuModel(id: string): void {
+    remember(KEYS.model, id);
+    store.setState({ selectedModelId: id });
+  }
+
+  function setOrigin(origin: CpuModelOrigin): void {
+    remember(KEYS.origin, origin);
+    store.setState({ origin });
+  }
+
+  function cancelCpuLoad(): void {
+    loading?.abort();
+  }
+
+  async function unloadCpuModel(): Promise<void> {
+    loading?.abort();
+    await turn.stopRunningTurn();
+    await unloadCurrent();
+    engines.setCpuEngine({ cpuStatus: { state: "idle", note: "Model unloaded; its memory is free." } });
+  }
+
+  /** A short size label of a listed model, e.g. "98 MB". */
+  const sizeOf = (id: string) => {
+    const model = findCpuModel(id);
+    return model ? formatBytes(model.sizeBytes) : "";
+  };
+
+  return { store, loadCpuModel, openGgufFile, selectCpuModel, setOrigin, cancelCpuLoad, unloadCpuModel, sizeOf };
+}
+
+export type CpuEngineController = ReturnType<typeof createCpuEngine>;
