@@ -66,8 +66,10 @@ export {
   familyChatTemplate,
   recommendedProtocol,
   samplingDefaultsFor,
+  webllmModelRecords,
+  webllmRecordOf,
   type ProtocolRecommendation,
 } from "./families/registry.ts";
-export type { ModelFamily, KvStateKind } from "./families/types.ts";
+export type { ModelFamily, KvStateKind, WebLlmModelRecord, WebLlmModels } from "./families/types.ts";
 export type { SamplingDefaults } from "./families/sampling.ts";
 export { renderModelPrompt, templateForModel, UnknownModelTemplateError, type ModelPromptInput, type ModelPrompt } from "./families/model-prompt.ts";

@@ -12,6 +12,20 @@ describe("the model family registry", () => {
     expect(new Set(families.map((f) => f.templateName)).size).toBe(families.length);
   });
 
+  it("keeps each WebLLM record in the file of the family its id resolves to, once, with what the picker needs", () => {
+    const ids = families.flatMap((f) => (f.webllmModels?.records ?? []).map((r) => r.model_id));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const family of families) {
+      // A family that spreads another (Hermes 2 Pro spreads Hermes 3) must not inherit its records.
+      for (const record of family.webllmModels?.records ?? []) {
+        expect(familyOfWebLlmModel(record.model_id)?.id, record.model_id).toBe(family.id);
+        expect(record.vram_required_MB, record.model_id).toBeGreaterThan(0);
+      }
+      if (family.webllmModels) expect(family.conv, family.id).toBeDefined();
+    }
+    expect(catalog.map((m) => m.id).sort()).toEqual(ids.filter((id) => /-q4f/.test(id)).sort());
+  });
+
   it("gives every model in the picker a family with a conv_template (WebLLM's chat path needs it)", () => {
     for (const model of catalog) expect(familyOfWebLlmModel(model.id)?.conv, model.id).toBeDefined();
   });

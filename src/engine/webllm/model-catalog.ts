@@ -1,10 +1,10 @@
 // The models offered for tool calling: WebLLM's prebuilt list, filtered to instruction models
 // of the families whose chat templates we ship, with what a person needs to choose one.
-// The list is read from a snapshot of WebLLM's records (prebuilt-models.ts) because importing
-// WebLLM here would put its 6 MB library into the page's first download; a test checks that
-// the snapshot equals WebLLM's own list.
-import { families, familyOfWebLlmModel } from "toolcall-middleware/families/registry.ts";
-import { prebuiltModelRecords, type ModelRecordLike } from "./prebuilt-models.ts";
+// The list is read from a snapshot of WebLLM's records, kept in each family's file
+// (`webllmModels`), because importing WebLLM here would put its 6 MB library into the page's
+// first download; a test checks that the snapshot equals WebLLM's own list.
+import { families, familyOfWebLlmModel, webllmModelRecords } from "toolcall-middleware/families/registry.ts";
+import type { WebLlmModelRecord } from "toolcall-middleware/families/types.ts";
 
 export interface CatalogModel {
   id: string;
@@ -46,19 +46,10 @@ export function isCatalogCandidate(modelId: string): boolean {
   return buildCatalog([{ model_id: modelId, vram_required_MB: 1 }]).length === 1;
 }
 
-/** Ids that do not spell their size. */
-const KNOWN_PARAMS_B: Array<[RegExp, number]> = [
-  [/^Phi-3\.5-mini/i, 3.8],
-  [/^Phi-4-mini/i, 3.8],
-  // Gemma 4 E2B: 2.3B "effective" parameters and per-layer embeddings besides, 5.1B in all (as
-  // guides quote Google's model card; not read from this build). The download estimate counts them all.
-  [/^gemma-4-E2B/i, 5.1],
-];
-
 /** The default for tool calling on an ordinary laptop GPU (see the README, "Engines"). */
 export const DEFAULT_MODEL_ID = "Qwen3-1.7B-q4f16_1-MLC";
 
-export function buildCatalog(models: readonly ModelRecordLike[] = prebuiltModelRecords): CatalogModel[] {
+export function buildCatalog(models: readonly WebLlmModelRecord[] = webllmModelRecords): CatalogModel[] {
   const out: CatalogModel[] = [];
   for (const record of models) {
     const id = record.model_id;
@@ -68,7 +59,7 @@ export function buildCatalog(models: readonly ModelRecordLike[] = prebuiltModelR
     const quantization = /-(q\df\d+(?:_\d)?)/.exec(id)?.[1] ?? "";
     // Only 4-bit weights: full-precision (q0) variants are several times larger for no gain here.
     if (!family || !template || !quantization.startsWith("q4")) continue;
-    const paramsB = parseParams(id);
+    const paramsB = record.paramsB ?? parseParams(id);
     const bitsPerWeight = 4.5; // 4-bit weights plus group scales
     out.push({
       id,
@@ -124,9 +115,8 @@ export function modelsForAdapter(shaderF16: boolean, models: CatalogModel[] = ca
   return shaderF16 ? models : models.filter((m) => !m.needsShaderF16);
 }
 
+/** Billions of parameters as the id spells them ("-1.7B-", "-360M-"); a record gives them where it does not. */
 function parseParams(id: string): number {
-  const known = KNOWN_PARAMS_B.find(([pattern]) => pattern.test(id));
-  if (known) return known[1];
   const match = /-(\d+(?:\.\d+)?)([BM])-/i.exec(`${id}-`);
   if (!match?.[1] || !match[2]) return 0;
   const n = Number(match[1]);

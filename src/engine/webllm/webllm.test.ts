@@ -4,7 +4,7 @@ import type { EngineChunk } from "toolcall-middleware/types.ts";
 import { classifyEngineError, EngineFailure } from "./engine-errors.ts";
 import { readLoadProgress } from "./load-progress.ts";
 import { buildCatalog, catalog, DEFAULT_MODEL_ID, findModel, isCatalogCandidate, modelsForAdapter, modelsSharingFiles, pickVariant } from "./model-catalog.ts";
-import { prebuiltModelRecords } from "./prebuilt-models.ts";
+import { families, webllmModelRecords } from "toolcall-middleware/families/registry.ts";
 import { loadWebLlmModel } from "./model-loader.ts";
 import { queryCacheStatus } from "./model-cache.ts";
 import type { WorkerLike } from "./worker-client.ts";
@@ -464,7 +464,7 @@ describe("failure classification", () => {
 });
 
 describe("model catalogue", () => {
-  it("its snapshot equals WebLLM's own prebuilt records for every catalogue model", () => {
+  it("its snapshot (each family's webllmModels.records) equals WebLLM's own prebuilt records for every catalogue model", () => {
     const live = prebuiltAppConfig.model_list
       .filter((r) => isCatalogCandidate(r.model_id))
       .map((r) => ({
@@ -475,7 +475,7 @@ describe("model catalogue", () => {
         low_resource_required: r.low_resource_required,
         context_window_size: r.overrides?.context_window_size,
       }));
-    const snapshot = prebuiltModelRecords.map((r) => ({
+    const snapshot = webllmModelRecords.map((r) => ({
       model_id: r.model_id,
       model: r.model,
       model_lib: r.model_lib,
@@ -483,11 +483,16 @@ describe("model catalogue", () => {
       low_resource_required: r.low_resource_required,
       context_window_size: r.overrides?.context_window_size,
     }));
-    expect(snapshot).toEqual(live);
+    // The records sit in their families' files, so the order is the registry's, not WebLLM's.
+    const byId = (a: { model_id: string }, b: { model_id: string }) => a.model_id.localeCompare(b.model_id);
+    expect(snapshot.sort(byId)).toEqual(live.sort(byId));
   });
 
   it("holds only 4-bit instruction models of the supported families, each with VRAM and size", () => {
-    expect(new Set(catalog.map((m) => m.family))).toEqual(new Set(["Qwen3.5", "Qwen3", "Qwen2.5", "Hermes 2 Pro", "Hermes 3", "Llama 3.2", "Llama 3.1", "SmolLM2", "Phi-3.5", "Gemma 4", "Gemma 3", "Gemma 2", "Phi-4-mini", "DeepSeek-R1-Distill-Qwen", "DeepSeek-R1-Distill-Llama", "Ministral 3 Instruct", "Ministral 3 Reasoning", "Mistral 7B v0.3"]));
+    // Every family that lists WebLLM models is in the picker, under its catalogue label.
+    const labels = families.flatMap((f) => (f.webllmModels?.records ?? []).map((r) => f.catalogLabel?.(r.model_id) ?? f.label));
+    expect(new Set(catalog.map((m) => m.family))).toEqual(new Set(labels));
+    expect(new Set(labels).size).toBeGreaterThanOrEqual(18);
     for (const model of catalog) {
       expect(model.quantization).toMatch(/^q4f(16|32)_1$/);
       expect(model.vramMB).toBeGreaterThan(0);

@@ -63,6 +63,14 @@ export const deepseekR1DistillQwen: ModelFamily = {
   templateName: "deepseek_r1_qwen",
   templateLabel: "DeepSeek-R1-Distill (Qwen)",
   webllmIds: /^deepseek-r1-distill-qwen-/i,
+  webllmModels: {
+    records: [
+      { model_id: "DeepSeek-R1-Distill-Qwen-7B-q4f16_1-MLC", model: "DeepSeek-R1-Distill-Qwen-7B-q4f16_1-MLC", model_lib: "Qwen2-7B-Instruct-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 5106.67, low_resource_required: false, overrides: { context_window_size: 4096 } },
+      { model_id: "DeepSeek-R1-Distill-Qwen-7B-q4f32_1-MLC", model: "DeepSeek-R1-Distill-Qwen-7B-q4f32_1-MLC", model_lib: "Qwen2-7B-Instruct-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 5900.09, low_resource_required: false, overrides: { context_window_size: 4096 } },
+    ],
+    promptStart: "<｜begin▁of▁sentence｜>S<｜User｜>",
+    endTokens: ["<｜end▁of▁sentence｜>"],
+  },
   serverNames: /deepseek-r1-distill-qwen/i,
   conv: { template: r1DistillConv("deepseek_r1_qwen", 151643), extras: { controlTokens, extraStop: [EOS], toolFraming: deepseekR1DistillToolFraming } },
   sampling: sampling("DeepSeek-R1-Distill-Qwen"),
@@ -76,6 +84,14 @@ export const deepseekR1DistillLlama: ModelFamily = {
   templateName: "deepseek_r1_llama",
   templateLabel: "DeepSeek-R1-Distill (Llama)",
   webllmIds: /^deepseek-r1-distill-llama-/i,
+  webllmModels: {
+    records: [
+      { model_id: "DeepSeek-R1-Distill-Llama-8B-q4f32_1-MLC", model: "DeepSeek-R1-Distill-Llama-8B-q4f32_1-MLC", model_lib: "Llama-3_1-8B-Instruct-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 6101.01, low_resource_required: false, overrides: { context_window_size: 4096 } },
+      { model_id: "DeepSeek-R1-Distill-Llama-8B-q4f16_1-MLC", model: "DeepSeek-R1-Distill-Llama-8B-q4f16_1-MLC", model_lib: "Llama-3_1-8B-Instruct-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 5001, low_resource_required: false, overrides: { context_window_size: 4096 } },
+    ],
+    promptStart: "<｜begin▁of▁sentence｜>S<｜User｜>",
+    endTokens: ["<｜end▁of▁sentence｜>"],
+  },
   serverNames: /deepseek-r1-distill-llama/i,
   conv: { template: r1DistillConv("deepseek_r1_llama", 128001), extras: { controlTokens, extraStop: [EOS], toolFraming: deepseekR1DistillToolFraming } },
   sampling: sampling("DeepSeek-R1-Distill-Llama"),

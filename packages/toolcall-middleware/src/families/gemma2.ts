@@ -11,6 +11,16 @@ export const gemma2: ModelFamily = {
   templateName: "gemma_instruction",
   templateLabel: "Gemma",
   webllmIds: /^gemma-2-2b-it-/i,
+  webllmModels: {
+    records: [
+      { model_id: "gemma-2-2b-it-q4f16_1-MLC", model: "gemma-2-2b-it-q4f16_1-MLC", model_lib: "gemma-2-2b-it-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 1895.3, low_resource_required: false, overrides: { context_window_size: 4096 } },
+      { model_id: "gemma-2-2b-it-q4f32_1-MLC", model: "gemma-2-2b-it-q4f32_1-MLC", model_lib: "gemma-2-2b-it-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 2508.75, low_resource_required: false, overrides: { context_window_size: 4096 } },
+      { model_id: "gemma-2-2b-it-q4f16_1-MLC-1k", model: "gemma-2-2b-it-q4f16_1-MLC", model_lib: "gemma-2-2b-it-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 1583.3, low_resource_required: true, overrides: { context_window_size: 1024 } },
+      { model_id: "gemma-2-2b-it-q4f32_1-MLC-1k", model: "gemma-2-2b-it-q4f32_1-MLC", model_lib: "gemma-2-2b-it-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 1884.75, low_resource_required: true, overrides: { context_window_size: 1024 } },
+    ],
+    promptStart: "<bos><start_of_turn>user\n",
+    endTokens: ["<end_of_turn>", "<eos>"],
+  },
   serverNames: /gemma/i,
   conv: {
     template: {

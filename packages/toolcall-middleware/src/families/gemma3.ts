@@ -11,6 +11,13 @@ export const gemma3: ModelFamily = {
   templateName: "gemma3_instruction",
   templateLabel: "Gemma 3",
   webllmIds: /^gemma3-1b-it-/i,
+  webllmModels: {
+    records: [
+      { model_id: "gemma3-1b-it-q4f16_1-MLC", model: "gemma3-1b-it-q4f16_1-MLC", model_lib: "gemma3-1b-it-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 711.07, low_resource_required: true, overrides: { context_window_size: 4096 } },
+    ],
+    promptStart: "<bos><start_of_turn>user\n",
+    endTokens: ["<end_of_turn>", "<eos>"],
+  },
   serverNames: /gemma-?3(?!n)/i,
   conv: { template: { ...gemma2.conv!.template, name: "gemma3_instruction" }, extras: gemma2.conv!.extras },
   controlTokens: GEMMA_TOKENS,

@@ -172,6 +172,16 @@ export const gemma4: ModelFamily = {
   templateName: "gemma4_instruction",
   templateLabel: "Gemma 4 (<|turn>, thinking switch, gemma4 calls)",
   webllmIds: /^gemma-4-/i,
+  webllmModels: {
+    // paramsB: E2B has 2.3B "effective" parameters and per-layer embeddings besides, 5.1B in all
+    // (as guides quote Google's model card; not read from this build). The download estimate counts them all.
+    records: [
+      { model_id: "gemma-4-E2B-it-q4f16_1-MLC", model: "gemma-4-E2B-it-q4f16_1-MLC", model_lib: "gemma-4-E2B-it-q4f16_1_cs512-webgpu.wasm", vram_required_MB: 3387.37, low_resource_required: false, overrides: { context_window_size: 4096 }, paramsB: 5.1 },
+      { model_id: "gemma-4-E2B-it-q4f32_1-MLC", model: "gemma-4-E2B-it-q4f32_1-MLC", model_lib: "gemma-4-E2B-it-q4f32_1_cs512-webgpu.wasm", vram_required_MB: 3862.72, low_resource_required: false, overrides: { context_window_size: 4096 }, paramsB: 5.1 },
+    ],
+    promptStart: "<bos><|turn>system\nS<turn|>\n<|turn>user\n",
+    endTokens: ["<turn|>", "<eos>", "<|tool_response>"],
+  },
   catalogLabel: () => "Gemma 4",
   // google/gemma-4-E2B-it, gemma-4-31B-it, unsloth/gemma-4-E4B-it-GGUF, "gemma4:e2b" (Ollama);
   // not MedGemma 4B ("medgemma-4b-it", a Gemma 3).

@@ -12,6 +12,14 @@ export const hermes2pro: ModelFamily = {
   templateName: "hermes2_pro_llama3",
   templateLabel: "Hermes 2 Pro (ChatML on Llama 3)",
   webllmIds: /^hermes-2-pro-llama-3-8b-/i,
+  webllmModels: {
+    records: [
+      { model_id: "Hermes-2-Pro-Llama-3-8B-q4f16_1-MLC", model: "Hermes-2-Pro-Llama-3-8B-q4f16_1-MLC", model_lib: "Llama-3-8B-Instruct-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 4976.13, low_resource_required: false, overrides: { context_window_size: 4096 } },
+      { model_id: "Hermes-2-Pro-Llama-3-8B-q4f32_1-MLC", model: "Hermes-2-Pro-Llama-3-8B-q4f32_1-MLC", model_lib: "Llama-3-8B-Instruct-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 6051.27, low_resource_required: false, overrides: { context_window_size: 4096 } },
+    ],
+    promptStart: "<|begin_of_text|><|im_start|>system\n",
+    endTokens: ["<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"],
+  },
   serverNames: /hermes-2-pro/i,
   conv: {
     // mlc-llm's hermes2_pro_llama3: Llama 3's <|end_of_text|> and Hermes 2 Pro's own <|im_end|>.

@@ -69,6 +69,14 @@ export const hermes3: ModelFamily = {
   templateName: "hermes3_llama-3_1",
   templateLabel: "Hermes 3 (ChatML on Llama 3)",
   webllmIds: /^hermes-3-llama-3\.2-/i,
+  webllmModels: {
+    records: [
+      { model_id: "Hermes-3-Llama-3.2-3B-q4f32_1-MLC", model: "Hermes-3-Llama-3.2-3B-q4f32_1-MLC", model_lib: "Llama-3.2-3B-Instruct-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 2951.51, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Hermes-3-Llama-3.2-3B-q4f16_1-MLC", model: "Hermes-3-Llama-3.2-3B-q4f16_1-MLC", model_lib: "Llama-3.2-3B-Instruct-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 2263.69, low_resource_required: true, overrides: { context_window_size: 4096 } },
+    ],
+    promptStart: "<|begin_of_text|><|im_start|>system\n",
+    endTokens: ["<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"],
+  },
   serverNames: /hermes/i,
   conv: {
     template: {

@@ -105,6 +105,16 @@ export const llama3: ModelFamily = {
   templateName: "llama-3_1",
   templateLabel: "Llama 3.1 / 3.3",
   webllmIds: /^llama-3\.1-\d/i,
+  webllmModels: {
+    records: [
+      { model_id: "Llama-3.1-8B-Instruct-q4f32_1-MLC-1k", model: "Llama-3.1-8B-Instruct-q4f32_1-MLC", model_lib: "Llama-3_1-8B-Instruct-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 5295.7, low_resource_required: true, overrides: { context_window_size: 1024 } },
+      { model_id: "Llama-3.1-8B-Instruct-q4f16_1-MLC-1k", model: "Llama-3.1-8B-Instruct-q4f16_1-MLC", model_lib: "Llama-3_1-8B-Instruct-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 4598.34, low_resource_required: true, overrides: { context_window_size: 1024 } },
+      { model_id: "Llama-3.1-8B-Instruct-q4f32_1-MLC", model: "Llama-3.1-8B-Instruct-q4f32_1-MLC", model_lib: "Llama-3_1-8B-Instruct-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 6101.01, low_resource_required: false, overrides: { context_window_size: 4096 } },
+      { model_id: "Llama-3.1-8B-Instruct-q4f16_1-MLC", model: "Llama-3.1-8B-Instruct-q4f16_1-MLC", model_lib: "Llama-3_1-8B-Instruct-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 5001, low_resource_required: false, overrides: { context_window_size: 4096 } },
+    ],
+    promptStart: "<|begin_of_text|><|start_header_id|>system",
+    endTokens: ["<|eot_id|>", "<|eom_id|>", "<|end_of_text|>"],
+  },
   serverNames: /llama-?3/i,
   conv: llamaConv("llama-3_1", llama31SystemPreamble),
   ...llamaCommon,

@@ -47,6 +47,14 @@ export const ministral3Reasoning: ModelFamily = {
   templateName: "ministral3_reasoning",
   templateLabel: "Ministral 3 Reasoning (v13 Tekken, [THINK] reasoning)",
   webllmIds: /^Ministral-3-\d+B-Reasoning-/i,
+  webllmModels: {
+    records: [
+      { model_id: "Ministral-3-3B-Reasoning-2512-q4f16_1-MLC", model: "Ministral-3-3B-Reasoning-2512-q4f16_1-MLC", model_lib: "Ministral-3-3B-Reasoning-2512-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 2863.69, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Ministral-3-3B-Reasoning-2512-q4f32_1-MLC", model: "Ministral-3-3B-Reasoning-2512-q4f32_1-MLC", model_lib: "Ministral-3-3B-Reasoning-2512-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 3532.37, low_resource_required: true, overrides: { context_window_size: 4096 } },
+    ],
+    promptStart: "<s>[SYSTEM_PROMPT]",
+    endTokens: ["</s>"],
+  },
   catalogLabel: () => "Ministral 3 Reasoning",
   serverNames: /^(?:(?!ministral-?3[-:]\d)[^])*ministral-?3[-:]\d+b[^]*?reasoning/i,
   conv: reasoningConv,

@@ -72,6 +72,14 @@ export const ministral3: ModelFamily = {
   templateName: "ministral3",
   templateLabel: "Ministral 3 (v13 Tekken, [TOOL_CALLS]NAME[ARGS])",
   webllmIds: /^Ministral-3-\d+B-Instruct-/i,
+  webllmModels: {
+    records: [
+      { model_id: "Ministral-3-3B-Instruct-2512-BF16-q4f16_1-MLC", model: "Ministral-3-3B-Instruct-2512-BF16-q4f16_1-MLC", model_lib: "Ministral-3-3B-Instruct-2512-BF16-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 2863.69, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Ministral-3-3B-Instruct-2512-BF16-q4f32_1-MLC", model: "Ministral-3-3B-Instruct-2512-BF16-q4f32_1-MLC", model_lib: "Ministral-3-3B-Instruct-2512-BF16-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 3532.37, low_resource_required: true, overrides: { context_window_size: 4096 } },
+    ],
+    promptStart: "<s>[SYSTEM_PROMPT]",
+    endTokens: ["</s>"],
+  },
   catalogLabel: () => "Ministral 3 Instruct",
   // Hugging Face ids (Ministral-3-8B-Instruct-2512) and Ollama tags (ministral-3:8b); not the Base or Reasoning models.
   serverNames: /^(?:(?!ministral-?3[-:]\d)[^])*ministral-?3[-:]\d+b(?![^]*(?:reasoning|base))/i,

@@ -67,6 +67,14 @@ export const mistral: ModelFamily = {
   templateName: "mistral",
   templateLabel: "Mistral v0.3 ([INST])",
   webllmIds: /^Mistral-7B-Instruct-v0\.3-/i,
+  webllmModels: {
+    records: [
+      { model_id: "Mistral-7B-Instruct-v0.3-q4f16_1-MLC", model: "Mistral-7B-Instruct-v0.3-q4f16_1-MLC", model_lib: "Mistral-7B-Instruct-v0.3-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 4573.39, low_resource_required: false, overrides: { context_window_size: 4096 } },
+      { model_id: "Mistral-7B-Instruct-v0.3-q4f32_1-MLC", model: "Mistral-7B-Instruct-v0.3-q4f32_1-MLC", model_lib: "Mistral-7B-Instruct-v0.3-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 5619.27, low_resource_required: false, overrides: { context_window_size: 4096 } },
+    ],
+    promptStart: "<s>[INST] S\n\nHi[/INST]",
+    endTokens: ["</s>"],
+  },
   catalogLabel: () => "Mistral 7B v0.3",
   serverNames: /mistral|mixtral|ministral|codestral/i,
   conv: { template: v3Conv, extras: { controlTokens, toolFraming: v3ToolFraming, rules: { writeTurn: writeV3Turn } } },

@@ -10,6 +10,17 @@ export const phi3: ModelFamily = {
   templateName: "phi-3",
   templateLabel: "Phi-3 / 3.5",
   webllmIds: /^phi-3\.5-mini/i,
+  webllmModels: {
+    // paramsB: the ids do not spell the size (3.8B, the model card).
+    records: [
+      { model_id: "Phi-3.5-mini-instruct-q4f16_1-MLC", model: "Phi-3.5-mini-instruct-q4f16_1-MLC", model_lib: "Phi-3.5-mini-instruct-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 3672.07, low_resource_required: false, overrides: { context_window_size: 4096 }, paramsB: 3.8 },
+      { model_id: "Phi-3.5-mini-instruct-q4f32_1-MLC", model: "Phi-3.5-mini-instruct-q4f32_1-MLC", model_lib: "Phi-3.5-mini-instruct-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 5483.12, low_resource_required: false, overrides: { context_window_size: 4096 }, paramsB: 3.8 },
+      { model_id: "Phi-3.5-mini-instruct-q4f16_1-MLC-1k", model: "Phi-3.5-mini-instruct-q4f16_1-MLC", model_lib: "Phi-3.5-mini-instruct-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 2520.07, low_resource_required: true, overrides: { context_window_size: 1024 }, paramsB: 3.8 },
+      { model_id: "Phi-3.5-mini-instruct-q4f32_1-MLC-1k", model: "Phi-3.5-mini-instruct-q4f32_1-MLC", model_lib: "Phi-3.5-mini-instruct-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 3179.12, low_resource_required: true, overrides: { context_window_size: 1024 }, paramsB: 3.8 },
+    ],
+    promptStart: "<s><|system|>\n",
+    endTokens: ["<|end|>", "<|endoftext|>"],
+  },
   serverNames: /phi-?3/i,
   conv: {
     template: {

@@ -32,6 +32,15 @@ export const phi4Mini: ModelFamily = {
   templateName: "phi-4",
   templateLabel: "Phi-4-mini (<|tool|> list in the system block)",
   webllmIds: /^phi-4-mini-instruct-/i,
+  webllmModels: {
+    // paramsB: the ids do not spell the size (3.8B, the model card).
+    records: [
+      { model_id: "Phi-4-mini-instruct-q4f16_1-MLC", model: "Phi-4-mini-instruct-q4f16_1-MLC", model_lib: "Phi-4-mini-instruct-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 3437.58, low_resource_required: false, overrides: { context_window_size: 4096 }, paramsB: 3.8 },
+      { model_id: "Phi-4-mini-instruct-q4f32_1-MLC", model: "Phi-4-mini-instruct-q4f32_1-MLC", model_lib: "Phi-4-mini-instruct-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 4220.59, low_resource_required: false, overrides: { context_window_size: 4096 }, paramsB: 3.8 },
+    ],
+    promptStart: "<|system|>S<|end|>",
+    endTokens: ["<|end|>", "<|endoftext|>"],
+  },
   serverNames: /phi-?4-mini/i,
   conv: {
     template: {

@@ -12,6 +12,20 @@ export const qwen2: ModelFamily = {
   templateName: "qwen2",
   templateLabel: "Qwen2 / Qwen2.5 (ChatML)",
   webllmIds: /^qwen2\.5-\d/i,
+  webllmModels: {
+    records: [
+      { model_id: "Qwen2.5-0.5B-Instruct-q4f16_1-MLC", model: "Qwen2.5-0.5B-Instruct-q4f16_1-MLC", model_lib: "Qwen2-0.5B-Instruct-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 944.62, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen2.5-0.5B-Instruct-q4f32_1-MLC", model: "Qwen2.5-0.5B-Instruct-q4f32_1-MLC", model_lib: "Qwen2-0.5B-Instruct-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 1060.2, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen2.5-1.5B-Instruct-q4f16_1-MLC", model: "Qwen2.5-1.5B-Instruct-q4f16_1-MLC", model_lib: "Qwen2-1.5B-Instruct-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 1629.75, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen2.5-1.5B-Instruct-q4f32_1-MLC", model: "Qwen2.5-1.5B-Instruct-q4f32_1-MLC", model_lib: "Qwen2-1.5B-Instruct-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 1888.97, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen2.5-3B-Instruct-q4f16_1-MLC", model: "Qwen2.5-3B-Instruct-q4f16_1-MLC", model_lib: "Qwen2.5-3B-Instruct-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 2504.76, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen2.5-3B-Instruct-q4f32_1-MLC", model: "Qwen2.5-3B-Instruct-q4f32_1-MLC", model_lib: "Qwen2.5-3B-Instruct-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 2893.64, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen2.5-7B-Instruct-q4f16_1-MLC", model: "Qwen2.5-7B-Instruct-q4f16_1-MLC", model_lib: "Qwen2-7B-Instruct-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 5106.67, low_resource_required: false, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen2.5-7B-Instruct-q4f32_1-MLC", model: "Qwen2.5-7B-Instruct-q4f32_1-MLC", model_lib: "Qwen2-7B-Instruct-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 5900.09, low_resource_required: false, overrides: { context_window_size: 4096 } },
+    ],
+    promptStart: "<|im_start|>system\n",
+    endTokens: ["<|im_end|>", "<|endoftext|>"],
+  },
   serverNames: /qwen-?2|qwq/i,
   conv: {
     // Qwen2.5's own template writes this system message when none is given (and no tools are); WebLLM's conv_template another.

@@ -13,6 +13,20 @@ export const qwen3: ModelFamily = {
   templateName: "qwen3",
   templateLabel: "Qwen3 (ChatML, think blocks)",
   webllmIds: /^qwen3-\d/i,
+  webllmModels: {
+    records: [
+      { model_id: "Qwen3-0.6B-q4f16_1-MLC", model: "Qwen3-0.6B-q4f16_1-MLC", model_lib: "Qwen3-0.6B-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 1403.34, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen3-0.6B-q4f32_1-MLC", model: "Qwen3-0.6B-q4f32_1-MLC", model_lib: "Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 1924.98, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen3-1.7B-q4f16_1-MLC", model: "Qwen3-1.7B-q4f16_1-MLC", model_lib: "Qwen3-1.7B-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 2036.66, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen3-1.7B-q4f32_1-MLC", model: "Qwen3-1.7B-q4f32_1-MLC", model_lib: "Qwen3-1.7B-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 2635.44, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen3-4B-q4f16_1-MLC", model: "Qwen3-4B-q4f16_1-MLC", model_lib: "Qwen3-4B-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 3431.59, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen3-4B-q4f32_1-MLC", model: "Qwen3-4B-q4f32_1-MLC", model_lib: "Qwen3-4B-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 4327.71, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen3-8B-q4f16_1-MLC", model: "Qwen3-8B-q4f16_1-MLC", model_lib: "Qwen3-8B-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 5695.78, low_resource_required: false, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen3-8B-q4f32_1-MLC", model: "Qwen3-8B-q4f32_1-MLC", model_lib: "Qwen3-8B-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 6852.55, low_resource_required: false, overrides: { context_window_size: 4096 } },
+    ],
+    promptStart: "<|im_start|>system\n",
+    endTokens: ["<|im_end|>", "<|endoftext|>"],
+  },
   serverNames: /qwen-?3/i,
   conv: {
     // No system message unless one is given, as Qwen3's own template (WebLLM's conv_template says "You are a helpful assistant.").

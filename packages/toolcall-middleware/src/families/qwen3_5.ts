@@ -41,6 +41,20 @@ export const qwen3_5: ModelFamily = {
   templateName: "qwen3_5",
   templateLabel: "Qwen3.5 (ChatML, think blocks, XML calls)",
   webllmIds: /^qwen3\.5-\d/i,
+  webllmModels: {
+    records: [
+      { model_id: "Qwen3.5-0.8B-q4f16_1-MLC", model: "Qwen3.5-0.8B-q4f16_1-MLC", model_lib: "Qwen3.5-0.8B-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 1629.49, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen3.5-0.8B-q4f32_1-MLC", model: "Qwen3.5-0.8B-q4f32_1-MLC", model_lib: "Qwen3.5-0.8B-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 1894.19, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen3.5-2B-q4f16_1-MLC", model: "Qwen3.5-2B-q4f16_1-MLC", model_lib: "Qwen3.5-2B-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 2245.44, low_resource_required: false, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen3.5-2B-q4f32_1-MLC", model: "Qwen3.5-2B-q4f32_1-MLC", model_lib: "Qwen3.5-2B-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 2591.55, low_resource_required: false, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen3.5-4B-q4f16_1-MLC", model: "Qwen3.5-4B-q4f16_1-MLC", model_lib: "Qwen3.5-4B-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 3867.82, low_resource_required: false, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen3.5-4B-q4f32_1-MLC", model: "Qwen3.5-4B-q4f32_1-MLC", model_lib: "Qwen3.5-4B-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 4680.36, low_resource_required: false, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen3.5-9B-q4f16_1-MLC", model: "Qwen3.5-9B-q4f16_1-MLC", model_lib: "Qwen3.5-9B-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 6433.01, low_resource_required: false, overrides: { context_window_size: 4096 } },
+      { model_id: "Qwen3.5-9B-q4f32_1-MLC", model: "Qwen3.5-9B-q4f32_1-MLC", model_lib: "Qwen3.5-9B-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 7544.74, low_resource_required: false, overrides: { context_window_size: 4096 } },
+    ],
+    promptStart: "<|im_start|>system\n",
+    endTokens: ["<|im_end|>", "<|endoftext|>"],
+  },
   serverNames: /qwen-?3\.5/i,
   conv: {
     // No system turn unless there is a system message or tools; every turn's text trimmed; every

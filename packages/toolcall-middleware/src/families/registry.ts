@@ -35,7 +35,7 @@ import { qwen3 } from "./qwen3.ts";
 import { qwen3_5 } from "./qwen3_5.ts";
 import { labDefaults, type SamplingDefaults } from "./sampling.ts";
 import { smollm2 } from "./smollm2.ts";
-import type { ModelFamily } from "./types.ts";
+import type { ModelFamily, WebLlmModelRecord } from "./types.ts";
 import { xlamLlama, xlamQwen } from "./xlam.ts";
 
 export const families: readonly ModelFamily[] = [
@@ -89,6 +89,24 @@ export const MAX_MODEL_ID_CHARS = 256;
 export function familyOfWebLlmModel(modelId: string): ModelFamily | undefined {
   if (modelId.length > MAX_MODEL_ID_CHARS) return undefined;
   return families.find((family) => family.webllmIds?.test(modelId));
+}
+
+/** WebLLM's prebuilt-model records of every family (each family's own, in registry order): the model picker's list. */
+export const webllmModelRecords: readonly WebLlmModelRecord[] = families.flatMap((family) => family.webllmModels?.records ?? []);
+
+/** WebLLM's record of a prebuilt model id, from its family's file. */
+export function webllmRecordOf(modelId: string): WebLlmModelRecord | undefined {
+  return familyOfWebLlmModel(modelId)?.webllmModels?.records.find((record) => record.model_id === modelId);
+}
+
+/**
+ * One WebLLM model of a family to stand for it (tests, examples): its first record with the
+ * largest context window, so never a -1k twin when the family has a larger one.
+ */
+export function sampleWebLlmModel(family: ModelFamily): string | undefined {
+  const records = family.webllmModels?.records ?? [];
+  const context = (record: WebLlmModelRecord) => record.overrides?.context_window_size ?? 0;
+  return records.reduce<WebLlmModelRecord | undefined>((best, record) => (!best || context(record) > context(best) ? record : best), undefined)?.model_id;
 }
 
 /** The family a served model's name points to, or undefined when it is not clear (or the name is over MAX_MODEL_ID_CHARS). */

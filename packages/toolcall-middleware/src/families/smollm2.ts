@@ -9,6 +9,16 @@ export const smollm2: ModelFamily = {
   templateName: "chatml",
   templateLabel: "ChatML (SmolLM2, generic)",
   webllmIds: /^smollm2-/i,
+  webllmModels: {
+    records: [
+      { model_id: "SmolLM2-1.7B-Instruct-q4f16_1-MLC", model: "SmolLM2-1.7B-Instruct-q4f16_1-MLC", model_lib: "SmolLM2-1.7B-Instruct-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 1774.19, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "SmolLM2-1.7B-Instruct-q4f32_1-MLC", model: "SmolLM2-1.7B-Instruct-q4f32_1-MLC", model_lib: "SmolLM2-1.7B-Instruct-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 2692.38, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "SmolLM2-360M-Instruct-q4f16_1-MLC", model: "SmolLM2-360M-Instruct-q4f16_1-MLC", model_lib: "SmolLM2-360M-Instruct-q4f16_1_cs1k-webgpu.wasm", vram_required_MB: 376.06, low_resource_required: true, overrides: { context_window_size: 4096 } },
+      { model_id: "SmolLM2-360M-Instruct-q4f32_1-MLC", model: "SmolLM2-360M-Instruct-q4f32_1-MLC", model_lib: "SmolLM2-360M-Instruct-q4f32_1_cs1k-webgpu.wasm", vram_required_MB: 579.61, low_resource_required: true, overrides: { context_window_size: 4096 } },
+    ],
+    promptStart: "<|im_start|>system\n",
+    endTokens: ["<|im_end|>", "<|endoftext|>"],
+  },
   serverNames: /smollm/i,
   conv: {
     template: {

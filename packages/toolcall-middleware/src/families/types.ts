@@ -31,6 +31,37 @@ export interface ThinkingSwitch {
   defaultOn: (model: string) => boolean;
 }
 
+/**
+ * One of WebLLM's prebuilt-model records (`prebuiltAppConfig.model_list` of @mlc-ai/web-llm), as
+ * plain data: the fields the model picker and the cache use. A snapshot, because importing WebLLM
+ * would put its 6 MB library into the page's first download; webllm.test.ts checks every record
+ * against WebLLM's own list, and `npx tsx scripts/snapshot-prebuilt-models.ts` prints a family's.
+ */
+export interface WebLlmModelRecord {
+  model_id: string;
+  /** Where the weights live (WebLLM's "model" URL, after https://huggingface.co/mlc-ai/). -1k twins share it. */
+  model?: string;
+  /** The file name of the compiled model library; several models share one (Hermes-3 and Llama-3.2-3B). */
+  model_lib?: string;
+  vram_required_MB?: number;
+  low_resource_required?: boolean;
+  overrides?: { context_window_size?: number };
+  /** The lab's, not WebLLM's: billions of parameters, for an id that does not spell its size. */
+  paramsB?: number;
+}
+
+/** A family's models in WebLLM's prebuilt list, and what its prompts must look like there. */
+export interface WebLlmModels {
+  records: readonly WebLlmModelRecord[];
+  /**
+   * How the prompt of a system "S" and a user "Hi" starts: what the tokenizer must see first
+   * (WebLLM's raw path adds no special token itself, so a BOS is written here).
+   */
+  promptStart: string;
+  /** Every token a model of this family ends a reply with: each must be a stop string, so none shows as text. */
+  endTokens: readonly string[];
+}
+
 export interface ModelFamily {
   /** Short id: "qwen3", "llama3", … */
   id: string;
@@ -46,6 +77,8 @@ export interface ModelFamily {
   templateLabel: string;
   /** Matches WebLLM prebuilt model ids of this family (absent: the family runs on servers only). */
   webllmIds?: RegExp;
+  /** The family's WebLLM prebuilt models (each matched by `webllmIds`). */
+  webllmModels?: WebLlmModels;
   /** The family's name in the model picker for one of its WebLLM ids (default: `label`). */
   catalogLabel?: (modelId: string) => string;
   /** Matches model names a server lists (Hugging Face repo ids and the like). */
