@@ -46,7 +46,7 @@ export async function compareNativeAndPrompt(stores: { protocol: ProtocolStore; 
   try {
     for (const side of sides) {
       stores.compare.setState({ current: side.label });
-      stores.serverEngine.setServerMode(side.mode);
+      await stores.serverEngine.setServerMode(side.mode);
       if (side.mode === "prompt") stores.protocol.getState().setProtocol(protocol);
       const conversation = await stores.conversations.conversationActions.create(settings);
       const sent = await stores.runController.sendMessage(text);
@@ -59,7 +59,7 @@ export async function compareNativeAndPrompt(stores: { protocol: ProtocolStore; 
   } catch (error) {
     stores.compare.setState({ error: `The comparison stopped: ${error instanceof Error ? error.message : String(error)}` });
   } finally {
-    stores.serverEngine.setServerMode(before.mode);
+    await stores.serverEngine.setServerMode(before.mode);
     stores.protocol.getState().setProtocol(before.protocol);
     stores.compare.setState({ running: false, current: null });
   }

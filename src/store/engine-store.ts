@@ -10,7 +10,6 @@ import { classifyEngineError, EngineFailure, type EngineFailureKind } from "../e
 import type { LoadProgress } from "../engine/webllm/load-progress.ts";
 import { catalog, DEFAULT_MODEL_ID, findModel, modelsForAdapter, modelsSharingFiles, pickVariant } from "../engine/webllm/model-catalog.ts";
 import { deleteModelFromCache, queryCacheStatus } from "../engine/webllm/model-cache.ts";
-import { loadWebLlmModel } from "../engine/webllm/model-loader.ts";
 import type { ChatTemplate, Engine } from "toolcall-middleware/types.ts";
 
 export type EngineKind = "webllm" | "replay" | "openai" | "cpu";
@@ -300,6 +299,9 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
     const name = findModel(id)?.displayName ?? id;
     sync({ webllmEngine: null, loadedModelId: null, waitingForGpu: false, webllmStatus: { state: "loading", what: name } });
     try {
+      // The loader (the engine class, the worker client) is fetched with the first model chosen,
+      // not with the first screen; a failed fetch is reported like a failed load.
+      const { loadWebLlmModel } = await import("../engine/webllm/model-loader.ts");
       const model = await loadWebLlmModel(id, {
         signal: controller.signal,
         onProgress: (progress) => {

@@ -4,7 +4,7 @@
 // a fresh engine and hands it to the engine store. The API key is kept for this tab only
 // (sessionStorage), the rest for this browser.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { listModels, normalizeBaseUrl, OpenAiEngine, type OpenAiMode, type ServerModel } from "../engine/openai/openai-engine.ts";
+import type { OpenAiMode, ServerModel } from "../engine/openai/openai-engine.ts";
 import { inferServerTemplate, serverChatTemplate, type ServerTemplateName } from "toolcall-middleware/families/server-templates.ts";
 import { ServerFailure } from "../engine/openai/server-failure.ts";
 import type { Engines } from "./engine-store.ts";
@@ -68,8 +68,32 @@ export function createServerEngine({ engines }: { engines: Engines }) {
 
   const get = () => serverStore.getState();
 
-  /** Makes the engine for the current choices (or says what is missing) and hands it on. */
-  function rebuild(): void {
+  // The engine's code (and its SSE parser) is fetched when a server is first used, not with the
+  // first screen; every later use awaits the same module (a failed fetch is tried again next time).
+  let openAiModule: Promise<typeof import("../engine/openai/openai-engine.ts")> | undefined;
+  const loadOpenAi = () =>
+    (openAiModule ??= import("../engine/openai/openai-engine.ts").catch((error: unknown) => {
+      openAiModule = undefined;
+      throw error;
+    }));
+
+  /**
+   * Makes the engine for the current choices (or says what is missing) and hands it on. It reads
+   * the choices after the engine's code is there, so the last of several quick changes wins.
+   */
+  async function rebuild(): Promise<void> {
+    if (!get().model) {
+      setServerEngine({ serverEngine: null, serverTemplate: null });
+      return;
+    }
+    let OpenAiEngine: typeof import("../engine/openai/openai-engine.ts").OpenAiEngine;
+    try {
+      ({ OpenAiEngine } = await loadOpenAi());
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      setServerEngine({ serverEngine: null, serverTemplate: null, serverStatus: { state: "error", kind: "unknown", message: `The server engine's code did not load: ${message}`, suggestion: "Reload the page (the app may have been updated), then connect again." } });
+      return;
+    }
     const { baseUrl, apiKey, model, mode, models } = get();
     if (!model) {
       setServerEngine({ serverEngine: null, serverTemplate: null });
@@ -106,6 +130,7 @@ export function createServerEngine({ engines }: { engines: Engines }) {
     serverStore.setState({ connecting: true });
     setServerEngine({ serverEngine: null, serverStatus: { state: "loading", what: "the server's model list" } });
     try {
+      const { listModels, normalizeBaseUrl } = await loadOpenAi();
       const normalized = normalizeBaseUrl(baseUrl);
       const models = await listModels({ baseUrl: normalized, ...(apiKey ? { apiKey } : {}) });
       if (models.length === 0) throw new ServerFailure("unknown-model", "The server lists no models.", "Start the server with a model loaded.");
@@ -113,7 +138,7 @@ export function createServerEngine({ engines }: { engines: Engines }) {
       const model = models.some((m) => m.id === remembered) ? remembered : models[0]!.id;
       serverStore.setState({ models, model, baseUrl: normalized });
       store(local(), KEYS.model, model);
-      rebuild();
+      await rebuild();
     } catch (error) {
       const failure = error instanceof ServerFailure ? error : new ServerFailure("server-error", error instanceof Error ? error.message : String(error), "Check the base URL and the server.");
       serverStore.setState({ models: [] });
@@ -126,25 +151,26 @@ export function createServerEngine({ engines }: { engines: Engines }) {
   function selectServerModel(model: string): void {
     store(local(), KEYS.model, model);
     serverStore.setState({ model });
-    rebuild();
+    void rebuild();
   }
 
-  function setServerMode(mode: OpenAiMode): void {
+  /** Resolves once the engine for the new mode is handed on (a comparison awaits it before sending). */
+  async function setServerMode(mode: OpenAiMode): Promise<void> {
     store(local(), KEYS.mode, mode);
     serverStore.setState({ mode });
-    if (get().models.length > 0) rebuild();
+    if (get().models.length > 0) await rebuild();
   }
 
   function setServerTemplate(template: ServerTemplateName | "auto"): void {
     store(local(), KEYS.template, template);
     serverStore.setState({ template });
-    if (get().models.length > 0) rebuild();
+    if (get().models.length > 0) void rebuild();
   }
 
   /** Thinking on or off changes Qwen3's template (prompt mode). */
   function setServerThinking(on: boolean): void {
     setThinking(on);
-    if (get().models.length > 0) rebuild();
+    if (get().models.length > 0) void rebuild();
   }
 
   return { store: serverStore, setServerConnection, connectServer, selectServerModel, setServerMode, setServerTemplate, setServerThinking };

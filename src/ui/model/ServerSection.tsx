@@ -60,7 +60,7 @@ export function ServerSection() {
           </label>
           <label className="model-field">
             <span>Mode</span>
-            <select data-testid="openai-mode" value={state.mode} onChange={(e) => setServerMode(e.target.value as "prompt" | "native")}>
+            <select data-testid="openai-mode" value={state.mode} onChange={(e) => void setServerMode(e.target.value as "prompt" | "native")}>
               <option value="prompt">prompt — the lab's template and protocol, /v1/completions</option>
               <option value="native">native — the server's tool calling, /v1/chat/completions</option>
             </select>

@@ -1,0 +1,62 @@
+// What the first screen loads (issue #30): builds the app in memory and follows the entry chunk's
+// static imports (what index.html loads and modulepreloads). Code that belongs to a later moment
+// (a model chosen, a server connected, a view opened) must stay out of that set; the sizes are
+// the UI bench's job (bench/ui-perf.ts prints them), this test keeps the structure.
+import { resolve } from "node:path";
+import { build, type Rollup } from "vite";
+import { beforeAll, describe, expect, test } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "..");
+
+/** Module ids (by a part of their path) that load on demand, each with the moment it loads. */
+const ON_DEMAND: { name: string; module: RegExp; loadsWhen: string }[] = [
+  { name: "the WebLLM model loader", module: /src\/engine\/webllm\/model-loader\.ts$/, loadsWhen: "the first WebLLM model is chosen" },
+  { name: "the WebLLM engine", module: /src\/engine\/webllm\/webllm-engine\.ts$/, loadsWhen: "the first WebLLM model is chosen" },
+  { name: "the OpenAI-compatible engine", module: /src\/engine\/openai\/openai-engine\.ts$/, loadsWhen: "a server is first connected" },
+  { name: "eventsource-parser", module: /node_modules\/eventsource-parser\//, loadsWhen: "a server is first connected" },
+  { name: "Evaluate", module: /src\/ui\/eval\/EvaluateView\.tsx$/, loadsWhen: "Evaluate is opened" },
+  { name: "the parser playground", module: /src\/ui\/playground\/Playground\.tsx$/, loadsWhen: "the parser playground is opened" },
+  { name: "the re-parse panel", module: /src\/ui\/experiments\/ReparsePanel\.tsx$/, loadsWhen: "a step's re-parse is opened" },
+  { name: "the re-run panel", module: /src\/ui\/experiments\/RerunPanel\.tsx$/, loadsWhen: "a step's re-run is opened" },
+  { name: "the MCP SDK", module: /node_modules\/@modelcontextprotocol\/sdk\//, loadsWhen: "the first MCP connect" },
+];
+
+let chunks: Rollup.OutputChunk[] = [];
+
+beforeAll(async () => {
+  const result = await build({
+    root: ROOT,
+    logLevel: "silent",
+    build: { write: false, emptyOutDir: false, outDir: resolve(ROOT, ".bench-cache", "initial-load-test") },
+  });
+  const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[];
+  chunks = outputs.flatMap((o) => o.output.filter((item): item is Rollup.OutputChunk => item.type === "chunk"));
+}, 300_000);
+
+/** The entry chunk and every chunk it imports statically, transitively. */
+function initialChunks(): Rollup.OutputChunk[] {
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const entry = chunks.find((c) => c.isEntry && c.facadeModuleId?.endsWith("index.html"));
+  if (!entry) throw new Error(`no entry chunk for index.html among ${chunks.map((c) => c.fileName).join(", ")}`);
+  const seen = new Map<string, Rollup.OutputChunk>();
+  const visit = (chunk: Rollup.OutputChunk) => {
+    if (seen.has(chunk.fileName)) return;
+    seen.set(chunk.fileName, chunk);
+    for (const file of chunk.imports) {
+      const next = byFile.get(file);
+      if (next) visit(next);
+    }
+  };
+  visit(entry);
+  return [...seen.values()];
+}
+
+describe("the first screen's JavaScript", () => {
+  test.each(ON_DEMAND)("leaves out $name (it loads when $loadsWhen)", ({ module }) => {
+    // The module is in the build at all (a renamed file would make the check below vacuous)...
+    expect(chunks.some((c) => c.moduleIds.some((id) => module.test(id)))).toBe(true);
+    // ...but in no chunk the first screen loads.
+    const inInitial = initialChunks().flatMap((c) => c.moduleIds.filter((id) => module.test(id)).map((id) => `${c.fileName}: ${id}`));
+    expect(inInitial).toEqual([]);
+  });
+});
