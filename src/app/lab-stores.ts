@@ -68,11 +68,13 @@ export function createLabStores(): LabStores {
   const runController = createRunController({ run, conversations });
   const engines = createEngines({ turn: runController });
   const branch = createBranchStore();
+  const protocol = createProtocolStore();
+  const cpuEngine = createCpuEngine({ engines, turn: runController, protocol });
   return {
     conversations,
     tabStatus,
     debugger: createDebuggerStore(),
-    protocol: createProtocolStore(),
+    protocol,
     compare: createCompareStore(),
     transcriptConsent: createTranscriptConsentStore(),
     tokensWanted: createTokensWantedStore(),
@@ -82,9 +84,9 @@ export function createLabStores(): LabStores {
     branch,
     branchController: createBranchController({ branch, run, runController, engines, conversations }),
     engines,
-    realModel: createRealModelOffer({ engines }),
+    realModel: createRealModelOffer({ engines, cpuEngine }),
     serverEngine: createServerEngine({ engines }),
-    cpuEngine: createCpuEngine({ engines, turn: runController }),
+    cpuEngine,
     mcp,
     tools: createToolCatalog({ mcp }),
     onDemand: {},

@@ -57,3 +57,8 @@ export function adapterLabel(status: Extract<WebGpuStatus, { state: "available" 
   const parts = [status.vendor, status.architecture].filter(Boolean);
   return parts.length ? parts.join(" / ") : status.description || "unknown adapter";
 }
+
+/** No usable GPU: no WebGPU, or only a software adapter (SwiftShader) that would crawl through a GPU model. */
+export function gpuIsMissingOrSoftware(gpu: WebGpuStatus): boolean {
+  return gpu.state === "unavailable" || (gpu.state === "available" && (gpu.isFallbackAdapter || /swiftshader/i.test(`${gpu.vendor} ${gpu.architecture} ${gpu.description}`)));
+}

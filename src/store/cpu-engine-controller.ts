@@ -3,7 +3,7 @@
 // family's template and stops, or its GGUF's own template where the registry has no family. Every
 // change hands the engine, template and status to the engine store.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { familyById, familyChatTemplate } from "toolcall-middleware/families/registry.ts";
+import { familyById, familyChatTemplate, recommendedProtocolOf } from "toolcall-middleware/families/registry.ts";
 import type { ModelFamily } from "toolcall-middleware/families/types.ts";
 import type { ChatTemplate } from "toolcall-middleware/types.ts";
 import { bosTextOf, DEFAULT_CPU_MODEL_ID, findCpuModel, formatBytes, huggingFaceModelUrl, labServedModelUrl, type CpuModel } from "../engine/cpu/cpu-models.ts";
@@ -11,6 +11,7 @@ import { familyFromGgufMetadata } from "../engine/cpu/gguf-family.ts";
 import type { CpuModelSource, LoadCpuModelOptions, LoadedCpuModel } from "../engine/cpu/load-cpu-model.ts";
 import type { LoadProgress } from "../engine/webllm/load-progress.ts";
 import type { Engines, EngineStatus, TurnOnTheModel } from "./engine-store.ts";
+import type { ProtocolStore } from "./protocol-store.ts";
 
 export type CpuModelOrigin = "lab-server" | "hugging-face";
 
@@ -92,7 +93,13 @@ function threadsFromUrl(): number | undefined {
   return Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
-export function createCpuEngine({ engines, turn, load = loadOnDemand }: { engines: Pick<Engines, "setCpuEngine" | "selectEngineKind" | "store">; turn: TurnOnTheModel; load?: LoadCpuModel }) {
+export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }: {
+  engines: Pick<Engines, "setCpuEngine" | "selectEngineKind" | "store">;
+  turn: TurnOnTheModel;
+  /** Where a listed model's recommended protocol is chosen when it loads (the header's choice). */
+  protocol?: ProtocolStore;
+  load?: LoadCpuModel;
+}) {
   const store = createStore<CpuEngineState>()(() => ({
     selectedModelId: findCpuModel(recall(KEYS.model) ?? "") ? recall(KEYS.model)! : DEFAULT_CPU_MODEL_ID,
     origin: recall(KEYS.origin) === "hugging-face" ? "hugging-face" : "lab-server",
@@ -172,7 +179,9 @@ export function createCpuEngine({ engines, turn, load = loadOnDemand }: { engine
       return;
     }
     selectCpuModel(id);
-    await loadSource(sourceOf(model), familyById(model.family), model.id, options);
+    const family = familyById(model.family);
+    if (family && protocol) protocol.getState().setProtocol(recommendedProtocolOf(family).protocol);
+    await loadSource(sourceOf(model), family, model.id, options);
   }
 
   /** Runs a GGUF the person opened (file picker or drop). */

@@ -5,7 +5,7 @@ import { DEFAULT_TRANSCRIPT } from "../../store/engine-store.ts";
 import { useEngineState, useLabStores, useRunState } from "../../app/lab-stores-context.tsx";
 import { findModel } from "../../engine/webllm/model-catalog.ts";
 import { DEFAULT_CPU_MODEL_ID, findCpuModel, formatBytes } from "../../engine/cpu/cpu-models.ts";
-import type { WebGpuStatus } from "../../engine/webgpu-probe.ts";
+import { gpuIsMissingOrSoftware } from "../../engine/webgpu-probe.ts";
 import { useLoadCpuModel } from "../model/CpuSection.tsx";
 import { EngineErrorBox, LoadProgressBar } from "../model/EngineStatusBox.tsx";
 
@@ -21,10 +21,6 @@ export const DEMO_PACE = { chunkChars: 3, delayMs: 50 } as const;
 /** Where the person goes on typing after a click that leaves the empty chat (the button is gone). */
 const focusChatInput = () => document.getElementById("chat-input")?.focus();
 
-/** No usable GPU: no WebGPU, or only a software adapter (SwiftShader) that would crawl through a GPU model. */
-export function gpuIsMissingOrSoftware(gpu: WebGpuStatus): boolean {
-  return gpu.state === "unavailable" || (gpu.state === "available" && (gpu.isFallbackAdapter || /swiftshader/i.test(`${gpu.vendor} ${gpu.architecture} ${gpu.description}`)));
-}
 
 /** One click to a real model without a GPU: SmolLM2 135M on llama.cpp in WebAssembly. */
 function CpuOffer() {

@@ -1,9 +1,9 @@
 // The CPU engine: a GGUF model on llama.cpp in WebAssembly, no GPU needed. One of the lab's real
+import { familyById, recommendedProtocolOf } from "toolcall-middleware/families/registry.ts";
 // models (served by the lab's own server from the per-user cache, or from Hugging Face on a
 // person's machine), or any GGUF file opened from disk or dropped on the Model pane.
 import { useRef } from "react";
-import { familyById, recommendedProtocolOf } from "toolcall-middleware/families/registry.ts";
-import { useCpuEngine, useEngineState, useLabStores, useProtocolChoice } from "../../app/lab-stores-context.tsx";
+import { useCpuEngine, useEngineState, useLabStores } from "../../app/lab-stores-context.tsx";
 import { cpuModels, findCpuModel, formatBytes } from "../../engine/cpu/cpu-models.ts";
 import type { CpuModelOrigin } from "../../store/cpu-engine-controller.ts";
 import { EngineErrorBox, LoadProgressBar, StatusLine } from "./EngineStatusBox.tsx";
@@ -11,12 +11,7 @@ import { EngineErrorBox, LoadProgressBar, StatusLine } from "./EngineStatusBox.t
 /** Loads a listed CPU model with its family's recommended protocol preselected (the header still lets the person pick another). */
 export function useLoadCpuModel(): (id: string) => void {
   const { loadCpuModel } = useLabStores().cpuEngine;
-  const setProtocol = useProtocolChoice((s) => s.setProtocol);
-  return (id) => {
-    const family = familyById(findCpuModel(id)?.family ?? "");
-    if (family) setProtocol(recommendedProtocolOf(family).protocol);
-    void loadCpuModel(id);
-  };
+  return (id) => void loadCpuModel(id);
 }
 
 export function CpuSection() {
