@@ -40,7 +40,7 @@ describe.skipIf(!real.run)(`structural tags as GBNF on llama-server${real.run ? 
   const template = familyChatTemplate(familyById("smollm2")!);
 
   beforeAll(async () => {
-    server = await startLlamaServer({ modelId: MODEL, port: 8513, contextSize: 4096, threads: 2 });
+    server = await startLlamaServer({ modelId: MODEL, port: 8513, contextSize: 4096, threads: 1 });
   }, 180_000);
   afterAll(async () => {
     await server?.stop();
@@ -62,7 +62,7 @@ describe.skipIf(!real.run)(`structural tags as GBNF on llama-server${real.run ? 
 
       const forced = structuralTagToGbnf(protocol.structuralTag!(tools, { name: "get_weather" }));
       const prompt = renderPrompt({ tools, protocol, template, messages: [{ role: "user", content: "What is the weather in Paris? Use the tool." }] }).prompt;
-      const { status, json } = await complete(server, { prompt, n_predict: 160, temperature: 0, grammar: forced.grammar, cache_prompt: false });
+      const { status, json } = await complete(server, { prompt, n_predict: 80, temperature: 0, grammar: forced.grammar, cache_prompt: false });
       expect(status, JSON.stringify(json)).toBe(200);
       const parsed = parseAll(protocol, tools, [json.content]);
       expect(parsed.errors, json.content).toEqual([]);
