@@ -20,6 +20,14 @@ const tools: ToolSpec[] = [
   { name: "add", description: "Adds two numbers.", parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
 ];
 
+/**
+ * Protocols whose own argument grammar lets a string run past its closing delimiter, so a small
+ * model may never close it: FunctionGemma's g_string (`"<escape>" ([^<] | "<" [^|])* "<escape>"`)
+ * accepts "<escape>" inside the string. Seen here: SmolLM2 wrote `city:<escape>Paris,description:
+ * <escape>Paris,…` until max tokens. The same grammar runs on XGrammar (WebLLM).
+ */
+const UNCLOSABLE_STRINGS = new Set(["functiongemma"]);
+
 /** llama-server's lazy-grammar fields: each trigger a word (type 1); a one-token word must also be a preserved token. */
 function lazyTriggers(triggers: string[]): Record<string, unknown> {
   return { grammar_triggers: triggers.map((value) => ({ type: 1, value })), preserved_tokens: triggers };
@@ -40,7 +48,7 @@ describe.skipIf(!real.run)(`structural tags as GBNF on llama-server${real.run ? 
   const template = familyChatTemplate(familyById("smollm2")!);
 
   beforeAll(async () => {
-    server = await startLlamaServer({ modelId: MODEL, port: 8513, contextSize: 4096, threads: 2 });
+    server = await startLlamaServer({ modelId: MODEL, port: 8513, contextSize: 4096, threads: 1 });
   }, 180_000);
   afterAll(async () => {
     await server?.stop();
@@ -53,16 +61,20 @@ describe.skipIf(!real.run)(`structural tags as GBNF on llama-server${real.run ? 
   });
 
   for (const protocol of listProtocols()) {
-    it(`${protocol.name}: the plain and lazy grammars are accepted; a constrained completion is a valid get_weather call`, async () => {
+    it(`${protocol.name}: the plain and lazy grammars are accepted${UNCLOSABLE_STRINGS.has(protocol.name) ? "" : "; a constrained completion is a valid get_weather call"}`, async () => {
       const auto = structuralTagToGbnf(protocol.structuralTag!(tools, "auto"));
       const plain = await complete(server, { prompt: "Hi", n_predict: 2, temperature: 0, grammar: auto.grammar });
       expect(plain.status, JSON.stringify(plain.json)).toBe(200);
       const lazy = await complete(server, { prompt: "Hi", n_predict: 2, temperature: 0, grammar: auto.lazy!.grammar, grammar_lazy: true, ...lazyTriggers(auto.lazy!.triggers) });
       expect(lazy.status, JSON.stringify(lazy.json)).toBe(200);
 
-      const forced = structuralTagToGbnf(protocol.structuralTag!(tools, { name: "get_weather" }));
+      // One call of get_weather, then the end (stop_after_first): what follows a call is free text
+      // the grammar does not judge, and a 135M model fills it with anything.
+      if (UNCLOSABLE_STRINGS.has(protocol.name)) return;
+      const named = protocol.structuralTag!(tools, { name: "get_weather" });
+      const forced = structuralTagToGbnf({ ...named, format: { ...named.format, stop_after_first: true } as typeof named.format });
       const prompt = renderPrompt({ tools, protocol, template, messages: [{ role: "user", content: "What is the weather in Paris? Use the tool." }] }).prompt;
-      const { status, json } = await complete(server, { prompt, n_predict: 160, temperature: 0, grammar: forced.grammar, cache_prompt: false });
+      const { status, json } = await complete(server, { prompt, n_predict: 200, temperature: 0, grammar: forced.grammar, cache_prompt: false });
       expect(status, JSON.stringify(json)).toBe(200);
       const parsed = parseAll(protocol, tools, [json.content]);
       expect(parsed.errors, json.content).toEqual([]);

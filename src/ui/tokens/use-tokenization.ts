@@ -42,14 +42,26 @@ function hasTokenize(engine: unknown): engine is TokenizingEngine {
   return typeof engine === "object" && engine !== null && typeof (engine as Partial<TokenizingEngine>).tokenize === "function";
 }
 
-/** The loaded WebLLM model's own tokenizer, when one is loaded. */
+/** An engine that runs a GGUF file offers its file's own tokenizer (src/tokens/gguf/gguf-model-tokenizer.ts). */
+interface GgufTokenizingEngine {
+  modelTokenizer: LoadedModelTokenizer;
+}
+
+function hasModelTokenizer(engine: unknown): engine is GgufTokenizingEngine {
+  const offered = typeof engine === "object" && engine !== null ? (engine as Partial<GgufTokenizingEngine>).modelTokenizer : undefined;
+  return typeof offered === "object" && offered !== null && typeof offered.tokenize === "function";
+}
+
+/** The active engine's model's own tokenizer: a GGUF engine's (read from its file), else the loaded WebLLM model's. */
 function useLoadedModelTokenizer(): LoadedModelTokenizer | null {
   const modelId = useEngineState((s) => s.loadedModelId);
   const engine = useEngineState((s) => s.webllmEngine);
+  const active = useEngineState((s) => s.engine);
   return useMemo(() => {
+    if (hasModelTokenizer(active)) return active.modelTokenizer;
     if (!modelId || !hasTokenize(engine)) return null;
     return { modelId, templateName: templateNameForModel(modelId), tokenize: (text, controlTokens) => engine.tokenize(text, controlTokens) };
-  }, [modelId, engine]);
+  }, [modelId, engine, active]);
 }
 
 /** Tokenizes `text` for a step rendered with `template`, once tokens are wanted (or `force`). */
