@@ -69,6 +69,27 @@ function cpuKey() {
   return createHash("sha256").update(`${process.arch} ${flags}`).digest("hex").slice(0, 8);
 }
 
+/**
+ * The binary already built for this source and processor, without fetching or building anything
+ * (tests and the eval call this: a missing binary is their error to report, not a build to start).
+ * The commit comes from the cached source bundle; without it, any build for this processor.
+ */
+export function builtLlamaServer() {
+  const { llamaServer } = readManifest();
+  const bundle = join(llamaServerRoot(), "source", `${llamaServer.package}-${llamaServer.version}`, "gitRelease.bundle");
+  const suffix = `-${cpuKey()}`;
+  let dirs;
+  if (existsSync(bundle)) dirs = [`${bundleCommit(bundle)}${suffix}`];
+  else {
+    try {
+      dirs = readdirSync(llamaServerRoot()).filter((name) => name.endsWith(suffix));
+    } catch {
+      dirs = [];
+    }
+  }
+  return dirs.map((dir) => join(llamaServerRoot(), dir, "bin", "llama-server")).find((binary) => existsSync(binary));
+}
+
 export function ensureLlamaServer() {
   const bundle = sourceBundle();
   const commit = bundleCommit(bundle);

@@ -1,0 +1,27 @@
+// Types of cache-dir.mjs for the TypeScript that uses it (tests, the eval, the benchmark).
+export interface ModelPart {
+  package: string;
+  version: string;
+  path: string;
+}
+export interface ManifestModel {
+  id: string;
+  label: string;
+  family: string;
+  license: string;
+  file: string;
+  sha256: string;
+  size: number;
+  parts: ModelPart[];
+  huggingFace?: { repo: string; file: string };
+  /** A chat template for llama-server (--chat-template-file), relative to the repository, where the GGUF has none. */
+  chatTemplateFile?: string;
+}
+export interface Manifest {
+  models: ManifestModel[];
+  llamaServer: { package: string; version: string };
+}
+export function labCacheDir(): string;
+export const manifestPath: string;
+export function readManifest(): Manifest;
+export function modelPath(model: ManifestModel): string;
