@@ -51,18 +51,18 @@ async function withoutServerBos(server: LlamaServer, prompt: string, bos: string
 
 async function measure(server: LlamaServer, protocol: string): Promise<ModelFigures> {
   const served = ((await (await fetch(`${server.baseUrl}/models`)).json()) as { data: Array<{ id: string }> }).data[0]!.id;
-  const addsBos = (await tokenize(server.origin, "", { addSpecial: true })).length > 0;
-  const bos = addsBos ? (((await (await fetch(`${server.origin}/props`)).json()) as { bos_token: string }).bos_token) : "";
+  const addsBos = (await tokenize(server.url, "", { addSpecial: true })).length > 0;
+  const bos = addsBos ? (((await (await fetch(`${server.url}/props`)).json()) as { bos_token: string }).bos_token) : "";
   const question: ChatMessage[] = [{ role: "user", content: "What is 1234 * 5678? And what time is it in Seoul?" }];
   const prompt = await withoutServerBos(server, labPrompt(served, protocol, question), bos);
-  const promptTokens = (await tokenize(server.origin, prompt, { addSpecial: true })).length;
+  const promptTokens = (await tokenize(server.url, prompt, { addSpecial: true })).length;
 
   const prefill: number[] = [];
   const decode: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const p = await completion(server.origin, { prompt, n_predict: 1, cache_prompt: false, temperature: 0 });
+    const p = await completion(server.url, { prompt, n_predict: 1, cache_prompt: false, temperature: 0 });
     prefill.push(p.timings.prompt_per_second);
-    const d = await completion(server.origin, { prompt, n_predict: 128, ignore_eos: true, cache_prompt: true, temperature: 0 });
+    const d = await completion(server.url, { prompt, n_predict: 128, ignore_eos: true, cache_prompt: true, temperature: 0 });
     decode.push(d.timings.predicted_per_second);
   }
 
@@ -81,10 +81,10 @@ async function measure(server: LlamaServer, protocol: string): Promise<ModelFigu
   ];
   const loop: ModelFigures["loop"] = [];
   // A fresh cache first: an unrelated prompt.
-  await completion(server.origin, { prompt: "Hello", n_predict: 1, cache_prompt: true });
+  await completion(server.url, { prompt: "Hello", n_predict: 1, cache_prompt: true });
   for (const [index, messages] of steps.entries()) {
     const stepPrompt = await withoutServerBos(server, labPrompt(served, protocol, messages), bos);
-    const timings: Timings = (await completion(server.origin, { prompt: stepPrompt, n_predict: 16, cache_prompt: true, temperature: 0 })).timings;
+    const timings: Timings = (await completion(server.url, { prompt: stepPrompt, n_predict: 16, cache_prompt: true, temperature: 0 })).timings;
     const total = timings.cache_n + timings.prompt_n;
     loop.push({ step: index + 1, promptTokens: total, reused: timings.cache_n, prefilled: timings.prompt_n, prefilledShare: timings.prompt_n / total });
   }
@@ -99,8 +99,8 @@ async function measure(server: LlamaServer, protocol: string): Promise<ModelFigu
   const free: number[] = [];
   const constrained: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    free.push((await completion(server.origin, { prompt, n_predict: 64, ignore_eos: true, cache_prompt: true, temperature: 0 })).timings.predicted_per_second);
-    constrained.push((await completion(server.origin, { prompt, n_predict: 64, ignore_eos: true, cache_prompt: true, temperature: 0, json_schema: schema })).timings.predicted_per_second);
+    free.push((await completion(server.url, { prompt, n_predict: 64, ignore_eos: true, cache_prompt: true, temperature: 0 })).timings.predicted_per_second);
+    constrained.push((await completion(server.url, { prompt, n_predict: 64, ignore_eos: true, cache_prompt: true, temperature: 0, json_schema: schema })).timings.predicted_per_second);
   }
   const freeRate = median(free);
   const constrainedRate = median(constrained);
@@ -117,7 +117,7 @@ async function measure(server: LlamaServer, protocol: string): Promise<ModelFigu
 
 const results: ModelFigures[] = [];
 for (const { id, protocol } of MODELS) {
-  const server = await startLlamaServer({ model: id, threads });
+  const server = await startLlamaServer({ modelId: id, threads });
   try {
     results.push(await measure(server, protocol));
   } finally {

@@ -124,7 +124,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
   io.stderr(`eval: starting llama-server with ${llamaServerModel}\n`);
   let server: LlamaServer | undefined;
   try {
-    server = await startLlamaServer({ model: llamaServerModel });
+    server = await startLlamaServer({ modelId: llamaServerModel });
     const [served] = await listModels({ baseUrl: server.baseUrl });
     if (!served) throw new Error("llama-server lists no model");
     return await evaluateOn({ baseUrl: server.baseUrl, model: served.id }, cases);

@@ -1,5 +1,11 @@
-// Types of build-llama-server.mjs for the TypeScript that uses it.
+export interface LlamaServerBuild {
+  /** Absolute path of the llama-server binary. */
+  binary: string;
+  /** The llama.cpp commit it was built from. */
+  commit: string;
+  /** llama.cpp's `models/templates/` (vendors' chat templates) as that commit carries it. */
+  templates: string;
+}
 export function llamaServerRoot(): string;
-/** The binary already built for this source and processor; undefined when there is none (nothing is built). */
-export function builtLlamaServer(): string | undefined;
-export function ensureLlamaServer(): { binary: string; commit: string };
+export function findLlamaServer(): LlamaServerBuild | undefined;
+export function ensureLlamaServer(): LlamaServerBuild;

@@ -1,5 +1,4 @@
-// Types of cache-dir.mjs for the TypeScript that uses it (tests, the eval, the benchmark).
-export interface ModelPart {
+export interface ManifestModelPart {
   package: string;
   version: string;
   path: string;
@@ -12,16 +11,16 @@ export interface ManifestModel {
   file: string;
   sha256: string;
   size: number;
-  parts: ModelPart[];
+  parts: ManifestModelPart[];
   huggingFace?: { repo: string; file: string };
   /** A chat template for llama-server (--chat-template-file), relative to the repository, where the GGUF has none. */
   chatTemplateFile?: string;
 }
-export interface Manifest {
+export interface ModelsManifest {
   models: ManifestModel[];
   llamaServer: { package: string; version: string };
 }
 export function labCacheDir(): string;
 export const manifestPath: string;
-export function readManifest(): Manifest;
+export function readManifest(): ModelsManifest;
 export function modelPath(model: ManifestModel): string;

@@ -1,98 +1,88 @@
-// Starts llama.cpp's llama-server with a model of models/models.json on 127.0.0.1, waits until
-// /health says it is ready, and stops it. Used by the vitest tests, the e2e specs, the benchmark and
-// `npm run eval -- --llama-server ID`.
+// Starts llama.cpp's llama-server with one of the manifest's models on 127.0.0.1, waits until it
+// is ready, and stops it again. Used by unit tests, end-to-end specs, `npm run eval` and the
+// benchmarks; the binary and the models come from the per-user cache (`npm run llama-server`,
+// `npm run models`), never from the network here.
 //
-// The server never outlives the process that started it: it runs under a small shell watchdog that
-// reads our end of a pipe and kills the server when that pipe closes — which the kernel does when
-// this process ends in any way (an exit, a crash, a SIGKILL of a test worker), not only when our
-// exit handlers get to run.
+// The server never outlives the process that started it: it runs under a small shell watchdog
+// that reads our end of a pipe and kills the server when that pipe closes — which the kernel does
+// when this process ends in any way (an exit, a crash, a SIGKILL of a test worker or a timed-out
+// Playwright run), not only when an exit handler gets to run.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
-import { builtLlamaServer } from "./build-llama-server.mjs";
 import { modelPath, readManifest, type ManifestModel } from "./cache-dir.mjs";
+import { findLlamaServer, type LlamaServerBuild } from "./build-llama-server.mjs";
 
 export interface LlamaServerOptions {
-  /** A model id of models/models.json (e.g. "smollm2-135m-instruct-q4_1"). */
-  model: string;
-  /** Default: a free port (in LLAMA_SERVER_PORTS, "8521-8529", when set). */
+  /** A model id of models/models.json. */
+  modelId: string;
+  /** A fixed port; a free one is picked when absent. */
   port?: number;
-  /** Context size (-c). Default 4096. */
+  /** Context window in tokens (llama-server's `-c`). */
   contextSize?: number;
-  /** Threads (-t). Default 2. */
   threads?: number;
+  /** Parallel slots (`-np`). */
+  parallel?: number;
   /**
-   * A Jinja chat template file that replaces the GGUF's own (--chat-template-file). Default: the
+   * A Jinja chat template file that replaces the GGUF's own (`--chat-template-file`). Default: the
    * manifest's `chatTemplateFile` for a GGUF without a template (Gemma 3 270M); null: none, so
-   * llama-server uses the GGUF's template or its own fallback.
+   * llama-server renders with the GGUF's template, or its own fallback (ChatML) where there is none.
    */
   chatTemplateFile?: string | null;
-  /** More flags, as llama-server --help lists them. */
+  /** More flags, as `llama-server --help` lists them. */
   extraArgs?: string[];
-  /** How long loading may take before it is an error. Default 120 s. */
+  /** How long loading may take before the start is given up (ms). */
   readyTimeoutMs?: number;
-  /** The binary; default: LLAMA_SERVER_BIN, else the build in the per-user cache. */
-  binary?: string;
 }
 
 export interface LlamaServer {
-  /** http://127.0.0.1:PORT */
-  origin: string;
-  /** The OpenAI-compatible base URL the lab connects to: origin + /v1. */
+  /** e.g. http://127.0.0.1:8521 (no trailing slash): llama.cpp's own endpoints (/props, /tokenize, /apply-template). */
+  url: string;
+  /** The OpenAI-compatible base URL the lab connects to: url + /v1. */
   baseUrl: string;
   port: number;
   model: ManifestModel;
   modelFile: string;
-  /** The template file it renders chats with, when not the GGUF's own. */
+  /** The chat template file it renders chats with, when not the GGUF's own. */
   chatTemplateFile: string | undefined;
-  /** The server's last log lines (stdout and stderr). */
-  logTail(lines?: number): string;
-  stop(): Promise<void>;
+  build: LlamaServerBuild;
+  /** The last lines the server wrote, for error messages. */
+  logTail: () => string;
+  stop: () => Promise<void>;
 }
 
-export class LlamaServerError extends Error {
-  override name = "LlamaServerError";
-}
-
-const LOG_LINES_KEPT = 200;
-
-/** The llama-server binary, or a clear error that says how to get it. */
-export function llamaServerBinary(): string {
-  const fromEnv = process.env.LLAMA_SERVER_BIN;
-  if (fromEnv) {
-    if (!existsSync(fromEnv)) throw new LlamaServerError(`LLAMA_SERVER_BIN=${fromEnv} does not exist.`);
-    return fromEnv;
-  }
-  const built = builtLlamaServer();
-  if (!built) throw new LlamaServerError("llama-server is not built on this machine: run `npm run llama-server` (about 8 minutes on 2 cores), or set LLAMA_SERVER_BIN.");
-  return built;
-}
-
-/** A model of the manifest and its GGUF file, or a clear error that says how to fetch it. */
-export function manifestModel(id: string): { model: ManifestModel; file: string } {
+/** What a real-model test needs, or why it cannot run: the binary and the model files. */
+export function realModelsStatus(modelIds?: string[]): { ready: true; build: LlamaServerBuild } | { ready: false; why: string } {
+  const build = findLlamaServer();
+  if (!build) return { ready: false, why: "llama-server is not built on this machine: run `npm run llama-server`" };
   const { models } = readManifest();
-  const model = models.find((m) => m.id === id);
-  if (!model) throw new LlamaServerError(`No model "${id}" in models/models.json (there: ${models.map((m) => m.id).join(", ")}).`);
-  const file = modelPath(model);
-  if (!existsSync(file)) throw new LlamaServerError(`${model.label} is not in the cache (${file}): run \`npm run models\`.`);
-  return { model, file };
+  for (const model of models.filter((m) => !modelIds || modelIds.includes(m.id))) {
+    if (!existsSync(modelPath(model))) return { ready: false, why: `model ${model.id} is not in the cache: run \`npm run models\`` };
+  }
+  return { ready: true, build };
+}
+
+/**
+ * Whether real-model tests should run here. In CI a missing binary or model is a failure, never a
+ * skip (the tests must really run); elsewhere the test may skip with the reason.
+ */
+export function realModelsForTests(modelIds?: string[]): { run: true; build: LlamaServerBuild } | { run: false; why: string } {
+  const status = realModelsStatus(modelIds);
+  if (status.ready) return { run: true, build: status.build };
+  if (process.env.CI) throw new Error(`real-model tests must run in CI, but ${status.why}`);
+  return { run: false, why: status.why };
+}
+
+export function manifestModel(modelId: string): ManifestModel {
+  const model = readManifest().models.find((m) => m.id === modelId);
+  if (!model) throw new Error(`no model ${modelId} in models/models.json`);
+  return model;
 }
 
 /** The manifest's template file for a model whose GGUF has none, as an absolute path. */
 export function manifestTemplateFile(model: ManifestModel): string | undefined {
   return model.chatTemplateFile ? fileURLToPath(new URL(`../../${model.chatTemplateFile}`, import.meta.url)) : undefined;
-}
-
-/** What a test needs before it starts a server: undefined when all is there, else why not. */
-export function llamaServerMissing(modelIds: string[]): string | undefined {
-  try {
-    llamaServerBinary();
-    for (const id of modelIds) manifestModel(id);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
 }
 
 function portIsFree(port: number): Promise<boolean> {
@@ -103,31 +93,29 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-async function anyFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen({ port: 0, host: "127.0.0.1", exclusive: true }, () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** A free port: the first free one of LLAMA_SERVER_PORTS ("8521-8529") when set, else any. */
+/** A free port on 127.0.0.1: the first free one of LLAMA_SERVER_PORTS ("8521-8529") when set, else any. */
 export async function freePort(): Promise<number> {
   const range = process.env.LLAMA_SERVER_PORTS?.match(/^(\d+)-(\d+)$/);
   if (range) {
     for (let port = Number(range[1]); port <= Number(range[2]); port++) if (await portIsFree(port)) return port;
-    throw new LlamaServerError(`No free port in LLAMA_SERVER_PORTS=${process.env.LLAMA_SERVER_PORTS}.`);
+    throw new Error(`no free port in LLAMA_SERVER_PORTS=${process.env.LLAMA_SERVER_PORTS}`);
   }
-  return anyFreePort();
+  return await new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
+const LOG_TAIL_LINES = 40;
+
 // "$0" is the binary, "$@" its flags. fd 3 is our pipe: a background job's stdin would be
-// /dev/null, so the watchdog reads fd 3 explicitly; when it reads end of file (we closed it, or
-// we are gone) it kills the server. TERM or INT to the shell stops the server too.
+// /dev/null, so the watchdog reads fd 3 explicitly, and when it reads end of file (we closed it,
+// or we are gone) it kills the server. TERM or INT to the shell stops the server too.
 const WATCHDOG = `exec 3<&0
 "$0" "$@" </dev/null &
 server=$!
@@ -138,88 +126,83 @@ status=$?
 wait $server 2>/dev/null
 exit $status`;
 
+// Servers still running when this process exits normally are stopped with it (the watchdog covers
+// every other way out): a test that fails between start and stop must not leave one behind.
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
-
-/** Stops every server this process started when it exits normally (the watchdog covers the rest). */
-function installExitHook(): void {
+function killOnExit(child: ChildProcess): void {
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const child of running) {
-      child.stdin?.destroy();
-      child.kill("SIGTERM");
+  process.once("exit", () => {
+    for (const c of running) {
+      c.stdin?.destroy();
+      c.kill("SIGTERM");
     }
   });
 }
 
 export async function startLlamaServer(options: LlamaServerOptions): Promise<LlamaServer> {
-  const { model, file } = manifestModel(options.model);
-  const binary = options.binary ?? llamaServerBinary();
+  const build = findLlamaServer();
+  if (!build) throw new Error("llama-server is not built on this machine: run `npm run llama-server`");
+  const model = manifestModel(options.modelId);
+  const modelFile = modelPath(model);
+  if (!existsSync(modelFile)) throw new Error(`model ${model.id} is not in the cache (${modelFile}): run \`npm run models\``);
   const port = options.port ?? (await freePort());
-  const chatTemplateFile = options.chatTemplateFile === undefined ? manifestTemplateFile(model) : options.chatTemplateFile;
+  const chatTemplateFile = options.chatTemplateFile === undefined ? manifestTemplateFile(model) : (options.chatTemplateFile ?? undefined);
   const args = [
     "--host", "127.0.0.1",
     "--port", String(port),
-    "-m", file,
+    "-m", modelFile,
     "-c", String(options.contextSize ?? 4096),
     "-t", String(options.threads ?? 2),
+    "-np", String(options.parallel ?? 1),
     "--no-webui",
-    // One slot: the prompt cache is then the one a loop's next step reuses.
-    "-np", "1",
     ...(chatTemplateFile ? ["--chat-template-file", chatTemplateFile] : []),
     ...(options.extraArgs ?? []),
   ];
-  installExitHook();
-  const child = spawn("sh", ["-c", WATCHDOG, binary, ...args], { stdio: ["pipe", "pipe", "pipe"] });
-  running.add(child);
-  const log: string[] = [];
-  let partial = "";
+  const child = spawn("sh", ["-c", WATCHDOG, build.binary, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  killOnExit(child);
+  const lines: string[] = [];
   const keep = (chunk: Buffer) => {
-    const lines = (partial + chunk.toString("utf8")).split("\n");
-    partial = lines.pop() ?? "";
-    log.push(...lines);
-    if (log.length > LOG_LINES_KEPT) log.splice(0, log.length - LOG_LINES_KEPT);
+    for (const line of chunk.toString("utf8").split("\n")) {
+      if (!line.trim()) continue;
+      lines.push(line);
+      if (lines.length > LOG_TAIL_LINES) lines.shift();
+    }
   };
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
-  const logTail = (lines = 20) => [...log, ...(partial ? [partial] : [])].slice(-lines).join("\n");
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const logTail = () => lines.join("\n");
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  const exit = new Promise<void>((resolve) => {
-    child.once("exit", (code, signal) => {
-      exited = { code, signal };
-      running.delete(child);
-      resolve();
-    });
-  });
-
+  const exitedPromise = new Promise<void>((resolve) => child.once("exit", (code, signal) => {
+    exited = { code, signal };
+    resolve();
+  }));
+  const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (exited) return;
-    child.stdin!.end();
+    child.stdin?.end();
     child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    await exit;
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    await exitedPromise;
     clearTimeout(timer);
   };
-
-  const origin = `http://127.0.0.1:${port}`;
-  const timeoutMs = options.readyTimeoutMs ?? 120_000;
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 120_000);
   for (;;) {
-    if (exited) {
-      throw new LlamaServerError(`llama-server (${model.id}) exited with ${exited.code ?? exited.signal} before it was ready. Its last lines:\n${logTail()}`);
-    }
+    if (exited) throw new Error(`llama-server (${model.id}) exited (${exited.code ?? exited.signal}) before it was ready:\n${logTail()}`);
     try {
-      const response = await fetch(`${origin}/health`, { signal: AbortSignal.timeout(2_000) });
+      const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) });
       if (response.ok) break;
     } catch {
       // Not listening yet.
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new LlamaServerError(`llama-server (${model.id}) was not ready on ${origin} within ${Math.round(timeoutMs / 1000)} s. Its last lines:\n${logTail()}`);
+      throw new Error(`llama-server (${model.id}) was not ready within ${Math.round((options.readyTimeoutMs ?? 120_000) / 1000)} s:\n${logTail()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { origin, baseUrl: `${origin}/v1`, port, model, modelFile: file, chatTemplateFile: chatTemplateFile ?? undefined, logTail, stop };
+  return { url, baseUrl: `${url}/v1`, port, model, modelFile, chatTemplateFile, build, logTail, stop };
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderModelPrompt } from "toolcall-middleware/families/model-prompt.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ChatMessage, EngineChunk, EngineUsage, GenerationSettings } from "toolcall-middleware/types.ts";
-import { llamaServerMissing, startLlamaServer, type LlamaServer } from "../../../scripts/real-models/llama-server-process.ts";
+import { realModelsForTests, startLlamaServer, type LlamaServer } from "../../../scripts/real-models/llama-server-process.ts";
 import { tokenize } from "../../../scripts/real-models/llama-server-api.ts";
 import { tools } from "../templates/parity-harness.ts";
 import { listModels, OpenAiEngine } from "./openai-engine.ts";
@@ -16,13 +16,9 @@ import { probeLlamaCpp, type LlamaCppFacts } from "./llama-cpp-probe.ts";
 
 const SMOLLM2 = "smollm2-135m-instruct-q4_1";
 const GEMMA3 = "gemma-3-270m-q4_k_m";
-const missing = llamaServerMissing([SMOLLM2, GEMMA3]);
-
-if (missing && process.env.CI) {
-  it("llama-server and the real models are there (CI runs `npm run llama-server` and `npm run models` first)", () => {
-    throw new Error(missing);
-  });
-}
+// Under CI a missing binary or model fails here (realModelsForTests throws); elsewhere the tests skip with the reason.
+const real = realModelsForTests([SMOLLM2, GEMMA3]);
+const missing = real.run ? undefined : real.why;
 
 const settings = (maxTokens: number): GenerationSettings => ({ maxTokens, temperature: 0, seed: 1 });
 
@@ -48,7 +44,7 @@ for (const [id, protocol] of [
     let engine: OpenAiEngine;
 
     beforeAll(async () => {
-      server = await startLlamaServer({ model: id });
+      server = await startLlamaServer({ modelId: id });
       model = (await listModels({ baseUrl: server.baseUrl }))[0]!.id;
       facts = await probeLlamaCpp(server.baseUrl);
       engine = new OpenAiEngine({ baseUrl: server.baseUrl, model, mode: "prompt", ...(facts ? { llamaCpp: facts } : {}) });
@@ -66,7 +62,7 @@ for (const [id, protocol] of [
     it("the model reads the lab's prompt token for token: one BOS, not two", async () => {
       const prompt = promptFor([{ role: "user", content: "What is 1234 * 5678?" }]);
       const { usage } = await usageOf(engine.generate(prompt, settings(4), new AbortController().signal));
-      expect(usage.promptTokens).toBe((await tokenize(server.origin, prompt, { addSpecial: false })).length);
+      expect(usage.promptTokens).toBe((await tokenize(server.url, prompt, { addSpecial: false })).length);
     });
 
     it("a later loop step reuses the earlier prompt from llama.cpp's cache (timings.cache_n), and says how much it prefilled", async () => {
@@ -99,7 +95,7 @@ for (const [id, protocol] of [
           body: JSON.stringify({ model, prompt, max_tokens: 1, temperature: 0, add_special_tokens: false }),
         });
         const body = (await response.json()) as { usage: { prompt_tokens: number } };
-        expect(body.usage.prompt_tokens).toBe((await tokenize(server.origin, prompt, { addSpecial: false })).length + 1);
+        expect(body.usage.prompt_tokens).toBe((await tokenize(server.url, prompt, { addSpecial: false })).length + 1);
       });
     }
   });
@@ -108,7 +104,7 @@ for (const [id, protocol] of [
 describe.skipIf(missing !== undefined)("SmolLM2 on llama-server, native mode (llama.cpp's own template and tool-call parser)", () => {
   let server: LlamaServer;
   beforeAll(async () => {
-    server = await startLlamaServer({ model: SMOLLM2 });
+    server = await startLlamaServer({ modelId: SMOLLM2 });
   }, 180_000);
   afterAll(async () => {
     await server?.stop();

@@ -18,14 +18,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderModelPrompt } from "toolcall-middleware/families/model-prompt.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ChatMessage, TemplateMessage } from "toolcall-middleware/types.ts";
-import { llamaServerMissing, startLlamaServer, type LlamaServer } from "../../../scripts/real-models/llama-server-process.ts";
+import { realModelsForTests, startLlamaServer, type LlamaServer } from "../../../scripts/real-models/llama-server-process.ts";
 import { applyTemplate, props, tokenize, type ChatTurn } from "../../../scripts/real-models/llama-server-api.ts";
 import { GEMMA3_CHAT_TEMPLATE } from "./hf-chat-templates.test-fixture.ts";
 import { SYSTEM, secondQuestion, singleCall, tools } from "./parity-harness.ts";
 
 const SMOLLM2 = "smollm2-135m-instruct-q4_1";
 const GEMMA3 = "gemma-3-270m-q4_k_m";
-const missing = llamaServerMissing([SMOLLM2, GEMMA3]);
+// Under CI a missing binary or model fails here (realModelsForTests throws); elsewhere the tests skip with the reason.
+const real = realModelsForTests([SMOLLM2, GEMMA3]);
+const missing = real.run ? undefined : real.why;
 
 interface ModelCase {
   id: string;
@@ -55,12 +57,6 @@ function serverTurns(messages: TemplateMessage[], resultRole: ModelCase["resultR
   return messages.map((message) => ({ role: message.role === "tool" ? resultRole : message.role, content: message.content }));
 }
 
-if (missing && process.env.CI) {
-  it("llama-server and the real models are there (CI runs `npm run llama-server` and `npm run models` first)", () => {
-    throw new Error(missing);
-  });
-}
-
 for (const model of MODELS) {
   describe.skipIf(missing !== undefined)(`${model.id}: the lab's prompt is llama-server's`, () => {
     let server: LlamaServer;
@@ -68,13 +64,13 @@ for (const model of MODELS) {
     let bos = "";
 
     beforeAll(async () => {
-      server = await startLlamaServer({ model: model.id, contextSize: 4096 });
+      server = await startLlamaServer({ modelId: model.id, contextSize: 4096 });
       // The model name the server lists is the one the lab resolves the family from.
       const list = (await (await fetch(`${server.baseUrl}/models`)).json()) as { data: Array<{ id: string }> };
       served = list.data[0]!.id;
-      const serverProps = await props(server.origin);
+      const serverProps = await props(server.url);
       // llama.cpp drops the template's leading BOS text where its tokenizer adds the BOS itself (add_bos).
-      bos = (await tokenize(server.origin, "", { addSpecial: true })).length > 0 ? serverProps.bos_token : "";
+      bos = (await tokenize(server.url, "", { addSpecial: true })).length > 0 ? serverProps.bos_token : "";
     }, 180_000);
 
     afterAll(async () => {
@@ -83,7 +79,7 @@ for (const model of MODELS) {
 
     const check = async (messages: ChatMessage[], protocol: string, systemPrompt: string) => {
       const { prompt, templateMessages } = renderModelPrompt({ modelId: served, protocol: getProtocol(protocol)!, tools, messages, systemPrompt });
-      const rendered = await applyTemplate(server.origin, serverTurns(templateMessages, model.resultRole));
+      const rendered = await applyTemplate(server.url, serverTurns(templateMessages, model.resultRole));
       expect(prompt).toBe(bos + rendered);
       return { prompt, rendered };
     };
@@ -126,10 +122,10 @@ for (const model of MODELS) {
         expect(bos).toBe("<bos>");
         expect(prompt.startsWith("<bos><start_of_turn>user\n")).toBe(true);
         expect(rendered.startsWith("<start_of_turn>user\n")).toBe(true);
-        const ours = await tokenize(server.origin, prompt, { addSpecial: false });
-        expect(await tokenize(server.origin, rendered, { addSpecial: true })).toEqual(ours);
+        const ours = await tokenize(server.url, prompt, { addSpecial: false });
+        expect(await tokenize(server.url, rendered, { addSpecial: true })).toEqual(ours);
         // What a string prompt gets on /completion and /v1/completions (add_special): two BOS.
-        const doubled = await tokenize(server.origin, prompt, { addSpecial: true });
+        const doubled = await tokenize(server.url, prompt, { addSpecial: true });
         expect(doubled.slice(0, 2)).toEqual([ours[0], ours[0]]);
         expect(doubled.length).toBe(ours.length + 1);
       });
@@ -137,7 +133,7 @@ for (const model of MODELS) {
       it("SmolLM2 adds no BOS: the lab's prompt is sent and tokenized as it is", async () => {
         const { prompt } = await check(plainChat, "xml", "");
         expect(bos).toBe("");
-        expect(await tokenize(server.origin, prompt, { addSpecial: true })).toEqual(await tokenize(server.origin, prompt, { addSpecial: false }));
+        expect(await tokenize(server.url, prompt, { addSpecial: true })).toEqual(await tokenize(server.url, prompt, { addSpecial: false }));
       });
     }
   });
@@ -146,14 +142,14 @@ for (const model of MODELS) {
 describe.skipIf(missing !== undefined)("Gemma 3 270M's GGUF has no chat template of its own", () => {
   let server: LlamaServer;
   beforeAll(async () => {
-    server = await startLlamaServer({ model: GEMMA3, contextSize: 1024, chatTemplateFile: null });
+    server = await startLlamaServer({ modelId: GEMMA3, contextSize: 1024, chatTemplateFile: null });
   }, 180_000);
   afterAll(async () => {
     await server?.stop();
   });
 
   it("without --chat-template-file llama-server falls back to ChatML, which is not Gemma's: the comparison above needs Google's template", async () => {
-    const rendered = await applyTemplate(server.origin, [{ role: "user", content: "Hello" }]);
+    const rendered = await applyTemplate(server.url, [{ role: "user", content: "Hello" }]);
     expect(rendered).toBe("<|im_start|>user\nHello<|im_end|>\n<|im_start|>assistant\n");
   });
 });
