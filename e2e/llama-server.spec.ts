@@ -42,7 +42,7 @@ async function connect(page: Page, server: LlamaServer) {
   await page.getByTestId("openai-base-url").fill(server.baseUrl);
   await page.getByTestId("openai-connect-button").click();
   await expect(page.getByTestId("engine-status")).toContainText("the server lists 1 model");
-  await expect(page.getByTestId("openai-model-select")).toHaveValue(server.model.file);
+  await expect(page.getByTestId("openai-model-select")).toHaveValue(server.modelFile);
   // Same answer every run: temperature 0, and a short budget for a 2-core machine.
   await page.getByTestId("setting-temperature").fill("0");
   await page.getByTestId("setting-max-tokens").fill("48");
@@ -65,7 +65,7 @@ test.describe("llama-server with SmolLM2 135M", () => {
     await page.getByTestId("openai-mode").selectOption("prompt");
     // The family comes from the GGUF's file name llama-server lists as the model id.
     await expect(page.getByTestId("engine-status")).toContainText("chatml template");
-    await expect(page.getByTestId("engine-label")).toContainText(`(prompt): ${server.model.file}`);
+    await expect(page.getByTestId("engine-label")).toContainText(`(prompt): ${server.modelFile}`);
 
     await page.getByTestId("compare-section").locator("summary").click();
     await page.getByTestId("compare-message").fill("What is 1234 * 5678? Use the calculator.");

@@ -162,7 +162,11 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
     ...(chatTemplateFile ? ["--chat-template-file", chatTemplateFile] : []),
     ...(options.extraArgs ?? []),
   ];
-  const child = spawn("sh", ["-c", WATCHDOG, build.binary, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  // OpenMP threads that spin while waiting starve each other on a busy machine (2 cores shared by
+  // many processes: SmolLM2 decoded at ~1 token/s with 2 spinning threads, ~35 with passive ones).
+  // Passive waiting unless the caller chose otherwise.
+  const env = { ...process.env, OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? "passive" };
+  const child = spawn("sh", ["-c", WATCHDOG, build.binary, ...args], { stdio: ["pipe", "pipe", "pipe"], env });
   killOnExit(child);
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {

@@ -91,7 +91,7 @@ for (const model of MODELS) {
     }
 
     it("the served model's name resolves to the model's family", () => {
-      expect(served).toBe(server.model.file);
+      expect(served).toBe(server.modelFile);
       expect(renderModelPrompt({ modelId: served, protocol: getProtocol(model.protocols[0]!)!, tools: [], messages: plainChat, systemPrompt: "" }).template.name).toBe(model.id === GEMMA3 ? "gemma3_instruction" : "chatml");
     });
 
