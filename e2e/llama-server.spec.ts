@@ -19,8 +19,6 @@ const GEMMA3 = "gemma-3-270m-q4_k_m";
 const real = realModelsForTests([SMOLLM2, GEMMA3]);
 const missing = real.run ? undefined : real.why;
 
-test.describe.configure({ mode: "serial" });
-
 interface SentRequest {
   path: string;
   body: Record<string, unknown>;
@@ -102,6 +100,7 @@ test.describe("llama-server with SmolLM2 135M", () => {
 
     // The prompt-mode run's first step, in the debugger: exactly the prompt llama-server received.
     await prompt.getByTestId("compare-open").click();
+    await page.getByTestId("compare-close").click();
     await expect(page.getByTestId("message-user").first()).toContainText("What is 1234 * 5678?");
     await page.getByTestId("step-item").first().click();
     await expect(page.getByTestId("prompt-view")).toContainText("What is 1234 * 5678?");
