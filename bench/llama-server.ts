@@ -10,11 +10,13 @@
 //   (`json_schema`) against the same request without it (goal: ≤ 10% slower decode). The lab's
 //   protocol grammars (GBNF) are not measured here.
 // Needs `npm run models` and `npm run llama-server`. Figures only: nothing here is a test.
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { renderModelPrompt } from "toolcall-middleware/families/model-prompt.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ChatMessage, ToolSpec } from "toolcall-middleware/types.ts";
 import { createToolbox } from "../src/tools/index.ts";
+import { probeLlamaCpp, promptToSend } from "../src/engine/openai/llama-cpp-probe.ts";
 import { completion, tokenize, type Timings } from "../scripts/real-models/llama-server-api.ts";
 import { startLlamaServer, type LlamaServer } from "../scripts/real-models/llama-server-process.ts";
 
@@ -44,17 +46,12 @@ function labPrompt(model: string, protocol: string, messages: ChatMessage[]): st
   return renderModelPrompt({ modelId: model, protocol: getProtocol(protocol)!, tools, messages, systemPrompt: "" }).prompt;
 }
 
-/** llama-server adds a BOS itself where the model's metadata says so; the lab's prompt already has it. */
-async function withoutServerBos(server: LlamaServer, prompt: string, bos: string): Promise<string> {
-  return bos && prompt.startsWith(bos) ? prompt.slice(bos.length) : prompt;
-}
-
 async function measure(server: LlamaServer, protocol: string): Promise<ModelFigures> {
   const served = ((await (await fetch(`${server.baseUrl}/models`)).json()) as { data: Array<{ id: string }> }).data[0]!.id;
-  const addsBos = (await tokenize(server.url, "", { addSpecial: true })).length > 0;
-  const bos = addsBos ? (((await (await fetch(`${server.url}/props`)).json()) as { bos_token: string }).bos_token) : "";
+  // llama-server adds a BOS itself where the model says so (Gemma): sent as the lab's engine sends it.
+  const facts = await probeLlamaCpp(server.baseUrl);
   const question: ChatMessage[] = [{ role: "user", content: "What is 1234 * 5678? And what time is it in Seoul?" }];
-  const prompt = await withoutServerBos(server, labPrompt(served, protocol, question), bos);
+  const prompt = promptToSend(labPrompt(served, protocol, question), facts);
   const promptTokens = (await tokenize(server.url, prompt, { addSpecial: true })).length;
 
   const prefill: number[] = [];
@@ -83,7 +80,7 @@ async function measure(server: LlamaServer, protocol: string): Promise<ModelFigu
   // A fresh cache first: an unrelated prompt.
   await completion(server.url, { prompt: "Hello", n_predict: 1, cache_prompt: true });
   for (const [index, messages] of steps.entries()) {
-    const stepPrompt = await withoutServerBos(server, labPrompt(served, protocol, messages), bos);
+    const stepPrompt = promptToSend(labPrompt(served, protocol, messages), facts);
     const timings: Timings = (await completion(server.url, { prompt: stepPrompt, n_predict: 16, cache_prompt: true, temperature: 0 })).timings;
     const total = timings.cache_n + timings.prompt_n;
     loop.push({ step: index + 1, promptTokens: total, reused: timings.cache_n, prefilled: timings.prompt_n, prefilledShare: timings.prompt_n / total });
@@ -129,7 +126,7 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 if (values.json) {
   for (const r of results) console.log(JSON.stringify(r));
 } else {
-  console.log(`llama-server (llama.cpp), ${threads} thread${threads === 1 ? "" : "s"}, this machine; llama.cpp's own timings, median of ${RUNS}\n`);
+  console.log(`llama-server (llama.cpp), ${threads} thread${threads === 1 ? "" : "s"}, OMP_WAIT_POLICY=${process.env.OMP_WAIT_POLICY ?? "passive"}, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} at the end; llama.cpp's own timings, median of ${RUNS}\n`);
   for (const r of results) {
     console.log(`${r.model}`);
     console.log(`  prefill  ${r.prefillTokensPerSecond.toFixed(0)} tok/s  (a ${r.promptTokens}-token lab prompt, nothing cached)`);
