@@ -1,7 +1,7 @@
 // `npm run --silent eval -- --base-url <URL ending in /v1> --model <id> --mode prompt|native
 //   [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category>
 //   [--answers <possible_answer file>] --out <results.json> [--limit N] [--concurrency N]
-//   [--template <family>]`
+//   [--template <family>] [--idle-timeout <seconds>]`
 // or, instead of --base-url and --model, `--llama-server <model id of models/models.json>`: the
 // command starts llama.cpp's llama-server with that model on 127.0.0.1 itself (`npm run models`
 // and `npm run llama-server` first) and stops it when done.
@@ -26,10 +26,11 @@ import { toResultsFile } from "../src/eval/results-file.ts";
 import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from "../src/eval/run-case.ts";
 import { planJobs, runJobs } from "../src/eval/run-matrix.ts";
 import { importBfclSuite, type EvalCase } from "../src/eval/suite.ts";
+import { withTokenDeadline } from "../src/eval/token-deadline.ts";
 import { getProtocol, listProtocols } from "toolcall-middleware/protocols/registry.ts";
 
 const USAGE =
-  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>]";
+  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>]";
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -43,7 +44,7 @@ class UsageError extends Error {}
 
 const publicDir = join(dirname(fileURLToPath(import.meta.url)), "..", "public");
 
-/** Runs the command; resolves to its exit code (0 done, 1 failed, 2 usage). */
+/** Runs the command; resolves to its exit code (0 done, 1 failed, 2 usage, 130 stopped before the end). */
 export async function runEvalCommand(argv: string[], io: CommandIo): Promise<number> {
   try {
     return await evaluate(argv, io);
@@ -81,6 +82,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
         "api-key": { type: "string" },
         "max-tokens": { type: "string" },
         temperature: { type: "string" },
+        "idle-timeout": { type: "string" },
         "llama-server": { type: "string" },
       },
       strict: true,
@@ -107,6 +109,8 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
   const limit = positiveInt(options.limit, "--limit");
   const concurrency = positiveInt(options.concurrency, "--concurrency") ?? 4;
   const maxTokens = positiveInt(options["max-tokens"], "--max-tokens") ?? 512;
+  const idleTimeoutSeconds = options["idle-timeout"] === undefined ? DEFAULT_IDLE_TIMEOUT_SECONDS : Number(options["idle-timeout"]);
+  if (!Number.isFinite(idleTimeoutSeconds) || idleTimeoutSeconds <= 0) throw new UsageError(`--idle-timeout must be a number of seconds > 0, not "${options["idle-timeout"]}".`);
   const temperature = options.temperature === undefined ? 0 : Number(options.temperature);
   if (!Number.isFinite(temperature) || temperature < 0) throw new UsageError(`--temperature must be a number ≥ 0, not "${options.temperature}".`);
   const protocolNames = (options.protocols ?? "hermes").split(",").map((name) => name.trim()).filter(Boolean);
@@ -151,7 +155,9 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     const template = templateName ? serverChatTemplate(templateName) : undefined;
     // llama.cpp adds a BOS itself: the engine then leaves the template's out (see llama-cpp-probe.ts).
     const llamaCpp = mode === "prompt" ? await probeLlamaCpp(baseUrl, options["api-key"]) : undefined;
-    const engine = new OpenAiEngine({ ...connection, model, mode, ...(served.contextWindowSize !== undefined ? { contextWindowSize: served.contextWindowSize } : {}), constrain: Boolean(options.constrained), ...(llamaCpp ? { llamaCpp } : {}) });
+    const servedEngine = new OpenAiEngine({ ...connection, model, mode, ...(served.contextWindowSize !== undefined ? { contextWindowSize: served.contextWindowSize } : {}), constrain: Boolean(options.constrained), ...(llamaCpp ? { llamaCpp } : {}) });
+    // Keep-alive comments are not tokens: a case with none for this long fails, and the run goes on.
+    const engine = withTokenDeadline(servedEngine, idleTimeoutSeconds * 1000);
 
     const jobs = planJobs({ cases, mode, protocols: protocolNames, constrained: options.constrained ? [true] : [false], repeats: 1 });
     const valuesAsText = new Map(protocolNames.map((name) => [name, readsValuesAsText(getProtocol(name)!)]));
@@ -199,11 +205,19 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     if (failedToRun.length > 0) io.stderr(`eval: ${failedToRun.length} of ${results.length} cases failed to run; the first: ${failedToRun[0]!.id}: ${failedToRun[0]!.reason}\n`);
     const unconstrained = results.find((r) => r.unconstrained);
     if (unconstrained) io.stderr(`eval: constrained decoding could not be used for some cases: ${unconstrained.unconstrained}\n`);
-    if (controller.signal.aborted) io.stderr(`eval: stopped; ${results.length} of ${jobs.length} cases done.\n`);
     io.stderr(`eval: results written to ${out}\n`);
+    if (controller.signal.aborted) {
+      io.stderr(`eval: stopped; ${results.length} of ${jobs.length} cases done.\n`);
+      return STOPPED_EXIT_CODE;
+    }
     return 0;
   }
 }
+
+/** Seconds a case may go without a token before it fails (a server sending only keep-alives). */
+const DEFAULT_IDLE_TIMEOUT_SECONDS = 120;
+/** The exit code of a run stopped before its end (Ctrl-C): 128 + SIGINT, as shells report it. */
+const STOPPED_EXIT_CODE = 130;
 
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
