@@ -2,6 +2,9 @@
 //   [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category>
 //   [--answers <possible_answer file>] --out <results.json> [--limit N] [--concurrency N]
 //   [--template <family>] [--idle-timeout <seconds>]`
+// or, instead of --base-url and --model, `--llama-server <model id of models/models.json>`: the
+// command starts llama.cpp's llama-server with that model on 127.0.0.1 itself (`npm run models`
+// and `npm run llama-server` first) and stops it when done.
 // Runs BFCL-style cases against an OpenAI-compatible server with the lab's own suites, scorer and
 // middleware (src/eval/): prompt mode renders each prompt with the model's chat template and
 // streams /v1/completions; native mode sends the tools to /v1/chat/completions. Writes the
@@ -13,6 +16,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { listModels, OpenAiEngine, type OpenAiMode } from "../src/engine/openai/openai-engine.ts";
+import { probeLlamaCpp } from "../src/engine/openai/llama-cpp-probe.ts";
+import { startLlamaServer, type LlamaServer } from "./real-models/llama-server-process.ts";
 import { ServerFailure } from "../src/engine/openai/server-failure.ts";
 import { inferServerTemplate, serverChatTemplate, serverTemplateNames, type ServerTemplateName } from "toolcall-middleware/families/server-templates.ts";
 import { BUILTIN_CATEGORIES, isBuiltinCategory, loadBuiltinSuite, sampleCases } from "../src/eval/builtin-suite.ts";
@@ -25,7 +30,7 @@ import { withTokenDeadline } from "../src/eval/token-deadline.ts";
 import { getProtocol, listProtocols } from "toolcall-middleware/protocols/registry.ts";
 
 const USAGE =
-  "usage: npm run --silent eval -- --base-url <URL ending in /v1> --model <id> --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>]";
+  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>]";
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -78,6 +83,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
         "max-tokens": { type: "string" },
         temperature: { type: "string" },
         "idle-timeout": { type: "string" },
+        "llama-server": { type: "string" },
       },
       strict: true,
       allowPositionals: false,
@@ -91,10 +97,13 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     if (!value) throw new UsageError(`--${name} is required.`);
     return value;
   };
-  const baseUrl = required("base-url");
-  const model = required("model");
-  const mode = required("mode");
-  if (mode !== "prompt" && mode !== "native") throw new UsageError(`--mode must be prompt or native, not "${mode}".`);
+  const llamaServerModel = options["llama-server"];
+  if (llamaServerModel && (options["base-url"] || options.model)) throw new UsageError("--llama-server starts its own server: leave out --base-url and --model.");
+  const baseUrl = llamaServerModel ? "" : required("base-url");
+  const model = llamaServerModel ? "" : required("model");
+  const modeOption = required("mode");
+  if (modeOption !== "prompt" && modeOption !== "native") throw new UsageError(`--mode must be prompt or native, not "${modeOption}".`);
+  const mode: OpenAiMode = modeOption;
   const suite = required("suite");
   const out = required("out");
   const limit = positiveInt(options.limit, "--limit");
@@ -115,78 +124,94 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
   let cases = await loadSuite(suite, options.answers);
   if (limit !== undefined) cases = sampleCases(cases, limit);
 
-  // The server and the model.
-  const connection = { baseUrl, ...(options["api-key"] ? { apiKey: options["api-key"] } : {}) };
-  const models = await listModels(connection);
-  const served = models.find((m) => m.id === model);
-  if (!served) throw new Error(`the server at ${baseUrl} does not serve a model "${model}" (it serves: ${models.map((m) => m.id).join(", ") || "none"}).`);
-  let templateName: ServerTemplateName | undefined;
-  if (mode === "prompt") {
-    if (options.template !== undefined) {
-      if (!(serverTemplateNames as string[]).includes(options.template)) throw new UsageError(`unknown template "${options.template}" (known: ${serverTemplateNames.join(", ")}).`);
-      templateName = options.template as ServerTemplateName;
-    } else {
-      templateName = inferServerTemplate(model);
-      if (!templateName) throw new UsageError(`cannot tell the chat template from the model name "${model}": pass --template (one of ${serverTemplateNames.join(", ")}).`);
-    }
+  if (!llamaServerModel) return evaluateOn({ baseUrl, model }, cases);
+  io.stderr(`eval: starting llama-server with ${llamaServerModel}\n`);
+  let server: LlamaServer | undefined;
+  try {
+    server = await startLlamaServer({ modelId: llamaServerModel });
+    const [served] = await listModels({ baseUrl: server.baseUrl });
+    if (!served) throw new Error("llama-server lists no model");
+    return await evaluateOn({ baseUrl: server.baseUrl, model: served.id }, cases);
+  } finally {
+    await server?.stop();
   }
-  const template = templateName ? serverChatTemplate(templateName) : undefined;
-  const servedEngine = new OpenAiEngine({ ...connection, model, mode: mode as OpenAiMode, ...(served.contextWindowSize !== undefined ? { contextWindowSize: served.contextWindowSize } : {}), constrain: Boolean(options.constrained) });
-  // Keep-alive comments are not tokens: a case with none for this long fails, and the run goes on.
-  const engine = withTokenDeadline(servedEngine, idleTimeoutSeconds * 1000);
 
-  const jobs = planJobs({ cases, mode, protocols: protocolNames, constrained: options.constrained ? [true] : [false], repeats: 1 });
-  const valuesAsText = new Map(protocolNames.map((name) => [name, readsValuesAsText(getProtocol(name)!)]));
-  const results: EvalResult[] = [];
-  const progress = progressLine(jobs.length, io);
-  const controller = new AbortController();
-  // Each case in flight listens to this signal (16 at --concurrency 16): not a leak.
-  setMaxListeners(0, controller.signal);
-  io.signal?.addEventListener("abort", () => controller.abort(), { once: true });
-  io.stderr(`eval: ${jobs.length} cases (${cases.length} questions × ${mode === "native" ? "native" : protocolNames.join(", ")}${options.constrained ? ", constrained" : ""}) against ${model}${templateName ? ` (template ${templateName})` : ""}, ${concurrency} at a time\n`);
-  await runJobs({
-    jobs,
-    concurrency,
-    signal: controller.signal,
-    run: async (job, signal) => {
-      const protocol = getProtocol(job.protocol === "native" ? "hermes" : job.protocol)!;
-      try {
-        const run = await runEvalCase({
-          engine,
-          mode,
-          protocol,
-          testCase: job.testCase,
-          constrained: job.constrained,
-          repeat: job.repeat,
-          ...(template ? { template } : {}),
-          generation: { maxTokens, temperature },
-          signal,
-          valuesAsText: valuesAsText.get(job.protocol) ?? false,
-        });
-        return run?.result;
-      } catch (error) {
-        return failedResult(job, error instanceof Error ? error.message : String(error));
+  async function evaluateOn({ baseUrl, model }: { baseUrl: string; model: string }, cases: EvalCase[]): Promise<number> {
+    // The server and the model.
+    const connection = { baseUrl, ...(options["api-key"] ? { apiKey: options["api-key"] } : {}) };
+    const models = await listModels(connection);
+    const served = models.find((m) => m.id === model);
+    if (!served) throw new Error(`the server at ${baseUrl} does not serve a model "${model}" (it serves: ${models.map((m) => m.id).join(", ") || "none"}).`);
+    let templateName: ServerTemplateName | undefined;
+    if (mode === "prompt") {
+      if (options.template !== undefined) {
+        if (!(serverTemplateNames as string[]).includes(options.template)) throw new UsageError(`unknown template "${options.template}" (known: ${serverTemplateNames.join(", ")}).`);
+        templateName = options.template as ServerTemplateName;
+      } else {
+        templateName = inferServerTemplate(model);
+        if (!templateName) throw new UsageError(`cannot tell the chat template from the model name "${model}": pass --template (one of ${serverTemplateNames.join(", ")}).`);
       }
-    },
-    onDone: (_job, result) => {
-      results.push(result);
-      progress.update(results);
-    },
-  });
-  progress.end();
+    }
+    const template = templateName ? serverChatTemplate(templateName) : undefined;
+    // llama.cpp adds a BOS itself: the engine then leaves the template's out (see llama-cpp-probe.ts).
+    const llamaCpp = mode === "prompt" ? await probeLlamaCpp(baseUrl, options["api-key"]) : undefined;
+    const servedEngine = new OpenAiEngine({ ...connection, model, mode, ...(served.contextWindowSize !== undefined ? { contextWindowSize: served.contextWindowSize } : {}), constrain: Boolean(options.constrained), ...(llamaCpp ? { llamaCpp } : {}) });
+    // Keep-alive comments are not tokens: a case with none for this long fails, and the run goes on.
+    const engine = withTokenDeadline(servedEngine, idleTimeoutSeconds * 1000);
 
-  writeFileSync(out, `${JSON.stringify(toResultsFile(results), null, 2)}\n`);
-  io.stdout(`${matrixTable(results)}\n`);
-  const failedToRun = results.filter((r) => r.reason.startsWith("the case failed to run"));
-  if (failedToRun.length > 0) io.stderr(`eval: ${failedToRun.length} of ${results.length} cases failed to run; the first: ${failedToRun[0]!.id}: ${failedToRun[0]!.reason}\n`);
-  const unconstrained = results.find((r) => r.unconstrained);
-  if (unconstrained) io.stderr(`eval: constrained decoding could not be used for some cases: ${unconstrained.unconstrained}\n`);
-  io.stderr(`eval: results written to ${out}\n`);
-  if (controller.signal.aborted) {
-    io.stderr(`eval: stopped; ${results.length} of ${jobs.length} cases done.\n`);
-    return STOPPED_EXIT_CODE;
+    const jobs = planJobs({ cases, mode, protocols: protocolNames, constrained: options.constrained ? [true] : [false], repeats: 1 });
+    const valuesAsText = new Map(protocolNames.map((name) => [name, readsValuesAsText(getProtocol(name)!)]));
+    const results: EvalResult[] = [];
+    const progress = progressLine(jobs.length, io);
+    const controller = new AbortController();
+    // Each case in flight listens to this signal (16 at --concurrency 16): not a leak.
+    setMaxListeners(0, controller.signal);
+    io.signal?.addEventListener("abort", () => controller.abort(), { once: true });
+    io.stderr(`eval: ${jobs.length} cases (${cases.length} questions × ${mode === "native" ? "native" : protocolNames.join(", ")}${options.constrained ? ", constrained" : ""}) against ${model}${templateName ? ` (template ${templateName})` : ""}, ${concurrency} at a time\n`);
+    await runJobs({
+      jobs,
+      concurrency,
+      signal: controller.signal,
+      run: async (job, signal) => {
+        const protocol = getProtocol(job.protocol === "native" ? "hermes" : job.protocol)!;
+        try {
+          const run = await runEvalCase({
+            engine,
+            mode,
+            protocol,
+            testCase: job.testCase,
+            constrained: job.constrained,
+            repeat: job.repeat,
+            ...(template ? { template } : {}),
+            generation: { maxTokens, temperature },
+            signal,
+            valuesAsText: valuesAsText.get(job.protocol) ?? false,
+          });
+          return run?.result;
+        } catch (error) {
+          return failedResult(job, error instanceof Error ? error.message : String(error));
+        }
+      },
+      onDone: (_job, result) => {
+        results.push(result);
+        progress.update(results);
+      },
+    });
+    progress.end();
+
+    writeFileSync(out, `${JSON.stringify(toResultsFile(results), null, 2)}\n`);
+    io.stdout(`${matrixTable(results)}\n`);
+    const failedToRun = results.filter((r) => r.reason.startsWith("the case failed to run"));
+    if (failedToRun.length > 0) io.stderr(`eval: ${failedToRun.length} of ${results.length} cases failed to run; the first: ${failedToRun[0]!.id}: ${failedToRun[0]!.reason}\n`);
+    const unconstrained = results.find((r) => r.unconstrained);
+    if (unconstrained) io.stderr(`eval: constrained decoding could not be used for some cases: ${unconstrained.unconstrained}\n`);
+    io.stderr(`eval: results written to ${out}\n`);
+    if (controller.signal.aborted) {
+      io.stderr(`eval: stopped; ${results.length} of ${jobs.length} cases done.\n`);
+      return STOPPED_EXIT_CODE;
+    }
+    return 0;
   }
-  return 0;
 }
 
 /** Seconds a case may go without a token before it fails (a server sending only keep-alives). */

@@ -13,6 +13,8 @@ export interface ManifestModel {
   size: number;
   parts: ManifestModelPart[];
   huggingFace?: { repo: string; file: string };
+  /** A chat template for llama-server (--chat-template-file), relative to the repository, where the GGUF has none. */
+  chatTemplateFile?: string;
 }
 export interface ModelsManifest {
   models: ManifestModel[];

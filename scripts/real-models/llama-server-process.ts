@@ -2,9 +2,15 @@
 // is ready, and stops it again. Used by unit tests, end-to-end specs, `npm run eval` and the
 // benchmarks; the binary and the models come from the per-user cache (`npm run llama-server`,
 // `npm run models`), never from the network here.
+//
+// The server never outlives the process that started it: it runs under a small shell watchdog
+// that reads our end of a pipe and kills the server when that pipe closes — which the kernel does
+// when this process ends in any way (an exit, a crash, a SIGKILL of a test worker or a timed-out
+// Playwright run), not only when an exit handler gets to run.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
 import { modelPath, readManifest, type ManifestModel } from "./cache-dir.mjs";
 import { findLlamaServer, type LlamaServerBuild } from "./build-llama-server.mjs";
 
@@ -18,18 +24,28 @@ export interface LlamaServerOptions {
   threads?: number;
   /** Parallel slots (`-np`). */
   parallel?: number;
-  /** More flags, e.g. `["--chat-template-file", path]`. */
+  /**
+   * A Jinja chat template file that replaces the GGUF's own (`--chat-template-file`). Default: the
+   * manifest's `chatTemplateFile` for a GGUF without a template (Gemma 3 270M); null: none, so
+   * llama-server renders with the GGUF's template, or its own fallback (ChatML) where there is none.
+   */
+  chatTemplateFile?: string | null;
+  /** More flags, as `llama-server --help` lists them. */
   extraArgs?: string[];
   /** How long loading may take before the start is given up (ms). */
   readyTimeoutMs?: number;
 }
 
 export interface LlamaServer {
-  /** e.g. http://127.0.0.1:8521 (no trailing slash). */
+  /** e.g. http://127.0.0.1:8521 (no trailing slash): llama.cpp's own endpoints (/props, /tokenize, /apply-template). */
   url: string;
+  /** The OpenAI-compatible base URL the lab connects to: url + /v1. */
+  baseUrl: string;
   port: number;
   model: ManifestModel;
   modelFile: string;
+  /** The chat template file it renders chats with, when not the GGUF's own. */
+  chatTemplateFile: string | undefined;
   build: LlamaServerBuild;
   /** The last lines the server wrote, for error messages. */
   logTail: () => string;
@@ -64,7 +80,26 @@ export function manifestModel(modelId: string): ManifestModel {
   return model;
 }
 
+/** The manifest's template file for a model whose GGUF has none, as an absolute path. */
+export function manifestTemplateFile(model: ManifestModel): string | undefined {
+  return model.chatTemplateFile ? fileURLToPath(new URL(`../../${model.chatTemplateFile}`, import.meta.url)) : undefined;
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen({ port, host: "127.0.0.1", exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+}
+
+/** A free port on 127.0.0.1: the first free one of LLAMA_SERVER_PORTS ("8521-8529") when set, else any. */
 export async function freePort(): Promise<number> {
+  const range = process.env.LLAMA_SERVER_PORTS?.match(/^(\d+)-(\d+)$/);
+  if (range) {
+    for (let port = Number(range[1]); port <= Number(range[2]); port++) if (await portIsFree(port)) return port;
+    throw new Error(`no free port in LLAMA_SERVER_PORTS=${process.env.LLAMA_SERVER_PORTS}`);
+  }
   return await new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -78,8 +113,21 @@ export async function freePort(): Promise<number> {
 
 const LOG_TAIL_LINES = 40;
 
-// Servers still running when this process exits are killed with it: a test that fails between
-// start and stop must not leave a llama-server behind.
+// "$0" is the binary, "$@" its flags. fd 3 is our pipe: a background job's stdin would be
+// /dev/null, so the watchdog reads fd 3 explicitly, and when it reads end of file (we closed it,
+// or we are gone) it kills the server. TERM or INT to the shell stops the server too.
+const WATCHDOG = `exec 3<&0
+"$0" "$@" </dev/null &
+server=$!
+trap 'kill $server 2>/dev/null' TERM INT
+( cat <&3 >/dev/null; kill $server 2>/dev/null ) &
+wait $server
+status=$?
+wait $server 2>/dev/null
+exit $status`;
+
+// Servers still running when this process exits normally are stopped with it (the watchdog covers
+// every other way out): a test that fails between start and stop must not leave one behind.
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
 function killOnExit(child: ChildProcess): void {
@@ -88,7 +136,10 @@ function killOnExit(child: ChildProcess): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once("exit", () => {
-    for (const c of running) c.kill("SIGKILL");
+    for (const c of running) {
+      c.stdin?.destroy();
+      c.kill("SIGTERM");
+    }
   });
 }
 
@@ -99,6 +150,7 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
   const modelFile = modelPath(model);
   if (!existsSync(modelFile)) throw new Error(`model ${model.id} is not in the cache (${modelFile}): run \`npm run models\``);
   const port = options.port ?? (await freePort());
+  const chatTemplateFile = options.chatTemplateFile === undefined ? manifestTemplateFile(model) : (options.chatTemplateFile ?? undefined);
   const args = [
     "--host", "127.0.0.1",
     "--port", String(port),
@@ -107,9 +159,14 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
     "-t", String(options.threads ?? 2),
     "-np", String(options.parallel ?? 1),
     "--no-webui",
+    ...(chatTemplateFile ? ["--chat-template-file", chatTemplateFile] : []),
     ...(options.extraArgs ?? []),
   ];
-  const child = spawn(build.binary, args, { stdio: ["ignore", "pipe", "pipe"] });
+  // OpenMP threads that spin while waiting starve each other on a busy machine (2 cores shared by
+  // many processes: SmolLM2 decoded at ~1 token/s with 2 spinning threads, ~35 with passive ones).
+  // Passive waiting unless the caller chose otherwise.
+  const env = { ...process.env, OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? "passive" };
+  const child = spawn("sh", ["-c", WATCHDOG, build.binary, ...args], { stdio: ["pipe", "pipe", "pipe"], env });
   killOnExit(child);
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {
@@ -130,6 +187,7 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (exited) return;
+    child.stdin?.end();
     child.kill("SIGTERM");
     const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
     await exitedPromise;
@@ -139,7 +197,7 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
   for (;;) {
     if (exited) throw new Error(`llama-server (${model.id}) exited (${exited.code ?? exited.signal}) before it was ready:\n${logTail()}`);
     try {
-      const response = await fetch(`${url}/health`);
+      const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) });
       if (response.ok) break;
     } catch {
       // Not listening yet.
@@ -150,5 +208,5 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { url, port, model, modelFile, build, logTail, stop };
+  return { url, baseUrl: `${url}/v1`, port, model, modelFile, chatTemplateFile, build, logTail, stop };
 }

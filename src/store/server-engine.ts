@@ -7,6 +7,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import type { OpenAiMode, ServerModel } from "../engine/openai/openai-engine.ts";
 import { inferServerTemplate, serverChatTemplate, type ServerTemplateName } from "toolcall-middleware/families/server-templates.ts";
 import { ServerFailure } from "../engine/openai/server-failure.ts";
+import { probeLlamaCpp, type LlamaCppFacts } from "../engine/openai/llama-cpp-probe.ts";
 import type { Engines } from "./engine-store.ts";
 
 export interface ServerEngineState {
@@ -18,6 +19,8 @@ export interface ServerEngineState {
   /** "auto": inferred from the model's name. */
   template: ServerTemplateName | "auto";
   connecting: boolean;
+  /** Set when the server is llama.cpp's: what connecting found out (whether it adds the BOS itself). */
+  llamaCpp?: LlamaCppFacts;
 }
 
 const KEYS = { baseUrl: "toolcall-lab:server-url", model: "toolcall-lab:server-model", mode: "toolcall-lab:server-mode", template: "toolcall-lab:server-template", apiKey: "toolcall-lab:server-key" };
@@ -46,11 +49,13 @@ export function effectiveTemplate(state: Pick<ServerEngineState, "template" | "m
   return state.template === "auto" ? inferServerTemplate(state.model) : state.template;
 }
 
-function readyNote(count: number, mode: OpenAiMode, template: ServerTemplateName | undefined): string {
+function readyNote(count: number, mode: OpenAiMode, template: ServerTemplateName | undefined, llamaCpp: LlamaCppFacts | undefined): string {
   const found = `Connected: the server lists ${count} model${count === 1 ? "" : "s"}.`;
-  return mode === "native"
-    ? `${found} Native mode: the server's own template and tool parser make the calls (the protocol toggle does not apply).`
-    : `${found} Prompt mode: the lab renders the prompt with the ${template} template and streams it from /v1/completions.`;
+  if (mode === "native") return `${found} Native mode: the server's own template and tool parser make the calls (the protocol toggle does not apply).`;
+  const bos = llamaCpp?.bosAddedByServer
+    ? ` llama.cpp adds ${llamaCpp.bosAddedByServer} to every prompt itself, so the lab sends the prompt without its leading ${llamaCpp.bosAddedByServer} (one, not two).`
+    : "";
+  return `${found} Prompt mode: the lab renders the prompt with the ${template} template and streams it from /v1/completions.${bos}`;
 }
 
 /** The page's server engine: its settings' store and the actions that change them (each hands a fresh engine to the engine store). */
@@ -94,7 +99,7 @@ export function createServerEngine({ engines }: { engines: Engines }) {
       setServerEngine({ serverEngine: null, serverTemplate: null, serverStatus: { state: "error", kind: "unknown", message: `The server engine's code did not load: ${message}`, suggestion: "Reload the page (the app may have been updated), then connect again." } });
       return;
     }
-    const { baseUrl, apiKey, model, mode, models } = get();
+    const { baseUrl, apiKey, model, mode, models, llamaCpp } = get();
     if (!model) {
       setServerEngine({ serverEngine: null, serverTemplate: null });
       return;
@@ -110,11 +115,11 @@ export function createServerEngine({ engines }: { engines: Engines }) {
     }
     const contextWindowSize = models.find((m) => m.id === model)?.contextWindowSize;
     const thinking = engines.store.getState().thinking;
-    const engine = new OpenAiEngine({ baseUrl, model, mode, ...(apiKey ? { apiKey } : {}), ...(contextWindowSize ? { contextWindowSize } : {}) });
+    const engine = new OpenAiEngine({ baseUrl, model, mode, ...(apiKey ? { apiKey } : {}), ...(contextWindowSize ? { contextWindowSize } : {}), ...(llamaCpp ? { llamaCpp } : {}) });
     setServerEngine({
       serverEngine: engine,
       serverTemplate: mode === "prompt" && templateName ? serverChatTemplate(templateName, { enableThinking: thinking }) : null,
-      serverStatus: { state: "ready", note: readyNote(models.length, mode, templateName) },
+      serverStatus: { state: "ready", note: readyNote(models.length, mode, templateName, llamaCpp) },
     });
   }
 
@@ -134,14 +139,15 @@ export function createServerEngine({ engines }: { engines: Engines }) {
       const normalized = normalizeBaseUrl(baseUrl);
       const models = await listModels({ baseUrl: normalized, ...(apiKey ? { apiKey } : {}) });
       if (models.length === 0) throw new ServerFailure("unknown-model", "The server lists no models.", "Start the server with a model loaded.");
+      const llamaCpp = await probeLlamaCpp(normalized, apiKey || undefined);
       const remembered = get().model;
       const model = models.some((m) => m.id === remembered) ? remembered : models[0]!.id;
-      serverStore.setState({ models, model, baseUrl: normalized });
+      serverStore.setState({ models, model, baseUrl: normalized, llamaCpp });
       store(local(), KEYS.model, model);
       await rebuild();
     } catch (error) {
       const failure = error instanceof ServerFailure ? error : new ServerFailure("server-error", error instanceof Error ? error.message : String(error), "Check the base URL and the server.");
-      serverStore.setState({ models: [] });
+      serverStore.setState({ models: [], llamaCpp: undefined });
       setServerEngine({ serverEngine: null, serverStatus: { state: "error", kind: "unknown", message: failure.message, suggestion: failure.suggestion, ...(failure.detail ? { detail: failure.detail } : {}) } });
     } finally {
       serverStore.setState({ connecting: false });

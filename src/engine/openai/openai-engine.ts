@@ -7,6 +7,7 @@ import { chatBody, completionsBody } from "./openai-requests.ts";
 import { keySecrets, maskError, maskKeyInStream } from "./mask-key.ts";
 import { explainFetchError, failureFromResponse, isAbort, ServerFailure } from "./server-failure.ts";
 import { readSseJson, StreamFormatError } from "./sse-json.ts";
+import { promptToSend, type LlamaCppFacts } from "./llama-cpp-probe.ts";
 
 export type OpenAiMode = "prompt" | "native";
 
@@ -25,6 +26,8 @@ export interface OpenAiEngineOptions extends OpenAiConnection {
    * A server that refuses it answers with an error, which the step reports.
    */
   constrain?: boolean;
+  /** What connecting found out about a llama.cpp server (whether it adds the BOS itself). */
+  llamaCpp?: LlamaCppFacts;
   fetch?: typeof fetch;
 }
 
@@ -104,6 +107,8 @@ interface StreamChoice {
 interface StreamPayload {
   choices?: StreamChoice[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  /** llama.cpp's own figures, on its last chunk: cache_n prompt tokens reused from the slot's cache, prompt_n prefilled. */
+  timings?: { cache_n?: unknown; prompt_n?: unknown; prompt_per_second?: unknown; predicted_per_second?: unknown } | null;
   error?: unknown;
 }
 
@@ -128,7 +133,7 @@ export class OpenAiEngine implements Engine {
   }
 
   generate(prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest): AsyncIterable<EngineChunk> {
-    const body = completionsBody(this.options.model, prompt, settings);
+    const body = completionsBody(this.options.model, promptToSend(prompt, this.options.llamaCpp), settings);
     if (this.constrains?.supported && request?.structuralTag) body.response_format = request.structuralTag;
     return maskKeyInStream(this.stream("/completions", body, signal), keySecrets(this.options.apiKey));
   }
@@ -170,6 +175,7 @@ export class OpenAiEngine implements Engine {
         // A finish reason is a word (stop, length, tool_calls…): anything longer is cut, not kept whole.
         if (choice?.finish_reason) finishReason = String(choice.finish_reason).slice(0, MAX_FINISH_REASON_CHARS);
         if (payload.usage) usage = { ...usage, ...mapUsage(payload.usage) };
+        if (payload.timings) usage = { ...usage, ...mapTimings(payload.timings) };
       }
     } catch (error) {
       if (signal.aborted) return;
@@ -184,7 +190,8 @@ export class OpenAiEngine implements Engine {
     const endedAt = performance.now();
     if (firstTokenAt !== undefined) {
       usage.timeToFirstTokenMs = firstTokenAt - startedAt;
-      if (usage.completionTokens && endedAt > firstTokenAt) usage.decodeTokensPerSecond = (usage.completionTokens / (endedAt - firstTokenAt)) * 1000;
+      // The server's own decode rate (llama.cpp's timings) is truer than one measured across the network.
+      if (usage.decodeTokensPerSecond === undefined && usage.completionTokens && endedAt > firstTokenAt) usage.decodeTokensPerSecond = (usage.completionTokens / (endedAt - firstTokenAt)) * 1000;
     }
     yield { type: "usage", usage: { ...usage, ...finish(finishReason, usage, body.max_tokens) } };
   }
@@ -197,6 +204,22 @@ function mapUsage(usage: NonNullable<StreamPayload["usage"]>): EngineUsage {
   return {
     ...(typeof usage.prompt_tokens === "number" ? { promptTokens: usage.prompt_tokens } : {}),
     ...(typeof usage.completion_tokens === "number" ? { completionTokens: usage.completion_tokens } : {}),
+  };
+}
+
+const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined);
+
+/** llama.cpp's timings: prefix reuse (cache_n reused, prompt_n prefilled) and its own speeds. */
+function mapTimings(timings: NonNullable<StreamPayload["timings"]>): EngineUsage {
+  const reused = count(timings.cache_n);
+  const prefilled = count(timings.prompt_n);
+  const prefillRate = count(timings.prompt_per_second);
+  const decodeRate = count(timings.predicted_per_second);
+  return {
+    ...(reused !== undefined ? { reusedTokens: reused } : {}),
+    ...(prefilled !== undefined ? { prefilledTokens: prefilled } : {}),
+    ...(prefillRate !== undefined && prefillRate > 0 ? { prefillTokensPerSecond: prefillRate } : {}),
+    ...(decodeRate !== undefined && decodeRate > 0 ? { decodeTokensPerSecond: decodeRate } : {}),
   };
 }
 

@@ -1,0 +1,69 @@
+// `npm run eval -- --llama-server ID` end to end with the real models: the command starts
+// llama-server itself, runs 5 BFCL cases, writes the results file and stops the server. Asserted:
+// the file's structure and that every case ran (a score is the model's, not the lab's).
+//
+// Needs llama-server and the models (`npm run llama-server`, `npm run models`; `npm test` runs
+// both first): skipped without them on a person's machine, failing under CI.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { ResultsFile } from "../src/eval/results-file.ts";
+import { runEvalCommand } from "./eval.ts";
+import { realModelsForTests } from "./real-models/llama-server-process.ts";
+
+const SMOLLM2 = "smollm2-135m-instruct-q4_1";
+const GEMMA3 = "gemma-3-270m-q4_k_m";
+// Under CI a missing binary or model fails here (realModelsForTests throws); elsewhere the tests skip with the reason.
+const real = realModelsForTests([SMOLLM2, GEMMA3]);
+const missing = real.run ? undefined : real.why;
+const dir = mkdtempSync(join(tmpdir(), "eval-llama-server-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function evalOn(args: string[]): Promise<{ code: number; stderr: string; file: ResultsFile }> {
+  let stderr = "";
+  const out = join(dir, `${Math.random().toString(36).slice(2)}.json`);
+  const code = await runEvalCommand([...args, "--suite", "simple_python", "--limit", "5", "--max-tokens", "64", "--concurrency", "1", "--out", out], { stdout: () => {}, stderr: (t) => (stderr += t) });
+  expect(code, stderr).toBe(0);
+  return { code, stderr, file: JSON.parse(readFileSync(out, "utf8")) as ResultsFile };
+}
+
+function expectAllRan(file: ResultsFile, mode: "prompt" | "native", protocol: string) {
+  expect(file.results).toHaveLength(5);
+  for (const result of file.results) {
+    expect(result).toMatchObject({ mode, protocol, constrained: false, category: "simple_python" });
+    expect(result.id).toMatch(/^simple_python_\d+$/);
+    expect(typeof result.pass).toBe("boolean");
+    // Every case reached the model and back: a verdict, or a reply the model ran past the small
+    // token budget (the eval records that as a case that could not finish), never a server error.
+    expect(result.reason).toMatch(/^(?!the case failed to run)|^the case failed to run: the reply was cut off \(max-tokens\)$/);
+  }
+  expect(file.summary).toContainEqual(expect.objectContaining({ protocol, mode, category: "simple_python", n: 5 }));
+}
+
+describe.skipIf(missing !== undefined)("npm run eval -- --llama-server", () => {
+  it("SmolLM2, prompt mode (xml): the command starts the server, runs the cases, writes the results", { timeout: 300_000 }, async () => {
+    const run = await evalOn(["--llama-server", SMOLLM2, "--mode", "prompt", "--protocols", "xml"]);
+    expect(run.stderr).toContain(`starting llama-server with ${SMOLLM2}`);
+    expect(run.stderr).toContain("SmolLM2-135M-Instruct.Q4_1.gguf (template chatml)");
+    expectAllRan(run.file, "prompt", "xml");
+  });
+
+  it("SmolLM2, native mode: llama.cpp's own template and tool-call parser", { timeout: 300_000 }, async () => {
+    const run = await evalOn(["--llama-server", SMOLLM2, "--mode", "native"]);
+    expectAllRan(run.file, "native", "native");
+  });
+
+  it("Gemma 3 270M, prompt mode (pythonic)", { timeout: 300_000 }, async () => {
+    const run = await evalOn(["--llama-server", GEMMA3, "--mode", "prompt", "--protocols", "pythonic"]);
+    expect(run.stderr).toContain("(template gemma3_instruction)");
+    expectAllRan(run.file, "prompt", "pythonic");
+  });
+
+  it("--llama-server with --base-url is a usage error", async () => {
+    let stderr = "";
+    const code = await runEvalCommand(["--llama-server", SMOLLM2, "--base-url", "http://127.0.0.1:1/v1", "--mode", "prompt", "--suite", "simple_python", "--out", join(dir, "x.json")], { stdout: () => {}, stderr: (t) => (stderr += t) });
+    expect(code).toBe(2);
+    expect(stderr).toContain("--llama-server starts its own server");
+  });
+});

@@ -1,0 +1,63 @@
+// llama-server's own endpoints (not the OpenAI ones) that tests and the benchmark ask:
+// /apply-template, /tokenize, /props, /completion. See tools/server/README.md in llama.cpp.
+
+export interface ChatTurn {
+  role: string;
+  content: string;
+}
+
+async function post<T>(origin: string, path: string, body: unknown): Promise<T> {
+  const response = await fetch(`${origin}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`llama-server ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text) as T;
+}
+
+/** The prompt llama-server's chat template renders for these messages, generation prompt included. */
+export async function applyTemplate(origin: string, messages: ChatTurn[]): Promise<string> {
+  return (await post<{ prompt: string }>(origin, "/apply-template", { messages })).prompt;
+}
+
+/** Token ids of a text; control tokens written in it are parsed as tokens (parse_special). */
+export async function tokenize(origin: string, content: string, options: { addSpecial?: boolean; parseSpecial?: boolean } = {}): Promise<number[]> {
+  const { tokens } = await post<{ tokens: Array<number | { id: number }> }>(origin, "/tokenize", { content, add_special: options.addSpecial ?? false, parse_special: options.parseSpecial ?? true });
+  return tokens.map((token) => (typeof token === "number" ? token : token.id));
+}
+
+export interface ServerProps {
+  chat_template: string;
+  bos_token: string;
+  eos_token: string;
+  model_path: string;
+  build_info: string;
+}
+
+export async function props(origin: string): Promise<ServerProps> {
+  const response = await fetch(`${origin}/props`);
+  if (!response.ok) throw new Error(`llama-server /props answered ${response.status}`);
+  return (await response.json()) as ServerProps;
+}
+
+export interface Timings {
+  cache_n: number;
+  prompt_n: number;
+  prompt_ms: number;
+  prompt_per_second: number;
+  predicted_n: number;
+  predicted_ms: number;
+  predicted_per_second: number;
+}
+
+export interface CompletionResult {
+  content: string;
+  tokens: number[];
+  stop_type: string;
+  stopping_word: string;
+  tokens_evaluated: number;
+  timings: Timings;
+}
+
+/** llama.cpp's own /completion, not streamed. */
+export async function completion(origin: string, body: Record<string, unknown>): Promise<CompletionResult> {
+  return post<CompletionResult>(origin, "/completion", { stream: false, ...body });
+}
