@@ -141,6 +141,8 @@ export const engineUsageSchema = z.object({
   /** XGrammar's time to compile the step's grammar, and per generated token (constrained steps). */
   grammarInitMs: z.number().optional(),
   grammarPerTokenMs: z.number().optional(),
+  /** Why the step has no token probabilities although it asked for them (the engine sent none). */
+  probabilitiesMissing: z.string().optional(),
 });
 
 /** The most alternatives a step records per token (an engine or a file may offer more; the rest is not kept). */
