@@ -6,7 +6,7 @@ import type { Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSet
 import { chatBody, completionsBody } from "./openai-requests.ts";
 import { keySecrets, maskError, maskKeyInStream } from "./mask-key.ts";
 import { explainFetchError, failureFromResponse, isAbort, ServerFailure } from "./server-failure.ts";
-import { tokensFromLogprobs } from "./logprobs.ts";
+import { tokensFromLogprobs } from "../logprobs.ts";
 import { readSseJson, StreamFormatError } from "./sse-json.ts";
 
 export type OpenAiMode = "prompt" | "native";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOpenAiTestServer, type OpenAiTestServer } from "../../../e2e/openai-server/server.ts";
 import type { EngineChunk } from "toolcall-middleware/types.ts";
-import { tokensFromLogprobs } from "./logprobs.ts";
+import { tokensFromLogprobs } from "../logprobs.ts";
 import { OpenAiEngine } from "./openai-engine.ts";
 
 let server: OpenAiTestServer;
