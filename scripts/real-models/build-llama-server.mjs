@@ -56,8 +56,8 @@ function bundleCommit(bundle) {
 }
 
 /**
- * The build is tuned to this processor (GGML_NATIVE), so the cache key names its instruction set
- * too: a cache copied to another kind of machine builds anew instead of crashing.
+ * The build needs the processor's vector instructions (AVX2 and friends), so the cache key names
+ * its instruction set too: a cache copied to another kind of machine builds anew instead of crashing.
  */
 function cpuKey() {
   let flags = "unknown";
@@ -69,12 +69,26 @@ function cpuKey() {
   return createHash("sha256").update(`${process.arch} ${flags}`).digest("hex").slice(0, 8);
 }
 
+function buildDir(commit) {
+  return join(llamaServerRoot(), `${commit}-${cpuKey()}`);
+}
+
+/** The built binary for the pinned source on this processor, without fetching or building anything. */
+export function findLlamaServer() {
+  const { llamaServer } = readManifest();
+  const bundle = join(llamaServerRoot(), "source", `${llamaServer.package}-${llamaServer.version}`, "gitRelease.bundle");
+  if (!existsSync(bundle)) return undefined;
+  const commit = bundleCommit(bundle);
+  const binary = join(buildDir(commit), "bin", "llama-server");
+  return existsSync(binary) ? { binary, commit, templates: join(buildDir(commit), "templates") } : undefined;
+}
+
 export function ensureLlamaServer() {
   const bundle = sourceBundle();
   const commit = bundleCommit(bundle);
-  const target = join(llamaServerRoot(), `${commit}-${cpuKey()}`);
+  const target = buildDir(commit);
   const binary = join(target, "bin", "llama-server");
-  if (existsSync(binary)) return { binary, commit };
+  if (existsSync(binary)) return { binary, commit, templates: join(target, "templates") };
   const work = mkdtempSync(join(llamaServerRoot(), `.build-${commit.slice(0, 12)}-`));
   try {
     log(`building llama-server from llama.cpp ${commit} (takes about 8 minutes on 2 cores)`);
@@ -84,7 +98,12 @@ export function ensureLlamaServer() {
       "-S", "src", "-B", "build",
       "-DCMAKE_BUILD_TYPE=Release",
       "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF", "-DLLAMA_CURL=OFF",
-      "-DBUILD_SHARED_LIBS=OFF", "-DGGML_NATIVE=ON",
+      // Not -march=native: on VMs whose processor reports AMX, native builds crash in the AMX
+      // kernels (the guest may not use the tiles). AVX2/FMA/F16C/BMI2 (ggml's defaults without
+      // GGML_NATIVE) are fast here and portable to any x86-64-v3 machine.
+      "-DBUILD_SHARED_LIBS=OFF", "-DGGML_NATIVE=OFF",
+      // No web UI: its build would try to download prebuilt assets, and tests use the HTTP API only.
+      "-DLLAMA_BUILD_UI=OFF", "-DLLAMA_USE_PREBUILT_UI=OFF",
       `-DLLAMA_BUILD_COMMIT=${commit.slice(0, 12)}`,
     ], { cwd: work });
     run("cmake", ["--build", "build", "-j", String(Math.max(1, cpus().length)), "-t", "llama-server"], { cwd: work });
@@ -99,7 +118,7 @@ export function ensureLlamaServer() {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  return { binary, commit };
+  return { binary, commit, templates: join(target, "templates") };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,0 +1,11 @@
+export interface LlamaServerBuild {
+  /** Absolute path of the llama-server binary. */
+  binary: string;
+  /** The llama.cpp commit it was built from. */
+  commit: string;
+  /** llama.cpp's `models/templates/` (vendors' chat templates) as that commit carries it. */
+  templates: string;
+}
+export function llamaServerRoot(): string;
+export function findLlamaServer(): LlamaServerBuild | undefined;
+export function ensureLlamaServer(): LlamaServerBuild;

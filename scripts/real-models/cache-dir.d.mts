@@ -1,0 +1,24 @@
+export interface ManifestModelPart {
+  package: string;
+  version: string;
+  path: string;
+}
+export interface ManifestModel {
+  id: string;
+  label: string;
+  family: string;
+  license: string;
+  file: string;
+  sha256: string;
+  size: number;
+  parts: ManifestModelPart[];
+  huggingFace?: { repo: string; file: string };
+}
+export interface ModelsManifest {
+  models: ManifestModel[];
+  llamaServer: { package: string; version: string };
+}
+export function labCacheDir(): string;
+export const manifestPath: string;
+export function readManifest(): ModelsManifest;
+export function modelPath(model: ManifestModel): string;

@@ -1,0 +1,25 @@
+// The harness every real-model test stands on: llama-server starts with a manifest model on
+// 127.0.0.1, answers, reports the model it loaded, and is gone after stop().
+import { describe, expect, it } from "vitest";
+import { realModelsForTests, startLlamaServer } from "./llama-server-process.ts";
+
+const real = realModelsForTests(["smollm2-135m-instruct-q4_1"]);
+
+describe.skipIf(!real.run)(`llama-server process${real.run ? "" : ` (skipped: ${real.why})`}`, () => {
+  it("starts on 127.0.0.1 with SmolLM2, serves /props for that file, and stops", async () => {
+    const server = await startLlamaServer({ modelId: "smollm2-135m-instruct-q4_1", contextSize: 2048 });
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const props = (await (await fetch(`${server.url}/props`)).json()) as { model_path?: string; chat_template?: string };
+      expect(props.model_path).toBe(server.modelFile);
+      expect(props.chat_template).toContain("<|im_start|>");
+    } finally {
+      await server.stop();
+    }
+    await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+  });
+
+  it("names the server's last log lines when it cannot start", async () => {
+    await expect(startLlamaServer({ modelId: "smollm2-135m-instruct-q4_1", extraArgs: ["--no-such-flag"] })).rejects.toThrow(/exited .* before it was ready:\n[\s\S]*no-such-flag/);
+  });
+});
