@@ -212,7 +212,18 @@ export const toolExecutionStatusSchema = z.enum(["ok", "error", "timeout", "abor
  * it never rewrites. It names the step it came from and, in words, what was changed. A run that
  * continues a branch (its calls run, the loop goes on) names the branch's step and `continues`.
  */
-export const branchSchema = z.object({ runId: z.string(), stepId: z.string(), changes: z.array(z.string()), continues: z.boolean().optional() });
+export const branchSchema = z.object({
+  runId: z.string(),
+  stepId: z.string(),
+  changes: z.array(z.string()),
+  continues: z.boolean().optional(),
+  /**
+   * "Force the other token": the branch kept the original output up to `offset`, put `token` (an
+   * alternative the engine recorded there) in place of `replaced`, and generated on from it; its
+   * prompt is the original prompt followed by that prefix.
+   */
+  forced: z.object({ offset: offsetSchema, token: z.string(), replaced: z.string(), prefix: z.string() }).optional(),
+});
 
 /** Fields every event has. Nested runs (a sub-agent) carry `parent`: the step and call they run under. */
 const eventBase = {
