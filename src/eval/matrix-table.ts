@@ -10,7 +10,7 @@ export function matrixTable(results: readonly EvalResult[]): string {
   const all = summarise(results.map((r) => ({ ...r, category: "all" })));
   const cells = summarise(results);
   const percent = (x: number) => `${Math.round(x * 100)}%`;
-  const header = ["protocol", ...categories, "all"];
+  const header = ["protocol", ...categories, "all", "drift", "call p"];
   const lines = rows.map((row) => {
     const key = rowKey(row);
     const label = `${row.protocol}${row.mode === "native" ? "" : row.constrained ? " +constrained" : ""}`;
@@ -20,7 +20,11 @@ export function matrixTable(results: readonly EvalResult[]): string {
       const interval = wilson(Math.round(cell.pass * cell.n), cell.n);
       return `${percent(cell.pass)} [${percent(interval.low)}–${percent(interval.high)}] strict ${percent(cell.strictPass)} n=${cell.n}`;
     });
-    return [label, ...columns];
+    const overall = all.find((c) => rowKey(c) === key);
+    const failed = overall ? overall.n - Math.round(overall.pass * overall.n) : 0;
+    const drift = overall ? `${overall.drift ?? 0}/${failed} failed` : "–";
+    const callP = overall?.meanCallP !== undefined ? `${overall.meanCallP.toFixed(2)} (n=${overall.callPCount})` : "–";
+    return [label, ...columns, drift, callP];
   });
   const widths = header.map((_, i) => Math.max(header[i]!.length, ...lines.map((line) => line[i]!.length)));
   const format = (line: string[]) => line.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd();
