@@ -137,6 +137,8 @@ export class OpenAiEngine implements Engine {
     const body = completionsBody(this.options.model, prompt, settings);
     if (this.constrains?.supported && request?.structuralTag) body.response_format = request.structuralTag;
     if (request?.topProbabilities) body.logprobs = request.topProbabilities;
+    // A GBNF grammar, as llama.cpp's server takes it (other servers refuse or ignore the field).
+    if (settings.grammar) body.grammar = settings.grammar;
     return maskKeyInStream(this.stream("/completions", body, signal), keySecrets(this.options.apiKey));
   }
 
