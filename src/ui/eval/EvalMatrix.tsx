@@ -13,6 +13,11 @@ interface Row {
   key: string;
   label: string;
   cells: Map<string, { n: number; pass: number; strict: number }>;
+  /** Of the row's failed cases, those where the model wrote calls in another protocol's format. */
+  drift: number;
+  failed: number;
+  /** Mean probability of opening a call at the decision point, where recorded. */
+  callP?: { mean: number; n: number };
 }
 
 export function EvalMatrix({ sources }: { sources: MatrixSource[] }) {
@@ -25,7 +30,15 @@ export function EvalMatrix({ sources }: { sources: MatrixSource[] }) {
     const all = summarise(source.results.map((r) => ({ ...r, category: "all" })));
     for (const first of order) {
       const key = rowKey(first);
-      const row: Row = { key: `${source.label}|${key}`, label: `${sources.length > 1 ? `${source.label} · ` : ""}${first.protocol}${first.mode === "native" ? "" : first.constrained ? " + constrained" : ""}`, cells: new Map() };
+      const overall = all.find((cell) => rowKey(cell) === key);
+      const row: Row = {
+        key: `${source.label}|${key}`,
+        label: `${sources.length > 1 ? `${source.label} · ` : ""}${first.protocol}${first.mode === "native" ? "" : first.constrained ? " + constrained" : ""}`,
+        cells: new Map(),
+        drift: overall?.drift ?? 0,
+        failed: overall ? overall.n - Math.round(overall.pass * overall.n) : 0,
+        ...(overall?.meanCallP !== undefined ? { callP: { mean: overall.meanCallP, n: overall.callPCount ?? 0 } } : {}),
+      };
       for (const cell of [...cells, ...all]) {
         if (rowKey(cell) === key) row.cells.set(cell.category, { n: cell.n, pass: Math.round(cell.pass * cell.n), strict: Math.round(cell.strictPass * cell.n) });
       }
@@ -45,6 +58,12 @@ export function EvalMatrix({ sources }: { sources: MatrixSource[] }) {
                 {column}
               </th>
             ))}
+            <th scope="col" title="Of the failed cases, those where the model wrote calls in another protocol's format">
+              format drift
+            </th>
+            <th scope="col" title="Mean probability of opening a call at the decision point, over the cases that recorded token probabilities">
+              call p
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -79,6 +98,10 @@ export function EvalMatrix({ sources }: { sources: MatrixSource[] }) {
                   </td>
                 );
               })}
+              <td data-testid="eval-drift" title="failed cases in which another protocol's parser found calls">
+                {row.drift} of {row.failed} failed
+              </td>
+              <td data-testid="eval-call-p">{row.callP ? `${row.callP.mean.toFixed(2)} (n=${row.callP.n})` : "–"}</td>
             </tr>
           ))}
         </tbody>
