@@ -89,13 +89,27 @@ export const RawOutputView = memo(function RawOutputView({ step, tools, controlT
         )}
         <TokenViewToggle on={tokens} onChange={setTokens} />
       </header>
-      <div className="dbg-legend" aria-label="Colour key">
-        {LEGEND.map(({ kind, label }) => (
-          <span key={kind} className={`dbg-seg kind-${kind}`}>
-            {label}
+      {probabilities && hasProbabilities ? (
+        <div className="dbg-legend" aria-label="Colour key">
+          <span className="tp-token" style={{ background: "hsl(0 55% 30%)" }}>
+            p near 0
           </span>
-        ))}
-      </div>
+          <span className="tp-token" style={{ background: "hsl(60 55% 30%)" }}>
+            p = 0.5
+          </span>
+          <span className="tp-token" style={{ background: "hsl(120 55% 30%)" }}>
+            p near 1
+          </span>
+        </div>
+      ) : (
+        <div className="dbg-legend" aria-label="Colour key">
+          {LEGEND.map(({ kind, label }) => (
+            <span key={kind} className={`dbg-seg kind-${kind}`}>
+              {label}
+            </span>
+          ))}
+        </div>
+      )}
       <div ref={body} className="dbg-panel-body dbg-text" data-testid="raw-output-view" aria-live="off">
         {step.rawOutput.length === 0 ? (
           <p className="dbg-empty">{live ? "Waiting for the model's first token…" : "The model produced no text in this step."}</p>
