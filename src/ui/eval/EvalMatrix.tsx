@@ -98,10 +98,10 @@ export function EvalMatrix({ sources }: { sources: MatrixSource[] }) {
                   </td>
                 );
               })}
-              <td data-testid="eval-drift" title="failed cases in which another protocol's parser found calls">
+              <td className="eval-extra" data-testid="eval-drift" title="failed cases in which another protocol's parser found calls">
                 {row.drift} of {row.failed} failed
               </td>
-              <td data-testid="eval-call-p">{row.callP ? `${row.callP.mean.toFixed(2)} (n=${row.callP.n})` : "–"}</td>
+              <td className="eval-extra" data-testid="eval-call-p">{row.callP ? `${row.callP.mean.toFixed(2)} (n=${row.callP.n})` : "–"}</td>
             </tr>
           ))}
         </tbody>
