@@ -157,11 +157,17 @@ test("a page without WebGPU offers the replay engine and uses it by default", as
     await expect(page.getByTestId("engine-select")).toHaveValue("replay");
     await expect(page.getByTestId("engine-status")).toHaveAttribute("data-state", "ready");
     await panel.screenshot({ path: `${SHOTS}/model-panel-no-webgpu-replay.png` });
-    // Asking for WebLLM explains why it cannot run and offers the replay engine prominently.
+    // Asking for WebLLM keeps the list browsable (sizes, families), says in words why nothing
+    // loads, and offers the replay engine prominently; the browser's reason is shown once.
     await page.getByTestId("engine-select").selectOption("webllm");
     const offer = page.getByTestId("no-webgpu-offer");
     await expect(offer).toContainText(/WebGPU/);
-    await expect(page.getByTestId("model-select")).toHaveCount(0);
+    await expect(page.getByTestId("model-select")).toBeVisible();
+    await expect(page.getByTestId("model-facts")).toContainText("Download");
+    await expect(page.getByTestId("load-model-button")).toBeDisabled();
+    await expect(page.getByTestId("load-needs-webgpu")).toBeVisible();
+    const reason = await page.getByTestId("webgpu-message").innerText();
+    expect((await page.locator("body").innerText()).split(reason.trim()).length - 1).toBe(1);
     await panel.screenshot({ path: `${SHOTS}/model-panel-no-webgpu-offer.png` });
     await offer.getByTestId("use-replay-button").click();
     await expect(page.getByTestId("engine-select")).toHaveValue("replay");

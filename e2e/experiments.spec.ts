@@ -88,19 +88,21 @@ test("Parse as…: a Hermes step re-read as xml; strictly it has no call, and th
   await page.getByTestId("reparse-protocol").selectOption("xml");
   // xml reads a JSON body inside <tool_call> leniently: the call is found, and the re-read says how.
   await expect(page.getByTestId("reparse-calls")).toHaveAttribute("data-count", "1");
-  await expect(page.getByTestId("reparse-explanation")).toContainText("Read leniently: the `<tool_call>` body is JSON");
+  await expect(page.getByTestId("reparse-explanation")).toContainText("Read leniently: the <tool_call> body is JSON");
+  // The marker is shown as code, not as Markdown backticks.
+  await expect(page.getByTestId("reparse-explanation").locator("code").first()).toHaveText("<tool_call>");
 
   await page.getByTestId("reparse-strict").check();
   await expect(page.getByTestId("reparse-calls")).toHaveAttribute("data-count", "0");
   await expect(page.getByTestId("reparse-recorded")).toHaveAttribute("data-count", "1");
-  await expect(page.getByTestId("reparse-explanation")).toContainText("as xml (strict): no call; the `<tool_call>` body is JSON, which xml reads only as a lenient fallback");
+  await expect(page.getByTestId("reparse-explanation")).toContainText("as xml (strict): no call; the <tool_call> body is JSON, which xml reads only as a lenient fallback");
   await expect(page.getByTestId("reparse-differences")).toContainText("no calculator(");
   await page.screenshot({ path: `${SHOTS}/reparse-xml-strict.png` });
 
   // A protocol without the marker reads it as text.
   await page.getByTestId("reparse-strict").uncheck();
   await page.getByTestId("reparse-protocol").selectOption("llama3-json");
-  await expect(page.getByTestId("reparse-explanation")).toContainText("`<tool_call>` is not a marker of llama3-json, which reads it as text");
+  await expect(page.getByTestId("reparse-explanation")).toContainText("<tool_call> is not a marker of llama3-json, which reads it as text");
   // Nothing was saved: the timeline still has the two recorded steps.
   await expect(page.getByTestId("step-item")).toHaveCount(2);
   // Unless asked: kept, the re-read is a branch under the step.

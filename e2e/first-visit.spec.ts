@@ -2,7 +2,7 @@
 // needs no download beside downloading a model; the demo suggests the message its recording answers.
 import { expect, test } from "@playwright/test";
 
-test("a first visit offers a recorded demo beside download-and-load, and the demo plays in two clicks", async ({ page }) => {
+test("a first visit offers a recorded demo beside download-and-load, and the demo plays in one click, at a pace a person can watch", async ({ page }) => {
   await page.goto("/");
   const empty = page.getByTestId("chat-empty");
   await expect(empty).toHaveAttribute("data-offer", "first-visit");
@@ -13,17 +13,31 @@ test("a first visit offers a recorded demo beside download-and-load, and the dem
 
   await page.getByTestId("try-demo-button").click();
   await expect(page.getByTestId("engine-label")).toContainText("Replay: Calculator (Hermes)");
-  await expect(empty).toHaveAttribute("data-offer", "suggestion");
-  const suggestion = page.getByTestId("suggested-message");
-  await expect(suggestion).toHaveText("What is 1234 * 5678?");
-  await suggestion.click();
-
   await expect(page.getByTestId("message-user")).toHaveText("What is 1234 * 5678?");
-  await expect(page.getByTestId("tool-call-card")).toHaveAttribute("data-status", "ok");
+  // The reply streams: it is seen unfinished first (the demo's pace is about 60 characters a second).
   const answer = page.getByTestId("message-assistant");
+  await expect(answer).toHaveAttribute("data-status", "running");
+  // The person goes on typing where they left off: the chat box, not <body>.
+  await expect(page.getByTestId("chat-input")).toBeFocused();
+  await expect(page.getByTestId("tool-call-card")).toHaveAttribute("data-status", "ok");
   await expect(answer).toHaveAttribute("data-status", "final");
   await expect(answer).toContainText("7,006,652");
   await expect(page.getByTestId("chat-empty")).toHaveCount(0);
+});
+
+test("a transcript's suggested message is an offer, not a message already sent, and sending it keeps focus in the chat box", async ({ page }) => {
+  await page.goto("/?engine=replay&transcript=hermes-calculator");
+  const suggestion = page.getByTestId("suggested-message");
+  await expect(suggestion).toHaveText("What is 1234 * 5678?");
+  // Left-aligned and outlined, unlike a sent message (right-aligned, filled).
+  const look = await suggestion.evaluate((button) => {
+    const style = getComputedStyle(button);
+    return { align: style.alignSelf, background: style.backgroundColor, border: style.borderStyle };
+  });
+  expect(look).toEqual({ align: "flex-start", background: "rgba(0, 0, 0, 0)", border: "dashed" });
+  await suggestion.click();
+  await expect(page.getByTestId("message-user")).toHaveText("What is 1234 * 5678?");
+  await expect(page.getByTestId("chat-input")).toBeFocused();
 });
 
 test("the empty chat's download-and-load starts the same load as the Model pane", async ({ page, context }) => {

@@ -170,15 +170,37 @@ test("Esc stops a running turn", async ({ page }) => {
   await expect(message).toHaveAttribute("data-status", "aborted");
 });
 
-test("an engine error is shown in the chat, not swallowed", async ({ page }) => {
+test("after a recording's last reply, the next message is kept and the chat says the recording is over and offers what next", async ({ page }) => {
   const url = await serveTranscript(page, "one-turn", { title: "One turn", protocol: "hermes", delayMs: 1, turns: ["Only one answer."] });
   await openLab(page, url);
   await send(page, "first");
   await expect(page.getByTestId("message-assistant")).toHaveAttribute("data-status", "final");
+  const ended = page.getByTestId("replay-ended");
+  await expect(ended).toContainText("The recording is over");
+  // Other recordings in the protocol chosen (Hermes), a real model, a new conversation.
+  await expect(ended.getByTestId("replay-ended-transcript").first()).toHaveAttribute("data-transcript", /^hermes-/);
+  await expect(ended.getByTestId("replay-ended-real-model")).toBeVisible();
   await send(page, "second");
-  const failed = page.getByTestId("message-assistant").nth(1);
-  await expect(failed).toHaveAttribute("data-status", "engine-error");
-  await expect(failed).toContainText("transcript exhausted");
+  await expect(page.getByTestId("send-notice")).toContainText('The recording "One turn" is over');
+  await expect(page.getByTestId("chat-input")).toHaveValue("second");
+  await expect(page.getByTestId("message-assistant")).toHaveCount(1);
+  await expect(page.getByTestId("message-user")).toHaveCount(1);
+
+  // Another recording plays from its first turn in the same conversation.
+  await ended.getByTestId("replay-ended-transcript").first().click();
+  await expect(ended).toHaveCount(0);
+  await page.getByTestId("chat-input").press("Enter");
+  await expect(page.getByTestId("message-assistant").nth(1)).toHaveAttribute("data-status", /final|tool-calls|max-steps|cut-off/);
+  await expect(page.getByTestId("message-assistant").nth(1)).not.toHaveAttribute("data-status", "engine-error");
+});
+
+test("a finished recording offers a new conversation", async ({ page }) => {
+  const url = await serveTranscript(page, "one-turn-new", { title: "One turn", protocol: "hermes", delayMs: 1, turns: ["Only one answer."] });
+  await openLab(page, url);
+  await send(page, "first");
+  await page.getByTestId("replay-ended-new").click();
+  await expect(page.getByTestId("message-user")).toHaveCount(0);
+  await expect(page.getByTestId("session-list").locator("li")).toHaveCount(2);
 });
 
 test("importing a file that is not an export says what is wrong", async ({ page }) => {

@@ -1,18 +1,22 @@
-// Every page address the README gives (`/?…` or `?…` in code) opens what it names, with no
-// error notice: a newcomer's first click must work. The list is read from README.md itself, so a
-// new example is tested as soon as it is written.
-import { readFileSync } from "node:fs";
+// Every page address the README and docs/ give (`/?…` or `?…` in code) opens what it names, with
+// no error notice: a newcomer's first click must work. The list is read from the pages themselves,
+// so a new example is tested as soon as it is written. (Links between pages: src/docs-links.test.ts.)
+import { readdirSync, readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { isBuiltInTranscriptName } from "../src/engine/replay/built-in-transcripts.ts";
 
-const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const docs = new URL("../docs/", import.meta.url);
+const readme = [
+  readFileSync(new URL("../README.md", import.meta.url), "utf8"),
+  ...readdirSync(docs).filter((name) => name.endsWith(".md")).map((name) => readFileSync(new URL(name, docs), "utf8")),
+].join("\n");
 
 /** Addresses in code spans; `<…>` marks a placeholder to fill in, not an address to open. */
 const urls = [...new Set([...readme.matchAll(/`(\/?\?[^`\s]+)`/g)].map((match) => match[1]!))]
   .filter((url) => !/[<>]/.test(url))
   .map((url) => (url.startsWith("/") ? url : `/${url}`));
 
-test("the README gives at least one page address to try", () => {
+test("the README and docs give at least one page address to try", () => {
   expect(urls.length).toBeGreaterThan(0);
 });
 

@@ -17,8 +17,11 @@ test("the settings show the family's defaults, and the debugger shows every valu
   await expect(page.getByTestId("message-assistant")).toHaveAttribute("data-status", "final");
 
   await expect(page.getByTestId("step-settings")).toContainText("max tokens 4096 · temperature 0.3 · top_p 0.95 · repetition penalty 1 · presence penalty 0 · frequency penalty 0 · seed 42");
-  await expect(page.getByTestId("step-budget")).toContainText("the cap is unknown");
-  await expect(page.getByTestId("setting-last-budget")).toContainText("the cap is unknown");
+  // The unknown cap is explained once per pane (the budget bar, the cap note), not repeated.
+  await expect(page.getByTestId("step-budget")).toHaveText("max tokens 4,096 sent as set");
+  await expect(page.getByTestId("context-budget")).toContainText("Context budget unknown");
+  await expect(page.getByTestId("setting-last-budget")).toHaveText("Latest step: max tokens 4,096 sent as set.");
+  await expect(page.getByText(/the cap is unknown/i)).toHaveCount(1);
 
   // Back to the default: the field empties and shows the default again.
   await page.getByTestId("setting-temperature-reset").click();

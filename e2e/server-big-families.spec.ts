@@ -73,3 +73,23 @@ for (const family of families) {
     expect(String(completions[1]!.body!.prompt).endsWith(family.writtenBack)).toBe(true);
   });
 }
+
+test("the thinking switch shows for a family that declares one (GLM-4.6), not for one always thinking (Kimi K2 Thinking)", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/");
+  await page.getByTestId("engine-select").selectOption("openai");
+  await page.getByTestId("openai-base-url").fill(server.url);
+  await page.getByTestId("openai-connect-button").click();
+  await expect(page.getByTestId("engine-status")).toContainText(`the server lists ${families.length} models`);
+  await page.getByTestId("openai-model-select").selectOption("zai-org/GLM-4.6");
+  await page.getByTestId("openai-mode").selectOption("prompt");
+  await expect(page.getByTestId("engine-status")).toContainText("with the glm45 template");
+  await expect(page.getByTestId("server-thinking-toggle")).toBeVisible();
+  await page.screenshot({ path: "e2e/.output/server-thinking-glm-1440.png" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId("server-thinking-toggle").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "e2e/.output/server-thinking-glm-390.png" });
+  await page.getByTestId("openai-model-select").selectOption("moonshotai/Kimi-K2-Thinking");
+  await expect(page.getByTestId("engine-status")).toContainText("with the kimi-k2-thinking template");
+  await expect(page.getByTestId("server-thinking-toggle")).toHaveCount(0);
+});

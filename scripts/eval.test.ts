@@ -110,6 +110,40 @@ describe("npm run eval", () => {
     expect(run.file!.results.slice(1).map((r) => r.id)).toEqual(["simple_python_1", "simple_python_2"]);
   });
 
+  it("a server that sends only keep-alive comments: the case fails at its deadline without tokens, and the run goes on", async () => {
+    server.script({ hold: true, keepAliveMs: 20 });
+    const run = await command([...base(), "--mode", "prompt", "--suite", "simple_python", "--limit", "2", "--concurrency", "1", "--idle-timeout", "0.3"]);
+    expect(run.code).toBe(0);
+    expect(run.file!.results).toHaveLength(2);
+    expect(run.file!.results[0]).toMatchObject({ id: "simple_python_0", pass: false, reason: expect.stringMatching(/^the case failed to run: .*no token from the engine for 0\.3 s/) });
+    expect(run.file!.results[1]).toMatchObject({ id: "simple_python_1" });
+    expect(run.file!.results[1]!.reason).not.toMatch(/failed to run/);
+    expect(server.closedEarly()).toBeGreaterThan(0);
+    const refused = await command([...base(), "--mode", "prompt", "--suite", "simple_python", "--idle-timeout", "soon"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--idle-timeout must be a number of seconds > 0, not "soon"/);
+  });
+
+  it("stopped before the end (Ctrl-C): the cases done are written, and the exit code is not 0", async () => {
+    server.script({ hold: true, keepAliveMs: 20 });
+    const controller = new AbortController();
+    let stderr = "";
+    const out = join(dir, "stopped.json");
+    const running = runEvalCommand([...base(), "--mode", "prompt", "--suite", "simple_python", "--limit", "2", "--concurrency", "1", "--out", out], {
+      stdout: () => undefined,
+      stderr: (t) => {
+        stderr += t;
+        // Stopped once the first case's request is being held.
+        if (t.includes("cases (")) setTimeout(() => controller.abort(), 200);
+      },
+      signal: controller.signal,
+    });
+    expect(await running).toBe(130);
+    expect(stderr).toMatch(/eval: stopped; 0 of 2 cases done/);
+    expect((JSON.parse(readFileSync(out, "utf8")) as ResultsFile).results).toHaveLength(0);
+    server.release();
+  });
+
   it("clear messages: unreachable server, unknown model, broken suite line, unknown protocol, template not inferred", async () => {
     const unreachable = await command(["--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--mode", "prompt", "--suite", "simple_python"]);
     expect(unreachable.code).toBe(1);

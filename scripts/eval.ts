@@ -1,7 +1,7 @@
 // `npm run --silent eval -- --base-url <URL ending in /v1> --model <id> --mode prompt|native
 //   [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category>
 //   [--answers <possible_answer file>] --out <results.json> [--limit N] [--concurrency N]
-//   [--template <family>]`
+//   [--template <family>] [--idle-timeout <seconds>]`
 // Runs BFCL-style cases against an OpenAI-compatible server with the lab's own suites, scorer and
 // middleware (src/eval/): prompt mode renders each prompt with the model's chat template and
 // streams /v1/completions; native mode sends the tools to /v1/chat/completions. Writes the
@@ -21,10 +21,11 @@ import { toResultsFile } from "../src/eval/results-file.ts";
 import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from "../src/eval/run-case.ts";
 import { planJobs, runJobs } from "../src/eval/run-matrix.ts";
 import { importBfclSuite, type EvalCase } from "../src/eval/suite.ts";
+import { withTokenDeadline } from "../src/eval/token-deadline.ts";
 import { getProtocol, listProtocols } from "toolcall-middleware/protocols/registry.ts";
 
 const USAGE =
-  "usage: npm run --silent eval -- --base-url <URL ending in /v1> --model <id> --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>]";
+  "usage: npm run --silent eval -- --base-url <URL ending in /v1> --model <id> --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>]";
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -38,7 +39,7 @@ class UsageError extends Error {}
 
 const publicDir = join(dirname(fileURLToPath(import.meta.url)), "..", "public");
 
-/** Runs the command; resolves to its exit code (0 done, 1 failed, 2 usage). */
+/** Runs the command; resolves to its exit code (0 done, 1 failed, 2 usage, 130 stopped before the end). */
 export async function runEvalCommand(argv: string[], io: CommandIo): Promise<number> {
   try {
     return await evaluate(argv, io);
@@ -76,6 +77,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
         "api-key": { type: "string" },
         "max-tokens": { type: "string" },
         temperature: { type: "string" },
+        "idle-timeout": { type: "string" },
       },
       strict: true,
       allowPositionals: false,
@@ -98,6 +100,8 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
   const limit = positiveInt(options.limit, "--limit");
   const concurrency = positiveInt(options.concurrency, "--concurrency") ?? 4;
   const maxTokens = positiveInt(options["max-tokens"], "--max-tokens") ?? 512;
+  const idleTimeoutSeconds = options["idle-timeout"] === undefined ? DEFAULT_IDLE_TIMEOUT_SECONDS : Number(options["idle-timeout"]);
+  if (!Number.isFinite(idleTimeoutSeconds) || idleTimeoutSeconds <= 0) throw new UsageError(`--idle-timeout must be a number of seconds > 0, not "${options["idle-timeout"]}".`);
   const temperature = options.temperature === undefined ? 0 : Number(options.temperature);
   if (!Number.isFinite(temperature) || temperature < 0) throw new UsageError(`--temperature must be a number ≥ 0, not "${options.temperature}".`);
   const protocolNames = (options.protocols ?? "hermes").split(",").map((name) => name.trim()).filter(Boolean);
@@ -127,7 +131,9 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     }
   }
   const template = templateName ? serverChatTemplate(templateName) : undefined;
-  const engine = new OpenAiEngine({ ...connection, model, mode: mode as OpenAiMode, ...(served.contextWindowSize !== undefined ? { contextWindowSize: served.contextWindowSize } : {}), constrain: Boolean(options.constrained) });
+  const servedEngine = new OpenAiEngine({ ...connection, model, mode: mode as OpenAiMode, ...(served.contextWindowSize !== undefined ? { contextWindowSize: served.contextWindowSize } : {}), constrain: Boolean(options.constrained) });
+  // Keep-alive comments are not tokens: a case with none for this long fails, and the run goes on.
+  const engine = withTokenDeadline(servedEngine, idleTimeoutSeconds * 1000);
 
   const jobs = planJobs({ cases, mode, protocols: protocolNames, constrained: options.constrained ? [true] : [false], repeats: 1 });
   const valuesAsText = new Map(protocolNames.map((name) => [name, readsValuesAsText(getProtocol(name)!)]));
@@ -175,10 +181,18 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
   if (failedToRun.length > 0) io.stderr(`eval: ${failedToRun.length} of ${results.length} cases failed to run; the first: ${failedToRun[0]!.id}: ${failedToRun[0]!.reason}\n`);
   const unconstrained = results.find((r) => r.unconstrained);
   if (unconstrained) io.stderr(`eval: constrained decoding could not be used for some cases: ${unconstrained.unconstrained}\n`);
-  if (controller.signal.aborted) io.stderr(`eval: stopped; ${results.length} of ${jobs.length} cases done.\n`);
   io.stderr(`eval: results written to ${out}\n`);
+  if (controller.signal.aborted) {
+    io.stderr(`eval: stopped; ${results.length} of ${jobs.length} cases done.\n`);
+    return STOPPED_EXIT_CODE;
+  }
   return 0;
 }
+
+/** Seconds a case may go without a token before it fails (a server sending only keep-alives). */
+const DEFAULT_IDLE_TIMEOUT_SECONDS = 120;
+/** The exit code of a run stopped before its end (Ctrl-C): 128 + SIGINT, as shells report it. */
+const STOPPED_EXIT_CODE = 130;
 
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;

@@ -11,6 +11,8 @@ import type { AddressInfo } from "node:net";
 
 export interface ScriptedToolCall {
   name: string;
+  /** The call's id as the server sends it (call_<index> when not given). */
+  id?: string;
   /** The arguments' JSON text, in the pieces the server streams it in. */
   argumentChunks: string[];
 }
@@ -31,6 +33,8 @@ export interface ScriptedReply {
   error?: { status: number; message: string };
   /** After the text, hold the stream open until the client goes away (a Stop) or `release()`. */
   hold?: boolean;
+  /** While held, an SSE comment (`: keep-alive`) every this many milliseconds: no token, ever. */
+  keepAliveMs?: number;
   /**
    * Hostile, after the text: `chars` more characters of text or of reasoning (ignoring
    * max_tokens) in events of `pieceChars`, or one `data:` line of `chars` that never ends.
@@ -149,6 +153,7 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
       send(choice(chat ? { delta: { content: piece }, finish_reason: null, ...logprobs } : { text: piece, finish_reason: null, ...logprobs }));
     }
     if (reply.hold) {
+      const keepAlive = reply.keepAliveMs ? setInterval(() => res.write(": keep-alive\n\n"), reply.keepAliveMs) : undefined;
       const goneEarly = await new Promise<boolean>((resolve) => {
         const release = () => {
           held.delete(release);
@@ -159,7 +164,7 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
           held.delete(release);
           resolve(true);
         });
-      });
+      }).finally(() => clearInterval(keepAlive));
       if (goneEarly) return;
     }
     if (reply.flood && !(await flood(res, reply.flood, chat))) return;
@@ -170,7 +175,7 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
       return;
     }
     for (const [index, call] of (reply.toolCalls ?? []).entries()) {
-      send(choice({ delta: { tool_calls: [{ index, id: `call_${index}`, type: "function", function: { name: call.name, arguments: "" } }] }, finish_reason: null }));
+      send(choice({ delta: { tool_calls: [{ index, id: call.id ?? `call_${index}`, type: "function", function: { name: call.name, arguments: "" } }] }, finish_reason: null }));
       for (const part of call.argumentChunks) send(choice({ delta: { tool_calls: [{ index, function: { arguments: part } }] }, finish_reason: null }));
     }
     const finishReason = reply.finishReason ?? (reply.toolCalls?.length ? "tool_calls" : "stop");

@@ -6,6 +6,7 @@ import { createBranchController, createBranchStore, type BranchController, type 
 import { createConversations, type Conversations } from "../store/conversation-store.ts";
 import { createCompareStore, type CompareStore } from "../store/compare-runs.ts";
 import { createDebuggerStore, type DebuggerStore } from "../store/debugger-store.ts";
+import { createRealModelOffer, type RealModelOffer } from "../store/real-model-offer.ts";
 import { createProtocolStore, type ProtocolStore } from "../store/protocol-store.ts";
 import { createRunController, createRunStore, type RunController, type RunStore } from "../store/run-controller.ts";
 import { createEngines, type Engines } from "../store/engine-store.ts";
@@ -44,6 +45,8 @@ export interface LabStores {
   branchController: BranchController;
   /** The engines (WebLLM, replay, server) and which one the next turn uses. */
   engines: Engines;
+  /** The real model the page offers where a recording ends or Evaluate has no engine (the CPU engine connects in real-model-offer.ts). */
+  realModel: RealModelOffer;
   /** The OpenAI-compatible server's settings (base URL, model, mode, template) and the actions that connect it. */
   serverEngine: ServerEngine;
   /** The MCP servers this browser connects to, their connections and tool calls. */
@@ -76,6 +79,7 @@ export function createLabStores(): LabStores {
     branch,
     branchController: createBranchController({ branch, run, runController, engines, conversations }),
     engines,
+    realModel: createRealModelOffer({ engines }),
     serverEngine: createServerEngine({ engines }),
     mcp,
     tools: createToolCatalog({ mcp }),

@@ -43,21 +43,22 @@ const TYPE_IN_JSON_SCHEMA: Record<string, string | undefined> = {
 /** One schema node of BFCL's dialect as JSON Schema; nested properties and items follow. */
 export function bfclToJsonSchema(node: unknown): JsonSchema {
   if (node === null || typeof node !== "object" || Array.isArray(node)) return {};
-  const out: JsonSchema = {};
+  // Built from entries, never by assignment: a key named `__proto__` stays a key.
+  const entries: Array<[string, unknown]> = [];
   for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
     if (key === "type") {
       // A type outside the dialect (a Java or JavaScript type name) is left open rather than guessed.
-      const mapped = typeof value === "string" ? TYPE_IN_JSON_SCHEMA[value] : undefined;
-      if (mapped !== undefined) out.type = mapped;
+      const mapped = typeof value === "string" && Object.hasOwn(TYPE_IN_JSON_SCHEMA, value) ? TYPE_IN_JSON_SCHEMA[value] : undefined;
+      if (mapped !== undefined) entries.push(["type", mapped]);
     } else if (key === "properties" && value !== null && typeof value === "object") {
-      out.properties = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, child]) => [name, bfclToJsonSchema(child)]));
+      entries.push(["properties", Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, child]) => [name, bfclToJsonSchema(child)]))]);
     } else if (key === "items") {
-      out.items = bfclToJsonSchema(value);
+      entries.push(["items", bfclToJsonSchema(value)]);
     } else {
-      out[key] = value;
+      entries.push([key, value]);
     }
   }
-  return out;
+  return Object.fromEntries(entries) as JsonSchema;
 }
 
 /** A BFCL function as the middleware's tool spec (the parameters an object schema). */

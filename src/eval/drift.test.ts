@@ -44,7 +44,8 @@ describe("format drift in an evaluation", () => {
     expect(all.callPCount).toBe(2);
     expect(all.meanCallP).toBeCloseTo(0.375, 10); // the pythonic reply opened no Hermes call: its p of a <tool_call> was not recorded (0)
     expect(matrixTable(results)).toMatch(/drift\s+call p/);
-    expect(matrixTable(results)).toContain("1/2 failed");
+    expect(matrixTable(results)).toContain("1 of 2 failed");
+    expect(matrixTable(results)).toContain("0.38 (n=2)");
     // The results file keeps both, and reads them back.
     const back = readResultsFile(JSON.stringify(toResultsFile(results)), () => "simple_python");
     expect(back.map((r) => r.drift)).toEqual([drifted!.result.drift, undefined, undefined]);

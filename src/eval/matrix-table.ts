@@ -1,32 +1,27 @@
 // The matrix as a text table (the command prints it at the end): a row per protocol × mode ×
-// constrained, a column per category and one for all cases; each cell the pass rate, strict
-// beside it, and n.
+// constrained, a column per category and one for all; each cell the pass rate, strict beside it,
+// and n. Bounded as the Evaluate view's matrix is (matrix-model.ts), with a line saying what is
+// not drawn.
+import { callPText, driftText, matrixModel, matrixOmissions } from "./matrix-model.ts";
 import type { EvalResult } from "./run-case.ts";
-import { rowKey, summarise, wilson } from "./summary.ts";
+import { wilson } from "./summary.ts";
 
 export function matrixTable(results: readonly EvalResult[]): string {
-  const categories = [...new Set(results.map((r) => r.category))];
-  const rows = [...new Map(results.map((r) => [rowKey(r), r])).values()];
-  const all = summarise(results.map((r) => ({ ...r, category: "all" })));
-  const cells = summarise(results);
+  const model = matrixModel([{ label: "", results }]);
   const percent = (x: number) => `${Math.round(x * 100)}%`;
-  const header = ["protocol", ...categories, "all", "drift", "call p"];
-  const lines = rows.map((row) => {
-    const key = rowKey(row);
-    const label = `${row.protocol}${row.mode === "native" ? "" : row.constrained ? " +constrained" : ""}`;
-    const columns = [...categories, "all"].map((category) => {
-      const cell = (category === "all" ? all : cells).find((c) => rowKey(c) === key && c.category === category);
+  const header = ["protocol", ...model.columns, "drift", "call p"];
+  const lines = model.rows.map((row) => {
+    const label = `${row.first.protocol}${row.first.mode === "native" ? "" : row.first.constrained ? " +constrained" : ""}`;
+    const columns = model.columns.map((category) => {
+      const cell = row.cells.get(category);
       if (!cell) return "–";
-      const interval = wilson(Math.round(cell.pass * cell.n), cell.n);
-      return `${percent(cell.pass)} [${percent(interval.low)}–${percent(interval.high)}] strict ${percent(cell.strictPass)} n=${cell.n}`;
+      const interval = wilson(cell.pass, cell.n);
+      return `${percent(cell.pass / cell.n)} [${percent(interval.low)}–${percent(interval.high)}] strict ${percent(cell.strict / cell.n)} n=${cell.n}`;
     });
-    const overall = all.find((c) => rowKey(c) === key);
-    const failed = overall ? overall.n - Math.round(overall.pass * overall.n) : 0;
-    const drift = overall ? `${overall.drift ?? 0}/${failed} failed` : "–";
-    const callP = overall?.meanCallP !== undefined ? `${overall.meanCallP.toFixed(2)} (n=${overall.callPCount})` : "–";
-    return [label, ...columns, drift, callP];
+    return [label, ...columns, driftText(row), callPText(row)];
   });
   const widths = header.map((_, i) => Math.max(header[i]!.length, ...lines.map((line) => line[i]!.length)));
   const format = (line: string[]) => line.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd();
-  return [format(header), format(widths.map((w) => "-".repeat(w))), ...lines.map(format)].join("\n");
+  const omitted = matrixOmissions(model);
+  return [format(header), format(widths.map((w) => "-".repeat(w))), ...lines.map(format), ...(omitted ? [omitted] : [])].join("\n");
 }

@@ -22,6 +22,20 @@ describe("results file", () => {
     expect(() => readResultsFile('{"results": [{"id": 1}]}', categoryOf)).toThrow(/^not an eval results file: results\.0\.id/);
   });
 
+  it("CSV writes a cell a spreadsheet would run as a formula as text", () => {
+    const hostile = { ...result("=HYPERLINK(\"http://x\")", false, "+1+cmd|' /C calc'!A0"), category: "@SUM(A1)", protocol: "-2+3" };
+    const row = resultsCsv([hostile, result("simple_python_1", false, "\t=1+1")]).split("\n");
+    expect(row[1]).toBe(`"'=HYPERLINK(""http://x"")",'@SUM(A1),0,'-2+3,prompt,false,false,false,'+1+cmd|' /C calc'!A0,"[{""name"":""f"",""arguments"":{""a"":""x, \\""y\\""""}}]"`);
+    expect(row[2]).toContain(",'\t=1+1,");
+    for (const line of row.slice(1, 3)) for (const cell of line.split(",")) expect(cell.replace(/^"/, "")).not.toMatch(/^[=+\-@]/);
+  });
+
+  it("reads back a call's argument named __proto__", () => {
+    const file = toResultsFile([{ ...result("simple_python_0", true), calls: [{ name: "f", arguments: JSON.parse('{"__proto__": "x", "a": 1}') as Record<string, unknown> }] }]);
+    const back = readResultsFile(JSON.stringify(file), categoryOf);
+    expect(Object.keys(back[0]!.calls[0]!.arguments)).toEqual(["__proto__", "a"]);
+  });
+
   it("CSV quotes cells with commas and quotes", () => {
     const csv = resultsCsv([result("simple_python_1", false, "a, b")]);
     expect(csv.split("\n")[0]).toBe("id,category,repeat,protocol,mode,constrained,pass,strictPass,reason,calls");

@@ -64,16 +64,26 @@ export function readResultsFile(text: string, categoryOf: (id: string) => string
     const issue = checked.error.issues[0];
     throw new Error(`not an eval results file: ${issue?.path.join(".") || "the file"}: ${issue?.message ?? "unexpected shape"}`);
   }
-  return checked.data.results.map((r) => ({ ...r, category: r.category ?? categoryOf(r.id), repeat: r.repeat ?? 0, durationMs: 0, runId: "" }));
+  // The file as parsed, once checked: zod's copy of the arguments record would drop a `__proto__` key.
+  return (parsed as z.infer<typeof fileSchema>).results.map((r) => ({ ...r, category: r.category ?? categoryOf(r.id), repeat: r.repeat ?? 0, durationMs: 0, runId: "" }));
 }
 
 /** The results as CSV (one row per result; calls as JSON), for spreadsheets. */
 export function resultsCsv(results: readonly EvalResult[]): string {
   const header = ["id", "category", "repeat", "protocol", "mode", "constrained", "pass", "strictPass", "reason", "calls"];
   const cell = (value: unknown) => {
-    const text = typeof value === "string" ? value : JSON.stringify(value);
+    const text = typeof value === "string" ? inertFormula(value) : JSON.stringify(value);
     return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
   };
   const rows = results.map((r) => [r.id, r.category, r.repeat, r.protocol, r.mode, r.constrained, r.pass, r.strictPass, r.reason, r.calls].map(cell).join(","));
   return `${[header.join(","), ...rows].join("\n")}\n`;
+}
+
+/**
+ * A text cell a spreadsheet would run as a formula (it starts with =, +, -, @, or a tab or carriage
+ * return before one) gets a leading apostrophe: it shows as the text it is. A model's call
+ * name, a reason quoting its output, an imported file's ids are anybody's text.
+ */
+export function inertFormula(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }

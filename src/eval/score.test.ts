@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { bfclCase, bfclCategory } from "./bfcl-fixtures.test-helper.ts";
 import { normalised, scoreCase, type ScoredCall, type StepOutcome } from "./score.ts";
-import type { EvalCase } from "./suite.ts";
+import { savedCaseLines } from "./saved-case.ts";
+import { importBfclSuite, type EvalCase } from "./suite.ts";
 
 function outcome(calls: ScoredCall[], extra: Partial<StepOutcome> = {}): StepOutcome {
   return { calls, parseErrors: [], repairs: [], markupInText: [], ...extra };
@@ -142,5 +143,47 @@ describe("scorer: BFCL's AST rules", () => {
 
   it("a case that failed to run fails both verdicts with the reason", () => {
     expect(score(triangle(), [], { failure: "the server answered 500" })).toEqual({ pass: false, strictPass: false, reason: "the case failed to run: the server answered 500" });
+  });
+});
+
+describe("parameters named like what every object inherits", () => {
+  // A case built as an import builds it, from JSON text: toString, constructor and __proto__ are own keys there.
+  const imported = (questions: string, answers: string) => {
+    const suite = importBfclSuite({ questions, answers });
+    if (!suite.ok) throw new Error(suite.error);
+    return suite.cases[0]!;
+  };
+  const fn = (properties: string, required: string) => `{"name": "f", "parameters": {"type": "dict", "properties": ${properties}, "required": ${required}}}`;
+
+  it("a required parameter named toString that the call leaves out is missing", () => {
+    const testCase = imported(`{"id": "simple_1", "question": [[{"role": "user", "content": "q"}]], "function": [${fn('{"city": {"type": "string"}, "toString": {"type": "string"}}', '["city", "toString"]')}]}`, '{"id": "simple_1", "ground_truth": [{"f": {"city": ["Paris"], "toString": ["x"]}}]}');
+    expect(score(testCase, [call("f", { city: "Paris" })])).toEqual({ pass: false, strictPass: false, reason: "toString: required parameter missing" });
+    expect(score(testCase, [call("f", { city: "Paris", toString: "x" })]).pass).toBe(true);
+  });
+
+  it("an extra toString, constructor or __proto__ argument is an unexpected parameter, not a failure to run", () => {
+    const testCase = imported(`{"id": "simple_1", "question": [[{"role": "user", "content": "q"}]], "function": [${fn('{"city": {"type": "string"}}', '["city"]')}]}`, '{"id": "simple_1", "ground_truth": [{"f": {"city": ["Paris"]}}]}');
+    for (const name of ["toString", "constructor", "__proto__", "hasOwnProperty"]) {
+      const args = JSON.parse(`{"city": "Paris", "${name}": "x"}`) as Record<string, unknown>;
+      expect(score(testCase, [call("f", args)]).reason, name).toBe(`${name}: unexpected parameter`);
+    }
+    const nested = imported(`{"id": "simple_1", "question": [[{"role": "user", "content": "q"}]], "function": [${fn('{"place": {"type": "dict", "properties": {"city": {"type": "string"}}}}', '["place"]')}]}`, '{"id": "simple_1", "ground_truth": [{"f": {"place": [{"city": ["Paris"]}]}}]}');
+    expect(score(nested, [call("f", JSON.parse('{"place": {"city": "Paris", "constructor": "x"}}') as Record<string, unknown>)]).reason).toBe("place.constructor: unexpected key");
+    expect(score(nested, [call("f", JSON.parse('{"place": {"city": "Paris"}}') as Record<string, unknown>)]).pass).toBe(true);
+  });
+
+  it("a type named like an inherited key is an unknown type, not a crash", () => {
+    const testCase = imported(`{"id": "simple_1", "question": [[{"role": "user", "content": "q"}]], "function": [${fn('{"city": {"type": "constructor"}}', '["city"]')}]}`, '{"id": "simple_1", "ground_truth": [{"f": {"city": ["Paris"]}}]}');
+    expect(score(testCase, [call("f", { city: "Paris" })]).pass).toBe(true);
+  });
+
+  it("a saved case's __proto__ parameter survives saving and importing again", () => {
+    const tool = { name: "f", description: "", parameters: JSON.parse('{"type": "object", "properties": {"city": {"type": "string"}, "__proto__": {"type": "string"}}, "required": ["city", "__proto__"]}') as Record<string, unknown> };
+    const saved = savedCaseLines({ messages: [{ role: "user", content: "q" }], tools: [tool], calls: [{ name: "f", arguments: JSON.parse('{"city": "Paris", "__proto__": "x"}') as Record<string, unknown> }] }, 1);
+    const testCase = imported(saved.question, saved.answer!);
+    expect(Object.keys(testCase.expected[0]!.parameters)).toEqual(["city", "__proto__"]);
+    expect(Object.keys(testCase.tools[0]!.parameters.properties as object)).toEqual(["city", "__proto__"]);
+    expect(score(testCase, [call("f", { city: "Paris" })]).reason).toBe("__proto__: required parameter missing");
+    expect(score(testCase, [call("f", JSON.parse('{"city": "Paris", "__proto__": "x"}') as Record<string, unknown>)]).pass).toBe(true);
   });
 });

@@ -116,19 +116,19 @@ function checkCall(testCase: EvalCase, call: ScoredCall, expected: ExpectedCall)
   const args = call.arguments;
   // F2
   for (const name of fn.parameters.required ?? []) {
-    if (!(name in args)) return fail(`${name}: required parameter missing`);
+    if (!Object.hasOwn(args, name)) return fail(`${name}: required parameter missing`);
   }
   for (const [name, value] of Object.entries(args)) {
     // F3
-    const declared = properties[name];
-    const allowed = expected.parameters[name];
-    if (!declared || !allowed) return fail(`${name}: unexpected parameter`);
+    const declared = ownValue(properties, name) as BfclProperty | undefined;
+    const allowed = ownValue(expected.parameters, name);
+    if (!declared || !Array.isArray(allowed)) return fail(`${name}: unexpected parameter`);
     const checked = checkParameter(name, value, declared, allowed);
     if (!checked.ok) return checked;
   }
   // F5
   for (const [name, allowed] of Object.entries(expected.parameters)) {
-    if (!(name in args) && !allowed.includes("")) return fail(`${name}: left out, but it may not be (one of ${list(allowed)})`);
+    if (!Object.hasOwn(args, name) && !allowed.includes("")) return fail(`${name}: left out, but it may not be (one of ${list(allowed)})`);
   }
   return OK;
 }
@@ -167,7 +167,7 @@ function fits(value: unknown, kind: Kind): boolean {
 
 function checkParameter(name: string, value: unknown, declared: BfclProperty, allowed: unknown[]): Check {
   // F4
-  const kind = DECLARED_KIND[declared.type ?? ""];
+  const kind = ownValue(DECLARED_KIND, declared.type ?? "") as Kind | undefined;
   const answerValue = allowed.find((option) => option !== "");
   const answerKind = answerValue === undefined ? undefined : kindOf(answerValue);
   let variable = answerKind !== undefined && kind !== undefined && answerKind !== kind && !(kind === "float" && answerKind === "integer");
@@ -175,7 +175,7 @@ function checkParameter(name: string, value: unknown, declared: BfclProperty, al
     if (answerKind !== undefined && fits(value, answerKind)) variable = true;
     else return fail(`${name}: expected ${declared.type}, got ${kindOf(value)} ${show(value)}`);
   }
-  const itemKind = kind === "list" ? DECLARED_KIND[declared.items?.type ?? ""] : undefined;
+  const itemKind = kind === "list" ? (ownValue(DECLARED_KIND, declared.items?.type ?? "") as Kind | undefined) : undefined;
   if (kind === "list" && itemKind !== undefined && Array.isArray(value) && !variable) {
     // Each item has the item type, or the type of the allowed array's items (a variable).
     const someAnswerFits = allowed.some((option) => {
@@ -208,13 +208,13 @@ function checkObject(name: string, value: Record<string, unknown>, allowed: unkn
 
 function objectAgainst(name: string, value: Record<string, unknown>, option: Record<string, unknown[]>): Check {
   for (const [key, item] of Object.entries(value)) {
-    const choices = option[key];
+    const choices = ownValue(option, key);
     if (!Array.isArray(choices)) return fail(`${name}.${key}: unexpected key`);
     const checked = among(`${name}.${key}`, item, choices, normalised);
     if (!checked.ok) return checked;
   }
   for (const [key, choices] of Object.entries(option)) {
-    if (!(key in value) && !(Array.isArray(choices) && choices.includes(""))) return fail(`${name}.${key}: missing key`);
+    if (!Object.hasOwn(value, key) && !(Array.isArray(choices) && choices.includes(""))) return fail(`${name}.${key}: missing key`);
   }
   return OK;
 }
@@ -259,9 +259,17 @@ function sameValue(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameValue(item, b[i]));
   if (a && b && typeof a === "object" && typeof b === "object") {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => key in b && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
   }
   return false;
+}
+
+/**
+ * A key's value only where the object itself has it: a parameter named `toString`,
+ * `constructor` or `__proto__` is a name like any other, never something every object inherits.
+ */
+function ownValue(object: object, key: string): unknown {
+  return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
 }
 
 function show(value: unknown): string {

@@ -75,4 +75,10 @@ describe("BFCL suite import", () => {
     const multiTurn = importBfclSuite({ questions: '{"id": "multi_turn_base_0", "question": [[{"role": "user", "content": "a"}], [{"role": "user", "content": "b"}]], "function": []}', answers: "" });
     expect(multiTurn.ok ? "" : multiTurn.error).toMatch(/line 1: .*2 turns; multi-turn/);
   });
+
+  it("refuses a line nested past the bound with its file and line, instead of overflowing the stack", () => {
+    const ok = '{"id": "simple_0", "question": [[{"role": "user", "content": "q"}]], "function": [{"name": "f", "parameters": {"type": "dict", "properties": {"a": {"type": "string"}}}}]}';
+    const deep = `{"id": "simple_1", "question": [[{"role": "user", "content": "q"}]], "function": [{"name": "f", "parameters": {"type": "dict", "properties": {"a": ${'{"type": "dict", "properties": {"b": '.repeat(20_000)}{"type": "string"}${"}}".repeat(20_000)}}}}]}`;
+    expect(importBfclSuite({ questions: `${ok}\n${deep}`, answers: "", questionsName: "deep.jsonl" })).toEqual({ ok: false, error: "deep.jsonl line 2: nested more than 72 levels deep (a function's schema may nest 64)." });
+  });
 });

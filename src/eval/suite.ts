@@ -2,6 +2,8 @@
 // "function": [...]}`) and possible answers as JSON Lines (`{"id", "ground_truth": [{name:
 // {param: [allowed values]}}]}`). The import is all or nothing: the first malformed line is
 // refused with its file and line number, and no case of a refused suite is kept.
+import { nestedDeeperThan } from "toolcall-middleware/parser/settle-call.ts";
+import { MAX_TOOL_DEFINITION_DEPTH } from "toolcall-middleware/tools/formats/index.ts";
 import { z } from "zod";
 import type { ChatMessage, ToolSpec } from "toolcall-middleware/types.ts";
 import { bfclToolSpec, type BfclFunction } from "./bfcl-schema.ts";
@@ -109,6 +111,9 @@ export function importBfclSuite(files: SuiteFiles): SuiteImport {
   return { ok: true, cases };
 }
 
+/** How deep a line of a suite file may nest: a function's schema as deep as a pasted tool's, and the line around it. */
+const MAX_LINE_DEPTH = MAX_TOOL_DEFINITION_DEPTH + 8;
+
 type Lines<T> = { ok: true; rows: Array<{ line: number; value: T }> } | { ok: false; error: string };
 
 function readLines<T>(text: string, fileName: string, schema: z.ZodType<T>): Lines<T> {
@@ -123,13 +128,17 @@ function readLines<T>(text: string, fileName: string, schema: z.ZodType<T>): Lin
     } catch (error) {
       return { ok: false, error: `${fileName} line ${line}: not JSON (${error instanceof Error ? error.message : String(error)}).` };
     }
+    // Checked before the schema, which walks a line recursively (20,000 levels overflow the stack).
+    if (nestedDeeperThan(parsed, MAX_LINE_DEPTH)) return { ok: false, error: `${fileName} line ${line}: nested more than ${MAX_LINE_DEPTH} levels deep (a function's schema may nest ${MAX_TOOL_DEFINITION_DEPTH}).` };
     const checked = schema.safeParse(parsed);
     if (!checked.success) {
       const issue = checked.error.issues[0];
       const path = issue && issue.path.length > 0 ? issue.path.join(".") : "the line";
       return { ok: false, error: `${fileName} line ${line}: ${path}: ${issue?.message ?? "not in BFCL's format"}.` };
     }
-    rows.push({ line, value: checked.data });
+    // The line as parsed, once the schema has checked it: zod's copy of a record drops a key named
+    // `__proto__` (it assigns keys one by one), and a parameter may be called that.
+    rows.push({ line, value: parsed as T });
   }
   return { ok: true, rows };
 }

@@ -12,7 +12,7 @@ import { countGenerations, deriveHistory } from "../store/derive-history.ts";
 import { transcriptFromEvents } from "../store/conversation-export.ts";
 import { StepFolder } from "../ui/debugger/build-steps.ts";
 import { stepLabel } from "../ui/debugger/format.ts";
-import { continueBranch, discardBranchEvent, runBranch, type BranchRequest } from "./branch-run.ts";
+import { continueBranch, discardBranchEvent, GIVEN_OUTPUT_PIECE_CHARS, givenOutputEngine, runBranch, type BranchRequest } from "./branch-run.ts";
 
 const hermes = getProtocol("hermes")!;
 const add: ExecutableTool = {
@@ -120,5 +120,25 @@ describe("a branch (edit and re-run)", () => {
     expect(loopEventSchema.safeParse(discard).success).toBe(true);
     const model = new StepFolder().update([...original, ...branchEvents, discard]);
     expect(model.order).toHaveLength(2);
+  });
+
+  it("hands a given (replay) output to the parser in pieces, with a turn for the page between them", async () => {
+    // A 1 MB output went to the parser in one piece: one task of 1.8 s on the page.
+    const text = `${"😀".repeat(20_000)}${"x".repeat(1_000_000)}`;
+    const pieces: string[] = [];
+    let pageHadATurn = true;
+    const turns: boolean[] = [];
+    for await (const chunk of givenOutputEngine(text).generate("", {}, new AbortController().signal)) {
+      if (chunk.type !== "text") continue;
+      turns.push(pageHadATurn);
+      pageHadATurn = false;
+      setTimeout(() => (pageHadATurn = true), 0);
+      pieces.push(chunk.text);
+    }
+    expect(pieces.join("")).toBe(text);
+    expect(pieces.length).toBeGreaterThan(60);
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThanOrEqual(GIVEN_OUTPUT_PIECE_CHARS);
+    expect(turns.every(Boolean)).toBe(true);
+    for (const piece of pieces) expect(/[\uD800-\uDBFF]$/.test(piece)).toBe(false);
   });
 });

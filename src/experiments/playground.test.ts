@@ -57,6 +57,12 @@ describe("readPastedTools", () => {
     expect(readPastedTools("{not json")).toEqual({ error: expect.stringMatching(/not JSON/) });
     expect(readPastedTools("[1]")).toEqual({ error: expect.stringMatching(/could not be read/) });
   });
+
+  it("refuses tool definitions nested past the bound where they enter, with a message", () => {
+    const deep = (levels: number) => `{"name": "deep", "parameters": {"type": "object", "properties": {"a": ${'{"type": "object", "properties": {"b": '.repeat(levels)}{"type": "string"}${"}}".repeat(levels)}}}}`;
+    expect(readPastedTools(deep(100_000))).toEqual({ error: "The tool definitions could not be read: the tool definitions are nested more than 64 levels deep" });
+    expect(readPastedTools(deep(20))).toMatchObject({ tools: [{ name: "deep" }] });
+  });
 });
 
 describe("share link", () => {
@@ -78,5 +84,22 @@ describe("share link", () => {
     expect(encoded).toEqual({ error: expect.stringMatching(/needs a link of [\d,]+ characters, over the limit of 32,000/) });
     expect(await decodePlaygroundLink("#pg=AAAA")).toEqual({ error: expect.stringMatching(/could not be read/) });
     expect(await decodePlaygroundLink("#other")).toBeUndefined();
+  });
+
+  it("stops inflating a short link that would inflate past the bound (a link bomb), and makes no such link", async () => {
+    // 20 million repeated characters deflate about a thousand times: a link within its length limit.
+    const json = new TextEncoder().encode(JSON.stringify({ ...state, output: "x".repeat(20_000_000) }));
+    const deflated = new Uint8Array(await new Response(new Blob([json]).stream().pipeThrough(new CompressionStream("deflate-raw"))).arrayBuffer());
+    let binary = "";
+    for (let at = 0; at < deflated.length; at += 0x8000) binary += String.fromCharCode(...deflated.subarray(at, at + 0x8000));
+    const bomb = HASH_PREFIX + btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    expect(bomb.length).toBeLessThan(32_000);
+    expect(await decodePlaygroundLink(bomb)).toEqual({ error: "The link's state inflates to more than 1,048,576 bytes, the most a playground link may hold; it was not opened." });
+    // Just within the bound it opens.
+    const within = { ...state, output: "x".repeat(1_000_000) };
+    const encoded = await encodePlaygroundLink(within);
+    if (!("hash" in encoded)) throw new Error(encoded.error);
+    expect(await decodePlaygroundLink(encoded.hash)).toEqual({ state: within });
+    expect(await encodePlaygroundLink({ ...state, output: "x".repeat(2_000_000) })).toEqual({ error: expect.stringMatching(/^This state is [\d,]+ bytes, over the 1,048,576 a link may hold/) });
   });
 });

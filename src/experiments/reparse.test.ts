@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseAll } from "toolcall-middleware/parser/collect.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ToolSpec } from "toolcall-middleware/types.ts";
-import { compareParses, explainReparse, reparse } from "./reparse.ts";
+import { compareParses, explainReparse, reparse, reparseView } from "./reparse.ts";
 
 const calculator: ToolSpec = { name: "calculator", description: "", parameters: { type: "object", properties: { expression: { type: "string" } }, required: ["expression"] } };
 const hermesRaw = 'I will compute.\n<tool_call>\n{"name": "calculator", "arguments": {"expression": "1234 * 5678"}}\n</tool_call>';
@@ -50,5 +50,24 @@ describe("reparse", () => {
 
   it("reports an unknown protocol", () => {
     expect(reparse({ rawOutput: "x", tools: [], protocol: "nope", strict: false }).error).toMatch(/No protocol/);
+  });
+
+  it("bounds what it says about a large pathological output: errors counted by kind, the first few named, events and errors sent to the page capped", () => {
+    const raw = '<tool_call>{"name": "calculator", "arguments": {"expression": "1"}}</tool_call>\n' + "<tool_call>{</tool_call>\n".repeat(20_000);
+    const original = recorded(hermesRaw);
+    const again = reparse({ rawOutput: raw, tools: [calculator], protocol: "hermes", strict: false });
+    expect(again.result.errors.length).toBeGreaterThanOrEqual(20_000);
+    const explanation = explainReparse(original, original.events, raw, again);
+    expect(explanation.length).toBeLessThan(2_000);
+    expect(explanation).toMatch(/parse errors: none → 20,000 × /);
+    const differences = compareParses(original, again.result);
+    expect(differences.reduce((n, d) => n + d.text.length, 0)).toBeLessThan(2_000);
+
+    const view = reparseView({ rawOutput: raw, tools: [calculator], protocol: "hermes", strict: false, recorded: original });
+    expect(view.eventCount).toBe(again.events.length);
+    expect(view.events).toHaveLength(200);
+    expect(view.errorCount).toBe(again.result.errors.length);
+    expect(view.errors).toHaveLength(50);
+    expect(view.explanation).toBe(explanation);
   });
 });

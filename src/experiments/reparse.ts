@@ -118,6 +118,37 @@ export function formMismatch(protocol: Protocol, call: ToolCall, written: string
   return `${where} is ${seen.body}, which ${protocol.name} reads only as a lenient fallback (it writes ${own.marker ? `\`${own.marker}\` then ` : ""}${own.body})`;
 }
 
+/** Errors and refusals an explanation names, one by one; the rest are counted. */
+export const EXPLAINED_ERRORS = 5;
+/** Call differences listed one by one; the rest are counted. */
+export const LISTED_DIFFERENCES = 50;
+
+/** The first `n` of a list, and "… and N more" after them when it is longer. */
+function firstOf(items: readonly string[], n: number): string[] {
+  const first = items.slice(0, n).map(clip);
+  return items.length <= n ? first : [...first, `… and ${(items.length - n).toLocaleString("en-US")} more`];
+}
+
+/** The longest a listed error or reason is shown (a message may quote the output). */
+export const SHOWN_MESSAGE_CHARS = 300;
+
+function clip(text: string): string {
+  return text.length <= SHOWN_MESSAGE_CHARS ? text : `${text.slice(0, SHOWN_MESSAGE_CHARS)}…`;
+}
+
+/** "a, b" for a short list of kinds; counted kinds ("3 × invalid-json, b") once one repeats. */
+function countKinds(kinds: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const kind of kinds) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return [...counts].map(([kind, n]) => (n === 1 ? kind : `${n.toLocaleString("en-US")} × ${kind}`)).join(", ");
+}
+
+function listFirst<T>(differences: ParseDifference[], items: readonly T[], kind: DifferenceKind, text: (item: T) => string): void {
+  const room = Math.max(0, LISTED_DIFFERENCES - differences.length);
+  for (const item of items.slice(0, room)) differences.push({ kind, text: text(item) });
+  if (items.length > room) differences.push({ kind, text: `… and ${(items.length - room).toLocaleString("en-US")} more` });
+}
+
 function describeCall(call: ToolCall): string {
   return `${call.name}(${JSON.stringify(call.arguments)})`;
 }
@@ -126,17 +157,20 @@ function describeCall(call: ToolCall): string {
 export function compareParses(recorded: ParseResult, reread: ParseResult): ParseDifference[] {
   const differences: ParseDifference[] = [];
   const shared = Math.min(recorded.calls.length, reread.calls.length);
+  const changed: ParseDifference[] = [];
   for (let i = 0; i < shared; i++) {
     const before = recorded.calls[i]!;
     const after = reread.calls[i]!;
-    if (before.name !== after.name) differences.push({ kind: "call-renamed", text: `call ${i + 1} is ${after.name} instead of ${before.name}` });
+    if (before.name !== after.name) changed.push({ kind: "call-renamed", text: `call ${i + 1} is ${after.name} instead of ${before.name}` });
     else if (JSON.stringify(before.arguments) !== JSON.stringify(after.arguments)) {
-      differences.push({ kind: "arguments-changed", text: `call ${i + 1} (${after.name}): arguments ${JSON.stringify(before.arguments)} → ${JSON.stringify(after.arguments)}` });
+      changed.push({ kind: "arguments-changed", text: `call ${i + 1} (${after.name}): arguments ${JSON.stringify(before.arguments)} → ${JSON.stringify(after.arguments)}` });
     }
   }
-  for (const call of recorded.calls.slice(shared)) differences.push({ kind: "call-removed", text: `no ${describeCall(call)}` });
-  for (const call of reread.calls.slice(shared)) differences.push({ kind: "call-added", text: `a new call ${describeCall(call)}` });
-  const errorKinds = (r: ParseResult) => r.errors.map((e) => e.kind).join(", ");
+  differences.push(...changed.slice(0, LISTED_DIFFERENCES));
+  if (changed.length > LISTED_DIFFERENCES) differences.push({ kind: changed[LISTED_DIFFERENCES]!.kind, text: `… and ${(changed.length - LISTED_DIFFERENCES).toLocaleString("en-US")} more changed calls` });
+  listFirst(differences, recorded.calls.slice(shared), "call-removed", (call) => `no ${describeCall(call)}`);
+  listFirst(differences, reread.calls.slice(shared), "call-added", (call) => `a new call ${describeCall(call)}`);
+  const errorKinds = (r: ParseResult) => countKinds(r.errors.map((e) => e.kind));
   if (errorKinds(recorded) !== errorKinds(reread)) {
     differences.push({ kind: "errors-changed", text: `parse errors: ${errorKinds(recorded) || "none"} → ${errorKinds(reread) || "none"}` });
   }
@@ -154,12 +188,12 @@ export function explainReparse(recorded: ParseResult, recordedEvents: readonly P
   const label = `as ${again.protocol}${again.strict ? " (strict)" : ""}`;
   if (again.error) return `${label}: ${again.error}`;
   const differences = compareParses(recorded, again.result);
-  const leniently = !again.strict && again.lenient.length > 0 ? ` Read leniently: ${again.lenient.map((l) => l.reason).join("; ")}.` : "";
+  const leniently = !again.strict && again.lenient.length > 0 ? ` Read leniently: ${firstOf(again.lenient.map((l) => l.reason), EXPLAINED_ERRORS).join("; ")}.` : "";
   if (differences.length === 0) return `${label}: the same calls, errors and text as recorded.${leniently}`;
   const calls = again.result.calls.length;
   const head = calls === 0 ? "no call" : `${calls} call${calls === 1 ? "" : "s"}`;
   const reasons: string[] = [];
-  for (const refusal of again.refused) reasons.push(refusal.reason);
+  for (const reason of firstOf(again.refused.map((refusal) => refusal.reason), EXPLAINED_ERRORS)) reasons.push(reason);
   if (calls < recorded.calls.length && again.refused.length === 0) {
     // What the recorded calls were written as, and whether this protocol knows that marker.
     const firstEnd = recordedEvents.find((e): e is Extract<ParseEvent, { type: "tool-call-end" }> => e.type === "tool-call-end");
@@ -167,7 +201,7 @@ export function explainReparse(recorded: ParseResult, recordedEvents: readonly P
     if (firstEnd && protocol) {
       const written = rawOutput.slice(firstEnd.span.start, firstEnd.span.end).trimStart();
       const opener = /^(<\|?[^\s>]{1,40}\|?>|\[[A-Z_]{2,20}\]|<｜[^｜]{1,40}｜>)/.exec(written)?.[1];
-      const mentioned = again.result.errors.map((e) => `${e.kind}: ${e.message}`);
+      const mentioned = firstOf(again.result.errors.map((e) => `${e.kind}: ${e.message}`), EXPLAINED_ERRORS);
       if (opener && !(protocol.reservedMarkers ?? []).includes(opener)) reasons.push(`\`${opener}\` is not a marker of ${again.protocol}, which reads it as text`);
       else if (mentioned.length > 0) reasons.push(`${again.protocol} could not read the call (${mentioned.join("; ")})`);
       else reasons.push(`${again.protocol} reads the call's text as text`);
@@ -178,4 +212,49 @@ export function explainReparse(recorded: ParseResult, recordedEvents: readonly P
     .filter((d) => (d.kind !== "call-removed" || reasons.length === 0) && (d.kind !== "errors-changed" || again.refused.length === 0))
     .map((d) => d.text);
   return `${label}: ${head}${reasons.length > 0 ? `; ${reasons.join("; ")}` : ""}${rest.length > 0 ? ` (${rest.join("; ")})` : ""}.${leniently}`;
+}
+
+/** Parse events a re-read sends to the page, and errors it lists, one by one; the rest are counted. */
+export const SHOWN_EVENTS = 200;
+export const SHOWN_ERRORS = 50;
+
+export interface ReparseViewInput extends ReparseInput {
+  /** What the step's recorded parse found. */
+  recorded: ParseResult;
+  /** The recorded parse's first tool-call-end (what the explanation quotes), if any. */
+  recordedCallEnd?: ParseEvent;
+}
+
+/** What "Parse as…" shows, bounded (made in a worker: a large output takes seconds to re-read). */
+export interface ReparseView {
+  protocol: string;
+  strict: boolean;
+  calls: ToolCall[];
+  /** The first SHOWN_EVENTS parse events, and how many there are. */
+  events: ParseEvent[];
+  eventCount: number;
+  decisionCount: number;
+  /** The first SHOWN_ERRORS errors in words, and how many there are. */
+  errors: string[];
+  errorCount: number;
+  differences: ParseDifference[];
+  explanation: string;
+}
+
+export function reparseView(input: ReparseViewInput): ReparseView {
+  const again = reparse(input);
+  const { recorded } = input;
+  const decisions = again.events.reduce((n, e) => (e.type !== "text" && e.type !== "reasoning" && e.type !== "tool-call-delta" ? n + 1 : n), 0);
+  return {
+    protocol: again.protocol,
+    strict: again.strict,
+    calls: again.result.calls,
+    events: again.events.slice(0, SHOWN_EVENTS),
+    eventCount: again.events.length,
+    decisionCount: decisions,
+    errors: again.result.errors.slice(0, SHOWN_ERRORS).map((e) => clip(`${e.kind}: ${e.message}`)),
+    errorCount: again.result.errors.length,
+    differences: compareParses(recorded, again.result),
+    explanation: explainReparse(recorded, input.recordedCallEnd ? [input.recordedCallEnd] : [], input.rawOutput, again),
+  };
 }

@@ -3,7 +3,7 @@ import { renderPrompt } from "toolcall-middleware/loop/render-conversation.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import { chatmlTemplate } from "toolcall-middleware/templates/chatml.ts";
 import type { ToolSpec } from "toolcall-middleware/types.ts";
-import { describeChanges, partsOf, renderParts, toolsOf, userSystemPrompt, type StepInputs } from "./rerun-draft.ts";
+import { describeChanges, partsOf, renderParts, toolsOf, userSystemPrompt, withMessageEdited, type StepInputs } from "./rerun-draft.ts";
 
 const hermes = getProtocol("hermes")!;
 const tool: ToolSpec = { name: "add", description: "Adds", parameters: { type: "object", properties: { a: { type: "number" } } } };
@@ -28,5 +28,27 @@ describe("rerun draft", () => {
     expect(changes).toEqual(["system prompt", "tool add: description", "protocol hermes → xml", "temperature 0.6 → 0.2", "constrained on", "output edited"]);
     expect(describeChanges(inputs, parts, "out", { prompt: rendered.prompt, promptEditedDirectly: false, parts, protocol: "hermes", settings: inputs.settings, constrained: false, output: "out" })).toEqual([]);
     expect(toolsOf({ ...parts, tools: [{ ...parts.tools[0]!, schema: "{" }] })).toEqual({ error: expect.stringMatching(/^The schema of add is not JSON/) });
+    const deep = `{"type": "object", "properties": {"a": ${'{"type": "array", "items": '.repeat(100_000)}{"type": "string"}${"}".repeat(100_000)}}}`;
+    expect(toolsOf({ ...parts, tools: [{ ...parts.tools[0]!, schema: deep }] })).toEqual({ error: "The schema of add is nested more than 64 levels deep." });
+  });
+
+  it("an edited assistant message is rendered with its new text, not what it was recorded as", () => {
+    const recorded = '<tool_call>\n{"name": "add", "arguments": {"a": 1}}\n</tool_call>';
+    const history = [
+      { role: "user" as const, content: "1+1?" },
+      { role: "assistant" as const, content: "I will add.", rawOutput: `I will add.\n${recorded}`, protocol: "hermes", toolCalls: [{ id: "c1", name: "add", arguments: { a: 1 } }] },
+      { role: "tool" as const, toolCallId: "c1", name: "add", content: "2" },
+    ];
+    const step = renderPrompt({ systemPrompt: "", tools: [tool], protocol: hermes, messages: history, template: chatmlTemplate });
+    const parts = partsOf({ ...inputs, prompt: step.prompt, templateMessages: step.templateMessages, messages: history }, [tool], section);
+    expect(renderParts(parts, [tool], hermes, chatmlTemplate).prompt).toContain("I will add.");
+    const edited = withMessageEdited(parts, 1, "I will subtract.");
+    const prompt = renderParts(edited, [tool], hermes, chatmlTemplate).prompt;
+    expect(prompt).toContain("I will subtract.");
+    expect(prompt).not.toContain("I will add.");
+    // The calls it made stay (they are written from toolCalls); the branch gets the same messages.
+    expect(prompt).toContain('"name": "add"');
+    expect(edited.messages[1]).not.toHaveProperty("rawOutput");
+    expect(describeChanges(inputs, parts, "out", { prompt, promptEditedDirectly: false, parts: edited, protocol: "hermes", settings: inputs.settings, constrained: false, output: null })).toEqual(["message 2 (assistant)"]);
   });
 });

@@ -3,6 +3,8 @@
 // protocol, sampling and seed, and the constraint. Pure: what was changed is listed in words,
 // and the parts render through renderPrompt, as the loop renders every prompt.
 import { renderPrompt } from "toolcall-middleware/loop/render-conversation.ts";
+import { nestedDeeperThan } from "toolcall-middleware/parser/settle-call.ts";
+import { MAX_TOOL_DEFINITION_DEPTH } from "toolcall-middleware/tools/formats/index.ts";
 import type { ChatMessage, ChatTemplate, GenerationSettings, Protocol, TemplateMessage, ToolSpec } from "toolcall-middleware/types.ts";
 
 export interface RerunParts {
@@ -36,6 +38,21 @@ export function partsOf(inputs: StepInputs, tools: readonly ToolSpec[], toolSect
   };
 }
 
+/**
+ * The parts with one message's text edited. An assistant message drops what it was recorded as
+ * (`rawOutput`, which the template writes in place of its text): kept, the prompt and the branch
+ * would still say the original words while the panel lists the message as changed.
+ */
+export function withMessageEdited(parts: RerunParts, index: number, content: string): RerunParts {
+  const messages = parts.messages.map((message, i) => {
+    if (i !== index) return message;
+    if (message.role !== "assistant") return { ...message, content };
+    const { rawOutput: _recorded, ...rest } = message;
+    return { ...rest, content };
+  });
+  return { ...parts, messages };
+}
+
 /** The edited tools as specs; a schema that is not a JSON object is named. */
 export function toolsOf(parts: RerunParts): { tools: ToolSpec[] } | { error: string } {
   const tools: ToolSpec[] = [];
@@ -47,6 +64,7 @@ export function toolsOf(parts: RerunParts): { tools: ToolSpec[] } | { error: str
       return { error: `The schema of ${tool.name} is not JSON: ${error instanceof Error ? error.message : String(error)}` };
     }
     if (!parameters || typeof parameters !== "object" || Array.isArray(parameters)) return { error: `The schema of ${tool.name} must be a JSON object.` };
+    if (nestedDeeperThan(parameters, MAX_TOOL_DEFINITION_DEPTH)) return { error: `The schema of ${tool.name} is nested more than ${MAX_TOOL_DEFINITION_DEPTH} levels deep.` };
     tools.push({ name: tool.name, description: tool.description, parameters: parameters as Record<string, unknown> });
   }
   return { tools };

@@ -76,4 +76,29 @@ describe("eval repository (IndexedDB)", () => {
   it("says so when the browser has no IndexedDB", async () => {
     await expect(createEvalRepository(null).latest()).rejects.toThrow(/no IndexedDB/);
   });
+
+  it("stores a case of many events as JSON slices made with turns for the page between them, and reads them back exactly", async () => {
+    // The recorded logs, repeated to 20,000+ events: one IndexedDB put of them as objects was a 4 s task.
+    const logs = Object.values(await recordedLogs()).flat();
+    const many: LoopEvent[] = [];
+    while (many.length < 20_000) many.push(...logs);
+    const factory = new IDBFactory();
+    const repo = createEvalRepository(factory);
+    let pauses = 0;
+    await repo.saveCase("run", "big", result("simple_python_0", false), many, async () => {
+      pauses += 1;
+    });
+    expect(pauses).toBe(Math.ceil(many.length / 2_000));
+    expect(await createEvalRepository(factory).events("run", "big")).toEqual(many);
+    const stored = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      const open = factory.open("toolcall-lab-eval");
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const get = open.result.transaction("cases").objectStore("cases").get("run|big");
+        get.onsuccess = () => resolve(get.result as Record<string, unknown>);
+      };
+    });
+    expect(stored.events).toBeUndefined();
+    expect((stored.eventsJson as unknown[]).every((slice) => typeof slice === "string")).toBe(true);
+  });
 });

@@ -5,7 +5,7 @@
 import type { EvalResult } from "../eval/run-case.ts";
 import type { LoopEvent } from "toolcall-middleware/types.ts";
 import { openDatabase, requestToPromise, transactionDone } from "./idb.ts";
-import { decodeEventLog, encodeEventLog, type DecodeIssue } from "./shared-text.ts";
+import { decodeEventLog, SharedTextCodec, type DecodeIssue } from "./shared-text.ts";
 
 const DB_NAME = "toolcall-lab-eval";
 const DB_VERSION = 2;
@@ -32,8 +32,18 @@ interface StoredCase {
   result: EvalResult;
   /** Absent in cases stored before the encoding: their events are plain. */
   encoding?: typeof SHARED_TEXT;
-  events: unknown[];
+  /** The encoded records (older cases), or… */
+  events?: unknown[];
+  /**
+   * …the encoded records as JSON text, a slice of them per string: a case of 250,000 parse
+   * events (a megabyte of unfinished calls) stored as objects was cloned by IndexedDB in one
+   * 4 s task; strings clone at once, and the slices are made with turns for the page between them.
+   */
+  eventsJson?: string[];
 }
+
+/** Events encoded into one JSON slice, between two turns for the page (a few milliseconds' work). */
+const EVENTS_PER_SLICE = 2_000;
 
 const SHARED_TEXT = "shared-text-1";
 
@@ -41,7 +51,8 @@ export interface EvalRepository {
   saveRun: (run: StoredEvalRun) => Promise<void>;
   /** The most recent run and its results (events are read per case, when asked for). */
   latest: () => Promise<{ run: StoredEvalRun; results: Array<{ jobKey: string; result: EvalResult }> } | undefined>;
-  saveCase: (runId: string, jobKey: string, result: EvalResult, events: LoopEvent[]) => Promise<void>;
+  /** `pause` is awaited between slices of the encoding (a turn for the page). */
+  saveCase: (runId: string, jobKey: string, result: EvalResult, events: LoopEvent[], pause?: () => Promise<void>) => Promise<void>;
   events: (runId: string, jobKey: string) => Promise<LoopEvent[] | undefined>;
   /** Removes every run but this one (a new run replaces the old one's cases). */
   keepOnly: (runId: string) => Promise<void>;
@@ -86,9 +97,15 @@ export function createEvalRepository(factory: IDBFactory | null = globalThis.ind
       const cases = (await requestToPromise(tx.objectStore(CASES).index("runId").getAll(run.id))) as StoredCase[];
       return { run, results: cases.map(({ jobKey, result }) => ({ jobKey, result })) };
     },
-    async saveCase(runId, jobKey, result, events) {
+    async saveCase(runId, jobKey, result, events, pause = async () => {}) {
+      const codec = new SharedTextCodec();
+      const eventsJson: string[] = [];
+      for (let at = 0; at < events.length; at += EVENTS_PER_SLICE) {
+        await pause();
+        eventsJson.push(JSON.stringify(codec.encodeAll(events.slice(at, at + EVENTS_PER_SLICE))));
+      }
       const tx = (await db()).transaction(CASES, "readwrite");
-      const stored: StoredCase = { key: `${runId}|${jobKey}`, runId, jobKey, result, encoding: SHARED_TEXT, events: encodeEventLog(events) };
+      const stored: StoredCase = { key: `${runId}|${jobKey}`, runId, jobKey, result, encoding: SHARED_TEXT, eventsJson };
       tx.objectStore(CASES).put(stored);
       await transactionDone(tx);
     },
@@ -97,7 +114,8 @@ export function createEvalRepository(factory: IDBFactory | null = globalThis.ind
       const stored = (await requestToPromise(tx.objectStore(CASES).get(`${runId}|${jobKey}`))) as StoredCase | undefined;
       if (!stored || stored.encoding !== SHARED_TEXT) return stored?.events as LoopEvent[] | undefined;
       const issues: DecodeIssue[] = [];
-      const events = decodeEventLog(stored.events, issues) as LoopEvent[];
+      const records = stored.eventsJson ? stored.eventsJson.flatMap((slice) => JSON.parse(slice) as unknown[]) : (stored.events ?? []);
+      const events = decodeEventLog(records, issues) as LoopEvent[];
       if (issues.length > 0) throw new Error(`The stored case ${jobKey} could not be read: event ${issues[0]!.index}: ${issues[0]!.message}`);
       return events;
     },

@@ -273,11 +273,14 @@ export class SharedTextCodec {
   private readonly seenInEvent: (StrRef | StepRef)[] = [];
   /** Characters references may still stand for while decoding. */
   private budget: number;
+  /** What is said when the budget runs out (it names the bound). */
+  private readonly overBudget: string;
   /** Events encoded or decoded so far. */
   count = 0;
 
-  constructor({ referencedChars = Number.POSITIVE_INFINITY }: { referencedChars?: number } = {}) {
+  constructor({ referencedChars = Number.POSITIVE_INFINITY, bound }: { referencedChars?: number; bound?: string } = {}) {
     this.budget = referencedChars;
+    this.overBudget = `the references of this file stand for more text than the lab reads from one file${Number.isFinite(referencedChars) ? ` (${referencedChars.toLocaleString("en-US")} characters${bound ? `: ${bound}` : ""})` : ""}`;
   }
 
   /** The event as it is written out. The event itself is not changed. */
@@ -404,7 +407,7 @@ export class SharedTextCodec {
         const text = step.output.slice(item[1], item[2]);
         if (text === undefined) return fail(path, `refers to [${String(item[1])}, ${String(item[2])}) of the step's output, which is not within the ${step.output.length} characters it has so far`);
         this.budget -= text.length;
-        if (this.budget < 0) return fail(path, "the references of this file stand for more text than the lab reads from one file");
+        if (this.budget < 0) return fail(path, this.overBudget);
         const span = { start: item[1], end: item[2] };
         const parse =
           typeof item[3] === "string"
@@ -545,7 +548,7 @@ export class SharedTextCodec {
           throw new RefError(`refers to call number ${String(n)}, but ${this.calls.length} long call${this.calls.length === 1 ? " was" : "s were"} written before it`);
         }
         this.budget -= this.callSizes[n as number]!;
-        if (this.budget < 0) throw new RefError("the references of this file stand for more text than the lab reads from one file");
+        if (this.budget < 0) throw new RefError(this.overBudget);
         return this.calls[n as number];
       }
       const key = callKey(value);
@@ -562,7 +565,7 @@ export class SharedTextCodec {
     };
     const spend = (text: string) => {
       this.budget -= text.length;
-      if (this.budget < 0) fail("the references of this file stand for more text than the lab reads from one file");
+      if (this.budget < 0) fail(this.overBudget);
       return text;
     };
     switch (value.$) {

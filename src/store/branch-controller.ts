@@ -11,6 +11,10 @@ import type { Engines, EngineState } from "./engine-store.ts";
 import { generationFor } from "./generation-settings.ts";
 import { alignReplayPosition, type RunController, type RunStore } from "./run-controller.ts";
 
+/** Why a branch cannot be continued on a replay whose recording is over. */
+export const REPLAY_CANNOT_CONTINUE =
+  "The recording is over: a replay plays only the replies it recorded, in order, and has none left to answer this branch, so nothing ran. To go on, continue on a real model or a server (Model pane), or replay a longer transcript.";
+
 export interface BranchRunState {
   /** What runs now ("re-run", "continue"), or null. */
   busy: string | null;
@@ -104,6 +108,12 @@ export function createBranchController(stores: { branch: BranchStore; run: RunSt
     const conversation = conversations.store.getState().active;
     if (!conversation) return Promise.resolve({ error: "No conversation is open." });
     const { settings } = conversation;
+    // A replay gives only the turns it recorded, in order: with none left, a continuation could
+    // only end in the engine's error. Say why instead, and what can continue a branch.
+    alignReplayPosition(conversations, now.engine, conversation);
+    if ((now.engine as Engine & { remaining?: number }).remaining === 0) {
+      return Promise.resolve({ error: REPLAY_CANNOT_CONTINUE });
+    }
     return writing("continuation", async (append, signal) => {
       // A replay script plays on from where the conversation (not its branches) stopped.
       const latest = conversations.store.getState().active;

@@ -81,4 +81,28 @@ describe("exported files with each long text once", () => {
     expect(text.length).toBeLessThan(500_000);
     await expect(importConversation(text)).rejects.toThrow(/stand for more text than the lab reads from one file/);
   });
+
+  it("refuses a file whose prompts each repeat the one before twice by reference (a billion laughs), naming the place and the bound", async () => {
+    // 16 steps: the last prompt is 300 × 2^16 = 19,660,800 characters, all of them 39 million,
+    // from a file of a few kilobytes (each prompt: the one before, then the one before again).
+    const head = exportConversation({ ...createConversation(5), title: "Laughs", events: [] });
+    const records: unknown[] = [{ type: "run-start", runId: "r", at: 1, protocol: "hermes", messages: [{ role: "user", content: "hi" }], tools: [], limits: { maxSteps: 40, toolTimeoutMs: 1000 } }];
+    let length = 300;
+    for (let i = 0; i <= 16; i++) {
+      const prompt = i === 0 ? "P".repeat(length) : { $: "prefix", n: i - 1, keep: length / 2, plus: [{ $: "str", n: i - 1 }] };
+      records.push({ type: "step-start", runId: "r", at: 2 + i, stepId: `s${i}`, index: i, protocol: "hermes", messages: [{ role: "user", content: "hi" }], templateMessages: [], prompt, template: "chatml", settings: {} });
+      records.push({ type: "step-end", runId: "r", at: 2 + i, stepId: `s${i}`, status: "final", durationMs: 1 });
+      length *= 2;
+    }
+    const text = JSON.stringify({ ...head, events: records });
+    expect(text.length).toBeLessThan(10_000);
+    const refused = await importConversation(text).then(() => "imported", (error: unknown) => error);
+    expect(refused).toBeInstanceOf(ImportError);
+    // Where (the record and field), what (the references), and the bound (256 × the file's length).
+    expect((refused as Error).message).toMatch(/events\.\d+\.prompt: the references of this file stand for more text than the lab reads from one file \([\d,]+ characters: 256 times the file's [\d,]+ characters, at most 268,435,456\)/);
+    // The same prompts a few steps deep are within the bound, and decode to doubling texts.
+    const few = JSON.stringify({ ...head, events: records.slice(0, 1 + 2 * 4) });
+    const imported = await importConversation(few);
+    expect(imported.events.flatMap((e) => (e.type === "step-start" ? [e.prompt.length] : []))).toEqual([300, 600, 1_200, 2_400]);
+  });
 });

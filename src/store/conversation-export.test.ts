@@ -50,7 +50,7 @@ describe("conversation export and import", () => {
 
   it("names what is wrong with a bad file", async () => {
     await expect(importConversation("{not json")).rejects.toThrow(/not JSON/);
-    await expect(importConversation(JSON.stringify({ hello: 1 }))).rejects.toThrow(/not a Toolcall Lab conversation export — format/);
+    await expect(importConversation(JSON.stringify({ hello: 1 }))).rejects.toThrow(/not a Toolcall Lab conversation export — format.*saved with the Conversations pane's "Export" button/);
     const conversation = { ...createConversation(5), events: toolCallRun("r1", []) };
     const file = versionOneFile(conversation);
     const broken = { ...file, events: [...file.events, { type: "tool-end", runId: "r1", at: 1, stepId: "s" }] };

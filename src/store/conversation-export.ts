@@ -38,6 +38,19 @@ const EVENTS_PER_SLICE = 250;
  * hold, and views draw, a text many thousand times over.
  */
 export const IMPORT_REFERENCED_CHARS = 2 ** 28;
+/**
+ * And at most this many times the file's own length: an export holds each long text once, so its
+ * references stand for what the conversation repeats (each step's prompt holds the one before it:
+ * a 200-step conversation's prompts are about 100 times its file). A 22 KB file whose every
+ * prompt is the one before it twice over stands for 70 million characters: refused here, before
+ * anything is decoded further or stored.
+ */
+export const IMPORT_EXPANSION_RATIO = 256;
+
+/** How many characters the references of a file of this length may stand for. */
+export function importReferencedChars(fileChars: number): number {
+  return Math.min(IMPORT_REFERENCED_CHARS, IMPORT_EXPANSION_RATIO * fileChars);
+}
 
 export interface ConversationFile {
   format: typeof EXPORT_FORMAT;
@@ -103,7 +116,7 @@ export async function importConversation(text: string, now = Date.now(), pause: 
   const between = new EventLogChecker();
   // Version 2: references are resolved (and checked) first, then the events are checked. An
   // issue is named by where it is in the file: its record, and the item of a stream record.
-  const codec = result.success && result.data.version === 2 ? new SharedTextCodec({ referencedChars: IMPORT_REFERENCED_CHARS }) : null;
+  const codec = result.success && result.data.version === 2 ? new SharedTextCodec({ referencedChars: importReferencedChars(text.length), bound: `${IMPORT_EXPANSION_RATIO} times the file's ${text.length.toLocaleString("en-US")} characters, at most ${IMPORT_REFERENCED_CHARS.toLocaleString("en-US")}` }) : null;
   const events: unknown[] = [];
   const where: PropertyKey[][] = [];
   let record = 0;
@@ -141,7 +154,7 @@ export async function importConversation(text: string, now = Date.now(), pause: 
       return `${where}: ${issue.message}`;
     });
     const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : "";
-    throw new ImportError(`This is not a Toolcall Lab conversation export — ${problems.join("; ")}${more}. Expected a file saved with "Export JSON".`);
+    throw new ImportError(`This is not a Toolcall Lab conversation export — ${problems.join("; ")}${more}. Expected a file saved with the Conversations pane's "Export" button.`);
   }
   const file = result.data;
   const settings = { ...defaultSettings, ...upgradeSettings((file.settings ?? {}) as Partial<ConversationSettings>) };

@@ -77,7 +77,7 @@ describe("engine store: WebLLM life cycle", () => {
     const state = store.store.getState();
     expect(state.status.state).toBe("ready");
     expect(state.engine).toBe(fakeEngine);
-    expect(state.template.name).toBe("llama-3_1");
+    expect(state.template.name).toBe("llama-3_2");
     expect(state.cachedModels["Llama-3.2-1B-Instruct-q4f16_1-MLC"]).toBe(true);
     await store.unload();
     expect(loader.unloaded).toContain("Llama-3.2-1B-Instruct-q4f16_1-MLC");

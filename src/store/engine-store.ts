@@ -3,7 +3,7 @@
 // controller asks `resolveActiveEngine()` for the engine and the chat template to render with.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { probeWebGpu, type WebGpuStatus } from "../engine/webgpu-probe.ts";
-import { loadTranscript, ReplayEngine, readEngineChoiceFromUrl, type Transcript } from "../engine/replay/index.ts";
+import { loadTranscript, ReplayEngine, readEngineChoiceFromUrl, type ReplayEngineOptions, type Transcript } from "../engine/replay/index.ts";
 import { chatTemplateForModel, replayChatTemplate } from "toolcall-middleware/families/registry.ts";
 import { qwen3TokenizerUrl, tokenizeInWorker } from "../tokens/lab-tokenizer.ts";
 import { classifyEngineError, EngineFailure, type EngineFailureKind } from "../engine/webllm/engine-errors.ts";
@@ -197,7 +197,7 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
   }
 
   /** Chooses the replay engine with a built-in transcript name or a transcript URL. */
-  async function selectReplay(nameOrUrl: string): Promise<void> {
+  async function selectReplay(nameOrUrl: string, pace?: Pick<ReplayEngineOptions, "chunkChars" | "delayMs">): Promise<void> {
     const source = nameOrUrl.trim();
     transcriptLoading?.abort();
     const controller = new AbortController();
@@ -211,7 +211,7 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
       sync({
         transcript,
         transcriptProtocol: transcript.protocol ?? null,
-        replayEngine: new ReplayEngine(transcript, { countPromptTokens: countWithLabQwen3 }),
+        replayEngine: new ReplayEngine(transcript, { ...pace, countPromptTokens: countWithLabQwen3 }),
         replayStatus: { state: "ready" },
       });
     } catch (error) {

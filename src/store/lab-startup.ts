@@ -44,8 +44,8 @@ export function startLab(stores: LabStartupStores): void {
   followTranscriptProtocol(stores.protocol, engines.store);
   // A link, or a choice remembered by an older version, may name a transcript on another site:
   // that one waits for the person's yes, and the engines start without it.
-  if (holdRememberedForeignTranscript(stores.transcriptConsent, engines.store.getState().transcriptSource, location.origin)) engines.store.setState({ transcriptSource: DEFAULT_TRANSCRIPT });
-  void engines.initEngines(holdForeignTranscript(stores.transcriptConsent, location.search, location.origin));
+  if (holdRememberedForeignTranscript(stores.transcriptConsent, engines.store.getState().transcriptSource, location.href)) engines.store.setState({ transcriptSource: DEFAULT_TRANSCRIPT });
+  void engines.initEngines(holdForeignTranscript(stores.transcriptConsent, location.search, location.href));
 }
 
 /** When a replay transcript says which protocol it is written in, the next turn uses it. */

@@ -4,6 +4,8 @@ import { samplingDefaultsFor } from "toolcall-middleware/families/registry.ts";
 import { createConversations, type Conversations } from "./conversation-store.ts";
 import { createTabStatusStore } from "./tab-status.ts";
 import { deriveChat, type AssistantTurn } from "./derive-chat.ts";
+import { ReplayEngine } from "../engine/replay/replay-engine.ts";
+import { replayTurnsLeft } from "./replay-progress.ts";
 import { createRunController, createRunStore, type RunController, type RunEnvironment, type RunLoopOptions, type RunStore } from "./run-controller.ts";
 
 // Each test has conversations, a run store and a controller of its own, as each page has.
@@ -165,6 +167,32 @@ describe("the run controller", () => {
     await run.sendMessage("three");
     await run.sendMessage("four");
     expect(positions).toEqual([0, 1, 0, 1]);
+  });
+});
+
+describe("a replay whose recording is over", () => {
+  /** A loop of one step that plays the engine's next turn to its end, as the real loop does. */
+  async function* oneStep(options: RunLoopOptions): AsyncGenerator<LoopEvent> {
+    yield { type: "run-start", runId: "r", at: 1, protocol: "hermes", messages: options.messages, tools: [], limits: { maxSteps: 1, toolTimeoutMs: 1 } };
+    yield { type: "step-start", runId: "r", at: 2, stepId: "s", index: 0, protocol: "hermes", messages: [], templateMessages: [], prompt: "", template: "", settings: {} };
+    for await (const chunk of options.engine.generate("", {}, options.signal!)) void chunk;
+    yield { type: "run-end", runId: "r", at: 3, status: "final", messages: options.messages };
+  }
+
+  it("does not start a turn the script has no reply for: the message is refused with the reason, nothing is logged", async () => {
+    await page.conversationActions.init(null);
+    const script = { title: "One reply", turns: ["Only one answer."] };
+    const replay = new ReplayEngine(script, { delayMs: 0 });
+    run.configureRunEnvironment(environment(oneStep, { resolveEngine: () => ({ engine: replay }) }));
+    expect(replayTurnsLeft(script, page.store.getState().active!)).toBe(1);
+    expect(await run.sendMessage("first")).toBe(true);
+    expect(replayTurnsLeft(script, page.store.getState().active!)).toBe(0);
+    const logged = page.store.getState().active!.events.length;
+
+    expect(await run.sendMessage("second")).toBe(false);
+    expect(runStore.getState().notice).toMatch(/The recording "One reply" is over/);
+    expect(runStore.getState().running).toBe(false);
+    expect(page.store.getState().active!.events).toHaveLength(logged);
   });
 });
 

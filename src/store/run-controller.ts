@@ -11,6 +11,7 @@ import type { Conversation, ConversationSettings } from "./conversation.ts";
 import type { Conversations } from "./conversation-store.ts";
 import { countGenerations, deriveHistory } from "./derive-history.ts";
 import { generationFor } from "./generation-settings.ts";
+import { recordingOverNotice } from "./replay-progress.ts";
 import { toolChoiceSchema } from "toolcall-middleware/event-log-schema.ts";
 
 /** What the controller hands the loop: the loop's own options, less ids and nesting. */
@@ -206,6 +207,9 @@ export function createRunController(stores: { run: RunStore; conversations: Conv
     } catch (error) {
       return notStarted(`The turn could not start: ${describe(error)}`);
     }
+    // A replay whose script has played every turn has no reply to give: say so (the chat offers
+    // what next) rather than run a turn that can only end in the engine's error.
+    if ((resolved.engine as Engine & { remaining?: number }).remaining === 0) return notStarted(recordingOverNotice(resolved.engine.name));
 
     let runId: string | null = null;
     let ended = false;

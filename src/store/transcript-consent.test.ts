@@ -20,6 +20,15 @@ describe("a transcript from another site named by a link", () => {
     expect(consent.getState().pending).toBeNull();
   });
 
+  it("is held however the link spells the other host (backslash, tab)", () => {
+    for (const transcript of ["/\\127.0.0.1:4361/b.json", "\\\\127.0.0.1:4361/b.json", "/%09/127.0.0.1:4361/b.json"]) {
+      const search = `?engine=replay&transcript=${transcript.startsWith("/%09") ? transcript : encodeURIComponent(transcript)}`;
+      expect(holdForeignTranscript(consent, search, "http://127.0.0.1:4173/?engine=replay"), transcript).toBe("?engine=replay");
+      expect(consent.getState().pending).toBe(decodeURIComponent(transcript));
+      refuseForeignTranscript(consent);
+    }
+  });
+
   it("lets built-in names and this site's transcripts through unchanged", () => {
     for (const search of ["?engine=replay&transcript=hermes-calculator", "?transcript=/e2e/t.json", "?engine=webllm&model=x", ""]) {
       expect(holdForeignTranscript(consent, search, "http://127.0.0.1:4173")).toBe(search);

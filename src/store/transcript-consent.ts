@@ -20,9 +20,9 @@ export function createTranscriptConsentStore(): TranscriptConsentStore {
  * The page address the engines may follow at once: a transcript from another origin is taken
  * out of it and held for the person's answer.
  */
-export function holdForeignTranscript(consent: TranscriptConsentStore, search: string, pageOrigin: string): string {
+export function holdForeignTranscript(consent: TranscriptConsentStore, search: string, pageHref: string): string {
   const choice = readEngineChoiceFromUrl(search);
-  if (choice?.engine !== "replay" || !choice.transcript || !isCrossOriginTranscript(choice.transcript, pageOrigin)) return search;
+  if (choice?.engine !== "replay" || !choice.transcript || !isCrossOriginTranscript(choice.transcript, pageHref)) return search;
   consent.setState({ pending: choice.transcript });
   return withoutTranscript(search);
 }
@@ -43,8 +43,8 @@ function consentedTo(url: string): boolean {
  * said yes to it here (an older version remembered such links without asking): held for an
  * answer like a link's. True when it was held, so the engines start on a built-in one instead.
  */
-export function holdRememberedForeignTranscript(consent: TranscriptConsentStore, remembered: string, pageOrigin: string): boolean {
-  if (!isCrossOriginTranscript(remembered, pageOrigin) || consentedTo(remembered)) return false;
+export function holdRememberedForeignTranscript(consent: TranscriptConsentStore, remembered: string, pageHref: string): boolean {
+  if (!isCrossOriginTranscript(remembered, pageHref) || consentedTo(remembered)) return false;
   consent.setState({ pending: remembered });
   return true;
 }

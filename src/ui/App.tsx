@@ -105,9 +105,29 @@ export function App() {
   const engineLabel = useEngineState(engineSelectors.label);
   const engineReady = useEngineState(engineSelectors.ready);
   const [view, setView] = useView();
+  // In a narrow window the side column (model, conversations, MCP, settings) is behind a button
+  // (narrow.css); in a wide one it is always shown and the button is hidden.
+  const [sideOpen, setSideOpen] = useState(false);
+  const toggleSide = () => {
+    const opening = !sideOpen;
+    setSideOpen(opening);
+    if (opening) requestAnimationFrame(() => document.getElementById("lab-side")?.scrollIntoView({ block: "start" }));
+  };
 
   return (
     <div className="app">
+      <a
+        className="skip-link"
+        href="#chat-input"
+        data-testid="skip-to-chat"
+        onClick={(event) => {
+          event.preventDefault();
+          if (view !== "lab") setView("lab");
+          requestAnimationFrame(() => document.getElementById("chat-input")?.focus());
+        }}
+      >
+        Skip to the message box
+      </a>
       <header className="app-header">
         <h1 className="brand">Toolcall Lab</h1>
         <nav className="view-switch" aria-label="View">
@@ -117,13 +137,23 @@ export function App() {
           <button type="button" data-testid="view-evaluate" aria-pressed={view === "evaluate"} onClick={() => setView("evaluate")}>
             Evaluate
           </button>
+          {/* A page of its own (no engine, no conversation): try a parser on any text. */}
+          <a className="view-link" href="?view=playground" data-testid="view-playground">
+            Playground
+          </a>
         </nav>
-        <ProtocolSelect />
+        {/* The protocol applies to the lab's next turn; Evaluate chooses its own protocols. */}
+        {view === "lab" && <ProtocolSelect />}
         <span className={`badge ${engineReady ? "badge-engine" : "badge-muted"}`} data-testid="engine-label" title={engineLabel}>
           {engineLabel}
         </span>
         <span className="header-spacer" />
         <WebGpuBadge status={gpu} />
+        {view === "lab" && (
+          <button type="button" className="side-toggle" data-testid="side-toggle" aria-expanded={sideOpen} aria-controls="lab-side" onClick={toggleSide}>
+            {sideOpen ? "Hide model & settings" : "Model & settings"}
+          </button>
+        )}
       </header>
       {gpu.state === "unavailable" && (
         <div className="notice notice-warn" role="status" data-testid="webgpu-message">
@@ -149,8 +179,24 @@ export function App() {
       )}
       {/* Each panel has its own error boundary: one that fails leaves the others usable. */}
       {/* The lab stays mounted (hidden) while Evaluate is shown: a chat under way goes on. */}
-      <main className="panes" hidden={view !== "lab"}>
-        <div className="pane pane-side">
+      <main className={sideOpen ? "panes side-open" : "panes"} hidden={view !== "lab"}>
+        <section className="pane pane-chat" aria-label="Chat">
+          <h2 className="pane-title">
+            Chat {title && <span className="pane-subtitle" data-testid="conversation-title">{visibleBidi(title)}</span>}
+          </h2>
+          <PanelBoundary name="Chat" resetKeys={[activeId]}>
+            <ChatPane />
+          </PanelBoundary>
+        </section>
+        <section className="pane pane-debugger" aria-label="Debugger">
+          <h2>Debugger</h2>
+          <PanelBoundary name="Debugger" resetKeys={[activeId]}>
+            <LabDebugger />
+          </PanelBoundary>
+        </section>
+        {/* Last in the page's order (placed first on screen by the grid): tabbing reaches the chat
+            and its suggestion before the forty fields of the side column. */}
+        <div className="pane pane-side" id="lab-side">
           <section className="side-section" aria-label="Model">
             <h2>Model</h2>
             <PanelBoundary name="Model">
@@ -182,20 +228,6 @@ export function App() {
             </PanelBoundary>
           </details>
         </div>
-        <section className="pane pane-chat" aria-label="Chat">
-          <h2 className="pane-title">
-            Chat {title && <span className="pane-subtitle" data-testid="conversation-title">{visibleBidi(title)}</span>}
-          </h2>
-          <PanelBoundary name="Chat" resetKeys={[activeId]}>
-            <ChatPane />
-          </PanelBoundary>
-        </section>
-        <section className="pane pane-debugger" aria-label="Debugger">
-          <h2>Debugger</h2>
-          <PanelBoundary name="Debugger" resetKeys={[activeId]}>
-            <LabDebugger />
-          </PanelBoundary>
-        </section>
       </main>
     </div>
   );

@@ -76,6 +76,11 @@ export interface ChatTemplate {
    * The same prompt as chat turns, where an engine's chat path renders this template exactly
    * (undefined where it cannot, e.g. the last turn is not the user's).
    */
+  /**
+   * The generation prompt ends inside a reasoning block this tag opened (Qwen3.5 with thinking on
+   * writes "<think>\n"): the model's output starts in reasoning, without the tag.
+   */
+  opensReasoning?: string;
   chatTurns?: (messages: TemplateMessage[]) => ChatTurns | undefined;
   /** How this family's own template writes the protocol it was trained on, where that differs from the protocol's generic text. */
   toolFraming?: ToolFraming;
@@ -98,12 +103,17 @@ export interface ToolFraming {
    * "system": after the system text (the default); "system-start": before it (Qwen3.5);
    * "first-user": before the first user message's text (Llama 3.1); "last-user": as the `header`
    * of the last user message, which the template writes before that turn (Mistral's
-   * [AVAILABLE_TOOLS] before the last [INST]).
+   * [AVAILABLE_TOOLS] before the last [INST]); "before-first-user": as the `header` of the first
+   * user message (Ministral 3's [AVAILABLE_TOOLS] before the first [INST]).
    */
-  placement?: "system" | "system-start" | "first-user" | "last-user";
+  placement?: "system" | "system-start" | "first-user" | "last-user" | "before-first-user";
   /** The role of a result's turn, where the template's differs from the protocol's. */
   toolResultRole?: "user" | "tool";
-  /** What joins the system text and a tool section after it (default a blank line; Phi-4-mini's and Gemma 4's templates write none, LFM2's a newline). */
+  /**
+   * What joins the system text and the tool section (default a blank line; Phi-4-mini's and
+   * Gemma 4's templates write none, LFM2's a newline; Hermes's closes the tool section's system
+   * turn and opens another for the system text).
+   */
   systemJoin?: string;
   /** Written first in the system turn when tools are offered (Llama 3.1's "Environment: ipython\n"). */
   systemHeader?: string;
@@ -111,6 +121,12 @@ export interface ToolFraming {
   renderAssistant?: Protocol["renderAssistant"];
   /** A tool result as the template writes it (default: the protocol's). */
   renderToolResult?: Protocol["renderToolResult"];
+  /**
+   * Where the template writes the results of one assistant turn in one turn of `toolResultRole`
+   * (Hermes's single `tool` turn of <tool_response> blocks): what joins them. Without it a tool
+   * role gives each result a turn of its own.
+   */
+  joinToolResults?: (rendered: string[]) => string;
 }
 
 /** A half-open range [start, end) of character offsets into a step's raw output. */

@@ -1,7 +1,7 @@
 // The server engine's API key never reaches the event log, an export, the screen or the next
 // prompt through the server: a server that echoes it (a 403 body naming the key, an error event,
-// streamed text) has it masked, in failures and in every streamed piece of text, reasoning and
-// call arguments.
+// streamed text) has it masked, in failures and in every string the stream carries: text,
+// reasoning, call ids, names and arguments, and the finish reason.
 import type { EngineChunk } from "toolcall-middleware/types.ts";
 import { maskText, MIN_SECRET_LENGTH, StreamMasker } from "../../net/mask-text.ts";
 import { ServerFailure } from "./server-failure.ts";
@@ -57,11 +57,12 @@ export async function* maskKeyInStream(source: AsyncIterable<EngineChunk>, secre
         let masker = calls.get(chunk.index);
         if (!masker) calls.set(chunk.index, (masker = new StreamMasker(secrets)));
         const name = chunk.name === undefined ? undefined : maskText(chunk.name, secrets);
-        yield { ...chunk, ...(name !== undefined ? { name } : {}), argumentsDelta: masker.push(chunk.argumentsDelta) };
+        const id = chunk.id === undefined ? undefined : maskText(chunk.id, secrets);
+        yield { ...chunk, ...(id !== undefined ? { id } : {}), ...(name !== undefined ? { name } : {}), argumentsDelta: masker.push(chunk.argumentsDelta) };
       } else {
         // What is held back comes before the usage that ends the stream.
         yield* flush();
-        yield chunk;
+        yield { type: "usage", usage: maskStrings(chunk.usage, secrets) };
       }
     }
     yield* flush();
@@ -70,4 +71,9 @@ export async function* maskKeyInStream(source: AsyncIterable<EngineChunk>, secre
     yield* flush();
     throw maskError(error, secrets);
   }
+}
+
+/** The usage with every string in it masked (the finish reason is the server's to say). */
+function maskStrings<T extends object>(usage: T, secrets: readonly string[]): T {
+  return Object.fromEntries(Object.entries(usage).map(([key, value]) => [key, typeof value === "string" ? maskText(value, secrets) : value])) as T;
 }

@@ -210,4 +210,17 @@ describe("the API key, echoed back by the server", () => {
     expect(native.flatMap((chunk) => (chunk.type === "tool-call-delta" ? [chunk.argumentsDelta] : [])).join("")).toBe('{"key": "••••"}');
     expect(JSON.stringify(native)).not.toContain(key);
   });
+
+  it("is masked in the finish reason and the call id (native mode records both)", async () => {
+    server.script({ toolCalls: [{ id: `call_${key}`, name: "lookup", argumentChunks: ["{}"] }], finishReason: `stop ${key}` });
+    const native = await collect(engine("native", { apiKey: key }).native!.generate({ model: "test-model", messages: [] }, new AbortController().signal));
+    expect(JSON.stringify(native)).not.toContain(key);
+    expect(native.find((chunk) => chunk.type === "tool-call-delta")).toMatchObject({ id: "call_••••" });
+    expect(native.at(-1)).toMatchObject({ type: "usage", usage: { finishReason: "stop ••••" } });
+    server.script({ text: ["Hi"], finishReason: `${key} `.repeat(10_000) });
+    const prompt = await collect(engine("prompt", { apiKey: key }).generate("Hi", {}, new AbortController().signal));
+    expect(JSON.stringify(prompt)).not.toContain(key);
+    const usage = prompt.at(-1);
+    expect(usage?.type === "usage" && usage.usage.finishReason!.length).toBeLessThanOrEqual(64);
+  });
 });

@@ -180,7 +180,8 @@ export class OpenAiEngine implements Engine {
           firstTokenAt ??= performance.now();
           yield { type: "tool-call-delta", index: call.index ?? 0, ...(call.id ? { id: call.id } : {}), ...(call.function?.name ? { name: call.function.name } : {}), argumentsDelta: call.function?.arguments ?? "" };
         }
-        if (choice?.finish_reason) finishReason = choice.finish_reason;
+        // A finish reason is a word (stop, length, tool_calls…): anything longer is cut, not kept whole.
+        if (choice?.finish_reason) finishReason = String(choice.finish_reason).slice(0, MAX_FINISH_REASON_CHARS);
         if (payload.usage) usage = { ...usage, ...mapUsage(payload.usage) };
       }
     } catch (error) {
@@ -202,6 +203,9 @@ export class OpenAiEngine implements Engine {
     yield { type: "usage", usage: { ...usage, ...finish(finishReason, usage, body.max_tokens) } };
   }
 }
+
+/** The longest finish reason kept; every known one is far shorter. */
+export const MAX_FINISH_REASON_CHARS = 64;
 
 function mapUsage(usage: NonNullable<StreamPayload["usage"]>): EngineUsage {
   return {

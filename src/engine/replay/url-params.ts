@@ -23,16 +23,24 @@ export function readEngineChoiceFromUrl(search: string): EngineUrlChoice | null 
 }
 
 /**
- * Whether a transcript source would be fetched from another origin than the page's. Built-in
- * names and paths on this site are not; an absolute or protocol-relative URL elsewhere is. A
+ * Whether a transcript source would be fetched from another origin than the page's. A
  * transcript decides what the "model" writes — tool calls the lab will run included — so one
  * from elsewhere, arriving through a link, is loaded only after the person agrees.
+ *
+ * The answer comes from the very URL the fetch will use, resolved against the page's address as
+ * the browser resolves it: the browser's URL parser reads `\` as `/` and drops tabs and
+ * newlines, so `/\host/x`, `\\host/x` and `/<TAB>/host/x` all name another host, whatever the
+ * text looks like. What cannot be resolved counts as another site's.
  */
-export function isCrossOriginTranscript(source: string, pageOrigin: string): boolean {
-  const trimmed = source.trim();
-  if (!/^([a-z][a-z0-9+.-]*:|\/\/)/i.test(trimmed)) return false;
+export function isCrossOriginTranscript(source: string, pageHref: string): boolean {
+  let page: URL;
   try {
-    return new URL(trimmed, pageOrigin).origin !== pageOrigin;
+    page = new URL(pageHref);
+  } catch {
+    return true;
+  }
+  try {
+    return new URL(source.trim(), page).origin !== page.origin;
   } catch {
     return true;
   }

@@ -22,7 +22,8 @@ const MODELS: Record<ConvTemplateName, string> = {
   hermes2_pro_llama3: "Hermes-2-Pro-Llama-3-8B-q4f16_1-MLC",
   qwen3: "Qwen3-1.7B-q4f16_1-MLC",
   qwen2: "Qwen2.5-1.5B-Instruct-q4f16_1-MLC",
-  "llama-3_1": "Llama-3.2-3B-Instruct-q4f16_1-MLC",
+  "llama-3_1": "Llama-3.1-8B-Instruct-q4f32_1-MLC",
+  "llama-3_2": "Llama-3.2-3B-Instruct-q4f16_1-MLC",
   "hermes3_llama-3_1": "Hermes-3-Llama-3.2-3B-q4f16_1-MLC",
   chatml: "SmolLM2-1.7B-Instruct-q4f16_1-MLC",
   "phi-3": "Phi-3.5-mini-instruct-q4f16_1-MLC",
@@ -74,7 +75,8 @@ describe("WebLLM's chat path writes the lab's prompt", () => {
   afterAll(() => vi.useRealTimers());
 
   const cases = (Object.keys(MODELS) as ConvTemplateName[]).flatMap((name): Array<{ name: ConvTemplateName; thinking: boolean | undefined }> =>
-    name === "qwen3" ? [{ name, thinking: true }, { name, thinking: false }] : [{ name, thinking: undefined }],
+    // Qwen3.5 with thinking on ends its prompt inside an opened think block, which WebLLM's chat path cannot write: the raw path (tool-parity.test.ts).
+    name === "qwen3" ? [{ name, thinking: true }, { name, thinking: false }] : name === "qwen3_5" ? [{ name, thinking: false }] : [{ name, thinking: undefined }],
   );
 
   for (const { name, thinking } of cases) {
@@ -132,6 +134,7 @@ describe("WebLLM's chat path writes a family's own tool framing too", () => {
   const cases: Array<[string, string, string]> = [
     // Llama 3.x: the system header, the tools in the first user turn, ipython results.
     ["llama-3_1", "llama3-json", "Environment: ipython\nCutting Knowledge Date"],
+    ["llama-3_2", "llama3-json", "Environment: ipython\nCutting Knowledge Date"],
     // Hermes 3: Nous's tool block opening the system turn, results in a tool turn.
     ["hermes3_llama-3_1", "hermes", "<|im_start|>tool\n<tool_response>\n"],
   ];

@@ -1,7 +1,8 @@
 // The family registry: one entry per family, every model offered resolves to one, server model
 // names resolve as a person would expect, and template names recorded by older logs still resolve.
 import { describe, expect, it } from "vitest";
-import { families, familyOfModel, familyOfServerModel, familyOfTemplateName, familyOfWebLlmModel } from "toolcall-middleware/families/registry.ts";
+import { families, familyChatTemplate, familyOfModel, familyOfServerModel, familyOfTemplateName, familyOfWebLlmModel } from "toolcall-middleware/families/registry.ts";
+import { serverTemplateHasThinkingSwitch } from "toolcall-middleware/families/server-templates.ts";
 import { controlTokensOf } from "../../ui/debugger/protocol-support.ts";
 import { catalog } from "../webllm/model-catalog.ts";
 
@@ -40,5 +41,17 @@ describe("the model family registry", () => {
       expect(familyOfTemplateName(name), name).toBeDefined();
       expect(controlTokensOf(name).length, name).toBeGreaterThan(0);
     }
+  });
+
+  it("a family declares its thinking switch exactly where its template honours one (the server pane shows it then)", () => {
+    const messages = [{ role: "user" as const, content: "What is 2 + 2?" }];
+    for (const family of families) {
+      const render = (enableThinking: boolean) => familyChatTemplate(family, { enableThinking }).render(messages, { addGenerationPrompt: true });
+      const honours = render(true) !== render(false);
+      expect(family.thinking !== undefined, family.id).toBe(honours);
+      expect(serverTemplateHasThinkingSwitch(family.templateName), family.id).toBe(honours);
+    }
+    // The families the issue named: GLM, DeepSeek V3.1 / V3.2 and gpt-oss honour thinking.
+    for (const id of ["glm45", "glm47", "deepseek-v3.1", "deepseek-v3.2", "gpt-oss"]) expect(families.find((f) => f.id === id)?.thinking, id).toBeDefined();
   });
 });

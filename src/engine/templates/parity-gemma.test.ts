@@ -1,6 +1,8 @@
-// Gemma 4's prompt for its trained protocol (gemma4), tools included, against the chat template
-// llama.cpp keeps as models/templates/gemma4.jinja (packages/toolcall-middleware/src/families/fixtures/, SOURCES.md), rendered
-// by @huggingface/jinja from the same conversation, tools and add_generation_prompt: byte for byte.
+// Gemma 4's prompt for its trained protocol (gemma4), tools included, against Google's current
+// chat template as llama.cpp keeps it (models/templates/google-gemma-4-31B-it.jinja at de3ff815;
+// packages/toolcall-middleware/src/families/fixtures/, SOURCES.md), rendered by @huggingface/jinja
+// from the same conversation, tools and add_generation_prompt: byte for byte. A result whose text
+// is JSON is given as its value (as vLLM's Gemma 4 template parses it, and Gemma's docs show).
 //
 // The template reads a turn's results from the message that made the calls (`tool_responses`, a
 // list of {name, response}); it has no branch for OpenAI's `role: "tool"` messages (it would
@@ -15,10 +17,10 @@ import type { ModelChatTemplate } from "toolcall-middleware/families/conv-templa
 import { chatTemplateForModel, familyOfModel, familyOfServerModel, familyOfWebLlmModel, recommendedProtocol, samplingDefaultsFor } from "toolcall-middleware/families/registry.ts";
 import type { ChatMessage, TemplateMessage } from "toolcall-middleware/types.ts";
 import { loadWebLlmGetConversation } from "./webllm-conversation.test-helper.ts";
-import { SYSTEM, callWithReasoning, commonScenarios, fixture, openAiTools, ours, tools, type ParityScenario } from "./parity-harness.ts";
+import { SYSTEM, callWithReasoning, commonScenarios, fixture, jsonResults, openAiTools, ours, parsedJsonResults, tools, type ParityScenario } from "./parity-harness.ts";
 import { gemmaDeclaration, gemmaValue } from "toolcall-middleware/protocols/gemma4/gemma-calls.ts";
 
-const GEMMA4_TEMPLATE = "ggml-org-llama.cpp-gemma4.jinja";
+const GEMMA4_TEMPLATE = "google-gemma-4-31B-it.jinja";
 const MODELS = ["gemma-4-E2B-it-q4f16_1-MLC", "gemma-4-E2B-it-q4f32_1-MLC", "google/gemma-4-E2B-it", "google/gemma-4-31B-it"];
 
 type GemmaMessage = Record<string, unknown>;
@@ -32,10 +34,10 @@ function gemmaMessages(messages: ChatMessage[], system: string | undefined): Gem
       out.push({ role: message.role, content: message.content });
       continue;
     }
-    const responses: Array<{ name: string; response: string }> = [];
+    const responses: Array<{ name: string; response: unknown }> = [];
     while (messages[i + 1]?.role === "tool") {
       const result = messages[++i] as Extract<ChatMessage, { role: "tool" }>;
-      responses.push({ name: result.name, response: result.content });
+      responses.push({ name: result.name, response: parsedJsonResults([{ role: "tool", content: result.content }])[0]!.content });
     }
     const reply = messages[i + 1];
     const continued = responses.length > 0 && reply?.role === "assistant" && !reply.toolCalls?.length ? (i++, reply.content) : message.content;
@@ -60,9 +62,9 @@ function officialGemma4(messages: ChatMessage[], system: string | undefined, thi
   });
 }
 
-const scenarios: ParityScenario[] = [...commonScenarios, ["reasoning, a call, result", callWithReasoning]];
+const scenarios: ParityScenario[] = [...commonScenarios, ["reasoning, a call, result", callWithReasoning], ["results whose text is JSON", jsonResults]];
 
-describe("Gemma 4: the gemma4 prompt is gemma4.jinja's, tools included", () => {
+describe("Gemma 4: the gemma4 prompt is Google's current template's, tools included", () => {
   for (const [scenario, messagesFor] of scenarios) {
     for (const system of [SYSTEM, undefined]) {
       // undefined: the template's default (thinking off), as render-prompt renders without "thinking".
@@ -79,7 +81,11 @@ describe("Gemma 4: the gemma4 prompt is gemma4.jinja's, tools included", () => {
   it("writes a result into the model's own turn and generates on in it", () => {
     const [, messagesFor] = commonScenarios[0]!;
     const prompt = ours(MODELS[0]!, "gemma4", messagesFor("gemma4"), undefined);
-    expect(prompt.endsWith('<|turn>model\n<|tool_call>call:calculator{expression:<|"|>1234 * 5678<|"|>}<tool_call|><|tool_response>response:calculator{value:<|"|>7006652<|"|>}<tool_response|><|channel>thought\n<channel|>')).toBe(true);
+    // A JSON result in Gemma's value syntax; nothing after it (the first release wrote the empty thought channel there).
+    expect(prompt.endsWith('<|turn>model\n<|tool_call>call:calculator{expression:<|"|>1234 * 5678<|"|>}<tool_call|><|tool_response>response:calculator{value:7006652}<tool_response|>')).toBe(true);
+    const json = ours(MODELS[0]!, "gemma4", jsonResults("gemma4"), undefined);
+    expect(json).toContain('<|tool_response>response:get_current_time{time:<|"|>21:00<|"|>,utc_offset:9,zone:<|"|>KST<|"|>}<tool_response|>');
+    expect(json.endsWith("<|tool_response>response:calculator{value:64.4}<tool_response|>")).toBe(true);
   });
 
   it("another protocol's results keep a user turn of their own (only gemma4's continue the model's turn)", () => {
@@ -104,27 +110,10 @@ describe("Gemma 4: the gemma4 prompt is gemma4.jinja's, tools included", () => {
   });
 });
 
-// llama.cpp also keeps an "interleaved" Gemma 4 template (google-gemma-4-31B-it-interleaved.jinja):
-// it keeps a tool-calling turn's thought after the last user message, writes a newline after
-// <|think|>, and does not reopen the model's turn for calls after results. The lab follows
-// gemma4.jinja; these are the differences, exactly.
-const INTERLEAVED_TEMPLATE = "ggml-org-llama.cpp-google-gemma-4-31B-it-interleaved.jinja";
-
-describe("Gemma 4: the interleaved variant differs only where stated", () => {
-  for (const [scenario, messagesFor] of scenarios) {
-    for (const thinking of [true, false]) {
-      it(`${scenario}, thinking ${thinking ? "on" : "off"}`, () => {
-        const messages = messagesFor("gemma4");
-        const interleaved = officialGemma4(messages, SYSTEM, thinking, openAiTools, INTERLEAVED_TEMPLATE);
-        const reasoning = messages.find((m): m is Extract<ChatMessage, { role: "assistant" }> => m.role === "assistant" && m.reasoning !== undefined)?.reasoning;
-        let expected = thinking ? interleaved.replace("<|think|>\n", "<|think|>") : interleaved;
-        if (reasoning !== undefined) expected = expected.replace(`<|channel>thought\n${reasoning}<channel|>`, "");
-        expect(expected !== interleaved).toBe(thinking || reasoning !== undefined);
-        expect(ours(MODELS[2]!, "gemma4", messages, SYSTEM, thinking)).toBe(expected);
-      });
-    }
-  }
-});
+// llama.cpp's "interleaved" variant (google-gemma-4-31B-it-interleaved.jinja) was compared here
+// against the template's first release; Google's current template keeps a tool-calling turn's
+// thought and writes <|think|>\n itself, which is what that comparison stated, so the lab follows
+// the current template and the variant is no longer kept.
 
 describe("Gemma 4 on WebLLM's chat path", () => {
   beforeAll(() => loadWebLlmGetConversation(), 60_000);

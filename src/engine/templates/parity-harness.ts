@@ -59,6 +59,34 @@ export const callWithReasoning = (protocol: string): ChatMessage[] => [
   result("c1", "calculator", "7006652"),
 ];
 
+/**
+ * Results whose text is JSON, one call a turn (templates that refuse parallel calls take it too):
+ * an object, then a bare number.
+ */
+export const jsonResults = (protocol: string): ChatMessage[] => [
+  { role: "user", content: "What time is it in Seoul, and what is 32.2 * 2?" },
+  { role: "assistant", content: "", toolCalls: [call("c1", "get_current_time", { timezone: "Asia/Seoul" })], protocol },
+  result("c1", "get_current_time", '{"time": "21:00", "utc_offset": 9, "zone": "KST"}'),
+  { role: "assistant", content: "", toolCalls: [call("c2", "calculator", { expression: "32.2 * 2" })], protocol },
+  result("c2", "calculator", "64.4"),
+];
+
+/**
+ * A tool message's content as the value it holds where its text is JSON: how a client of a
+ * template that writes results with `tojson` or its own value syntax (Llama 3.x, Gemma 4) passes
+ * a tool's output, as the vendors' prompt-format docs show; plain text stays a string.
+ */
+export function parsedJsonResults<M extends { role: string; content?: unknown }>(messages: M[]): M[] {
+  return messages.map((message) => {
+    if (message.role !== "tool" || typeof message.content !== "string") return message;
+    try {
+      return { ...message, content: JSON.parse(message.content) as unknown };
+    } catch {
+      return message;
+    }
+  });
+}
+
 /** The conversation in the OpenAI shape the official templates read. */
 export function openAiMessages(messages: ChatMessage[], system: string | undefined) {
   return [
@@ -76,8 +104,9 @@ export function openAiMessages(messages: ChatMessage[], system: string | undefin
   ];
 }
 
-export function official(source: string, messages: ChatMessage[], system: string | undefined, context: Record<string, unknown>): string {
-  return new Template(source).render({ messages: openAiMessages(messages, system), tools: openAiTools, add_generation_prompt: true, ...context });
+export function official(source: string, messages: ChatMessage[], system: string | undefined, context: Record<string, unknown>, options: { jsonResults?: boolean } = {}): string {
+  const wire = openAiMessages(messages, system);
+  return new Template(source).render({ messages: options.jsonResults ? parsedJsonResults(wire) : wire, tools: openAiTools, add_generation_prompt: true, ...context });
 }
 
 export const ours = (model: string, protocol: string, messages: ChatMessage[], system: string | undefined, thinking?: boolean) =>

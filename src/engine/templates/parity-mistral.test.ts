@@ -6,7 +6,7 @@
 // the lab's own id), the only change to its input.
 import { Template } from "@huggingface/jinja";
 import { describe, expect, it } from "vitest";
-import { SYSTEM, call, callWithReasoning, commonScenarios, fixture, openAiMessages, openAiTools, ours, result, singleCall, type ParityScenario } from "./parity-harness.ts";
+import { SYSTEM, call, callWithReasoning, commonScenarios, fixture, openAiMessages, openAiTools, ours, result, singleCall, tools, type ParityScenario } from "./parity-harness.ts";
 import { renderModelPrompt } from "toolcall-middleware/families/model-prompt.ts";
 import { loadWebLlmGetConversation } from "./webllm-conversation.test-helper.ts";
 import { chatPathConvTemplate } from "toolcall-middleware/families/chat-path.ts";
@@ -90,15 +90,18 @@ function renderWithoutTools(model: string, messages: ChatMessage[], system: stri
   return renderModelPrompt({ modelId: model, protocol: getProtocol("mistral")!, tools: [], messages, systemPrompt: system ?? "" }).prompt;
 }
 
-const tekkenCases: Array<{ family: string; template: string; models: string[]; mend?: (prompt: string) => string; scenarios: ParityScenario[] }> = [
+/** A WebLLM model's prompt with its stated difference undone; a server model's (a name with its owner) is compared as it is. */
+const onChatPath = (prompt: string, model: string) => (model.includes("/") ? prompt : prompt.replace(/\[INST\](\[AVAILABLE_TOOLS\][\s\S]*?\[\/AVAILABLE_TOOLS\])/, "$1[INST]"));
+
+const tekkenCases: Array<{ family: string; template: string; models: string[]; mend?: (prompt: string, model: string) => string; scenarios: ParityScenario[] }> = [
   { family: "Mistral Small 3.1 (v7)", template: "mistral-common-v7.jinja", models: ["mistralai/Mistral-Small-3.1-24B-Instruct-2503", "mistralai/Mistral-Small-24B-Instruct-2501"], scenarios: commonScenarios },
   { family: "Mistral Small 3.2 (v11)", template: "mistral-common-v11.jinja", models: ["mistralai/Mistral-Small-3.2-24B-Instruct-2506"], scenarios: commonScenarios },
   {
     family: "Ministral 3 Instruct (v13)",
     template: "mistral-common-v13.jinja",
     models: ["Ministral-3-3B-Instruct-2512-BF16-q4f16_1-MLC", "mistralai/Ministral-3-8B-Instruct-2512"],
-    // The one difference (ministral3.ts): the tool list opens the first [INST] instead of standing before it.
-    mend: (prompt) => prompt.replace(/\[INST\](\[AVAILABLE_TOOLS\][\s\S]*?\[\/AVAILABLE_TOOLS\])/, "$1[INST]"),
+    // The one difference, on WebLLM's chat path only (ministral3.ts): the tool list opens the first [INST] instead of standing before it.
+    mend: onChatPath,
     scenarios: commonScenarios,
   },
 ];
@@ -107,9 +110,9 @@ for (const { family, template, models, mend = (prompt: string) => prompt, scenar
   describe(`${family}: mistral-common's template`, () => {
     for (const [name, scenario] of scenarios) {
       for (const system of [SYSTEM, undefined]) {
-        it(`${name}, ${system ? "a system prompt" : "no system prompt"}: equal${template.includes("v13") ? " but for [INST]'s place" : ""}`, () => {
+        it(`${name}, ${system ? "a system prompt" : "no system prompt"}: equal${template.includes("v13") ? " (on WebLLM's chat path but for [INST]'s place)" : ""}`, () => {
           const expected = mistralOfficial(template, scenario("mistral"), system);
-          for (const model of models) expect(mend(ours(model, "mistral", scenario("mistral"), system)), model).toBe(expected);
+          for (const model of models) expect(mend(ours(model, "mistral", scenario("mistral"), system), model), model).toBe(expected);
         });
       }
     }
@@ -121,19 +124,34 @@ for (const { family, template, models, mend = (prompt: string) => prompt, scenar
   });
 }
 
+describe("Ministral 3: the tool list before the first [INST] on a server, inside it only on WebLLM's chat path", () => {
+  for (const [model, expected] of [
+    ["mistralai/Ministral-3-8B-Instruct-2512", "[/AVAILABLE_TOOLS][INST]What is 1234 * 5678?[/INST]"],
+    ["mistralai/Ministral-3-14B-Reasoning-2512", "[/AVAILABLE_TOOLS][INST]What is 1234 * 5678?[/INST]"],
+    ["Ministral-3-3B-Instruct-2512-BF16-q4f16_1-MLC", "[INST][AVAILABLE_TOOLS]"],
+  ] as const) {
+    it(model, () => {
+      const { prompt, templateMessages, template } = renderModelPrompt({ modelId: model, protocol: getProtocol("mistral")!, tools, messages: singleCall("mistral"), systemPrompt: SYSTEM });
+      expect(prompt).toContain(expected);
+      // The WebLLM model's prompt goes as chat turns (WebLLM's formatter writes it); a server's raw.
+      expect(template.chatTurns?.(templateMessages) !== undefined).toBe(!model.includes("/"));
+    });
+  }
+});
+
 describe("Ministral 3 Reasoning (v13 think): mistral-common's think template", () => {
   const models = ["Ministral-3-3B-Reasoning-2512-q4f32_1-MLC", "mistralai/Ministral-3-14B-Reasoning-2512"];
   const template = "mistral-common-v13_think.jinja";
-  const mend = (prompt: string) => prompt.replace(/\[INST\](\[AVAILABLE_TOOLS\][\s\S]*?\[\/AVAILABLE_TOOLS\])/, "$1[INST]");
+  const mend = onChatPath;
   const scenarios: ParityScenario[] = [...commonScenarios, ["a call made after thinking, its result", callWithReasoning]];
   for (const [name, scenario] of scenarios) {
-    it(`${name}, a system prompt: equal but for [INST]'s place, reasoning kept as [THINK]…[/THINK]`, () => {
+    it(`${name}, a system prompt: equal (on WebLLM's chat path but for [INST]'s place), reasoning kept as [THINK]…[/THINK]`, () => {
       const expected = mistralOfficial(template, scenario("mistral"), SYSTEM);
-      for (const model of models) expect(mend(ours(model, "mistral", scenario("mistral"), SYSTEM)), model).toBe(expected);
+      for (const model of models) expect(mend(ours(model, "mistral", scenario("mistral"), SYSTEM), model), model).toBe(expected);
     });
     it(`${name}, no system prompt: the model's reasoning instructions are written (mlc's default), as the template writes them given as a system message`, () => {
       const expected = mistralOfficial(template, scenario("mistral"), MINISTRAL3_REASONING_SYSTEM);
-      for (const model of models) expect(mend(ours(model, "mistral", scenario("mistral"), undefined)), model).toBe(expected);
+      for (const model of models) expect(mend(ours(model, "mistral", scenario("mistral"), undefined), model), model).toBe(expected);
     });
   }
   it("a thought is written back before the calls of its turn", () => {

@@ -9,7 +9,7 @@ import { structuralTagFor } from "toolcall-middleware/loop/step-constraint.ts";
 import { listProtocols, getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import { readToolDefinitions } from "toolcall-middleware/tools/formats/index.ts";
 import type { ChatMessage, ToolChoiceSetting, ToolSpec } from "toolcall-middleware/types.ts";
-import { families, familyOfModel, recommendedProtocolOf } from "toolcall-middleware/families/registry.ts";
+import { families, familyOfModel, recommendedProtocolOf, MAX_MODEL_ID_CHARS } from "toolcall-middleware/families/registry.ts";
 import { prebuiltModelRecords } from "../webllm/prebuilt-models.ts";
 import { renderModelPrompt, type ModelPromptInput } from "toolcall-middleware/families/model-prompt.ts";
 
@@ -47,6 +47,7 @@ export function readPromptRequest(input: unknown): PromptRequest {
   if (!parsed.success) throw new PromptRequestError(`invalid input:\n${describeIssues(parsed.error)}`);
   const { model, protocol: protocolName, thinking, tools, messages, systemPrompt, constrained, toolChoice } = parsed.data;
   if (toolChoice !== undefined && !constrained) throw new PromptRequestError('toolChoice: only used with "constrained": true');
+  if (model.length > MAX_MODEL_ID_CHARS) throw new PromptRequestError(`model: ${model.length.toLocaleString("en-US")} characters, over the ${MAX_MODEL_ID_CHARS} a model id may have ("${model.slice(0, 40)}…")`);
   const family = familyOfModel(model);
   if (!family) {
     throw new PromptRequestError(

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { renderModelPrompt } from "toolcall-middleware/families/model-prompt.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ChatMessage } from "toolcall-middleware/types.ts";
-import { SYSTEM, call, callWithReasoning, commonScenarios, fixture, official, openAiMessages, openAiTools, ours, parallelCalls, result, secondQuestion, singleCall, tools, type ParityScenario } from "./parity-harness.ts";
+import { SYSTEM, call, callWithReasoning, commonScenarios, fixture, jsonResults, official, openAiMessages, openAiTools, ours, parallelCalls, result, secondQuestion, singleCall, tools, type ParityScenario } from "./parity-harness.ts";
 
 interface ParityCase {
   family: string;
@@ -18,11 +18,8 @@ interface ParityCase {
   scenarios: ParityScenario[];
   /** Thinking on and off, for a family with the switch (the template's enable_thinking). */
   thinking?: boolean[];
-  /**
-   * What the official template writes at the end that the lab leaves to the model, with thinking
-   * on (Qwen3.5 opens the reply with "<think>\n"; the lab's parser reads the model's own tag).
-   */
-  openedThink?: string;
+  /** The template writes a JSON result as a value: its client passes the parsed value (Llama 3.x). */
+  jsonResults?: boolean;
 }
 
 const cases: ParityCase[] = [
@@ -30,7 +27,8 @@ const cases: ParityCase[] = [
     family: "Qwen3.5",
     models: ["Qwen3.5-2B-q4f16_1-MLC", "Qwen/Qwen3.5-4B"],
     protocol: "qwen3-coder",
-    template: "Qwen-Qwen3.5-4B.jinja",
+    // llama.cpp's current copy (de3ff815) of Qwen/Qwen3.5-4B's template; huggingface.js's older copy renders the same.
+    template: "Qwen3.5-4B.jinja",
     context: {},
     scenarios: [
       ["single call, result", singleCall],
@@ -39,7 +37,6 @@ const cases: ParityCase[] = [
       ["parallel calls, results", parallelCalls],
     ],
     thinking: [true, false],
-    openedThink: "<think>\n",
   },
   {
     family: "Qwen3",
@@ -56,17 +53,33 @@ const cases: ParityCase[] = [
     thinking: [true, false],
   },
   {
-    family: "Llama 3.1 / 3.2",
-    // Llama 3.2's text models write today's date where 3.1's template has a fixed one; the test fixes the day.
-    models: ["Llama-3.2-3B-Instruct-q4f16_1-MLC", "Llama-3.1-8B-Instruct-q4f32_1-MLC", "meta-llama/Llama-3.1-8B-Instruct"],
+    // Llama 3.1's template writes its fixed date ("26 Jul 2024": servers pass no date_string); Llama 3.3's template is 3.1's.
+    family: "Llama 3.1",
+    models: ["Llama-3.1-8B-Instruct-q4f32_1-MLC", "meta-llama/Llama-3.1-8B-Instruct", "meta-llama/Llama-3.3-70B-Instruct"],
     protocol: "llama3-json",
     template: "meta-llama-Llama-3.1-8B-Instruct.jinja",
-    context: { bos_token: "<|begin_of_text|>", date_string: "26 Jul 2024" },
+    context: { bos_token: "<|begin_of_text|>" },
     // The template refuses parallel calls ("This model only supports single tool-calls at once!").
     scenarios: [
       ["single call, result", singleCall],
       ["answer, second user turn, another call", secondQuestion],
+      ["results whose text is JSON", jsonResults],
     ],
+    jsonResults: true,
+  },
+  {
+    // Llama 3.2's template writes the day of the request (strftime_now, which @huggingface/jinja reads from the faked clock).
+    family: "Llama 3.2",
+    models: ["Llama-3.2-3B-Instruct-q4f16_1-MLC", "Llama-3.2-1B-Instruct-q4f32_1-MLC", "meta-llama/Llama-3.2-3B-Instruct"],
+    protocol: "llama3-json",
+    template: "meta-llama-Llama-3.2-3B-Instruct.jinja",
+    context: { bos_token: "<|begin_of_text|>" },
+    scenarios: [
+      ["single call, result", singleCall],
+      ["answer, second user turn, another call", secondQuestion],
+      ["results whose text is JSON", jsonResults],
+    ],
+    jsonResults: true,
   },
   {
     family: "Qwen2.5",
@@ -85,25 +98,62 @@ const cases: ParityCase[] = [
 describe("the trained protocol's prompt is the official chat template's, tools included", () => {
   beforeAll(() => {
     vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(new Date(2024, 6, 26, 12, 0));
+    // Not 26 Jul 2024, Llama 3.1's fixed date: on that day a prompt with today's date would pass too.
+    vi.setSystemTime(new Date(2026, 10, 22, 12, 0));
   });
   afterAll(() => vi.useRealTimers());
 
-  for (const { family, models, protocol, template, context, scenarios, thinking: switches, openedThink } of cases) {
+  for (const { family, models, protocol, template, context, scenarios, thinking: switches, jsonResults: parsed } of cases) {
     for (const [scenario, messagesFor] of scenarios) {
       for (const system of [SYSTEM, undefined]) {
         for (const thinking of switches ?? [undefined]) {
           const label = `${family}: ${scenario}, ${system ? "a system prompt" : "no system prompt"}${thinking === undefined ? "" : `, thinking ${thinking ? "on" : "off"}`}`;
           it(label, () => {
             const messages = messagesFor(protocol);
-            const expected = official(fixture(template), messages, system, { ...context, ...(thinking === false ? { enable_thinking: false } : {}) });
-            const opened = thinking !== false && openedThink ? openedThink : "";
-            for (const model of models) expect(ours(model, protocol, messages, system, thinking) + opened, model).toBe(expected);
+            const expected = official(fixture(template), messages, system, { ...context, ...(thinking === false ? { enable_thinking: false } : {}) }, { jsonResults: parsed ?? false });
+            for (const model of models) expect(ours(model, protocol, messages, system, thinking), model).toBe(expected);
           });
         }
       }
     }
   }
+});
+
+describe("Qwen3.5: thinking by default as the model cards say, the template's generation prompt either way", () => {
+  const qwen35 = fixture("Qwen3.5-4B.jinja");
+  const cases: Array<[string, boolean]> = [
+    ["Qwen3.5-0.8B-q4f16_1-MLC", false],
+    ["Qwen3.5-2B-q4f32_1-MLC", false],
+    ["Qwen/Qwen3.5-2B", false],
+    ["Qwen3.5-4B-q4f16_1-MLC", true],
+    ["Qwen/Qwen3.5-9B", true],
+  ];
+  for (const [model, on] of cases) {
+    it(`${model}: thinking ${on ? "on" : "off"} when not set`, () => {
+      const messages = singleCall("qwen3-coder");
+      const prompt = ours(model, "qwen3-coder", messages, SYSTEM);
+      expect(prompt.endsWith(on ? "<|im_start|>assistant\n<think>\n" : "<|im_start|>assistant\n<think>\n\n</think>\n\n"), prompt.slice(-60)).toBe(true);
+      expect(prompt).toBe(official(qwen35, messages, SYSTEM, on ? {} : { enable_thinking: false }));
+    });
+  }
+
+  it("a reply generated after the opened <think> is written back with it, as the template writes the turn", () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "What is 1234 * 5678?" },
+      {
+        role: "assistant",
+        content: "",
+        reasoning: "The user wants a product.",
+        rawOutput: "The user wants a product.\n</think>\n\n<tool_call>\n<function=calculator>\n<parameter=expression>\n1234 * 5678\n</parameter>\n</function>\n</tool_call>",
+        toolCalls: [call("c1", "calculator", { expression: "1234 * 5678" })],
+        protocol: "qwen3-coder",
+      },
+      result("c1", "calculator", "7006652"),
+    ];
+    const prompt = ours("Qwen/Qwen3.5-4B", "qwen3-coder", messages, SYSTEM, true);
+    expect(prompt).toContain("<|im_start|>assistant\n<think>\nThe user wants a product.\n</think>\n\n<tool_call>");
+    expect(prompt).toBe(official(qwen35, messages, SYSTEM, {}));
+  });
 });
 
 describe("without tools, the framing is the official template's", () => {
@@ -178,32 +228,33 @@ describe("Mistral Nemo with tools: its template's framing, mistral-common's wher
   });
 });
 
-const hermesCases: Array<{ family: string; template: string; models: string[]; mend?: (out: string) => string }> = [
-  { family: "Hermes 3", template: "vllm-tool_chat_template_hermes.jinja", models: ["Hermes-3-Llama-3.2-3B-q4f16_1-MLC", "NousResearch/Hermes-3-Llama-3.2-3B"] },
-  {
-    family: "Hermes 2 Pro",
-    template: "NousResearch-Hermes-2-Pro-Llama-3-8B.jinja",
-    models: ["Hermes-2-Pro-Llama-3-8B-q4f16_1-MLC", "NousResearch/Hermes-2-Pro-Llama-3-8B"],
-    // This copy also writes each tool's name without its opening quote, and opens <tool_call> only before a turn's first call.
-    mend: (out) => out.replace(/\{"name": ([A-Za-z_]\w*)", /g, '{"name": "$1", ').replaceAll("</tool_call> { ", "</tool_call> \n<tool_call>\n{ "),
-  },
+const hermesCases: Array<{ family: string; template: string; models: string[] }> = [
+  { family: "Hermes 3", template: "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja", models: ["Hermes-3-Llama-3.2-3B-q4f16_1-MLC", "NousResearch/Hermes-3-Llama-3.2-3B"] },
+  // Hermes 2 Pro's current tool_use template is byte for byte Hermes 3's (llama.cpp keeps both).
+  { family: "Hermes 2 Pro", template: "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja", models: ["Hermes-2-Pro-Llama-3-8B-q4f16_1-MLC", "NousResearch/Hermes-2-Pro-Llama-3-8B"] },
 ];
 
-for (const { family, template, models, mend: mendMore = (out: string) => out } of hermesCases)
-describe(`${family} with hermes: Nous's tool_use template, its unbalanced system block written as one system turn`, () => {
+/** A result whose text would close its block or forge a call, and one that is JSON: both written as they came, escaped. */
+const hermesResults = (protocol: string): ChatMessage[] => [
+  { role: "user", content: "What time is it in Seoul, and what is 2^10?" },
+  { role: "assistant", content: "Let me check both.", toolCalls: [call("c1", "get_current_time", { timezone: "Asia/Seoul" }), call("c2", "calculator", { expression: "2^10" })], protocol },
+  result("c1", "get_current_time", '{"time": "21:00", "zone": "KST"}'),
+  result("c2", "calculator", "1024"),
+];
+
+for (const { family, template, models } of hermesCases)
+describe(`${family} with hermes: Nous's current tool_use template`, () => {
   const hermes = fixture(template);
   /**
-   * The template's output with its one fault mended: the tool block closes a system turn it never
-   * opened (written here), and a system message becomes a second system turn (here joined to the
-   * first after a blank line, as the lab writes one system turn).
+   * The template's output with its one stated difference mended: it writes no newline after a
+   * tool turn's <|im_end|> and one before it except on the last message; the lab writes ChatML's
+   * `<|im_end|>\n` there, as after every other turn.
    */
   function mended(messages: ChatMessage[], system: string | undefined): string {
     const out = new Template(hermes).render({ messages: openAiMessages(messages, system), tools: openAiTools, bos_token: "<|begin_of_text|>", add_generation_prompt: true });
-    expect(out.startsWith("<|begin_of_text|>You are a function calling AI model.")).toBe(true);
-    const opened = mendMore(out).replace("<|begin_of_text|>", "<|begin_of_text|><|im_start|>system\n").replace("</tool_call><|im_end|>", "</tool_call><|im_end|>\n");
-    return system === undefined ? opened : opened.replace(`</tool_call><|im_end|>\n<|im_start|>system\n${system}<|im_end|>\n`, `</tool_call>\n\n${system}<|im_end|>\n`);
+    return out.replaceAll("</tool_response>\n<|im_end|><|im_start|>", "</tool_response><|im_end|>\n<|im_start|>").replace(/<\/tool_response><\|im_end\|><\|im_start\|>assistant\n$/, "</tool_response><|im_end|>\n<|im_start|>assistant\n");
   }
-  const scenarios = commonScenarios;
+  const scenarios: ParityScenario[] = [...commonScenarios, ["parallel calls after text, a JSON result", hermesResults]];
   for (const [scenario, messagesFor] of scenarios) {
     for (const system of [SYSTEM, undefined]) {
       it(`${scenario}, ${system ? "a system prompt" : "no system prompt"}`, () => {
@@ -213,22 +264,34 @@ describe(`${family} with hermes: Nous's tool_use template, its unbalanced system
       });
     }
   }
+
+  it("the mended difference is only the newline around a tool turn's <|im_end|>", () => {
+    const messages = secondQuestion("hermes");
+    const raw = new Template(hermes).render({ messages: openAiMessages(messages, undefined), tools: openAiTools, bos_token: "<|begin_of_text|>", add_generation_prompt: true });
+    expect(raw).toContain("</tool_response>\n<|im_end|><|im_start|>assistant\n1234 * 5678");
+    expect(raw.endsWith("</tool_response><|im_end|><|im_start|>assistant\n")).toBe(true);
+    expect(mended(messages, undefined).replaceAll("\n", "")).toBe(raw.replaceAll("\n", ""));
+  });
 });
 
-describe("DeepSeek V3 with deepseek-v3: DeepSeek's template (R1's, which V3's shares) for calls and tool outputs", () => {
-  const deepseek = fixture("deepseek-ai-DeepSeek-R1.jinja");
-  /** The conversation as an OpenAI client sends it (arguments as a JSON string), the system text being the lab's (the template lists no tools). */
+describe("DeepSeek V3 with deepseek-v3: V3-0324's template (vLLM's copy) for calls and tool outputs", () => {
+  // vLLM's copy lays V3-0324's one-line template out over indented lines, and that layout would be
+  // written into the prompt (whitespace before `{{`): it is removed between tags, nothing else.
+  const deepseek = fixture("vllm-tool_chat_template_deepseekv3.jinja").replace(/(%\}|\}\})\s+(?=\{[{%])/g, "$1");
+  /**
+   * The conversation as vLLM renders it (arguments as objects, which the template's `tojson`
+   * writes with Python's spacing). Tools are not passed: the template's tool list is vLLM's own
+   * words (DeepSeek's template has none); the system text is the lab's, the protocol's tool section in it.
+   */
   function official(messages: ChatMessage[], systemText: string | undefined): string {
-    const wire = openAiMessages(messages, systemText).map((m) =>
-      "tool_calls" in m ? { ...m, tool_calls: m.tool_calls!.map((c) => ({ ...c, function: { ...c.function, arguments: JSON.stringify(c.function.arguments) } })) } : m,
-    );
-    return new Template(deepseek).render({ messages: wire, bos_token: "<｜begin▁of▁sentence｜>", add_generation_prompt: true });
+    return new Template(deepseek).render({ messages: openAiMessages(messages, systemText), bos_token: "<｜begin▁of▁sentence｜>", add_generation_prompt: true });
   }
   const answered = (protocol: string): ChatMessage[] => [...singleCall(protocol), { role: "assistant", content: "It is 7,006,652.", protocol }, { role: "user", content: "Thanks!" }];
   const scenarios: ParityScenario[] = [
     ["single call, result: the model answers right after the outputs", singleCall],
     ["parallel calls, results", parallelCalls],
     ["an answer after the outputs, a second user turn", answered],
+    ["answer, second user turn, another call", secondQuestion],
   ];
   for (const [scenario, messagesFor] of scenarios) {
     for (const system of [SYSTEM, undefined]) {
@@ -241,5 +304,10 @@ describe("DeepSeek V3 with deepseek-v3: DeepSeek's template (R1's, which V3's sh
       });
     }
   }
-});
 
+  it("arguments with Python's spacing, outputs joined by a newline", () => {
+    const { prompt } = renderModelPrompt({ modelId: "deepseek-ai/DeepSeek-V3", protocol: getProtocol("deepseek-v3")!, tools, messages: parallelCalls("deepseek-v3"), systemPrompt: "" });
+    expect(prompt).toContain('```json\n{"timezone": "Asia/Seoul"}\n```');
+    expect(prompt).toContain("<｜tool▁output▁end｜>\n<｜tool▁output▁begin｜>1024");
+  });
+});

@@ -32,7 +32,7 @@ describe("Gemma 4 on WebLLM's engine", () => {
     // What the stand-in was given to prefill is what each step recorded (a fresh cache both times).
     expect(model.records.map((r) => r.prompt)).toEqual(starts.map((s) => s.prompt));
     expect(starts[0]!.prompt.endsWith("<|turn>user\nEcho hi.<turn|>\n<|turn>model\n<|channel>thought\n<channel|>")).toBe(true);
-    expect(starts[1]!.prompt.endsWith('<|turn>model\n<|tool_call>call:echo{text:<|"|>hi<|"|>}<tool_call|><|tool_response>response:echo{value:<|"|>echo: hi<|"|>}<tool_response|><|channel>thought\n<channel|>')).toBe(true);
+    expect(starts[1]!.prompt.endsWith('<|turn>model\n<|tool_call>call:echo{text:<|"|>hi<|"|>}<tool_call|><|tool_response>response:echo{value:<|"|>echo: hi<|"|>}<tool_response|>')).toBe(true);
     const usages = events.filter((e): e is Extract<LoopEvent, { type: "usage" }> => e.type === "usage" && e.usage.promptTokens !== undefined).map((e) => e.usage);
     // The chat path reports its cache plan (nothing to reuse on a first step); the raw path has none.
     expect(usages[0]).toMatchObject({ reusedTokens: 0, kvState: "kv_cache", prefilledTokens: usages[0]!.promptTokens });

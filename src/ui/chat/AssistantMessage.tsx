@@ -47,7 +47,8 @@ function CopyText({ text }: { text: string }) {
   );
 }
 
-export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn: AssistantTurn }) {
+/** `replayNote`: said beside a replayed reply to a message its recording was not made for. */
+export const AssistantMessage = memo(function AssistantMessage({ turn, replayNote }: { turn: AssistantTurn; replayNote?: string | undefined }) {
   const running = turn.status === "running";
   const note = turnEndNote(turn);
   // A failure already shown as a step notice is not repeated in the end note.
@@ -63,6 +64,11 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
         {!running && <CopyText text={turn.blocks.flatMap((b) => (b.kind === "text" ? [b.text.trim()] : [])).join("\n\n")} />}
       </header>
       <div className="msg-body">
+        {replayNote && (
+          <div className="chat-notice notice-info" data-testid="replay-other-message">
+            {visibleBidi(replayNote)}
+          </div>
+        )}
         {turn.blocks.map((block, index) => (
           <Block key={block.key} block={block} streaming={running && index === turn.blocks.length - 1} />
         ))}

@@ -11,8 +11,15 @@ function formatMB(mb: number): string {
   return mb >= 1000 ? `${(mb / 1000).toFixed(1)} GB` : `${mb} MB`;
 }
 
+/** The demo's pace: about 60 characters a second, slow enough to watch the call stream and parse. */
+export const DEMO_PACE = { chunkChars: 3, delayMs: 50 } as const;
+
+/** Where the person goes on typing after a click that leaves the empty chat (the button is gone). */
+const focusChatInput = () => document.getElementById("chat-input")?.focus();
+
 export function ChatEmptyState() {
-  const { loadModel, selectEngineKind, selectReplay } = useLabStores().engines;
+  const { engines } = useLabStores();
+  const { loadModel, selectEngineKind, selectReplay } = engines;
   const kind = useEngineState((s) => s.kind);
   const gpu = useEngineState((s) => s.gpu);
   const webllmStatus = useEngineState((s) => s.webllmStatus);
@@ -24,6 +31,14 @@ export function ChatEmptyState() {
   const running = useRunState((s) => s.running);
   const { sendMessage } = useLabStores().runController;
 
+  /** One click: the recorded demo loads at a watchable pace and its message is sent. */
+  const playDemo = async () => {
+    await selectReplay(DEFAULT_TRANSCRIPT, DEMO_PACE);
+    const ready = engines.store.getState();
+    focusChatInput();
+    if (ready.replayStatus.state === "ready" && ready.transcript?.suggestedMessage) await sendMessage(ready.transcript.suggestedMessage);
+  };
+
   if (kind === "replay" && replayStatus.state === "ready" && transcript) {
     return (
       <div className="chat-empty chat-welcome" data-testid="chat-empty" data-offer="suggestion">
@@ -32,7 +47,16 @@ export function ChatEmptyState() {
           {transcript.suggestedMessage ? " Its recording answers this message:" : " Send a message to play its next turn."}
         </p>
         {transcript.suggestedMessage && (
-          <button type="button" className="suggestion" data-testid="suggested-message" disabled={running} onClick={() => void sendMessage(transcript.suggestedMessage!)}>
+          <button
+            type="button"
+            className="suggestion"
+            data-testid="suggested-message"
+            disabled={running}
+            onClick={() => {
+              focusChatInput();
+              void sendMessage(transcript.suggestedMessage!);
+            }}
+          >
             {transcript.suggestedMessage}
           </button>
         )}
@@ -55,7 +79,7 @@ export function ChatEmptyState() {
           <section className="welcome-option">
             <h3>Watch a recorded demo</h3>
             <p className="empty">A recorded model calls the calculator; the parser, the tool and the debugger run for real. No download, no GPU.</p>
-            <button type="button" className="primary" data-testid="try-demo-button" onClick={() => void selectReplay(DEFAULT_TRANSCRIPT)}>
+            <button type="button" className="primary" data-testid="try-demo-button" onClick={() => void playDemo()}>
               Try the recorded demo
             </button>
           </section>
@@ -69,11 +93,15 @@ export function ChatEmptyState() {
               type="button"
               data-testid="empty-load-model-button"
               disabled={gpu.state !== "available"}
-              title={gpu.state === "unavailable" ? gpu.message : undefined}
               onClick={() => void loadModel(selectedModelId)}
             >
               {cached ? "Load" : "Download and load"}
             </button>
+            {gpu.state === "unavailable" && (
+              <p className="empty" data-testid="empty-load-reason">
+                Not in this browser: it needs WebGPU (see the notice above).
+              </p>
+            )}
           </section>
         </div>
       </div>

@@ -47,6 +47,7 @@ export function ChatInput() {
       <div className="chat-input-row">
         <textarea
           ref={box}
+          id="chat-input"
           data-testid="chat-input"
           aria-label="Message"
           placeholder={running ? "Generating… (Esc to stop)" : "Ask something that needs a tool — Enter to send, Shift+Enter for a new line"}

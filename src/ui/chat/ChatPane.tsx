@@ -1,6 +1,7 @@
 // The conversation: every turn derived from the event log, newest at the bottom; how the view
 // follows it and windows a long one is use-chat-scroll.ts.
-import { useConversation } from "../../app/lab-stores-context.tsx";
+import { useConversation, useEngineState } from "../../app/lab-stores-context.tsx";
+import { firstReplayedRun } from "../../store/replay-progress.ts";
 import "./chat.css";
 import { useEffect, useMemo } from "react";
 import { createChatDeriver, type ChatItem } from "../../store/derive-chat.ts";
@@ -10,6 +11,7 @@ import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { AssistantMessage } from "./AssistantMessage.tsx";
 import { ChatEmptyState } from "./ChatEmptyState.tsx";
 import { ChatInput } from "./ChatInput.tsx";
+import { ReplayEnded } from "./ReplayEnded.tsx";
 import { useChatScroll } from "./use-chat-scroll.ts";
 
 /** The words of a message, for showing one that could not be rendered as plain text. */
@@ -33,6 +35,21 @@ function MessageFailed({ item, error }: { item: ChatItem; error: Error }) {
   );
 }
 
+/** A replayed reply to a message its recording was not made for: which run, and what to say beside it. */
+function useReplayMismatch(): { runId: string; text: string } | null {
+  const transcript = useEngineState((s) => (s.kind === "replay" ? s.transcript : null));
+  const expected = transcript?.suggestedMessage?.trim();
+  // A string (or null) from the selector: a new object each time would never settle.
+  const runId = useConversation((s) => {
+    const first = s.active && transcript && expected ? firstReplayedRun(transcript, s.active) : null;
+    return first && first.message.trim() !== expected ? first.runId : null;
+  });
+  return useMemo(
+    () => (runId && expected ? { runId, text: `A recording: it was made for “${expected}”, not for your message, so this reply may not fit what you asked.` } : null),
+    [runId, expected],
+  );
+}
+
 export function ChatPane() {
   const activeId = useConversation((s) => s.active?.id);
   const events = useConversation((s) => s.active?.events);
@@ -40,6 +57,7 @@ export function ChatPane() {
   const derive = useMemo(() => createChatDeriver(), []);
   const items = useMemo(() => derive(events ?? [], liveRunId), [derive, events, liveRunId]);
   const { scroller, content, onScroll, observeRow, range } = useChatScroll(items);
+  const replayNote = useReplayMismatch();
   // Rendered (committed) without a crash: the next start may reopen this conversation.
   useEffect(() => {
     if (activeId) markShown(activeId);
@@ -59,12 +77,13 @@ export function ChatPane() {
                     <div className="msg-body">{visibleBidi(item.content)}</div>
                   </article>
                 ) : (
-                  <AssistantMessage turn={item} />
+                  <AssistantMessage turn={item} replayNote={replayNote?.runId === item.runId ? replayNote.text : undefined} />
                 )}
               </ErrorBoundary>
             </div>
           ))}
           {range.after > 0 && <div aria-hidden="true" style={{ height: range.after }} />}
+          {items.length > 0 && <ReplayEnded />}
         </div>
       </div>
       <ChatInput />

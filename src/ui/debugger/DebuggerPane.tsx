@@ -7,7 +7,7 @@ import type { LoopEvent, ToolSpec } from "toolcall-middleware/types.ts";
 import { useDebuggerSelection, useEngineState, useProtocolChoice } from "../../app/lab-stores-context.tsx";
 import { EngineFigures } from "./EngineFigures.tsx";
 import { markInterrupted, previousStepInRun, resolveSelectedStep, selectionIdFor, StepFolder, type StepView } from "./build-steps.ts";
-import { describeCutOff, formatBudget, formatDuration, formatSettings, formatTokens, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
+import { describeCutOff, formatBudget, formatUnknownBudgetBriefly, formatDuration, formatSettings, formatTokens, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
 import { ParseStepsView } from "./ParseStepsView.tsx";
 import { PromptView } from "./PromptView.tsx";
 import { toolSectionOf } from "./protocol-support.ts";
@@ -123,7 +123,8 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
           <p className="dbg-hint dbg-step-settings" data-testid="step-settings">
             {formatSettings(step.settings)}
             <br />
-            <span data-testid="step-budget">{formatBudget(step.budget)}</span>
+            {/* An unknown cap's reason is the budget bar's, below (a native step has no bar). */}
+            <span data-testid="step-budget">{(!step.request && formatUnknownBudgetBriefly(step.budget)) || formatBudget(step.budget)}</span>
           </p>
           <StepExperiments step={step} run={run} model={model} tools={shownTools} />
           <StepDecision step={step} tools={shownTools} />

@@ -110,7 +110,7 @@ export const RawOutputView = memo(function RawOutputView({ step, tools, controlT
           ))}
         </div>
       )}
-      <div ref={body} className="dbg-panel-body dbg-text" data-testid="raw-output-view" aria-live="off">
+      <div ref={body} className="dbg-panel-body dbg-panel-body-fit dbg-text" data-testid="raw-output-view" aria-live="off">
         {step.rawOutput.length === 0 ? (
           <p className="dbg-empty">{live ? "Waiting for the model's first token…" : "The model produced no text in this step."}</p>
         ) : probabilities && hasProbabilities ? (

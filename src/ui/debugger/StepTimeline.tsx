@@ -1,6 +1,6 @@
 // The run's timeline: one row per loop step, sub-agent steps indented under the step that
 // started them. Virtualized, so a session of a thousand steps stays quick.
-import { memo, useCallback, type KeyboardEvent } from "react";
+import { memo, useCallback, useRef, type KeyboardEvent } from "react";
 import type { StepView, StepsModel } from "./build-steps.ts";
 import { formatDuration, formatTokens, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
 import { VirtualList } from "./VirtualList.tsx";
@@ -19,19 +19,31 @@ export function StepTimeline({ model, selectedKey, following, onSelect, onFollow
   const { order, steps } = model;
   const selectedIndex = selectedKey === undefined ? -1 : order.indexOf(selectedKey);
 
+  const timeline = useRef<HTMLDivElement>(null);
+  // Arrow keys, Home and End move the selection; focus follows it to the selected row (the row
+  // that had it may scroll out of the virtual list and leave the page), so the keys go on working.
   const onKeyDown = useCallback(
     (event: KeyboardEvent) => {
-      if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+      const moves: Record<string, (index: number) => number> = {
+        ArrowDown: (index) => index + 1,
+        ArrowUp: (index) => index - 1,
+        Home: () => 0,
+        End: () => order.length - 1,
+      };
+      const move = moves[event.key];
+      if (!move || !(event.target instanceof HTMLElement) || !event.target.closest('[data-testid="step-item"]')) return;
       event.preventDefault();
-      const next = Math.max(0, Math.min(order.length - 1, selectedIndex + (event.key === "ArrowDown" ? 1 : -1)));
+      const next = Math.max(0, Math.min(order.length - 1, move(selectedIndex)));
       const step = steps.get(order[next] as string);
-      if (step) onSelect(step);
+      if (!step) return;
+      onSelect(step);
+      requestAnimationFrame(() => timeline.current?.querySelector<HTMLElement>('[data-testid="step-item"][aria-current="true"]')?.focus());
     },
     [order, steps, selectedIndex, onSelect],
   );
 
   return (
-    <div className="dbg-timeline" onKeyDown={onKeyDown}>
+    <div className="dbg-timeline" ref={timeline} onKeyDown={onKeyDown}>
       <div className="dbg-timeline-head">
         <span className="dbg-label">Timeline · {order.length} step{order.length === 1 ? "" : "s"}</span>
         {following ? (
@@ -52,14 +64,16 @@ export function StepTimeline({ model, selectedKey, following, onSelect, onFollow
         data-testid="step-timeline"
         renderRow={(i) => {
           const step = steps.get(order[i] as string);
-          return step ? <StepRow step={step} selected={step.key === selectedKey} onSelect={onSelect} /> : null;
+          // One row in the Tab order (the selected one, else the first): the arrows move within.
+          const tabbable = step !== undefined && (step.key === selectedKey || (selectedIndex < 0 && i === 0));
+          return step ? <StepRow step={step} selected={step.key === selectedKey} tabbable={tabbable} onSelect={onSelect} /> : null;
         }}
       />
     </div>
   );
 }
 
-const StepRow = memo(function StepRow({ step, selected, onSelect }: { step: StepView; selected: boolean; onSelect: (step: StepView) => void }) {
+const StepRow = memo(function StepRow({ step, selected, tabbable, onSelect }: { step: StepView; selected: boolean; tabbable: boolean; onSelect: (step: StepView) => void }) {
   const tone = statusTone(step.status);
   return (
     <button
@@ -73,6 +87,7 @@ const StepRow = memo(function StepRow({ step, selected, onSelect }: { step: Step
       data-branch={step.branch ? "true" : undefined}
       title={step.branch && step.branch.changes.length > 0 ? `Changed: ${step.branch.changes.join("; ")}` : undefined}
       aria-current={selected ? "true" : undefined}
+      tabIndex={tabbable ? 0 : -1}
       onClick={() => onSelect(step)}
     >
       <span className="dbg-step-line">

@@ -62,6 +62,15 @@ export function formatSettings(settings: GenerationSettings): string {
 }
 
 /** What the step recorded about fitting max tokens to the context window. */
+/**
+ * A budget whose cap is unknown, said briefly where the reason is already on screen (the
+ * debugger's budget bar, Settings' cap note): the same sentence once, not four times.
+ */
+export function formatUnknownBudgetBriefly(budget: ContextBudget | undefined): string | null {
+  if (budget?.kind !== "unknown") return null;
+  return `max tokens ${budget.requested !== undefined ? budget.requested.toLocaleString("en-US") : "(engine default)"} sent as set`;
+}
+
 export function formatBudget(budget: ContextBudget | undefined): string {
   return budget ? describeBudget(budget) : "max tokens cap not recorded (this log was made before the lab recorded it)";
 }

@@ -1,7 +1,9 @@
 // The matrix: a row per protocol × constrained (per results source), a column per category and
 // one for all; each cell the pass rate with n and its Wilson 95% interval, strict beside it, the
 // best pass rate per column marked, and the cell shaded by its rate (a heatmap).
-import { rowKey, summarise, wilson } from "../../eval/summary.ts";
+import { useMemo } from "react";
+import { callPText, driftText, matrixModel, matrixOmissions } from "../../eval/matrix-model.ts";
+import { wilson } from "../../eval/summary.ts";
 import type { EvalResult } from "../../eval/run-case.ts";
 
 export interface MatrixSource {
@@ -9,44 +11,18 @@ export interface MatrixSource {
   results: readonly EvalResult[];
 }
 
-interface Row {
-  key: string;
-  label: string;
-  cells: Map<string, { n: number; pass: number; strict: number }>;
-  /** Of the row's failed cases, those where the model wrote calls in another protocol's format. */
-  drift: number;
-  failed: number;
-  /** Mean probability of opening a call at the decision point, where recorded. */
-  callP?: { mean: number; n: number };
-}
-
 export function EvalMatrix({ sources }: { sources: MatrixSource[] }) {
-  const categories = [...new Set(sources.flatMap((s) => s.results.map((r) => r.category)))];
-  const columns = [...categories, "all"];
-  const rows: Row[] = [];
-  for (const source of sources) {
-    const order = [...new Map(source.results.map((r) => [rowKey(r), r])).values()];
-    const cells = summarise(source.results);
-    const all = summarise(source.results.map((r) => ({ ...r, category: "all" })));
-    for (const first of order) {
-      const key = rowKey(first);
-      const overall = all.find((cell) => rowKey(cell) === key);
-      const row: Row = {
-        key: `${source.label}|${key}`,
-        label: `${sources.length > 1 ? `${source.label} · ` : ""}${first.protocol}${first.mode === "native" ? "" : first.constrained ? " + constrained" : ""}`,
-        cells: new Map(),
-        drift: overall?.drift ?? 0,
-        failed: overall ? overall.n - Math.round(overall.pass * overall.n) : 0,
-        ...(overall?.meanCallP !== undefined ? { callP: { mean: overall.meanCallP, n: overall.callPCount ?? 0 } } : {}),
-      };
-      for (const cell of [...cells, ...all]) {
-        if (rowKey(cell) === key) row.cells.set(cell.category, { n: cell.n, pass: Math.round(cell.pass * cell.n), strict: Math.round(cell.strictPass * cell.n) });
-      }
-      rows.push(row);
-    }
-  }
-  if (rows.length === 0) return null;
-  const best = new Map(columns.map((column) => [column, Math.max(...rows.map((row) => rateOf(row.cells.get(column))))]));
+  // Built in one pass, cells indexed by row and column; only the first rows and categories drawn.
+  const model = useMemo(() => matrixModel(sources), [sources]);
+  if (model.rows.length === 0) return null;
+  const { columns, best } = model;
+  const rows = model.rows.map((row) => ({
+    key: row.key,
+    label: `${sources.length > 1 ? `${row.source} · ` : ""}${row.first.protocol}${row.first.mode === "native" ? "" : row.first.constrained ? " + constrained" : ""}`,
+    cells: row.cells,
+    model: row,
+  }));
+  const omitted = matrixOmissions(model);
   return (
     <div className="eval-matrix-wrap">
       <table className="eval-matrix" data-testid="eval-matrix">
@@ -75,7 +51,7 @@ export function EvalMatrix({ sources }: { sources: MatrixSource[] }) {
                 if (!cell) return <td key={column}>–</td>;
                 const rate = cell.pass / cell.n;
                 const interval = wilson(cell.pass, cell.n);
-                const isBest = rate === best.get(column) && rows.length > 1;
+                const isBest = rate === best.get(column) && model.rowCount > 1;
                 return (
                   <td
                     key={column}
@@ -99,19 +75,22 @@ export function EvalMatrix({ sources }: { sources: MatrixSource[] }) {
                 );
               })}
               <td className="eval-extra" data-testid="eval-drift" title="failed cases in which another protocol's parser found calls">
-                {row.drift} of {row.failed} failed
+                {driftText(row.model)}
               </td>
-              <td className="eval-extra" data-testid="eval-call-p">{row.callP ? `${row.callP.mean.toFixed(2)} (n=${row.callP.n})` : "–"}</td>
+              <td className="eval-extra" data-testid="eval-call-p">
+                {callPText(row.model)}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
+      {omitted && (
+        <p className="eval-muted" data-testid="eval-matrix-omitted">
+          {omitted}
+        </p>
+      )}
     </div>
   );
-}
-
-function rateOf(cell: { n: number; pass: number } | undefined): number {
-  return cell && cell.n > 0 ? cell.pass / cell.n : -1;
 }
 
 function pct(x: number): string {

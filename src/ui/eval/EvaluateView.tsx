@@ -11,6 +11,7 @@ import { PanelBoundary } from "../ErrorBoundary.tsx";
 import { DebuggerPane } from "../debugger/DebuggerPane.tsx";
 import { useThrottled } from "../debugger/use-throttled.ts";
 import { EvalCaseList } from "./EvalCaseList.tsx";
+import { EvalEmptyState } from "./EvalEmptyState.tsx";
 import { EvalMatrix, type MatrixSource } from "./EvalMatrix.tsx";
 import { SaveTurnAsCase } from "./SaveTurnAsCase.tsx";
 import type { EvalConfig, EvalEngineChoice } from "./eval-store.ts";
@@ -18,7 +19,7 @@ import { useEvalState, useEvaluation } from "./use-evaluation.ts";
 import "./eval.css";
 
 export default function EvaluateView() {
-  const { initEval, openCase, closeCase, dismissEvalError } = useEvaluation();
+  const { initEval, openCase, closeCase, dismissEvalError, setConfig } = useEvaluation();
   const status = useEvalState((s) => s.status);
   const error = useEvalState((s) => s.error);
   const run = useEvalState((s) => s.run);
@@ -35,8 +36,20 @@ export default function EvaluateView() {
   const { results: listed, jobKeys: listedKeys } = running ? throttled : listedNow;
   const sources: MatrixSource[] = useMemo(() => [...(results.length > 0 ? [{ label: run?.label ?? "this run", results }] : []), ...imported], [results, run, imported]);
 
+  const empty = sources.length === 0 && status === "idle";
+  /** The empty state's choice: the setup shows that engine's fields, the first one focused. */
+  const chooseEngine = (engine: EvalEngineChoice) => {
+    setConfig({ engine });
+    requestAnimationFrame(() => {
+      const first = document.querySelector<HTMLElement>(engine === "webllm" ? '[data-testid="eval-engine"]' : '[data-testid="eval-base-url"]');
+      first?.scrollIntoView({ block: "center" });
+      first?.focus();
+    });
+  };
+
   return (
     <div className="eval-view" data-testid="evaluate-view">
+      {empty && <EvalEmptyState onUse={chooseEngine} />}
       <EvalSetup />
       <SaveTurnAsCase />
       {error && (
@@ -54,9 +67,7 @@ export default function EvaluateView() {
           <h3 className="eval-heading">Matrix</h3>
           <EvalMatrix sources={sources} />
         </>
-      ) : (
-        status === "idle" && <p className="eval-muted">No results yet: choose a suite and an engine, then Run.</p>
-      )}
+      ) : null}
       {results.length > 0 && (
         <>
           <h3 className="eval-heading">Cases</h3>
@@ -111,6 +122,7 @@ function EvalSetup() {
   const config = useEvalState((s) => s.config);
   const status = useEvalState((s) => s.status);
   const loadedModel = useEngineState((s) => s.loadedModelId);
+  const noGpu = useEngineState((s) => s.gpu.state === "unavailable");
   const busy = status === "running" || status === "starting" || status === "stopping";
   const patch = (p: Partial<EvalConfig>) => setConfig(p);
   const toggle = <T,>(list: T[], item: T, on: boolean) => (on ? [...list.filter((x) => x !== item), item] : list.filter((x) => x !== item));
@@ -145,7 +157,9 @@ function EvalSetup() {
       <div className="eval-row">
         <Field label="Engine">
           <select data-testid="eval-engine" value={config.engine} onChange={(e) => patch({ engine: e.target.value as EvalEngineChoice })}>
-            <option value="webllm">{loadedModel ? `WebLLM: ${loadedModel}` : "WebLLM (no model loaded)"}</option>
+            <option value="webllm" disabled={noGpu && config.engine !== "webllm"}>
+              {loadedModel ? `WebLLM: ${loadedModel}` : noGpu ? "WebLLM (needs WebGPU, which this browser lacks)" : "WebLLM (no model loaded)"}
+            </option>
             <option value="server-prompt">Server, prompt mode</option>
             <option value="server-native">Server, native tool calling</option>
           </select>

@@ -16,6 +16,8 @@ import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ChatTemplate, Engine, LoopEvent } from "toolcall-middleware/types.ts";
 import { createEvalRepository, type EvalRepository, type StoredEvalRun, type StoredSavedCase } from "../../persistence/eval-db.ts";
 import { savedCaseLines, type TurnToSave } from "../../eval/saved-case.ts";
+import { pacedEngine } from "../../eval/paced-engine.ts";
+import { createYieldPoint } from "../../store/yield-to-page.ts";
 import type { EngineState, EngineStore } from "../../store/engine-store.ts";
 
 export type EvalEngineChoice = "webllm" | "server-prompt" | "server-native";
@@ -204,6 +206,8 @@ export function createEvaluation(engineStore: EngineStore) {
         });
       };
       const timer = setInterval(flush, 250);
+      // Replies are parsed on this thread as they stream: handed on in pieces, with turns for the page.
+      const pacedSetupEngine = pacedEngine(setup.engine, createYieldPoint(16));
       try {
         await runJobs({
           jobs,
@@ -220,7 +224,7 @@ export function createEvaluation(engineStore: EngineStore) {
             else {
               try {
                 outcome = await runEvalCase({
-                  engine: setup.engine,
+                  engine: pacedSetupEngine,
                   mode: setup.mode,
                   protocol,
                   testCase: job.testCase,
@@ -237,7 +241,7 @@ export function createEvaluation(engineStore: EngineStore) {
             }
             if (!outcome) return undefined;
             await nextTask();
-            await repo().saveCase(run.id, job.key, outcome.result, outcome.events);
+            await repo().saveCase(run.id, job.key, outcome.result, outcome.events, createYieldPoint(16));
             return outcome.result;
           },
           onDone: (job, result) => {

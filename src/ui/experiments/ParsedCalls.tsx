@@ -24,13 +24,14 @@ export function CallList({ calls, testId, itemTestId }: { calls: readonly Pick<T
 }
 
 /** How many parse events and decisions, and the first `rows` of `listed` when opened. */
-export function ParseEventList({ events, listed, rows, testId }: { events: readonly ParseEvent[]; listed: "all" | "decisions"; rows: number; testId?: string }) {
+export function ParseEventList({ events, listed, rows, testId, counts }: { events: readonly ParseEvent[]; listed: "all" | "decisions"; rows: number; testId?: string; counts?: { events: number; decisions: number } }) {
   const decisions = decisionsOf(events);
   const shown = (listed === "all" ? events : decisions).slice(0, rows);
+  // `counts`: the events given are the first of more (a re-read sends only those it shows).
   return (
     <details>
       <summary {...(testId ? { "data-testid": testId } : {})}>
-        {events.length} parse events, {decisions.length} decisions
+        {counts?.events ?? events.length} parse events, {counts?.decisions ?? decisions.length} decisions
       </summary>
       <ol className="xp-events mono">
         {shown.map((event, i) => (

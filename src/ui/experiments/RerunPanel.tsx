@@ -7,7 +7,7 @@ import { useMemo, useState } from "react";
 import { collectParse } from "toolcall-middleware/parser/collect.ts";
 import { getProtocol, listProtocols } from "toolcall-middleware/protocols/registry.ts";
 import type { GenerationSettings, ParseEvent, ToolSpec } from "toolcall-middleware/types.ts";
-import { describeChanges, partsOf, renderParts, toolsOf, type RerunParts, type StepInputs } from "../../experiments/rerun-draft.ts";
+import { describeChanges, partsOf, renderParts, toolsOf, withMessageEdited, type RerunParts, type StepInputs } from "../../experiments/rerun-draft.ts";
 import type { BranchResult } from "../../experiments/branch-run.ts";
 import { currentEngine } from "../../store/branch-controller.ts";
 import { useBranchRun, useConversation, useEngineState, useLabStores } from "../../app/lab-stores-context.tsx";
@@ -189,7 +189,7 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
         {parts.messages.map((message, i) => (
           <label key={i} className="xp-field">
             Message {i + 1} ({message.role})
-            <textarea data-testid="rerun-message" rows={2} value={message.content} onChange={(e) => rerender({ ...parts, messages: parts.messages.map((m, j) => (j === i ? ({ ...m, content: e.target.value } as typeof m) : m)) }, protocol)} />
+            <textarea data-testid="rerun-message" rows={2} value={message.content} onChange={(e) => rerender(withMessageEdited(parts, i, e.target.value), protocol)} />
           </label>
         ))}
         {partsError && (

@@ -3,7 +3,7 @@
 // step. A bar under the step's header; each opens its own panel.
 import { useConversation, useLabStores } from "../../app/lab-stores-context.tsx";
 import "./experiments.css";
-import { useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { StepFolder } from "../debugger/build-steps.ts";
 import { listProtocols } from "toolcall-middleware/protocols/registry.ts";
 import type { ToolSpec } from "toolcall-middleware/types.ts";
@@ -11,10 +11,14 @@ import { collectParse } from "toolcall-middleware/parser/collect.ts";
 import { userSystemPrompt } from "../../experiments/rerun-draft.ts";
 import type { RunView, StepsModel, StepView } from "../debugger/build-steps.ts";
 import { stepLabel } from "../debugger/format.ts";
-import { CompareSteps, type ComparedStep } from "./CompareSteps.tsx";
-import { BranchActions } from "./BranchActions.tsx";
-import { ReparsePanel } from "./ReparsePanel.tsx";
-import { RerunPanel } from "./RerunPanel.tsx";
+import type { ComparedStep } from "./CompareSteps.tsx";
+
+// The panels load when first opened: the first screen does not carry them (docs/measured.md).
+const CompareSteps = lazy(() => import("./CompareSteps.tsx").then((m) => ({ default: m.CompareSteps })));
+const BranchActions = lazy(() => import("./BranchActions.tsx").then((m) => ({ default: m.BranchActions })));
+const ReparsePanel = lazy(() => import("./ReparsePanel.tsx").then((m) => ({ default: m.ReparsePanel })));
+const RerunPanel = lazy(() => import("./RerunPanel.tsx").then((m) => ({ default: m.RerunPanel })));
+const loadingPanel = <p className="dbg-hint">Loading…</p>;
 
 export interface StepExperimentsProps {
   step: StepView;
@@ -70,10 +74,14 @@ export function StepExperiments({ step, run, model, tools }: StepExperimentsProp
   const candidates: StepsModel | null = !fromOther ? model : otherModel && otherModel.id === source && "model" in otherModel ? otherModel.model : null;
   const otherTitle = fromOther ? (conversations.find((c) => c.id === source)?.title ?? "another conversation") : null;
   const other = compareWith !== "" ? candidates?.steps.get(compareWith) : undefined;
-  const compared = useMemo(
-    () => (other && (fromOther || other.key !== step.key) ? { a: comparable(other, `${otherTitle ? `${otherTitle} · ` : ""}${stepLabel(other)}`), b: comparable(step) } : null),
-    [other, step, fromOther, otherTitle],
-  );
+  // A is the earlier step, B the later, so the diff reads forwards (another conversation's step is A).
+  const compared = useMemo(() => {
+    if (!other || (!fromOther && other.key === step.key)) return null;
+    const otherSide = comparable(other, `${otherTitle ? `${otherTitle} · ` : ""}${stepLabel(other)}`);
+    const thisSide = comparable(step);
+    const otherFirst = fromOther || model.order.indexOf(other.key) < model.order.indexOf(step.key);
+    return otherFirst ? { a: otherSide, b: thisSide } : { a: thisSide, b: otherSide };
+  }, [other, step, fromOther, otherTitle, model]);
   const nativeStep = step.request !== undefined;
   const finished = step.status !== "running";
   return (
@@ -140,11 +148,13 @@ export function StepExperiments({ step, run, model, tools }: StepExperimentsProp
           {otherModel.error}
         </p>
       )}
-      {step.branch && <BranchNote step={step} run={run} />}
-      {compared && <CompareSteps a={compared.a} b={compared.b} />}
-      {rerunOpen && <RerunPanel key={step.key} step={step} run={run} tools={tools} />}
-      {nativeStep && reparseAs !== "" && <p className="dbg-hint">A native step's output is the server's text; its calls came structured, so a re-read sees only the text.</p>}
-      {reparseAs !== "" && <ReparsePanel step={step} tools={tools} protocol={reparseAs} strict={strict} />}
+      <Suspense fallback={loadingPanel}>
+        {step.branch && <BranchNote step={step} run={run} />}
+        {compared && <CompareSteps a={compared.a} b={compared.b} />}
+        {rerunOpen && <RerunPanel key={step.key} step={step} run={run} tools={tools} />}
+        {nativeStep && reparseAs !== "" && <p className="dbg-hint">A native step's output is the server's text; its calls came structured, so a re-read sees only the text.</p>}
+        {reparseAs !== "" && <ReparsePanel step={step} tools={tools} protocol={reparseAs} strict={strict} />}
+      </Suspense>
     </div>
   );
 }

@@ -1,12 +1,14 @@
 // The compare action and view: one question through the server's native tool calling and
 // through the lab's middleware (prompt mode, a chosen protocol), side by side.
-import { useMemo, useState } from "react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { useCompareRuns, useLabStores, useRunState } from "../../app/lab-stores-context.tsx";
 import { listProtocols } from "toolcall-middleware/protocols/registry.ts";
 import { compareNativeAndPrompt, type ComparedRun } from "../../store/compare-runs.ts";
 import { StepFolder } from "../debugger/build-steps.ts";
-import { CompareSteps } from "../experiments/CompareSteps.tsx";
 import { comparable } from "../experiments/StepExperiments.tsx";
+
+// Loaded when a comparison is shown (the experiments' code is not on the first screen).
+const CompareSteps = lazy(() => import("../experiments/CompareSteps.tsx").then((m) => ({ default: m.CompareSteps })));
 
 export function CompareRuns() {
   const stores = useLabStores();
@@ -148,7 +150,11 @@ function CompareRunSteps({ a, b }: { a: ComparedRun; b: ComparedRun }) {
           ))}
         </select>
       </label>
-      {pair && <CompareSteps a={pair.a} b={pair.b} />}
+      {pair && (
+        <Suspense fallback={<p className="model-hint">Loading…</p>}>
+          <CompareSteps a={pair.a} b={pair.b} />
+        </Suspense>
+      )}
     </div>
   );
 }

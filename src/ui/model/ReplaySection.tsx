@@ -50,12 +50,14 @@ export function ReplaySection() {
         <div className="transcript-info" data-testid="transcript-info">
           <p className="transcript-title">{transcript.title}</p>
           {transcript.description && <p className="model-hint">{transcript.description}</p>}
-          <p className="model-hint">
-            {transcript.turns.length} turns{transcript.protocol ? ` · protocol ${transcript.protocol}` : ""}
+          {/* A transcript's entry is one model output, one loop step: named as the debugger names them. */}
+          <p className="model-hint" data-testid="transcript-steps">
+            {transcript.turns.length} recorded step{transcript.turns.length === 1 ? "" : "s"}
+            {transcript.protocol ? ` · protocol ${transcript.protocol}` : ""}
           </p>
         </div>
       )}
-      <StatusLine status={status} readyText="Replay engine ready: send a message to play the next turn." />
+      <StatusLine status={status} readyText="Replay engine ready: send a message to play its next recorded step." />
     </div>
   );
 }

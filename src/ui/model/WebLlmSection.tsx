@@ -29,19 +29,9 @@ export function WebLlmSection() {
   const loadingNow = status.state === "loading";
   const supportsThinking = "supportsThinkingToggle" in template && Boolean((template as { supportsThinkingToggle?: boolean }).supportsThinkingToggle);
 
-  if (gpu.state === "unavailable") {
-    return (
-      <div className="model-section">
-        <div className="engine-error" data-testid="no-webgpu-offer" role="status">
-          <p className="engine-error-message">{gpu.message}</p>
-          <p className="engine-error-suggestion">The replay engine plays recorded model output through the whole tool loop — no GPU needed.</p>
-          <button type="button" className="primary" data-testid="use-replay-button" onClick={() => selectEngineKind("replay")}>
-            Use the replay engine
-          </button>
-        </div>
-      </div>
-    );
-  }
+  // Without WebGPU the list stays browsable (sizes, families, protocols); loading says why it
+  // cannot, in words beside the button. The browser's reason itself is the header's notice: once.
+  const noGpu = gpu.state === "unavailable";
 
   return (
     <div className="model-section">
@@ -99,13 +89,24 @@ export function WebLlmSection() {
           Thinking (the model reasons before it answers)
         </label>
       )}
+      {noGpu && (
+        <div className="engine-error" data-testid="no-webgpu-offer" role="status">
+          <p className="engine-error-message" data-testid="load-needs-webgpu">
+            These models run on WebGPU, which this browser does not offer (see the notice above): they can be browsed, not loaded.
+          </p>
+          <p className="engine-error-suggestion">The replay engine plays recorded model output through the whole tool loop — no GPU needed.</p>
+          <button type="button" className="primary" data-testid="use-replay-button" onClick={() => selectEngineKind("replay")}>
+            Use the replay engine
+          </button>
+        </div>
+      )}
       <div className="model-buttons">
         {loadingNow ? (
           <button type="button" data-testid="cancel-load-button" onClick={cancelLoad}>
             Cancel
           </button>
         ) : (
-          <button type="button" className="primary" data-testid="load-model-button" disabled={loadedId === selected} onClick={() => void loadModel(selected)}>
+          <button type="button" className="primary" data-testid="load-model-button" disabled={noGpu || loadedId === selected} onClick={() => void loadModel(selected)}>
             {loadedId === selected ? "Loaded" : cached[selected] ? "Load (cached)" : "Download and load"}
           </button>
         )}
@@ -117,7 +118,8 @@ export function WebLlmSection() {
         </button>
       </div>
       {status.state === "loading" && <LoadProgressBar status={status} />}
-      {status.state === "error" && <EngineErrorBox status={status} offerReplay />}
+      {/* Without WebGPU the error is the browser's reason, already the header's notice and said above. */}
+      {status.state === "error" && !noGpu && <EngineErrorBox status={status} offerReplay />}
       <StatusLine
         status={status}
         readyText={`Ready: ${catalog.find((m) => m.id === loadedId)?.displayName ?? loadedId ?? ""}${waitingForGpu ? ` — ${GPU_WAIT_NOTE}` : ""}`}

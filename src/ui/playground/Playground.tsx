@@ -25,7 +25,7 @@ const EVENT_ROWS = 150;
 /** Past this many characters the output box stops wrapping lines. */
 const LARGE_OUTPUT_CHARS = 100_000;
 
-const SAMPLE = 'I will check the weather.\n<tool_call>\n{"name": "get_current_time", "arguments": {"timezone": "Europe/Paris"}}\n</tool_call>';
+const SAMPLE = 'I will look up the time in Paris.\n<tool_call>\n{"name": "get_current_time", "arguments": {"timezone": "Europe/Paris"}}\n</tool_call>';
 
 type ToolSource = PlaygroundState["toolSource"];
 

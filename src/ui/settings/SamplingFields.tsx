@@ -8,6 +8,7 @@ import type { SamplingField } from "../../store/generation-settings.ts";
 import { activeSamplingDefaults } from "../../store/sampling.ts";
 import { useConversation, useEngineState, useServerEngine } from "../../app/lab-stores-context.tsx";
 import { effectiveTemplate } from "../../store/server-engine.ts";
+import { clampNote } from "./clamp-note.ts";
 import { Field } from "./Field.tsx";
 
 interface FieldSpec {
@@ -32,6 +33,7 @@ const FIELDS: FieldSpec[] = [
 /** A number the person may leave to the default: empty shows the default and sends it. */
 function OptionalNumber({ spec, own, fallback, onChange }: { spec: FieldSpec; own: number | null | undefined; fallback: string; onChange: (value: number | null) => void }) {
   const [draft, setDraft] = useState<string | null>(null);
+  const [clamped, setClamped] = useState<string | null>(null);
   // WebLLM takes only an integer seed.
   const inRange = (value: number) => Number.isFinite(value) && value >= spec.min && value <= spec.max && (spec.field !== "seed" || Number.isInteger(value));
   const isOwn = own !== null && own !== undefined;
@@ -50,6 +52,7 @@ function OptionalNumber({ spec, own, fallback, onChange }: { spec: FieldSpec; ow
             value={draft ?? (isOwn ? String(own) : "")}
             onChange={(event) => {
               setDraft(event.target.value);
+              setClamped(null);
               if (event.target.value === "") return onChange(null);
               const value = event.target.valueAsNumber;
               if (inRange(value)) onChange(value);
@@ -58,6 +61,7 @@ function OptionalNumber({ spec, own, fallback, onChange }: { spec: FieldSpec; ow
               const value = event.target.valueAsNumber;
               const whole = spec.field === "seed" ? Math.round(value) : value;
               if (event.target.value !== "" && Number.isFinite(value)) onChange(Math.min(spec.max, Math.max(spec.min, whole)));
+              setClamped(event.target.value === "" ? null : clampNote(value, spec.min, spec.max));
               setDraft(null);
             }}
           />
@@ -68,6 +72,11 @@ function OptionalNumber({ spec, own, fallback, onChange }: { spec: FieldSpec; ow
               }}>
               use default
             </button>
+          )}
+          {clamped && (
+            <span className="field-hint field-clamped" role="status" data-testid={`${spec.testId}-clamped`}>
+              {clamped}
+            </span>
           )}
         </span>
       )}
@@ -133,7 +142,8 @@ export function SamplingFields({ settings, update }: { settings: ConversationSet
         {capNote(engine)}
       </p>
       <p className="field-hint" data-testid="setting-last-budget">
-        Latest step: {lastBudget ? describeBudget(lastBudget) : "no budget recorded yet."}
+        {/* An unknown cap is explained once, by the note above. */}
+        Latest step: {lastBudget ? (lastBudget.kind === "unknown" && engine?.contextWindowSize === undefined ? `max tokens ${lastBudget.requested?.toLocaleString("en-US") ?? "(engine default)"} sent as set.` : describeBudget(lastBudget)) : "no budget recorded yet."}
       </p>
     </fieldset>
   );

@@ -15,6 +15,7 @@ import { visibleName } from "../bidi/VisibleBidi.tsx";
 /** More tools than this (thousands, from an MCP server): the first are listed and a button shows the rest. */
 const LISTED_TOOLS = 200;
 import "./settings.css";
+import { clampNote } from "./clamp-note.ts";
 
 function NumberField(props: {
   label: string;
@@ -29,10 +30,12 @@ function NumberField(props: {
   // What the person is typing; committed while it is a valid number in range, clamped on blur,
   // so typing "512" is not cut to the minimum at its first digit.
   const [draft, setDraft] = useState<string | null>(null);
+  const [clamped, setClamped] = useState<string | null>(null);
   const inRange = (value: number) => Number.isFinite(value) && value >= props.min && value <= props.max;
   return (
     <Field label={props.label} {...(props.hint ? { hint: props.hint } : {})}>
       {(id) => (
+        <>
         <input
           id={id}
           type="number"
@@ -43,15 +46,23 @@ function NumberField(props: {
           value={draft ?? String(props.value)}
           onChange={(event) => {
             setDraft(event.target.value);
+            setClamped(null);
             const value = event.target.valueAsNumber;
             if (inRange(value)) props.onChange(value);
           }}
           onBlur={(event) => {
             const value = event.target.valueAsNumber;
             if (Number.isFinite(value)) props.onChange(Math.min(props.max, Math.max(props.min, value)));
+            setClamped(clampNote(value, props.min, props.max));
             setDraft(null);
           }}
         />
+        {clamped && (
+          <div className="field-hint field-clamped" role="status" data-testid={`${props.testId}-clamped`}>
+            {clamped}
+          </div>
+        )}
+        </>
       )}
     </Field>
   );

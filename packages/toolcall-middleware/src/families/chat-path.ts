@@ -30,6 +30,8 @@ export function chatTurnsOf(conv: ConvTemplate, turns: ConvTurns, prefixText: st
   const last = turns.turns.at(-1);
   if (!last || last.role === "assistant") return undefined;
   if (prefixText !== "" && turns.systemPrompt === "") return undefined;
+  // A turn's header stands between turns, where WebLLM's formatter writes nothing.
+  if (turns.turns.some((turn) => turn.header !== undefined)) return undefined;
   // WebLLM's cache ends an assistant turn where the model stopped; what the template writes after
   // it is the rest of the assistant's role template (Ministral 3's `</s>`) and the separator of
   // that turn (all templates here have one separator).

@@ -87,7 +87,9 @@ export function convTurns(conv: ConvTemplate, messages: TemplateMessage[], rules
     let text: string;
     // A family that writes its turns itself writes replies from the message (Mistral v0.3's calls with their ids).
     if (role === "assistant" && !rules.writeTurn && writesGenerated(message, keepsReasoning, rules)) {
-      text = message.generated;
+      // A reply whose prompt opened its think block (Qwen3.5, thinking on) was generated after that opener.
+      const opened = rules.thinkingOpener !== undefined && message.reasoning !== undefined && !message.generated.startsWith("<think>");
+      text = opened ? rules.thinkingOpener + message.generated : message.generated;
     } else {
       text = rules.trimContent ? message.content.trim() : message.content;
       if (role === "assistant" && keepsReasoning && (message.reasoning || rules.emptyThinkBlocks || index === messages.length - 1)) {
@@ -98,7 +100,8 @@ export function convTurns(conv: ConvTemplate, messages: TemplateMessage[], rules
     if (rules.writeTurn) {
       text = rules.writeTurn({ role, text, ...(message.header ? { header: message.header } : {}), first: i === 0, lastUser: index === lastUser, system: hasSystem ? first.content : "" });
     }
-    return { role, text };
+    // A family that writes its turns itself has placed the header already.
+    return { role, text, ...(message.header && role === "user" && !rules.writeTurn ? { header: message.header } : {}) };
   });
   return { systemPrompt, systemMessage, turns };
 }
@@ -108,16 +111,16 @@ export function renderConvTemplate(conv: ConvTemplate, messages: TemplateMessage
   const contentSep = conv.role_content_sep ?? ": ";
   const emptySep = conv.role_empty_sep ?? ": ";
   let out = prefixText + systemPrompt;
-  turns.forEach(({ role, text }, i) => {
+  turns.forEach(({ role, text, header = "" }, i) => {
     const roleString = conv.roles[role] ?? conv.roles.user;
     let body = text;
     const roleTemplate = conv.role_templates?.[role];
     if (roleTemplate !== undefined) body = fill(roleTemplate, PLACEHOLDER[role], text).replace(PLACEHOLDER.function, "");
     const rolePrefix = conv.add_role_after_system_message === false && systemPrompt !== "" && i === 0 ? "" : roleString + contentSep;
-    out += rolePrefix + body + conv.seps[i % conv.seps.length];
+    out += header + rolePrefix + body + conv.seps[i % conv.seps.length];
   });
   if (options.addGenerationPrompt) {
-    out += options.enableThinking === false ? conv.roles.assistant + contentSep + EMPTY_THINK_BLOCK : conv.roles.assistant + emptySep;
+    out += options.enableThinking === false ? conv.roles.assistant + contentSep + EMPTY_THINK_BLOCK : conv.roles.assistant + emptySep + (rules.thinkingOpener ?? "");
   }
   return out;
 }
@@ -147,11 +150,17 @@ export function chatTemplateFromConv(conv: ConvTemplate, extras: ConvTemplateExt
   const stop = [...new Set([...conv.stop_str, ...(extras.extraStop ?? [])].filter(Boolean))];
   const toolFraming = extras.toolFraming;
   const prefixText = extras.prefixText ?? "";
+  // Thinking on (or left to the template, whose default is on) and a template that opens the think block itself.
+  const opener = enableThinking !== false ? extras.rules?.thinkingOpener : undefined;
   return {
     name: supportsThinkingToggle && enableThinking === false ? `${conv.name} (thinking off)` : conv.name,
     conv,
     prefixText,
-    chatTurns: (messages) => (writer ? writer.chatTurns(messages, enableThinking) : chatTurnsOf(conv, convTurns(conv, messages, extras.rules), prefixText, enableThinking)),
+    // WebLLM's chat path opens a reply with the role alone (or Qwen3's empty think block): a prompt
+    // that ends inside an opened think block takes the raw path.
+    chatTurns: (messages) =>
+      writer ? writer.chatTurns(messages, enableThinking) : opener ? undefined : chatTurnsOf(conv, convTurns(conv, messages, extras.rules), prefixText, enableThinking),
+    ...(opener ? { opensReasoning: opener.trim() } : {}),
     supportsThinkingToggle,
     stop,
     controlTokens: extras.controlTokens,

@@ -73,6 +73,11 @@ export interface FamilyRules {
    * loop of the current question) as a think block, and drops it from earlier turns.
    */
   thinkBlocksAfterLastQuery?: boolean;
+  /**
+   * What the template opens the reply with when thinking is on (Qwen3.5's "<think>\n"): the prompt
+   * ends inside the think block, and the output starts in reasoning (ChatTemplate.opensReasoning).
+   */
+  thinkingOpener?: string;
   /** With thinkBlocksAfterLastQuery: every such turn gets a think block, an empty one too (Qwen3.5; Qwen3 writes an empty one only on the last turn). */
   emptyThinkBlocks?: boolean;
   /**
@@ -114,5 +119,6 @@ export interface ConvTurns {
   systemPrompt: string;
   /** The system message inside it. */
   systemMessage: string;
-  turns: Array<{ role: "user" | "assistant" | "tool"; text: string }>;
+  /** `header`: what the template writes before the turn (a tool list before the first [INST]). */
+  turns: Array<{ role: "user" | "assistant" | "tool"; text: string; header?: string }>;
 }

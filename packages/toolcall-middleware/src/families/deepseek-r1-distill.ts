@@ -5,7 +5,7 @@
 // protocol, with the template's writing of calls and outputs, is the nearest.
 import type { ToolFraming } from "../types.ts";
 import type { ConvTemplate } from "./conv-template.ts";
-import { deepseekToolFraming } from "./deepseek-v3.ts";
+import { deepseekAssistant, deepseekToolFraming } from "./deepseek-v3.ts";
 import { penaltiesOff, THINKING_MAX_TOKENS } from "./sampling.ts";
 import type { ModelFamily } from "./types.ts";
 
@@ -23,7 +23,7 @@ const controlTokens = [BOS, EOS, "<｜User｜>", "<｜Assistant｜>", "<think>",
  */
 export const deepseekR1DistillToolFraming: ToolFraming = {
   protocol: "deepseek-v3",
-  renderAssistant: deepseekToolFraming.renderAssistant!,
+  renderAssistant: deepseekAssistant(),
   renderToolResult: deepseekToolFraming.renderToolResult!,
 };
 

@@ -1,5 +1,6 @@
 // DeepSeek V3 (server only): `<｜begin▁of▁sentence｜>{system}<｜User｜>…<｜Assistant｜>…<｜end▁of▁sentence｜>`.
 import type { ChatTemplate, ToolCall, ToolFraming } from "../types.ts";
+import { pyJson } from "./py-json.ts";
 import { labDefaults } from "./sampling.ts";
 import { splitSystem } from "./split-system.ts";
 import type { ModelFamily } from "./types.ts";
@@ -15,21 +16,29 @@ const controlTokens = [BOS, EOS, "<｜User｜>", "<｜Assistant｜>", CALLS_BEGI
 /** `<｜` in JSON is written `\u003c｜`: the same JSON, and no control token a value could forge. */
 const inertJson = (json: string) => json.replaceAll("<｜", "\\u003c｜");
 
-const deepseekCall = (call: ToolCall) => `<｜tool▁call▁begin｜>function<｜tool▁sep｜>${call.name}\n\`\`\`json\n${inertJson(JSON.stringify(call.arguments))}\n\`\`\`<｜tool▁call▁end｜>`;
+/** One call; `json` writes the arguments as the client sent them. */
+const deepseekCall = (call: ToolCall, json: (value: unknown) => string) => `<｜tool▁call▁begin｜>function<｜tool▁sep｜>${call.name}\n\`\`\`json\n${inertJson(json(call.arguments))}\n\`\`\`<｜tool▁call▁end｜>`;
+
+/** A turn's text, then its calls one a line in one block (R1-Distill's template: the arguments compact, as a JS client sends them). */
+export const deepseekAssistant =
+  (json: (value: unknown) => string = JSON.stringify): NonNullable<ToolFraming["renderAssistant"]> =>
+  (message) =>
+    message.toolCalls?.length ? `${message.content}${CALLS_BEGIN}${message.toolCalls.map((call) => deepseekCall(call, json)).join("\n")}${CALLS_END}` : message.content;
 
 /**
- * DeepSeek's own writing of its tool calls (its chat template's, as DeepSeek-R1's and V3's share
- * it): calls right after the reply's text, one a line, the arguments as the compact JSON an OpenAI
- * client sends; each result its own tool turn; the template puts the results between
- * <｜tool▁outputs▁begin｜> and <｜tool▁outputs▁end｜> and the model answers right after them,
+ * DeepSeek V3's own writing of its tool calls (V3-0324's chat template, as vLLM's and SGLang's
+ * V3 tool templates keep it): calls right after the reply's text, one a line, the arguments with
+ * Python's spacing (`{"location": "Paris"}`: the templates' `tojson`, and what a Python client's
+ * json.dumps sends); each result its own tool turn, consecutive outputs joined by a newline
+ * (`<｜tool▁output▁end｜>\n<｜tool▁output▁begin｜>`, V3's join; R1's writes none), all between
+ * <｜tool▁outputs▁begin｜> and <｜tool▁outputs▁end｜>, and the model answers right after them,
  * without an <｜Assistant｜> of its own. The template lists no tools: the protocol's tool section
- * stays in the system text. Where the template never resets its "first call" and "first output"
- * flags (a second round of calls would lose their opening markers), the lab opens every round.
+ * stays in the system text. Every round of calls opens its own block, as V3-0324's template does.
  */
 export const deepseekToolFraming: ToolFraming = {
   protocol: "deepseek-v3",
   toolResultRole: "tool",
-  renderAssistant: (message) => (message.toolCalls?.length ? `${message.content}${CALLS_BEGIN}${message.toolCalls.map(deepseekCall).join("\n")}${CALLS_END}` : message.content),
+  renderAssistant: deepseekAssistant(pyJson),
   renderToolResult: (message, escape = (text) => text) => `<｜tool▁output▁begin｜>${escape(message.content)}<｜tool▁output▁end｜>`,
 };
 
@@ -44,7 +53,7 @@ const deepseekV3Template: ChatTemplate = {
     let inOutputs = false;
     for (const message of turns) {
       if (message.role === "tool") {
-        out += (inOutputs ? "" : OUTPUTS_BEGIN) + message.content;
+        out += (inOutputs ? "\n" : OUTPUTS_BEGIN) + message.content;
         inOutputs = true;
         continue;
       }

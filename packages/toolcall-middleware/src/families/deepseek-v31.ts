@@ -65,7 +65,7 @@ function deepseekV31Template(thinking: boolean): ChatTemplate {
   return {
     name: "deepseek-v3.1",
     stop: [EOS],
-    controlTokens,
+  controlTokens,
     toolFraming: deepseekV31ToolFraming,
     render(messages, { addGenerationPrompt }) {
       // Every system message goes first, joined by a blank line.
@@ -106,6 +106,8 @@ export const deepseekV31: ModelFamily = {
   templateLabel: "DeepSeek V3.1",
   serverNames: /deepseek-v3\.1/i,
   template: ({ enableThinking }) => deepseekV31Template(enableThinking === true),
+  // `thinking`; the template's default is off.
+  thinking: { defaultOn: () => false },
   controlTokens,
   protocol: { trained: "deepseek-v3", fallback: "deepseek-v3", why: "DeepSeek V3.1 was trained on <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}, which the deepseek-v3 protocol reads" },
   sampling: () => labDefaults("DeepSeek V3.1"),

@@ -83,7 +83,7 @@ function deepseekV32Template(thinking: boolean): ChatTemplate {
   return {
     name: "deepseek-v3.2",
     stop: [EOS],
-    controlTokens,
+  controlTokens,
     toolFraming: deepseekV32ToolFraming,
     render(messages, { addGenerationPrompt }) {
       const lastUser = messages.findLastIndex((message) => message.role === "user");
@@ -120,6 +120,8 @@ export const deepseekV32: ModelFamily = {
   serverNames: /deepseek-v3\.2/i,
   // Thinking unset is on, as llama.cpp's template defaults enable_thinking to true.
   template: ({ enableThinking }) => deepseekV32Template(enableThinking !== false),
+  // The thinking mode; on unless switched off.
+  thinking: { defaultOn: () => true },
   controlTokens,
   protocol: { trained: "deepseek-v32", fallback: "deepseek-v32", why: "DeepSeek V3.2 was trained on its <｜DSML｜function_calls> format" },
   sampling: () => labDefaults("DeepSeek V3.2"),

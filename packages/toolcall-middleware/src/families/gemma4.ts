@@ -9,6 +9,8 @@ import { chatTurnsOf } from "./chat-path.ts";
 import { convTurns, type ConvTemplate, type FamilyRules, type RenderOptions, type TurnWriter } from "./conv-template.ts";
 import { penaltiesOff, REPLY_MAX_TOKENS, THINKING_MAX_TOKENS } from "./sampling.ts";
 import type { ModelFamily } from "./types.ts";
+import { toolResultEscaper } from "../protocols/escape-tool-result.ts";
+import { jsonResultValue } from "./json-result.ts";
 
 const BOS = "<bos>";
 const TURN_END = "<turn|>\n";
@@ -75,7 +77,10 @@ export function renderGemma4(messages: TemplateMessage[], options: RenderOptions
   const { systemMessage, turns } = convTurns(conv, messages, rules);
   const rest = messages[0]?.role === "system" ? messages.slice(1) : messages;
   let out = BOS;
-  if (thinking || systemMessage !== "") out += `<|turn>system\n${thinking ? THINK : ""}${systemMessage}${TURN_END}`;
+  // The current template writes a newline after <|think|> (its first release wrote none).
+  if (thinking || systemMessage !== "") out += `<|turn>system\n${thinking ? `${THINK}\n` : ""}${systemMessage}${TURN_END}`;
+  // The thought of a turn that made calls after the last user message is kept (the current template's reasoning guard).
+  const lastUser = rest.findLastIndex((message) => message.role === "user");
   // Only Gemma 4's own results (the gemma4 protocol's <|tool_response> blocks) continue the model's
   // turn; another protocol's tool-turn results get a user turn (the template has no tool role).
   const roleOf = (i: number) => {
@@ -88,6 +93,8 @@ export function renderGemma4(messages: TemplateMessage[], options: RenderOptions
     const next = roleOf(i + 1);
     if (role === "assistant" || role === "tool") {
       if (!open) out += MODEL_TURN;
+      const reasoning = role === "assistant" && i > lastUser && text.startsWith("<|tool_call>") ? rest[i]!.reasoning : undefined;
+      if (reasoning) out += `${EMPTY_THOUGHT.replace("<channel|>", "")}${reasoning}\n<channel|>`;
       out += text;
       // Results continue the turn of the calls they answer, and the model's next words continue
       // it too (as it generates them; gemma4.jinja opens a new model turn for a next call
@@ -99,10 +106,9 @@ export function renderGemma4(messages: TemplateMessage[], options: RenderOptions
     }
     out += `<|turn>user\n${text}${TURN_END}`;
   });
-  if (options.addGenerationPrompt) {
-    if (!open) out += MODEL_TURN;
-    if (!thinking) out += EMPTY_THOUGHT;
-  }
+  // After results the model generates on in its open turn: the template's current version writes
+  // nothing there (its first release wrote the empty thought channel after them too).
+  if (options.addGenerationPrompt && !open) out += MODEL_TURN + (thinking ? "" : EMPTY_THOUGHT);
   return out;
 }
 
@@ -125,7 +131,40 @@ const writer: TurnWriter = { render: renderGemma4, chatTurns: gemma4ChatTurns };
  * system text (no blank line), results in the model's turn. The protocol's own calls, results
  * and declarations are the template's already.
  */
-export const gemma4ToolFraming: ToolFraming = { protocol: "gemma4", systemJoin: "", toolResultRole: "tool" };
+export const gemma4ToolFraming: ToolFraming = {
+  protocol: "gemma4",
+  systemJoin: "",
+  toolResultRole: "tool",
+  renderToolResult: (message, escape = toolResultEscaper([])) => {
+    const json = jsonResultValue(message.content, escape);
+    const value = json?.value;
+    const body = json && isMapping(value) ? responseFields(value) : `{value:${gemmaResultValue(json ? value : escape(message.content))}}`;
+    return `${TOOL_RESPONSE}response:${message.name}${body}<tool_response|>`;
+  },
+};
+
+const QUOTE = '<|"|>';
+const isMapping = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * A result's value in Gemma's own syntax, as the template's format_argument writes a tool
+ * response (keys bare and sorted, strings between <|"|>, numbers and booleans bare); its strings
+ * are escaped already.
+ */
+function gemmaResultValue(value: unknown): string {
+  if (typeof value === "string") return `${QUOTE}${value}${QUOTE}`;
+  if (Array.isArray(value)) return `[${value.map(gemmaResultValue).join(",")}]`;
+  if (isMapping(value)) return responseFields(value);
+  return String(value);
+}
+
+/** `{key:value,…}`, keys sorted as the template's dictsort sorts them. */
+function responseFields(value: Record<string, unknown>): string {
+  return `{${Object.keys(value)
+    .sort()
+    .map((key) => `${key}:${gemmaResultValue(value[key])}`)
+    .join(",")}}`;
+}
 
 export const gemma4: ModelFamily = {
   id: "gemma4",
@@ -138,6 +177,8 @@ export const gemma4: ModelFamily = {
   // not MedGemma 4B ("medgemma-4b-it", a Gemma 3).
   serverNames: /gemma-?4(?=$|[-_:/\s])/i,
   conv: { template: conv, extras: { prefixText: BOS, extraStop: ["<eos>", "<|tool_response>"], controlTokens: GEMMA4_TOKENS, supportsThinkingToggle: true, rules, toolFraming: gemma4ToolFraming, writer } },
+  // enable_thinking; the template writes thinking off unless it is set.
+  thinking: { defaultOn: () => false },
   controlTokens: GEMMA4_TOKENS,
   protocol: { trained: "gemma4", fallback: "pythonic", why: "Gemma 4 was trained on its own <|tool_call>call:f{…} format" },
   // Google's values for Gemma 4 (temperature 1.0, top_p 0.95, top_k 64, with thinking on and off)

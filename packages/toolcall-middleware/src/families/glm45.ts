@@ -47,7 +47,7 @@ function glmTemplate(thinking: boolean): ChatTemplate {
     name: "glm45",
     // generation_config.json's eos_token_id: <|endoftext|>, <|user|>, <|observation|>.
     stop: ["<|endoftext|>", "<|user|>", "<|observation|>"],
-    controlTokens,
+  controlTokens,
     toolFraming: glmToolFraming,
     render(messages, { addGenerationPrompt }) {
       let out = "[gMASK]<sop>";
@@ -89,6 +89,8 @@ export const glm45: ModelFamily = {
   // GLM-4.5, 4.5-Air, 4.6 (zai-org/… and the older THUDM/… names); not GLM-4.7, whose template writes calls without line breaks.
   serverNames: /glm-?4\.(?:5|6)(?![\d])/i,
   template: ({ enableThinking }) => glmTemplate(enableThinking !== false),
+  // enable_thinking; the template's default is on.
+  thinking: { defaultOn: () => true },
   controlTokens,
   protocol: { trained: "glm45", fallback: "xml", why: "GLM-4.5 and 4.6 were trained on <tool_call>NAME<arg_key>…</arg_key><arg_value>…</arg_value>" },
   // zai-org's model cards give no sampling values the lab checked; its defaults, with room for a think block when thinking.
@@ -130,7 +132,7 @@ function glm47Template(thinking: boolean): ChatTemplate {
   return {
     name: "glm47",
     stop: ["<|endoftext|>", "<|user|>", "<|observation|>"],
-    controlTokens,
+  controlTokens,
     toolFraming: glm47ToolFraming,
     render(messages, { addGenerationPrompt }) {
       let out = "[gMASK]<sop>";
@@ -169,6 +171,8 @@ export const glm47: ModelFamily = {
   templateLabel: "GLM-4.7 (<|user|>, think blocks, <arg_key> calls without line breaks)",
   serverNames: /glm-?4\.7(?![\d])/i,
   template: ({ enableThinking }) => glm47Template(enableThinking !== false),
+  // enable_thinking; the template's default is on.
+  thinking: { defaultOn: () => true },
   controlTokens,
   protocol: { trained: "glm45", fallback: "xml", why: "GLM-4.7 was trained on <tool_call>NAME<arg_key>…</arg_key><arg_value>…</arg_value> (written without line breaks)" },
   sampling: (thinking) => ({ ...labDefaults(thinking ? "GLM-4.7, thinking on" : "GLM-4.7, thinking off"), ...(thinking ? { maxTokens: THINKING_MAX_TOKENS } : {}) }),

@@ -81,7 +81,7 @@ function gptOssTemplate(enableThinking?: boolean): ChatTemplate {
     name: "gpt-oss",
     // <|call|> ends a turn that calls a tool, <|return|> the final answer.
     stop: [RETURN, CALL],
-    controlTokens,
+  controlTokens,
     toolFraming: gptOssToolFraming,
     render(messages, { addGenerationPrompt }) {
       const system = messages[0]?.role === "system" ? messages[0] : undefined;
@@ -116,6 +116,8 @@ export const gptOss: ModelFamily = {
   templateLabel: "gpt-oss (harmony)",
   serverNames: /gpt-oss/i,
   template: ({ enableThinking }) => gptOssTemplate(enableThinking),
+  // Reasoning effort: low with the switch off, the template's medium with it on (its default).
+  thinking: { defaultOn: () => true },
   controlTokens,
   protocol: { trained: "harmony", fallback: "harmony", why: "gpt-oss was trained on OpenAI's harmony format (to=functions.NAME on the commentary channel)" },
   // OpenAI's gpt-oss README recommends temperature 1.0 and top_p 1.0; the model always reasons.

@@ -32,36 +32,34 @@ function hermesTool(tool: ToolSpec): string {
   return `{"type": "function", "function": {"name": "${tool.name}", "description": "${tool.name}(${signature}) - ${tool.description}\n\n${args}", "parameters": ${parameters}}`;
 }
 
-const hermesCall = (call: ToolCall) => `<tool_call>\n{ "arguments": ${inertJson(pyJson(call.arguments))}, "name": "${call.name}"}\n</tool_call> `;
+const hermesCall = (call: ToolCall) => `<tool_call>\n{"name": "${call.name}", "arguments": ${inertJson(pyJson(call.arguments))}}\n</tool_call>`;
 
 /**
- * Hermes 3's own function-calling prompt (Nous's tool_use template, as vLLM serves Hermes models
- * with it): its tool list with Python-style signatures, calls as `{ "arguments": …, "name": …}`
- * in <tool_call> tags without the reply's text, results in a `tool` turn as
- * `{"name": …, "content": …}` in <tool_response> tags. The template writes the tool block without
- * opening a system turn (but closes one) and a system message as a second system turn after it;
- * the lab writes one system turn, as the model card's function-calling example shows it: the
- * tool block, then the system message after a blank line.
+ * Nous's own function-calling prompt (the `tool_use` chat template of Hermes 3 and, in its
+ * current version, Hermes 2 Pro; vLLM serves Hermes models with an earlier copy): the tool list
+ * with Python-style signatures in a system turn of its own, a system message in a second system
+ * turn after it; calls as `{"name": …, "arguments": …}` in <tool_call> tags, one a line, without
+ * the reply's text; the results of one turn in one `tool` turn, each as it came in
+ * <tool_response> tags, one a line. (The template writes no newline after that turn's
+ * <|im_end|>, and one before it except on the conversation's last message; the lab writes
+ * ChatML's `<|im_end|>\n` there as after every turn: a stated difference.)
  */
-export const hermes3ToolFraming: ToolFraming = hermesToolFraming('{"name": <function-name>, "arguments": <args-dict>}');
-
-/** Nous's tool framing; `example` is the call shape the prompt shows (Hermes 2 Pro's template gives the keys the other way round). */
-export function hermesToolFraming(example: string): ToolFraming {
-  return {
-    protocol: "hermes",
-    placement: "system-start",
-    toolResultRole: "tool",
-    toolSection: (tools) =>
-      "You are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> " +
-      tools.map(hermesTool).join("\n") +
-      ' </tools>Use the following pydantic model json schema for each tool call you will make: {"properties": {"arguments": {"title": "Arguments", "type": "object"}, "name": {"title": "Name", "type": "string"}}, "required": ["arguments", "name"], "title": "FunctionCall", "type": "object"}\n' +
-      "For each function call return a json object with function name and arguments within <tool_call></tool_call> XML tags as follows:\n<tool_call>\n" +
-      `${example}\n</tool_call>`,
-    renderAssistant: (message) => (message.toolCalls?.length ? message.toolCalls.map(hermesCall).join("\n") : message.content),
-    renderToolResult: (message, escape = (text) => text) =>
-      `<tool_response>\n{"name": "${message.name}", "content": ${inertJson(JSON.stringify(escape(message.content)))}}\n</tool_response> `,
-  };
-}
+export const hermes3ToolFraming: ToolFraming = {
+  protocol: "hermes",
+  placement: "system-start",
+  systemJoin: "<|im_end|>\n<|im_start|>system\n",
+  toolResultRole: "tool",
+  toolSection: (tools) =>
+    "You are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> " +
+    tools.map(hermesTool).join("\n") +
+    // The schema's closing "}}" is the template's own (one brace too many).
+    ' </tools>Use the following pydantic model json schema for each tool call you will make: {"properties": {"name": {"title": "Name", "type": "string"}, "arguments": {"title": "Arguments", "type": "object"}}, "required": ["name", "arguments"], "title": "FunctionCall", "type": "object"}}\n' +
+    "For each function call return a json object with function name and arguments within <tool_call></tool_call> XML tags as follows:\n<tool_call>\n" +
+    '{"name": <function-name>, "arguments": <args-dict>}\n</tool_call>',
+  renderAssistant: (message) => (message.toolCalls?.length ? message.toolCalls.map(hermesCall).join("\n") : message.content),
+  renderToolResult: (message, escape = (text) => text) => `<tool_response>\n${escape(message.content)}\n</tool_response>`,
+  joinToolResults: (rendered) => rendered.join("\n"),
+};
 
 const controlTokens = [LLAMA3_BOS, ...CHATML_TOKENS, ...LLAMA3_END_TOKENS, "<tool_call>", "</tool_call>"];
 

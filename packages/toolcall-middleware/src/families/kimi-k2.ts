@@ -98,7 +98,7 @@ export const kimiK2Thinking: ModelFamily = {
   label: "Kimi K2 Thinking",
   templateName: "kimi-k2-thinking",
   templateLabel: "Kimi K2 Thinking (<|im_user|>, think blocks, tool sections)",
-  serverNames: /kimi-?k2.*thinking/i,
+  serverNames: /^(?:(?!kimi-?k2)[^])*kimi-?k2[^]*?thinking/i,
   template: () => kimiTemplate(true),
   controlTokens,
   protocol: { trained: "kimi-k2", fallback: "hermes", why: "Kimi K2 was trained on <|tool_calls_section_begin|> with functions.NAME:IDX ids" },

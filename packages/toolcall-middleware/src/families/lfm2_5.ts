@@ -1,5 +1,5 @@
 // LFM2.5 (Liquid AI; server only): LFM2's ChatML turns, with a template of its own for tools:
-// "Today's date" and the tool list as plain JSON after "List of tools: " (no <|tool_list_start|>),
+// the tool list as plain JSON after "List of tools: " (no <|tool_list_start|>),
 // calls as a pythonic list between <|tool_call_start|> and <|tool_call_end|> after the reply's
 // text, results as the bare text of a `tool` turn. The lfm2 protocol reads its calls.
 import { pythonLiteral } from "../protocols/pythonic/protocol.ts";
@@ -10,9 +10,6 @@ import { pyJson } from "./py-json.ts";
 import { labDefaults } from "./sampling.ts";
 import type { ModelFamily } from "./types.ts";
 
-/** strftime("%Y-%m-%d") of the day of rendering, as the template's strftime_now writes it. */
-const isoDay = (day: Date) => `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, "0")}-${String(day.getDate()).padStart(2, "0")}`;
-
 /** The template's format_arg_value: a string in single quotes, a mapping as JSON, anything else as Python writes it. */
 function argValue(value: unknown): string {
   if (value !== null && typeof value === "object" && !Array.isArray(value)) return protectJson(pyJson(value));
@@ -22,15 +19,16 @@ function argValue(value: unknown): string {
 const lfm25Call = (call: ToolCall) => `${call.name}(${Object.entries(call.arguments).map(([name, value]) => `${name}=${argValue(value)}`).join(", ")})`;
 
 /**
- * LFM2.5's template (LFM2.5-8B-A1B's): the system message, a blank line, the date and the tool
- * list (`tools | tojson`, the OpenAI shape); calls after the reply's text. Where the template
+ * LFM2.5's template (LFM2.5-8B-A1B's, as llama.cpp keeps it at de3ff815): the system message, a
+ * newline and the tool list (each tool's `tojson`, the OpenAI shape, joined by ", " in brackets;
+ * the earlier copy wrote a blank line and "Today's date" first); calls after the reply's text. Where the template
  * writes a string argument between single quotes as it is, the lab escapes quotes and
  * backslashes (Python's own literal), so that a value cannot end its string.
  */
 export const lfm25ToolFraming: ToolFraming = {
   protocol: "lfm2",
-  systemJoin: "\n\n",
-  toolSection: (tools) => `Today's date: ${isoDay(new Date())}\n\nList of tools: ${protectJson(pyJson(tools.map(openAiTool)))}`,
+  systemJoin: "\n",
+  toolSection: (tools) => `List of tools: ${protectJson(pyJson(tools.map(openAiTool)))}`,
   toolResultRole: "tool",
   renderAssistant: (message) => (message.toolCalls?.length ? `${message.content}<|tool_call_start|>[${message.toolCalls.map(lfm25Call).join(", ")}]<|tool_call_end|>` : message.content),
   renderToolResult: (message, escape = (text) => text) => escape(message.content),
@@ -41,7 +39,7 @@ export const lfm2_5: ModelFamily = {
   id: "lfm2.5",
   label: "LFM2.5",
   templateName: "lfm2_5",
-  templateLabel: "LFM2.5 (ChatML, date and tool list, pythonic calls)",
+  templateLabel: "LFM2.5 (ChatML, tool list, pythonic calls)",
   serverNames: /lfm-?2\.5/i,
   conv: { template: { ...lfm2.conv!.template, name: "lfm2_5" }, extras: { ...lfm2.conv!.extras, prefixText: LFM2_BOS, controlTokens: LFM2_TOKENS, toolFraming: lfm25ToolFraming } },
   protocol: { trained: "lfm2", fallback: "lfm2", why: "LFM2.5 was trained on LFM2's <|tool_call_start|>[f(a=1)] calls" },

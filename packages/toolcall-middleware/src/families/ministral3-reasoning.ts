@@ -10,7 +10,7 @@
 // lab keeps that default (written when the conversation's system prompt is empty) and drops the
 // `{function_string}` placeholder as for the Instruct model.
 import type { ToolFraming } from "../types.ts";
-import { ministral3, ministral3Turns, v13ToolFraming } from "./ministral3.ts";
+import { chatPathToolFraming, ministral3, ministral3Turns, v13ServerTemplate, v13ToolFraming } from "./ministral3.ts";
 import { TEKKEN_CONTROL_TOKENS } from "./mistral-tools.ts";
 import { penaltiesOff, THINKING_MAX_TOKENS } from "./sampling.ts";
 import type { ModelFamily } from "./types.ts";
@@ -35,6 +35,11 @@ export const v13ThinkToolFraming: ToolFraming = {
   },
 };
 
+const reasoningConv: NonNullable<ModelFamily["conv"]> = {
+  template: { name: "ministral3_reasoning", system_message: MINISTRAL3_REASONING_SYSTEM, ...ministral3Turns },
+  extras: { prefixText: "<s>", controlTokens: TEKKEN_CONTROL_TOKENS, toolFraming: chatPathToolFraming(v13ThinkToolFraming) },
+};
+
 export const ministral3Reasoning: ModelFamily = {
   ...ministral3,
   id: "ministral3-reasoning",
@@ -43,11 +48,9 @@ export const ministral3Reasoning: ModelFamily = {
   templateLabel: "Ministral 3 Reasoning (v13 Tekken, [THINK] reasoning)",
   webllmIds: /^Ministral-3-\d+B-Reasoning-/i,
   catalogLabel: () => "Ministral 3 Reasoning",
-  serverNames: /ministral-?3[-:]\d+b.*reasoning/i,
-  conv: {
-    template: { name: "ministral3_reasoning", system_message: MINISTRAL3_REASONING_SYSTEM, ...ministral3Turns },
-    extras: { prefixText: "<s>", controlTokens: TEKKEN_CONTROL_TOKENS, toolFraming: v13ThinkToolFraming },
-  },
+  serverNames: /^(?:(?!ministral-?3[-:]\d)[^])*ministral-?3[-:]\d+b[^]*?reasoning/i,
+  conv: reasoningConv,
+  template: v13ServerTemplate(reasoningConv, v13ThinkToolFraming),
   protocol: { trained: "mistral", fallback: "mistral", why: "Ministral 3 was trained on [TOOL_CALLS]NAME[ARGS]{…}, reasoning in [THINK]" },
   // The model card's recommended values for the Reasoning models.
   sampling: () => ({ label: "Ministral 3 Reasoning", source: "Ministral 3 Reasoning's model card (temperature 0.7, top-p 0.95)", maxTokens: THINKING_MAX_TOKENS, temperature: 0.7, topP: 0.95, ...penaltiesOff }),

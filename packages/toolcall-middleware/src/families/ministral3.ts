@@ -11,26 +11,41 @@
 // prompt; (2) no default system message: mlc's is Le Chat's long prompt with `{today}` and
 // `{yesterday}` placeholders WebLLM never fills, and mistral-common's template writes none.
 import type { ToolFraming } from "../types.ts";
+import { chatTemplateFromConv } from "./conv-template.ts";
 import type { ConvTemplate } from "./conv-types.ts";
 import { mistralToolsJson, namedArgsCalls, TEKKEN_CONTROL_TOKENS } from "./mistral-tools.ts";
 import { penaltiesOff, REPLY_MAX_TOKENS } from "./sampling.ts";
 import type { ModelFamily } from "./types.ts";
 
 /**
- * v13's writing of the mistral protocol. One difference on the chat path: the tool list opens the
- * first user turn's text, inside its [INST] (`[INST][AVAILABLE_TOOLS]…[/AVAILABLE_TOOLS]text`),
- * where the template writes it just before that [INST]; a conv_template has no slot between the
- * system turn and the first user turn. The same tokens, [INST] moved by one place.
+ * v13's writing of the mistral protocol, as mistral-common's InstructTokenizerV13, its v13.jinja
+ * and the Hugging Face template write it: the tool list just before the first [INST]
+ * (`[AVAILABLE_TOOLS]…[/AVAILABLE_TOOLS][INST]text`). A server's prompt mode and render-prompt
+ * with a server model name write that.
  */
 export const v13ToolFraming: ToolFraming = {
   protocol: "mistral",
-  placement: "first-user",
+  placement: "before-first-user",
   toolResultRole: "tool",
   toolSection: (tools) => `[AVAILABLE_TOOLS]${mistralToolsJson(tools)}[/AVAILABLE_TOOLS]`,
   renderAssistant: (message) => (message.toolCalls?.length ? `${message.content}${namedArgsCalls(message.toolCalls, false)}` : message.content),
   // The conv_template's tool role writes [TOOL_RESULTS]…[/TOOL_RESULTS] around the text.
   renderToolResult: (message, escape = (text) => text) => escape(message.content),
 };
+
+/**
+ * On WebLLM's chat path (a WebLLM model id) the tool list opens the first user turn's text, inside
+ * its [INST] (`[INST][AVAILABLE_TOOLS]…[/AVAILABLE_TOOLS]text`): a conv_template has no slot
+ * between the system turn and the first user turn, so WebLLM's formatter cannot write the list
+ * before it. The same tokens, [INST] moved by one place; the one stated difference.
+ */
+export const chatPathToolFraming = (framing: ToolFraming): ToolFraming => ({ ...framing, placement: "first-user" });
+
+/** The server's template of a conv family: its own framing, the tool list before the first [INST]. */
+export const v13ServerTemplate =
+  (conv: NonNullable<ModelFamily["conv"]>, framing: ToolFraming): NonNullable<ModelFamily["template"]> =>
+  (settings) =>
+    chatTemplateFromConv(conv.template, { ...conv.extras, toolFraming: framing }, settings);
 
 /** mlc-llm's "ministral3" turns (see above for the two changes). */
 export const ministral3Turns: Omit<ConvTemplate, "name" | "system_message"> = {
@@ -46,6 +61,11 @@ export const ministral3Turns: Omit<ConvTemplate, "name" | "system_message"> = {
   system_prefix_token_ids: [1],
 };
 
+const ministral3Conv: NonNullable<ModelFamily["conv"]> = {
+  template: { name: "ministral3", system_message: "", ...ministral3Turns },
+  extras: { prefixText: "<s>", controlTokens: TEKKEN_CONTROL_TOKENS, toolFraming: chatPathToolFraming(v13ToolFraming) },
+};
+
 export const ministral3: ModelFamily = {
   id: "ministral3",
   label: "Ministral 3",
@@ -54,11 +74,9 @@ export const ministral3: ModelFamily = {
   webllmIds: /^Ministral-3-\d+B-Instruct-/i,
   catalogLabel: () => "Ministral 3 Instruct",
   // Hugging Face ids (Ministral-3-8B-Instruct-2512) and Ollama tags (ministral-3:8b); not the Base or Reasoning models.
-  serverNames: /ministral-?3[-:]\d+b(?!.*(?:reasoning|base))/i,
-  conv: {
-    template: { name: "ministral3", system_message: "", ...ministral3Turns },
-    extras: { prefixText: "<s>", controlTokens: TEKKEN_CONTROL_TOKENS, toolFraming: v13ToolFraming },
-  },
+  serverNames: /^(?:(?!ministral-?3[-:]\d)[^])*ministral-?3[-:]\d+b(?![^]*(?:reasoning|base))/i,
+  conv: ministral3Conv,
+  template: v13ServerTemplate(ministral3Conv, v13ToolFraming),
   controlTokens: TEKKEN_CONTROL_TOKENS,
   protocol: { trained: "mistral", fallback: "mistral", why: "Ministral 3 was trained on [TOOL_CALLS]NAME[ARGS]{…}" },
   // The model card recommends a temperature below 0.1 for everyday and production use.

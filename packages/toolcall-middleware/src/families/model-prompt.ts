@@ -4,14 +4,14 @@
 // command prints it; a test checks it equals the prompt the loop records.
 import { renderPrompt } from "../loop/render-conversation.ts";
 import type { ChatMessage, ChatTemplate, Protocol, TemplateMessage, ToolSpec } from "../types.ts";
-import { chatTemplateForModel, familyChatTemplate, familyOfServerModel } from "./registry.ts";
+import { chatTemplateForModel, familyChatTemplate, familyOfModel, familyOfServerModel } from "./registry.ts";
 import type { ModelFamily } from "./types.ts";
 
 export interface ModelPromptInput {
   /** A WebLLM model id from the list, or a model name as a server lists it (e.g. "Qwen/Qwen3-8B"). */
   modelId: string;
   protocol: Protocol;
-  /** Qwen3's thinking switch; families without one ignore it, as the app does. */
+  /** The thinking switch; families without one ignore it, as the app does; undefined: the family's default for the model. */
   thinking?: boolean;
   tools: ToolSpec[];
   messages: ChatMessage[];
@@ -31,10 +31,13 @@ export class UnknownModelTemplateError extends Error {
 
 /** The template of a WebLLM model id, else of the family a server model name points to. */
 export function templateForModel(model: string, settings: { enableThinking?: boolean } = {}): { template: ChatTemplate; family?: ModelFamily } | undefined {
-  const webllm = chatTemplateForModel(model, settings);
+  const family = familyOfModel(model);
+  // Nobody set the switch: the family's default for this model (Qwen3.5: off for 0.8B and 2B).
+  const withDefault = settings.enableThinking === undefined && family?.thinking ? { ...settings, enableThinking: family.thinking.defaultOn(model) } : settings;
+  const webllm = chatTemplateForModel(model, withDefault);
   if (webllm) return { template: webllm };
-  const family = familyOfServerModel(model);
-  return family ? { template: familyChatTemplate(family, settings), family } : undefined;
+  const served = familyOfServerModel(model);
+  return served ? { template: familyChatTemplate(served, withDefault), family: served } : undefined;
 }
 
 export function renderModelPrompt({ modelId, protocol, thinking, tools, messages, systemPrompt }: ModelPromptInput): ModelPrompt {

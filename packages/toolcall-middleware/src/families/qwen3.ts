@@ -18,11 +18,13 @@ export const qwen3: ModelFamily = {
     // No system message unless one is given, as Qwen3's own template (WebLLM's conv_template says "You are a helpful assistant.").
     template: { name: "qwen3", ...chatmlTurns, system_message: "", render_empty_system_message: false, ...QWEN_STOP },
     extras: {
-      controlTokens: [...CHATML_TOKENS, "<think>", "</think>", "<tool_call>", "</tool_call>"],
+  controlTokens: [...CHATML_TOKENS, "<think>", "</think>", "<tool_call>", "</tool_call>"],
       supportsThinkingToggle: true,
       rules: { thinkBlocksAfterLastQuery: true },
     },
   },
+  // enable_thinking; the template's default is on.
+  thinking: { defaultOn: () => true },
   controlTokens: [...CHATML_TOKENS, "<think>", "</think>", "<tool_call>", "</tool_call>"],
   protocol: { trained: "hermes", fallback: "hermes", why: "Qwen3 was trained on Hermes-style <tool_call> JSON" },
   sampling: (thinking) =>

@@ -49,10 +49,13 @@ export const qwen3_5: ModelFamily = {
     extras: {
       controlTokens,
       supportsThinkingToggle: true,
-      rules: { trimContent: true, thinkBlocksAfterLastQuery: true, emptyThinkBlocks: true },
+      // With thinking on the template opens the reply with "<think>\n": the model writes its reasoning without the tag.
+      rules: { trimContent: true, thinkBlocksAfterLastQuery: true, emptyThinkBlocks: true, thinkingOpener: "<think>\n" },
       toolFraming: qwen35ToolFraming,
     },
   },
+  // The model cards: thinking off by default for the small 0.8B and 2B, on for 4B and 9B.
+  thinking: { defaultOn: (model) => !/qwen-?3\.5-(0\.8|2)b/i.test(model) },
   controlTokens,
   protocol: { trained: "qwen3-coder", fallback: "qwen3-coder", why: "Qwen3.5 was trained on Qwen3-Coder's XML tool calls" },
   sampling: (thinking) =>

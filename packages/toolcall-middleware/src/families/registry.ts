@@ -20,6 +20,7 @@ import { kimiK2, kimiK2Thinking } from "./kimi-k2.ts";
 import { lfm2 } from "./lfm2.ts";
 import { lfm2_5 } from "./lfm2_5.ts";
 import { llama3 } from "./llama3.ts";
+import { llama3_2 } from "./llama3_2.ts";
 import { minimaxM2 } from "./minimax-m2.ts";
 import { mistral } from "./mistral.ts";
 import { mistralNemo } from "./mistral-nemo.ts";
@@ -43,6 +44,7 @@ export const families: readonly ModelFamily[] = [
   qwen2,
   hermes2pro,
   hermes3,
+  llama3_2,
   llama3,
   mistralNemo,
   mistralSmall3,
@@ -74,13 +76,24 @@ export const families: readonly ModelFamily[] = [
   gemma2,
 ];
 
+/**
+ * Ids longer than this name no family: a server's /v1/models or a command line can send any
+ * string, and every family's matcher runs on it. The matchers themselves do work linear in the
+ * id (one that must find a word after another, "kimi-k2 … thinking", looks from the first
+ * occurrence only, from the id's start: `.*` after an unanchored prefix retried at each of
+ * 40,000 repeats took 37 s).
+ */
+export const MAX_MODEL_ID_CHARS = 256;
+
 /** The family of a WebLLM prebuilt model id. */
 export function familyOfWebLlmModel(modelId: string): ModelFamily | undefined {
+  if (modelId.length > MAX_MODEL_ID_CHARS) return undefined;
   return families.find((family) => family.webllmIds?.test(modelId));
 }
 
-/** The family a served model's name points to, or undefined when it is not clear. */
+/** The family a served model's name points to, or undefined when it is not clear (or the name is over MAX_MODEL_ID_CHARS). */
 export function familyOfServerModel(modelName: string): ModelFamily | undefined {
+  if (modelName.length > MAX_MODEL_ID_CHARS) return undefined;
   return families.find((family) => family.serverNames?.test(modelName));
 }
 
@@ -99,10 +112,10 @@ export function familyById(id: string): ModelFamily | undefined {
   return families.find((family) => family.id === id);
 }
 
-/** The chat template of a family, with thinking on or off where it has the switch. */
+/** The chat template of a family for a server's prompt mode, with thinking on or off where it has the switch. */
 export function familyChatTemplate(family: ModelFamily, settings: { enableThinking?: boolean } = {}): ChatTemplate {
-  if (family.conv) return chatTemplateFromConv(family.conv.template, family.conv.extras, settings);
   if (family.template) return family.template(settings);
+  if (family.conv) return chatTemplateFromConv(family.conv.template, family.conv.extras, settings);
   throw new Error(`Model family "${family.id}" has no chat template`);
 }
 

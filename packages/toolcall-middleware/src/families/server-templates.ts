@@ -23,8 +23,8 @@ export function serverChatTemplate(name: ServerTemplateName, settings: { enableT
   return familyChatTemplate(family, settings);
 }
 
-/** Whether a template has a thinking switch (Qwen3, Qwen3.5, Gemma 4): the server pane shows it then. */
+/** Whether a template has a thinking switch (the family declares it): the server pane shows it then. */
 export function serverTemplateHasThinkingSwitch(name: ServerTemplateName | undefined): boolean {
   const family = name === undefined ? undefined : familyOfTemplateName(name);
-  return Boolean(family?.conv?.extras.supportsThinkingToggle);
+  return family?.thinking !== undefined;
 }

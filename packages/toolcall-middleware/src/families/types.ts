@@ -21,6 +21,16 @@ export interface ProtocolChoice {
   why: string;
 }
 
+/**
+ * A family whose template honours a thinking switch (`enable_thinking`, or gpt-oss's reasoning
+ * effort) declares it here: the server pane shows the switch for it, and where nobody sets it
+ * (render-prompt without `thinking`) the family's default applies.
+ */
+export interface ThinkingSwitch {
+  /** Whether thinking is on by default for this model (a WebLLM id or a server model name). */
+  defaultOn: (model: string) => boolean;
+}
+
 export interface ModelFamily {
   /** Short id: "qwen3", "llama3", … */
   id: string;
@@ -42,8 +52,14 @@ export interface ModelFamily {
   serverNames?: RegExp;
   /** The mlc conv_template (WebLLM's chat path and KV reuse) and what the lab knows beyond it. */
   conv?: { template: ConvTemplate; extras: ConvTemplateExtras };
-  /** A template written by hand, for families without a conv_template (server only). */
+  /**
+   * A template written by hand: for families without a conv_template (server only), and for a
+   * family whose template a server's prompt mode writes where WebLLM's chat path cannot
+   * (Ministral 3's tool list before the first [INST]).
+   */
   template?: (settings: { enableThinking?: boolean }) => ChatTemplate;
+  /** The family's thinking switch, where its template has one. */
+  thinking?: ThinkingSwitch;
   /** Control tokens, for the debugger's chips (the template's own). */
   controlTokens: readonly string[];
   protocol: ProtocolChoice;

@@ -63,3 +63,13 @@ export function modelTextMarkers(template: ChatTemplate, protocol: Protocol): st
 export function modelTextEscaper(template: ChatTemplate, protocol: Protocol): (text: string) => string {
   return exactMarkerEscaper(modelTextMarkers(template, protocol));
 }
+
+/**
+ * What the model's text is escaped against where it is written back as another role's turn for
+ * a template not known yet (a reply kept in a saved eval case becomes a user turn of whatever
+ * model the case later runs with): the turn tokens of all these templates and every protocol's
+ * result markers. Its calls are not calls there, so no call marker is spared or needed.
+ */
+export function anyTemplateModelTextEscaper(templates: readonly ChatTemplate[]): (text: string) => string {
+  return exactMarkerEscaper([...templates.flatMap(turnTokensOf), ...listProtocols().flatMap(resultMarkersOf)]);
+}

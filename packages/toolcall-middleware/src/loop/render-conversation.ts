@@ -39,6 +39,7 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
   const toolSection = renderToolSection(protocol, tools, controlTokens, framing);
   const toolsInFirstUser = framing?.placement === "first-user" && toolSection !== "";
   const toolsBeforeLastUser = framing?.placement === "last-user" && toolSection !== "";
+  const toolsBeforeFirstUser = framing?.placement === "before-first-user" && toolSection !== "";
   const renderAssistant = framing?.renderAssistant ?? protocol.renderAssistant;
   const renderToolResult = framing?.renderToolResult ?? protocol.renderToolResult;
   const leadingSystem: string[] = [];
@@ -52,26 +53,31 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
   const noSystem = (userSystem === undefined || userSystem.trim() === "") && leadingSystem.every((text) => text.trim() === "");
   const defaultSystem = noSystem && toolSection !== "" ? framing?.defaultSystem : undefined;
   const toolsFirst = framing?.placement === "system-start";
-  const toolsElsewhere = toolsInFirstUser || toolsFirst || toolsBeforeLastUser;
-  const systemParts = [toolsFirst ? toolSection : undefined, defaultSystem ?? userSystem, ...leadingSystem];
+  const toolsElsewhere = toolsInFirstUser || toolsFirst || toolsBeforeLastUser || toolsBeforeFirstUser;
+  const systemParts = [defaultSystem ?? userSystem, ...leadingSystem];
   const joined = systemParts.filter((part): part is string => typeof part === "string" && part.trim() !== "").join("\n\n");
+  const systemJoin = framing?.systemJoin ?? "\n\n";
+  const leadingTools = toolsFirst && toolSection.trim() !== "" ? toolSection : "";
   const trailingTools = toolsElsewhere || toolSection.trim() === "" ? "" : toolSection;
-  const systemText = joined && trailingTools ? joined + (framing?.systemJoin ?? "\n\n") + trailingTools : joined || trailingTools;
+  const systemText = [leadingTools, joined, trailingTools].filter((part) => part !== "").join(systemJoin);
   const header = framing?.systemHeader && toolSection !== "" ? framing.systemHeader : undefined;
 
   const rendered: TemplateMessage[] = systemText || header ? [{ role: "system", content: systemText, ...(header ? { header } : {}) }] : [];
-  let toolsPlaced = !toolsInFirstUser;
+  let toolsPlaced = !toolsInFirstUser && !toolsBeforeFirstUser;
   // A result is escaped against everything that could end its turn or forge a call: the
   // template's control tokens and the markers of every protocol (the model may know several).
   const escape = promptEscaper(controlTokens, protocol);
   // By default results are sent as a user turn because many templates (Qwen's in WebLLM) have
   // no tool role; the results of one assistant turn share a single user turn, in call order.
-  // A protocol trained on a tool turn (Llama 3's ipython) gives each result a turn of its own.
+  // A protocol trained on a tool turn (Llama 3's ipython) gives each result a turn of its own,
+  // unless the family's template joins them in one (Hermes).
   const resultRole = framing?.toolResultRole ?? protocol.toolResultRole ?? "user";
   const lastUser = toolsBeforeLastUser ? messages.findLastIndex((message, i) => i >= start && message.role === "user") : -1;
   let toolResults: string[] = [];
   const flushToolResults = () => {
-    if (toolResults.length > 0 && resultRole === "user") {
+    if (toolResults.length > 0 && framing?.joinToolResults) {
+      rendered.push({ role: resultRole, content: framing.joinToolResults(toolResults) });
+    } else if (toolResults.length > 0 && resultRole === "user") {
       rendered.push({ role: "user", content: protocol.joinToolResults ? protocol.joinToolResults(toolResults) : toolResults.join("\n") });
     } else for (const content of toolResults) rendered.push({ role: "tool", content });
     toolResults = [];
@@ -99,8 +105,9 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
     } else if (i === lastUser) {
       rendered.push({ role: "user", content: message.content, header: toolSection });
     } else if (message.role === "user" && !toolsPlaced) {
-      // The family's template puts the tool section in front of the first user message.
-      rendered.push({ role: "user", content: toolSection + message.content });
+      // The family's template puts the tool section in front of the first user message: in its
+      // text, or before its turn (as the turn's header).
+      rendered.push(toolsBeforeFirstUser ? { role: "user", content: message.content, header: toolSection } : { role: "user", content: toolSection + message.content });
       toolsPlaced = true;
     } else rendered.push({ role: message.role, content: message.content });
   }

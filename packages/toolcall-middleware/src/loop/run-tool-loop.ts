@@ -1,6 +1,7 @@
 // The tool loop: prompt the model, stream and parse its output, run the calls it made, feed the
 // results back, and repeat until it answers, a limit is hit, the run is aborted or the engine
 // fails. It is an async generator of LoopEvents: the event log is the whole story of the run.
+import { parserStartedInReasoning } from "./opened-reasoning.ts";
 import { chatmlTemplate } from "../templates/chatml.ts";
 import type {
   ChatMessage,
@@ -254,7 +255,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     settings,
     request,
     signal: state.signal,
-    parser: native ? plainTextParser() : protocol.createParser(toolSpecs),
+    parser: native ? plainTextParser() : template.opensReasoning ? parserStartedInReasoning(protocol, toolSpecs, template.opensReasoning) : protocol.createParser(toolSpecs),
     stepId,
     stamp,
     ...(nativeRequest ? { native: { request: nativeRequest, tools: toolSpecs } } : {}),

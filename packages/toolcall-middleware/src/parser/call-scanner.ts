@@ -51,7 +51,7 @@ const NAME_TRIGGER = /["<>\n\](]/;
 /** What a marker met in text or reasoning does. */
 type FlowAction = { kind: "stray-close" } | { kind: "open"; marker: CallMarker };
 /** What a marker met inside a call does. */
-type CallAction = { kind: "close" } | { kind: "end" } | { kind: "nest" } | { kind: "interrupt"; marker: CallMarker };
+type CallAction = { kind: "close" } | { kind: "end" } | { kind: "nest" } | { kind: "interrupt"; marker: CallMarker } | { kind: "string" };
 
 /** A set of markers with what each does, and the characters that can begin one. */
 class MarkerTable<A> {
@@ -100,6 +100,8 @@ interface OpenCall {
   jsonEnd: number;
   /** Open same-named markers inside the body (markers that nest). */
   nested: number;
+  /** Raw body with a string delimiter: inside a string, where no marker counts. */
+  inString: boolean;
   id?: string;
   nameSearchDone: boolean;
   nameSearches: number;
@@ -110,6 +112,8 @@ export class CallScanner implements ChannelSink {
   private readonly toolByName: ReadonlyMap<string, ToolSpec>;
   private readonly bareSyntax: BareCallSyntax | undefined;
   private readonly textTable: MarkerTable<FlowAction>;
+  /** Markers that open a call only as the output's very first characters (CallMarker.atStart). */
+  private readonly startTable: MarkerTable<FlowAction> | undefined;
   private readonly reasoningTable: MarkerTable<FlowAction>;
   /** Per marker: the markers that matter inside its call. */
   private readonly callTables: Map<CallMarker, MarkerTable<CallAction>>;
@@ -141,27 +145,33 @@ export class CallScanner implements ChannelSink {
   private out: ParseEvent[] = [];
   /** Text given back to be split again (see takeReturned). */
   private returned: ReturnedText | undefined;
+  /** The texts that open a call. */
+  private readonly markerOpens: readonly string[];
 
   constructor(syntax: CallSyntax, tools: readonly ToolSpec[]) {
     this.tools = tools;
     this.toolByName = new Map(tools.map((t) => [t.name, t]));
     this.bareSyntax = syntax.bare;
     this.barePlacement = syntax.bare?.placement ?? "whole";
-    const markers = syntax.markers;
+    const startOnly = syntax.markers.filter((m) => m.atStart);
+    this.startTable = startOnly.length > 0 ? new MarkerTable(startOnly.map((m): [string, FlowAction] => [m.open, { kind: "open", marker: m }])) : undefined;
+    const markers = syntax.markers.filter((m) => !m.atStart);
+    this.markerOpens = markers.map((m) => m.open);
     const interrupting = markers.filter((m) => m.interrupts);
     const flow: [string, FlowAction][] = [];
-    for (const m of markers) if (m.close !== undefined && m.dropStrayClose) flow.push([m.close, { kind: "stray-close" }]);
+    for (const m of syntax.markers) if (m.close !== undefined && m.dropStrayClose && !flow.some(([t]) => t === m.close)) flow.push([m.close, { kind: "stray-close" }]);
     for (const m of markers) flow.push([m.open, { kind: "open", marker: m }]);
     this.textTable = new MarkerTable(flow);
     this.reasoningTable = new MarkerTable<FlowAction>(
       markers.filter((m) => m.inReasoning ?? m.interrupts).map((m): [string, FlowAction] => [m.open, { kind: "open", marker: m }]),
     );
     this.callTables = new Map(
-      markers.map((m) => {
+      syntax.markers.map((m) => {
         const entries: [string, CallAction][] = [];
         if (m.close !== undefined) entries.push([m.close, { kind: "close" }]);
         for (const end of m.ends ?? []) entries.push([end, { kind: "end" }]);
         if (m.nests) entries.push([m.open, { kind: "nest" }]);
+        if (m.stringDelimiter !== undefined && m.body === "raw") entries.push([m.stringDelimiter, { kind: "string" }]);
         for (const other of interrupting) entries.push([other.open, { kind: "interrupt", marker: other }]);
         return [m, new MarkerTable(entries)];
       }),
@@ -250,7 +260,7 @@ export class CallScanner implements ChannelSink {
     while (i < buf.length) {
       switch (this.mode) {
         case Mode.Start:
-          i = this.scanStart(buf, i, base);
+          i = this.scanStart(buf, i, base, final);
           break;
         case Mode.Bare: {
           const ruledOut = this.bareTracker!.feed(buf, i, buf.length);
@@ -282,7 +292,22 @@ export class CallScanner implements ChannelSink {
     }
   }
 
-  private scanStart(buf: string, from: number, base: number): number {
+  private scanStart(buf: string, from: number, base: number, final: boolean): number {
+    if (this.startTable && base + from === 0) {
+      const tag = this.startTable.set.match(buf, from);
+      if (tag === PARTIAL_TAG && !final) {
+        this.held = buf.slice(from);
+        return buf.length;
+      }
+      if (tag !== NO_TAG && tag !== PARTIAL_TAG) {
+        const action = this.startTable.actions[tag]!;
+        if (action.kind === "open") {
+          this.leaveStart();
+          this.openCall(action.marker, 0);
+          return from + action.marker.open.length;
+        }
+      }
+    }
     let k = from;
     while (k < buf.length && isBlank(buf.charCodeAt(k))) k++;
     if (this.lead.length === 0) this.leadStart = base + from;
@@ -432,6 +457,7 @@ export class CallScanner implements ChannelSink {
       depth: hint === "json" || hint === "python" ? bracketDepth(marker.bodyPrefix ?? "") : 0,
       jsonEnd: -1,
       nested: 0,
+      inString: false,
       nameSearchDone: false,
       nameSearches: 0,
     };
@@ -510,6 +536,12 @@ export class CallScanner implements ChannelSink {
     }
     const action = table.actions[tag]!;
     const end = at + table.set.tags[tag]!.length;
+    if (action.kind === "string") {
+      call.inString = !call.inString;
+      return NOT_A_MARKER;
+    }
+    // Inside a delimited string every marker is the string's text.
+    if (call.inString) return NOT_A_MARKER;
     if (action.kind === "nest") {
       call.nested++;
       return NOT_A_MARKER;
@@ -684,6 +716,10 @@ export class CallScanner implements ChannelSink {
       this.endCallWithoutClose(call, bodyStart + body.length);
       return;
     }
+    if (marker.requiresClose) {
+      this.unfinished(call, `the output ended inside a tool call (no ${marker.close})`);
+      return;
+    }
     const missingClose: Repair = { kind: "missing-close-tag", message: `the output ended before ${marker.close}; the call was complete`, before: "", after: marker.close };
     if (marker.readsCutOff && call.kind !== BodyKind.Undecided) {
       // The reader says which calls are whole (recovered, as a JSON body is) and which were cut.
@@ -704,6 +740,11 @@ export class CallScanner implements ChannelSink {
           closed = true;
         }
       }
+    } else if (call.kind === BodyKind.Raw && call.inString && body.includes(marker.close)) {
+      // A string that never closed (its opening delimiter may be the one missing): the call
+      // ends at the first close marker after all, and what follows it is output again.
+      cut = body.indexOf(marker.close);
+      closed = true;
     } else if (call.kind === BodyKind.Markup || call.kind === BodyKind.Raw) {
       const reading = this.read((marker.bodyPrefix ?? "") + body, marker);
       if (reading.ok && reading.complete) cut = body.length;
@@ -727,7 +768,11 @@ export class CallScanner implements ChannelSink {
     const text = this.bare;
     this.bare = "";
     this.mode = Mode.Flow;
-    if (this.bareTracker!.complete) this.settleBareCall(text, this.bareStart);
+    const reading = this.bareTracker!.complete ? this.readBare(text) : undefined;
+    if (reading) this.settleBareCall(text, this.bareStart, reading);
+    // Not a call after all, and a call's marker stands in it (a bare `[TOOL_CALLS]` is a
+    // bracketed value too): given back to be split again, so the marker counts.
+    else if (this.markerOpens.some((open) => text.includes(open))) this.returned = { text, start: this.bareStart };
     else this.out.push({ type: "text", text, span: { start: this.bareStart, end: this.bareStart + text.length } });
   }
 

@@ -51,6 +51,23 @@ export interface CallMarker {
   /** Finds the tool's name early in the body's first characters, to announce the call while it streams. */
   nameOf?: (head: string) => string | undefined;
   /**
+   * A "raw" body's string delimiter (Gemma 4's `<|"|>`): between two of them a marker is the
+   * string's text. A string still open at the end of the output ends the call at its first
+   * close marker after all.
+   */
+  stringDelimiter?: string;
+  /**
+   * The marker opens a call only as the very first characters of the output: the rest of a
+   * header the prompt began (Harmony's ` to=functions.NAME` after `<|start|>assistant`).
+   * Anywhere else it is text.
+   */
+  atStart?: boolean;
+  /**
+   * A call is made only when its close marker was seen: a body the output ended in is an
+   * unfinished call even when it reads whole (vLLM's GLM parser extracts no call there).
+   */
+  requiresClose?: boolean;
+  /**
    * The reader is also given a body cut off by the end of the output (or, without a close
    * marker, ended by a turn's end or a new call) and says itself which of its calls are whole:
    * a cut one is an outcome of kind "unfinished-tool-call", the whole ones before it are calls.

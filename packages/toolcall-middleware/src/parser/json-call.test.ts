@@ -24,6 +24,17 @@ describe("readCallObject", () => {
     expect(readCallObject({ location: "x" }, "get_weather")).toMatchObject({ ok: true, call: { name: "get_weather", arguments: { location: "x" } } });
   });
 
+  it("keeps an argument called name as an argument when the format named the tool (issue #28)", () => {
+    expect(readCallObject({ name: "John" }, "get_age")).toEqual({ ok: true, call: { name: "get_age", arguments: { name: "John" }, repairs: [] } });
+    expect(readCallObject({ name: "test", value: 123 }, "process_data")).toMatchObject({ call: { name: "process_data", arguments: { name: "test", value: 123 } } });
+    // Another tool's name with "arguments" is still the arguments: the format chose the tool.
+    expect(readCallObject({ name: "other", arguments: { a: 1 } }, "get_age")).toMatchObject({ call: { name: "get_age", arguments: { name: "other", arguments: { a: 1 } } } });
+  });
+
+  it("unwraps only the same call written out again where the format named the tool", () => {
+    expect(readCallObject({ name: "get_age", arguments: { name: "John" } }, "get_age")).toMatchObject({ ok: true, call: { name: "get_age", arguments: { name: "John" } } });
+  });
+
   it("refuses what is not a call", () => {
     expect(readCallObject("text")).toMatchObject({ ok: false, kind: "invalid-json" });
     expect(readCallObject({ arguments: {} })).toMatchObject({ ok: false, kind: "missing-tool-name" });

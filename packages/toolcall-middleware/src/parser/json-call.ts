@@ -20,7 +20,8 @@ export function jsonCallName(head: string): string | undefined {
 
 /**
  * Reads a JSON call body. `knownName` is set when the surrounding tag already named the tool
- * (`<get_weather>{...}</get_weather>`): then an object without a name is the arguments.
+ * (`<get_weather>{...}</get_weather>`): then the object is the arguments, unless it is that
+ * same call written out (`{"name": "get_weather", "arguments": {…}}`).
  */
 export function readJsonCallBody(body: string, knownName?: string): BodyReading {
   const parsed = parseJsonLenient(body);
@@ -99,6 +100,11 @@ export function readCallObject(item: unknown, knownName?: string): CandidateOutc
   if (!isPlainObject(item)) {
     return { ok: false, kind: "invalid-json", message: `a tool call must be a JSON object with "name" and "arguments", got ${describe(item)}` };
   }
+  if (knownName !== undefined && !wrapsCallOf(item, knownName)) {
+    // The format named the tool outside the JSON (`get_age[ARGS]{…}`, `<get_age>{…}`): the JSON
+    // is its arguments as written, even when one of them is called "name" (`{"name": "John"}`).
+    return { ok: true, call: { name: knownName, arguments: item, repairs: [] } };
+  }
   const repairs: Repair[] = [];
   let object = item;
   // The OpenAI shape nests the call under "function".
@@ -112,11 +118,6 @@ export function readCallObject(item: unknown, knownName?: string): CandidateOutc
     if (alias) {
       name = object[alias];
       repairs.push({ kind: "name-key", message: `read the tool's name from "${alias}"`, before: alias, after: "name" });
-    } else if (knownName !== undefined && !("arguments" in object)) {
-      // The tag named the tool; the object is its arguments.
-      return { ok: true, call: { name: knownName, arguments: object, repairs } };
-    } else if (knownName !== undefined) {
-      name = knownName;
     }
   }
   if (typeof name !== "string" || name.trim() === "") {
@@ -165,6 +166,16 @@ export function readCallObject(item: unknown, knownName?: string): CandidateOutc
     repairs.push({ kind: "missing-arguments", message: "the arguments were null; read as {}", before: "null", after: "{}" });
   }
   return { ok: true, call: { name: name as string, arguments: args, repairs } };
+}
+
+/**
+ * Whether an object given where the format already named the tool is that same call written
+ * out again, `{"name": <the name>, "arguments": {…}}` (or the OpenAI shape of it), rather than
+ * the arguments themselves.
+ */
+function wrapsCallOf(item: Record<string, unknown>, knownName: string): boolean {
+  const inner = isPlainObject(item.function) ? item.function : item;
+  return typeof inner.name === "string" && inner.name.trim() === knownName && "arguments" in inner;
 }
 
 function describe(value: unknown): string {

@@ -13,7 +13,11 @@ class PythonSyntaxError extends Error {}
 
 class Reader {
   pos = 0;
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    /** Whether a raw line break may stand inside a quoted string (LFM2 writes them so). */
+    readonly multilineStrings = false,
+  ) {}
 
   fail(what: string): never {
     const near = this.text.slice(this.pos, this.pos + 20);
@@ -49,9 +53,28 @@ class Reader {
     return found[0];
   }
 
-  call(): { name: string; arguments: Record<string, unknown> } {
+  /**
+   * One call. A call whose arguments do not read (a variable, `b'…'`, a positional argument)
+   * fails alone, as vLLM and SGLang read a list: its outcome is the error, and reading goes on
+   * after its closing parenthesis. Only when that parenthesis is not there (the list was cut off
+   * or is broken past repair) does the error end the whole list.
+   */
+  call(): CandidateOutcome {
     const name = this.name();
     this.expect("(", `"(" after ${name}`);
+    const open = this.pos - 1;
+    try {
+      return { ok: true, call: { name, arguments: this.callArguments(name), repairs: [] } };
+    } catch (error) {
+      if (!(error instanceof PythonSyntaxError)) throw error;
+      const end = closingParenthesis(this.text, open);
+      if (end < 0) throw error;
+      this.pos = end + 1;
+      return { ok: false, kind: "invalid-call", name, message: `the call of ${name} is not a pythonic call: ${error.message}` };
+    }
+  }
+
+  private callArguments(name: string): Record<string, unknown> {
     const args: Record<string, unknown> = {};
     this.blanks();
     while (!this.eat(")")) {
@@ -63,7 +86,7 @@ class Reader {
         break;
       }
     }
-    return { name, arguments: args };
+    return args;
   }
 
   value(depth: number): unknown {
@@ -134,7 +157,7 @@ class Reader {
         out += this.escape();
         continue;
       }
-      if (c === "\n" && !triple) this.fail("a line break inside a string");
+      if (c === "\n" && !triple && !this.multilineStrings) this.fail("a line break inside a string");
       out += c;
       this.pos++;
     }
@@ -162,22 +185,44 @@ class Reader {
   }
 }
 
-/** Reads `[call, …]` (or one call without the brackets, as a repair). */
-export function readPythonicCalls(body: string): BodyReading {
-  const reader = new Reader(body);
+/**
+ * Where the `)` that closes the parenthesis at `open` is (brackets counted outside strings of
+ * either quote), or -1 when the text ends first.
+ */
+function closingParenthesis(text: string, open: number): number {
+  let depth = 0;
+  let quote = "";
+  for (let i = open; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = "";
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === "(" || c === "[" || c === "{") depth++;
+    else if ((c === ")" || c === "]" || c === "}") && --depth === 0) return c === ")" ? i : -1;
+  }
+  return -1;
+}
+
+/**
+ * Reads `[call, …]` (or one call without the brackets, as a repair). `multilineStrings`: a raw
+ * line break inside a quoted string is part of it (LFM2's calls between their tags).
+ */
+export function readPythonicCalls(body: string, options: { multilineStrings?: boolean } = {}): BodyReading {
+  const reader = new Reader(body, options.multilineStrings);
   const repairs: Repair[] = [];
-  const calls: { name: string; arguments: Record<string, unknown> }[] = [];
+  const outcomes: CandidateOutcome[] = [];
   try {
     if (reader.eat("[")) {
       while (!reader.eat("]")) {
-        calls.push(reader.call());
+        outcomes.push(reader.call());
         if (!reader.eat(",")) {
           reader.expect("]", '"," or "]" between calls');
           break;
         }
       }
     } else {
-      calls.push(reader.call());
+      outcomes.push(reader.call());
       repairs.push({ kind: "missing-brackets", message: "read a call written without the [ ] around the list", before: "", after: "[ ]" });
     }
   } catch (error) {
@@ -186,8 +231,7 @@ export function readPythonicCalls(body: string): BodyReading {
     if (reader.pos >= body.trimEnd().length) return { ok: false, kind: "unfinished-tool-call", message: `the call list was cut off: ${error.message}` };
     return { ok: false, kind: "invalid-call", message: `the call is not a pythonic call list: ${error.message}` };
   }
-  if (calls.length === 0) return { ok: false, kind: "missing-tool-name", message: "the call list is empty" };
-  const outcomes: CandidateOutcome[] = calls.map((call) => ({ ok: true, call: { ...call, repairs: [] } }));
+  if (outcomes.length === 0) return { ok: false, kind: "missing-tool-name", message: "the call list is empty" };
   // Text after the list (inside the tags) is the model's text, not the call's.
   reader.blanks();
   return { ok: true, outcomes, repairs, complete: true, ...(reader.pos < body.length ? { textAfter: reader.pos } : {}) };

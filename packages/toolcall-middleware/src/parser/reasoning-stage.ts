@@ -30,6 +30,11 @@ export interface ReasoningTags {
   /** More tags that open a block (Harmony's analysis channel written with or without its `<|start|>assistant`). */
   alsoOpen?: readonly string[];
   /**
+   * More pairs of tags, each block closed only by its own pair's close (Magistral writes
+   * `<think>…</think>` as plain text where its tokenizer has `[THINK]…[/THINK]`).
+   */
+  alsoPairs?: readonly { open: string; close: string }[];
+  /**
    * Tags that frame messages without being text (Harmony's `<|channel|>final<|message|>`,
    * `<|end|>`, `<|return|>`): consumed silently where they stand outside a call, never stray;
    * inside a reasoning block each one ends it.
@@ -72,7 +77,11 @@ export class ReasoningStage implements StreamParser {
   /** Outside reasoning: both tags matter (a close is stray); inside: only the close. */
   private readonly outsideTags: TagSet | undefined;
   private readonly outsideKinds: TagKind[] = [];
-  private readonly insideTags: TagSet | undefined;
+  /** For each outside tag, the pair it belongs to (0: `open`/`close`, then `alsoPairs`). */
+  private readonly outsidePairs: number[] = [];
+  /** Inside a block, per pair: its close and the framing tags. */
+  private readonly insideTagsByPair: TagSet[] = [];
+  private insideTags: TagSet | undefined;
   private readonly firstChars: string;
   private inReasoning = false;
   /** Raw output received so far, in characters. */
@@ -90,13 +99,22 @@ export class ReasoningStage implements StreamParser {
       return;
     }
     const framing = tags.framing ?? [];
+    const pairs = [{ open: tags.open, close: tags.close }, ...(tags.alsoPairs ?? [])];
     // Longer tags first: a tag that begins another (`<|channel|>` …) must not win over it.
-    const outside: [string, TagKind][] = [[tags.open, "open"], ...(tags.alsoOpen ?? []).map((t): [string, TagKind] => [t, "open"]), ...framing.map((t): [string, TagKind] => [t, "frame"])];
-    if (!framing.includes(tags.close)) outside.push([tags.close, "close"]);
+    const outside: [string, TagKind, number][] = [
+      ...pairs.map(({ open }, pair): [string, TagKind, number] => [open, "open", pair]),
+      ...(tags.alsoOpen ?? []).map((t): [string, TagKind, number] => [t, "open", 0]),
+      ...framing.map((t): [string, TagKind, number] => [t, "frame", 0]),
+    ];
+    pairs.forEach(({ close }, pair) => {
+      if (!framing.includes(close)) outside.push([close, "close", pair]);
+    });
     outside.sort((a, b) => b[0].length - a[0].length);
     this.outsideTags = new TagSet(outside.map(([t]) => t));
     this.outsideKinds = outside.map(([, kind]) => kind);
-    this.insideTags = new TagSet([...new Set([tags.close, ...framing])].sort((a, b) => b.length - a.length));
+    this.outsidePairs = outside.map(([, , pair]) => pair);
+    this.insideTagsByPair = pairs.map(({ close }) => new TagSet([...new Set([close, ...framing])].sort((a, b) => b.length - a.length)));
+    this.insideTags = this.insideTagsByPair[0];
     this.firstChars = [...new Set(outside.map(([t]) => t[0]!))].join("");
   }
 
@@ -171,6 +189,7 @@ export class ReasoningStage implements StreamParser {
         this.sink.switchChannel("text");
       } else if (this.outsideKinds[tag] === "open") {
         this.inReasoning = true;
+        this.insideTags = this.insideTagsByPair[this.outsidePairs[tag]!];
         this.sink.switchChannel("reasoning");
       } else if (this.outsideKinds[tag] === "close") {
         // A close with no block open (a chat template may open the block itself).

@@ -48,6 +48,11 @@ export function readDsmlCalls(body: string, tools: readonly ToolSpec[]): BodyRea
       outcomes.push(parsed.ok ? readCallObject(parsed.value, name) : { ok: false, kind: "invalid-json", name, message: `the arguments of ${name} are not valid JSON: ${parsed.message}` });
       continue;
     }
+    if (invoke.children.length === 0 && invoke.raw.trim() !== "") {
+      // Words where the parameters belong: not a call of NAME with no arguments.
+      outcomes.push({ ok: false, kind: "invalid-call", name, message: `the invoke of ${name} holds text that is neither <${DSML}parameter> tags nor a JSON object` });
+      continue;
+    }
     const reading = readMarkupCallBody(`<invoke name="${name}">${invoke.raw}</invoke>`, tools);
     if (!reading.ok) outcomes.push({ ok: false, kind: reading.kind, name, message: reading.message });
     else {
@@ -59,8 +64,18 @@ export function readDsmlCalls(body: string, tools: readonly ToolSpec[]): BodyRea
   return { ok: true, outcomes, repairs, complete };
 }
 
+const INVOKE_OPEN = `<${DSML}invoke`;
+const INVOKE_CLOSE = `</${DSML}invoke>`;
+
+/**
+ * A block of invokes; and an invoke written without its block, which SGLang's detector reads as
+ * a call too (inside a block an invoke is the block's text: it does not interrupt it).
+ */
 const dsmlSyntax: CallSyntax = {
-  markers: [{ open: OPEN, close: CLOSE, read: readDsmlCalls, interrupts: true, dropStrayClose: true, nameOf: (head) => INVOKE_NAME.exec(head)?.[1] }],
+  markers: [
+    { open: OPEN, close: CLOSE, read: readDsmlCalls, interrupts: true, dropStrayClose: true, nameOf: (head) => INVOKE_NAME.exec(head)?.[1] },
+    { open: INVOKE_OPEN, close: INVOKE_CLOSE, bodyPrefix: INVOKE_OPEN, bodySuffix: INVOKE_CLOSE, read: readDsmlCalls, nameOf: (head) => INVOKE_NAME.exec(head)?.[1] },
+  ],
 };
 
 const attribute = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;");

@@ -25,6 +25,8 @@ class Incomplete extends Error {}
 
 class Reader {
   pos = 0;
+  /** Liberties taken to read the call (a string whose opening delimiter is missing). */
+  readonly repairs: Repair[] = [];
   constructor(
     private readonly text: string,
     private readonly delimiter: string,
@@ -53,6 +55,14 @@ class Reader {
     const start = this.pos;
     while (this.pos < this.text.length && !",}]".includes(this.text[this.pos]!) && !this.text.startsWith(this.delimiter, this.pos)) this.pos++;
     if (this.pos >= this.text.length) throw new Incomplete("a value runs to the end");
+    if (this.text.startsWith(this.delimiter, this.pos)) {
+      // `key:Paris<|"|>`: a string whose opening delimiter the model left out (SGLang reads
+      // Gemma 4's calls so: it "sometimes omits the opening delimiter").
+      const text = this.text.slice(start, this.pos);
+      this.pos += this.delimiter.length;
+      this.repairs.push({ kind: "missing-string-delimiter", message: `read ${JSON.stringify(text)} as a string whose opening ${this.delimiter} is missing`, before: text, after: `${this.delimiter}${text}` });
+      return decodeMarkerEscapes(text);
+    }
     return new Bare(this.text.slice(start, this.pos).trim());
   }
 
@@ -157,7 +167,7 @@ export function readGemmaCall(body: string, tools: readonly ToolSpec[], delimite
   const rest = body.slice(reader.pos).trim();
   if (rest !== "") repairs.push({ kind: "ignored-text", message: "ignored text after the call's arguments", before: rest, after: "" });
   const tool = tools.find((t) => t.name === name);
-  const outcome: CandidateOutcome = { ok: true, call: { name, arguments: resolve(args, tool?.parameters) as Record<string, unknown>, repairs: [] } };
+  const outcome: CandidateOutcome = { ok: true, call: { name, arguments: resolve(args, tool?.parameters) as Record<string, unknown>, repairs: reader.repairs } };
   return { ok: true, outcomes: [outcome], repairs, complete: true };
 }
 

@@ -8,6 +8,21 @@ const gemma4 = getProtocol("gemma4")!;
 const QUOTE = '<|"|>';
 
 describe("gemma4", () => {
+  it("reads a string whose opening delimiter is missing, and says so (issue #28, after SGLang)", () => {
+    const r = parseText(gemma4, `<|tool_call>call:get_weather{location:Paris${QUOTE}}<tool_call|>`);
+    expect(r.calls[0]!.arguments).toEqual({ location: "Paris" });
+    expect(r.repairs.map((x) => x.kind)).toEqual(["missing-string-delimiter"]);
+  });
+
+  it("ends a call at the first <tool_call|> outside a string, in any chunking (issue #28, after vLLM and SGLang)", () => {
+    const raw = `<|tool_call>call:get_weather{location:${QUOTE}a <tool_call|> b${QUOTE}}<tool_call|>After.`;
+    for (const chunks of [[raw], charChunks(raw)]) {
+      const r = parseText(gemma4, chunks);
+      expect(r.calls[0]!.arguments).toEqual({ location: "a <tool_call|> b" });
+      expect(r.text).toBe("After.");
+    }
+  });
+
   it("declares each tool as the chat template's format_function_declaration does", () => {
     expect(gemmaDeclaration(testTools[0]!, QUOTE)).toBe(
       'declaration:get_weather{description:<|"|>Get the current weather in a given location<|"|>,parameters:{properties:{days:{type:<|"|>INTEGER<|"|>},detailed:{type:<|"|>BOOLEAN<|"|>},location:{type:<|"|>STRING<|"|>},unit:{enum:[<|"|>celsius<|"|>,<|"|>fahrenheit<|"|>],type:<|"|>STRING<|"|>}},required:[<|"|>location<|"|>],type:<|"|>OBJECT<|"|>}}',

@@ -18,7 +18,17 @@ const QUOTE = '<|"|>';
 
 const gemma4Syntax: CallSyntax = {
   markers: [
-    { open: CALL, close: CALL_END, body: "raw", read: (body, tools) => readGemmaCall(body, tools, QUOTE), interrupts: true, dropStrayClose: true, nameOf: gemmaCallName },
+    {
+      open: CALL,
+      close: CALL_END,
+      body: "raw",
+      // A <tool_call|> inside a <|"|> string is the string's text, as vLLM and SGLang's streaming path read it.
+      stringDelimiter: QUOTE,
+      read: (body, tools) => readGemmaCall(body, tools, QUOTE),
+      interrupts: true,
+      dropStrayClose: true,
+      nameOf: gemmaCallName,
+    },
   ],
   reasoning: { open: "<|channel>thought", close: "<channel|>" },
 };

@@ -53,6 +53,10 @@ export function readGlmCall(body: string, tools: readonly ToolSpec[]): BodyReadi
   let complete = true;
   for (const element of elements) {
     if (!element.closed) complete = false;
+    if (element.tag === "arg_key" && !element.closed) {
+      // The key never closed (`<arg_key>date</tool_call>`): the call is not what the model meant.
+      return { ok: true, outcomes: [{ ok: false, kind: "invalid-call", name, message: `the call of ${name} has an <arg_key> that is not closed` }], repairs, complete: false };
+    }
     if (element.tag === "arg_key") key = decodeMarkerEscapes(element.raw).trim();
     else if (element.tag === "arg_value") {
       if (key === undefined) {
@@ -69,7 +73,19 @@ export function readGlmCall(body: string, tools: readonly ToolSpec[]): BodyReadi
 }
 
 const glmSyntax: CallSyntax = {
-  markers: [{ open: "<tool_call>", close: "</tool_call>", body: "raw", read: readGlmCall, interrupts: true, dropStrayClose: true, nameOf: (head) => /^\s*([A-Za-z_][\w.-]*)\s*(?:<|\n)/.exec(head)?.[1] }],
+  markers: [
+    {
+      open: "<tool_call>",
+      close: "</tool_call>",
+      body: "raw",
+      read: readGlmCall,
+      interrupts: true,
+      dropStrayClose: true,
+      // vLLM: "incomplete tool calls should not be extracted".
+      requiresClose: true,
+      nameOf: (head) => /^\s*([A-Za-z_][\w.-]*)\s*(?:<|\n)/.exec(head)?.[1],
+    },
+  ],
 };
 
 /** GLM-4.5's form, a line each; a value's markers broken with an exact round trip. */

@@ -58,6 +58,9 @@ const harmonySyntax: CallSyntax = {
     call(`${ASSISTANT} to=`),
     call(COMMENTARY_TO),
     call("<|channel|>analysis to="),
+    // The first message's role header, begun by the prompt's `<|start|>assistant` (llama.cpp
+    // test-chat.cpp, "tool calling in role header").
+    { ...call(" to="), atStart: true },
   ],
   reasoning: {
     open: `<|channel|>analysis${MESSAGE}`,

@@ -10,6 +10,7 @@ import type { CallSyntax } from "../../parser/call-syntax.ts";
 import { jsonCallName, readJsonCallBody } from "../../parser/json-call.ts";
 import { readPythonicCalls } from "../../parser/pythonic-calls.ts";
 import { ToolCallScanner } from "../../parser/scanner.ts";
+import { EchoedCallsFilter } from "./echoed-calls.ts";
 import type { Protocol, ToolCall } from "../../types.ts";
 import { toolResultEscaper } from "../escape-tool-result.ts";
 import { protectJson } from "../protect-markers.ts";
@@ -29,7 +30,8 @@ function isJsonForm(body: string): boolean {
 }
 
 export function readLfm2Calls(body: string): BodyReading {
-  return isJsonForm(body) ? readJsonCallBody(body) : readPythonicCalls(body);
+  // Between its tags a quoted string may hold raw line breaks (vLLM and SGLang read them so).
+  return isJsonForm(body) ? readJsonCallBody(body) : readPythonicCalls(body, { multilineStrings: true });
 }
 
 const PYTHONIC_NAME = /^\s*\[?\s*([A-Za-z_][\w.]*)\s*\(/;
@@ -67,7 +69,7 @@ export const lfm2Protocol: Protocol = {
   renderToolResult: (message, escape = toolResultEscaper([])) => `${RESPONSE_START}${escape(message.content)}${RESPONSE_END}`,
   toolResultRole: "tool",
   reservedMarkers: [CALL_START, CALL_END, RESPONSE_START, RESPONSE_END, "<|tool_list_start|>", "<|tool_list_end|>"],
-  createParser: (tools) => new ToolCallScanner(lfm2Syntax, tools),
+  createParser: (tools) => new EchoedCallsFilter(new ToolCallScanner(lfm2Syntax, tools), CALL_END),
   // Constrained to the JSON form, whose arguments XGrammar checks against the tool's schema.
   structuralTag: (tools, choice) =>
     jsonCallStructuralTag(tools, choice, { trigger: CALL_START, begin: (name) => `${CALL_START}[{"name": ${JSON.stringify(name)}, "arguments": `, end: `}]${CALL_END}` }),

@@ -7,10 +7,11 @@
 // Values are verbatim text (JSON for numbers, booleans, arrays and objects), coerced to the
 // tool's schema as qwen3-coder's are; the tools are listed as JSON in <tools>, as MiniMax M2's
 // chat template lists them, and results go back inside <response></response>.
-import { readBodyAs } from "../../parser/call-body.ts";
+import { isPlainObject, type BodyReading } from "../../parser/call-candidate.ts";
+import { firstNonBlank, readBodyAs } from "../../parser/call-body.ts";
 import type { CallSyntax } from "../../parser/call-syntax.ts";
 import { ToolCallScanner } from "../../parser/scanner.ts";
-import type { Protocol, ToolCall } from "../../types.ts";
+import type { Protocol, ToolCall, ToolSpec } from "../../types.ts";
 import { toolResultEscaper } from "../escape-tool-result.ts";
 import { encodeMarkerEscapes, protectJson } from "../protect-markers.ts";
 import { pythonStyleJson } from "../python-json.ts";
@@ -25,9 +26,36 @@ const RESERVED = [OPEN, CLOSE, "<invoke", "</invoke>", "<parameter", "</paramete
 
 const INVOKE_NAME = /^\s*<invoke\s+name="([^"]+)"/;
 
+/** Whether a parameter's schema allows null (`"type": [..., "null"]`, an `anyOf`/`oneOf` branch, `nullable`). */
+function allowsNull(schema: unknown): boolean {
+  if (!isPlainObject(schema)) return false;
+  if (schema.type === "null" || (Array.isArray(schema.type) && schema.type.includes("null")) || schema.nullable === true) return true;
+  return [schema.anyOf, schema.oneOf].some((branches) => Array.isArray(branches) && branches.some(allowsNull));
+}
+
+const readJsonOrMarkup = readBodyAs(["markup", "json"]);
+
+/**
+ * Reads a block. A parameter written as the bare text `null` is null where its schema allows
+ * null, even when it also allows a string (vLLM test_anyof_nullable_param_null_value, SGLang's
+ * MiniMax M2 detector): the markup has no other way to write null.
+ */
+function readMinimaxBlock(body: string, tools: readonly ToolSpec[]): BodyReading {
+  const reading = readJsonOrMarkup(body, tools);
+  if (!reading.ok || firstNonBlank(body) !== "<") return reading;
+  for (const outcome of reading.outcomes) {
+    if (!outcome.ok || !isPlainObject(outcome.call.arguments)) continue;
+    const properties = tools.find((t) => t.name === outcome.call.name)?.parameters.properties;
+    if (!isPlainObject(properties)) continue;
+    const args = outcome.call.arguments;
+    for (const [key, value] of Object.entries(args)) if (value === "null" && allowsNull(properties[key])) args[key] = null;
+  }
+  return reading;
+}
+
 /** A block is markup: <invoke name="…"> elements with <parameter name="…"> children (a JSON body is read too). */
 const minimaxSyntax: CallSyntax = {
-  markers: [{ open: OPEN, close: CLOSE, read: readBodyAs(["markup", "json"]), interrupts: true, dropStrayClose: true, nameOf: (head) => INVOKE_NAME.exec(head)?.[1] }],
+  markers: [{ open: OPEN, close: CLOSE, read: readMinimaxBlock, interrupts: true, dropStrayClose: true, nameOf: (head) => INVOKE_NAME.exec(head)?.[1] }],
 };
 
 const attribute = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;");

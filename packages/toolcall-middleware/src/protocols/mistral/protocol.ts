@@ -6,7 +6,7 @@
 import { bareJsonCall } from "../../parser/bare-json-call.ts";
 import type { BodyReading } from "../../parser/call-candidate.ts";
 import { readCallBody } from "../../parser/call-body.ts";
-import type { CallSyntax } from "../../parser/call-syntax.ts";
+import { THINK_TAGS, type CallSyntax } from "../../parser/call-syntax.ts";
 import { leadingJsonLength, readCallObject } from "../../parser/json-call.ts";
 import { protectJson } from "../protect-markers.ts";
 import { ToolCallScanner } from "../../parser/scanner.ts";
@@ -40,6 +40,8 @@ const cutOff = (name?: string): BodyReading => ({
  * (as SGLang reads it) is text.
  */
 export function readMistralCalls(body: string, tools: Parameters<typeof readCallBody>[1]): BodyReading {
+  // A [TOOL_CALLS] with nothing after it: the output stopped where the call was to begin.
+  if (body.trim() === "") return cutOff();
   const named = NAMED_ARGS.exec(body);
   if (!named) {
     const length = leadingJsonLength(body);
@@ -49,8 +51,10 @@ export function readMistralCalls(body: string, tools: Parameters<typeof readCall
   }
   const name = named[1]!;
   const json = body.slice(named[0].length);
+  // `NAME[ARGS]` and nothing after it: the arguments were cut off (vLLM reads no call there).
+  if (json.trim() === "" && named[0].includes("[ARGS]")) return cutOff(name);
   if (json.trim() === "") {
-    // A call object without arguments: read as {} (the tool's schema decides).
+    // `NAME` alone: a call object without arguments, read as {} (the tool's schema decides).
     const repairs = [{ kind: "missing-arguments", message: `the call of ${name} has no arguments; read as {}`, before: "", after: "{}" }];
     return { ok: true, outcomes: [{ ok: true, call: { name, arguments: {}, repairs } }], repairs: [], complete: true };
   }
@@ -85,8 +89,9 @@ const mistralSyntax: CallSyntax = {
     },
   ],
   bare: bareJsonCall,
-  // Magistral and Ministral 3 Reasoning think in [THINK]…[/THINK] (control tokens of tokenizer v13).
-  reasoning: { open: "[THINK]", close: "[/THINK]" },
+  // Magistral and Ministral 3 Reasoning think in [THINK]…[/THINK] (control tokens of tokenizer
+  // v13); Magistral Small 2506 wrote its thinking between plain-text <think> tags.
+  reasoning: { open: "[THINK]", close: "[/THINK]", alsoPairs: [THINK_TAGS] },
 };
 
 function renderCallObject(call: ToolCall): string {

@@ -28,7 +28,9 @@ const bareCallList: BareCallSyntax = {
   tracker: () => new PythonicCallTracker(),
   read: (text, tools) => {
     const reading = readPythonicCalls(text);
-    return reading.ok || firstCallNamesTool(text, tools) ? reading : undefined;
+    // A list none of whose calls reads (`[print(x)]`) is prose unless it names one of the tools.
+    const readsAny = reading.ok && reading.outcomes.some((outcome) => outcome.ok);
+    return readsAny || firstCallNamesTool(text, tools) ? reading : undefined;
   },
   nameOf: (head) => /^\s*\[\s*([A-Za-z_][\w.]*)\s*\(/.exec(head)?.[1],
   describe: () => "a call list",
