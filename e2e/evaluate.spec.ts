@@ -72,6 +72,8 @@ test("prompt mode, two protocols: the matrix, the cases, and a case opened in th
   await expect(cell(page, "xml", "simple_python")).toHaveAttribute("data-best", "true");
   await expect(cell(page, "hermes", "irrelevance")).toContainText("67%");
   await expect(cell(page, "xml", "all")).toContainText("n=6");
+  // Format drift: hermes failed twice, each time with a call of its own format (a wrong call), so no drift.
+  await expect(page.locator('[data-testid=eval-matrix-row][data-row="hermes"] [data-testid=eval-drift]')).toHaveText("0 of 2 failed");
   // The prompts went to /v1/completions, rendered with Qwen3's template, in each protocol.
   const prompts = server.requests.filter((r) => r.path === "/v1/completions").map((r) => String(r.body?.prompt));
   expect(prompts).toHaveLength(12);

@@ -22,6 +22,8 @@ export interface ScriptedReply {
   reasoning?: string[];
   /** Text, in the pieces the server streams it in. */
   text?: string[];
+  /** The `logprobs` field sent with each text piece (same index), as the server under test would write it. */
+  logprobs?: unknown[];
   toolCalls?: ScriptedToolCall[];
   finishReason?: string;
   usage?: { prompt_tokens: number; completion_tokens: number };
@@ -146,7 +148,10 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
     const choice = (extra: Record<string, unknown>) => ({ id: "cmpl-test", object: chat ? "chat.completion.chunk" : "text_completion", choices: [{ index: 0, ...extra }] });
     const pieces = reply.text ?? [];
     for (const piece of reply.reasoning ?? []) send(choice({ delta: { reasoning_content: piece }, finish_reason: null }));
-    for (const piece of pieces) send(choice(chat ? { delta: { content: piece }, finish_reason: null } : { text: piece, finish_reason: null }));
+    for (const [i, piece] of pieces.entries()) {
+      const logprobs = reply.logprobs?.[i] !== undefined ? { logprobs: reply.logprobs[i] } : {};
+      send(choice(chat ? { delta: { content: piece }, finish_reason: null, ...logprobs } : { text: piece, finish_reason: null, ...logprobs }));
+    }
     if (reply.hold) {
       const keepAlive = reply.keepAliveMs ? setInterval(() => res.write(": keep-alive\n\n"), reply.keepAliveMs) : undefined;
       const goneEarly = await new Promise<boolean>((resolve) => {

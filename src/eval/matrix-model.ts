@@ -23,6 +23,12 @@ export interface MatrixRow {
   first: Pick<EvalResult, "protocol" | "mode" | "constrained">;
   source: string;
   cells: Map<string, MatrixCell>;
+  /** Of the row's failed results, those that were format drift (the model wrote calls in another protocol's format). */
+  drift: number;
+  failed: number;
+  /** The decision point's probability of a call, summed over the results that recorded it, and their number. */
+  callPSum: number;
+  callPCount: number;
 }
 
 export interface MatrixModel {
@@ -51,7 +57,15 @@ export function matrixModel(sources: readonly MatrixSourceResults[], limits: { r
       categories.add(result.category);
       const key = `${source.label}|${rowKey(result)}`;
       let row = rows.get(key);
-      if (!row) rows.set(key, (row = { key, first: result, source: source.label, cells: new Map() }));
+      if (!row) rows.set(key, (row = { key, first: result, source: source.label, cells: new Map(), drift: 0, failed: 0, callPSum: 0, callPCount: 0 }));
+      if (!result.pass) {
+        row.failed += 1;
+        if (result.drift && result.drift.length > 0) row.drift += 1;
+      }
+      if (result.callP !== undefined) {
+        row.callPSum += result.callP ?? 0;
+        row.callPCount += 1;
+      }
       for (const column of [result.category, ALL_COLUMN]) {
         let cell = row.cells.get(column);
         if (!cell) row.cells.set(column, (cell = { n: 0, pass: 0, strict: 0 }));
@@ -72,6 +86,14 @@ export function matrixModel(sources: readonly MatrixSourceResults[], limits: { r
     }
   }
   return { columns, rows: [...rows.values()].slice(0, maxRows), best, rowCount: rows.size, categoryCount: categories.size };
+}
+
+/** A row's format drift and mean decision-point p of a call, as the matrix writes them. */
+export function driftText(row: MatrixRow): string {
+  return `${row.drift} of ${row.failed} failed`;
+}
+export function callPText(row: MatrixRow): string {
+  return row.callPCount > 0 ? `${(row.callPSum / row.callPCount).toFixed(2)} (n=${row.callPCount})` : "–";
 }
 
 /** What the matrix leaves out, in words ("" when it draws everything). */

@@ -19,6 +19,8 @@ export interface ResultsFileEntry {
   strictPass: boolean;
   reason: string;
   calls: EvalResult["calls"];
+  drift?: string[];
+  callP?: number | null;
 }
 
 export interface ResultsFile {
@@ -28,7 +30,7 @@ export interface ResultsFile {
 
 export function toResultsFile(results: readonly EvalResult[]): ResultsFile {
   return {
-    results: results.map((r) => ({ id: r.id, category: r.category, repeat: r.repeat, protocol: r.protocol, mode: r.mode, constrained: r.constrained, pass: r.pass, strictPass: r.strictPass, reason: r.reason, calls: r.calls })),
+    results: results.map((r) => ({ id: r.id, category: r.category, repeat: r.repeat, protocol: r.protocol, mode: r.mode, constrained: r.constrained, pass: r.pass, strictPass: r.strictPass, reason: r.reason, calls: r.calls, ...(r.drift ? { drift: r.drift } : {}), ...(r.callP !== undefined ? { callP: r.callP } : {}) })),
     summary: summarise(results),
   };
 }
@@ -44,6 +46,8 @@ const entrySchema = z.object({
   strictPass: z.boolean(),
   reason: z.string(),
   calls: z.array(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) })),
+  drift: z.array(z.string()).optional(),
+  callP: z.number().min(0).max(1).nullable().optional(),
 });
 const fileSchema = z.object({ results: z.array(entrySchema) });
 

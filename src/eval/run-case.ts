@@ -5,6 +5,8 @@
 import { allReservedMarkers } from "toolcall-middleware/protocols/registry.ts";
 import { runToolLoop } from "toolcall-middleware/loop/run-tool-loop.ts";
 import { parseAll } from "toolcall-middleware/parser/collect.ts";
+import { formatDrift } from "toolcall-middleware/probabilities/detect-format.ts";
+import { stepDecisionPoint } from "toolcall-middleware/probabilities/step-decision.ts";
 import type { ChatTemplate, Engine, ExecutableTool, GenerationSettings, LoopEvent, Protocol, ToolSpec } from "toolcall-middleware/types.ts";
 import { nativeToolNames } from "./native-names.ts";
 import { scoreCase, type ScoredCall, type StepOutcome } from "./score.ts";
@@ -33,6 +35,14 @@ export interface EvalResult {
   completionTokens?: number;
   /** The run's id in its event log. */
   runId: string;
+  /** Format drift (a failed prompt-mode case whose protocol found no call): the protocols whose parsers found calls in its output. */
+  drift?: string[];
+  /**
+   * The probability, at the decision point, of opening a call: the whole opening marker's where
+   * the model opened one, the recorded alternative that would have where it did not (null when
+   * none among those recorded would). Absent where no probabilities were recorded.
+   */
+  callP?: number | null;
 }
 
 export const NOT_RUN_RESULT = "Not run: an evaluation scores the calls of the first step only.";
@@ -101,8 +111,21 @@ export async function runEvalCase(input: RunEvalCaseInput): Promise<EvalCaseRun 
       durationMs: performance.now() - startedAt,
       ...(usage?.type === "usage" && usage.usage.completionTokens !== undefined ? { completionTokens: usage.usage.completionTokens } : {}),
       runId,
+      ...decisionOf(events, input, runId, verdict.pass, outcome.calls.length, names.tools),
     },
   };
+}
+
+/** Drift of a failed prompt-mode case without calls, and the decision point's probability of a call. */
+function decisionOf(events: LoopEvent[], input: RunEvalCaseInput, runId: string, pass: boolean, calls: number, tools: readonly ToolSpec[]): Pick<EvalResult, "drift" | "callP"> {
+  const stepStart = events.find((event) => event.type === "step-start");
+  if (input.mode === "native" || stepStart?.type !== "step-start") return {};
+  let output = "";
+  for (const event of events) if (event.type === "output-delta" && event.stepId === stepStart.stepId) output += event.text;
+  const drift = !pass && calls === 0 ? formatDrift(output, input.protocol.name, tools).map((f) => f.protocol) : [];
+  const point = stepDecisionPoint(events, runId, stepStart.stepId);
+  const callP = point.kind === "call" ? point.markerP : point.kind === "no-call" ? (point.callOpener?.p ?? null) : undefined;
+  return { ...(drift.length > 0 ? { drift } : {}), ...(callP !== undefined ? { callP } : {}) };
 }
 
 /** What the first step's parse events and ending amount to, for the scorer. */

@@ -13,6 +13,11 @@ export interface SummaryRow {
   pass: number;
   /** Fraction of the n results that pass strictly (0–1). */
   strictPass: number;
+  /** Of the failed results, how many were format drift (the model wrote calls in another protocol's format); absent in older files. */
+  drift?: number;
+  /** The mean probability of opening a call at the decision point, over the results that recorded it (a call not among the recorded alternatives counts 0), and over how many. */
+  meanCallP?: number;
+  callPCount?: number;
 }
 
 export interface Interval {
@@ -37,17 +42,27 @@ export function rowKey(result: Pick<EvalResult, "protocol" | "mode" | "constrain
 
 /** One row per protocol × mode × constrained × category, in the order the results first name them. */
 export function summarise(results: readonly EvalResult[]): SummaryRow[] {
-  const rows = new Map<string, SummaryRow & { passed: number; strictPassed: number }>();
+  const rows = new Map<string, SummaryRow & { passed: number; strictPassed: number; callPSum: number }>();
   for (const result of results) {
     const key = `${rowKey(result)}:${result.category}`;
     let row = rows.get(key);
     if (!row) {
-      row = { protocol: result.protocol, mode: result.mode, constrained: result.constrained, category: result.category, n: 0, pass: 0, strictPass: 0, passed: 0, strictPassed: 0 };
+      row = { protocol: result.protocol, mode: result.mode, constrained: result.constrained, category: result.category, n: 0, pass: 0, strictPass: 0, passed: 0, strictPassed: 0, callPSum: 0 };
       rows.set(key, row);
     }
     row.n += 1;
     if (result.pass) row.passed += 1;
     if (result.strictPass) row.strictPassed += 1;
+    if (!result.pass && result.drift && result.drift.length > 0) row.drift = (row.drift ?? 0) + 1;
+    if (result.callP !== undefined) {
+      row.callPSum += result.callP ?? 0;
+      row.callPCount = (row.callPCount ?? 0) + 1;
+    }
   }
-  return [...rows.values()].map(({ passed, strictPassed, ...row }) => ({ ...row, pass: passed / row.n, strictPass: strictPassed / row.n }));
+  return [...rows.values()].map(({ passed, strictPassed, callPSum, ...row }) => ({
+    ...row,
+    pass: passed / row.n,
+    strictPass: strictPassed / row.n,
+    ...(row.callPCount ? { meanCallP: callPSum / row.callPCount } : {}),
+  }));
 }

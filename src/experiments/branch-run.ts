@@ -10,6 +10,7 @@ import { eventStamper } from "toolcall-middleware/loop/event-shapes.ts";
 import { newRunId, stepIdOf } from "toolcall-middleware/loop/run-ids.ts";
 import { runToolCalls } from "toolcall-middleware/loop/run-tool-calls.ts";
 import { constrainStep } from "toolcall-middleware/loop/step-constraint.ts";
+import { probabilityRecording } from "toolcall-middleware/loop/probability-recording.ts";
 import { streamStep, type StepOutput } from "toolcall-middleware/loop/stream-step.ts";
 import { runToolLoop, type RunToolLoopOptions } from "toolcall-middleware/loop/run-tool-loop.ts";
 import type {
@@ -47,6 +48,10 @@ export interface BranchRequest {
   toolTimeoutMs: number;
   /** "Constrain tool calls" for this re-run. */
   constrain?: { toolChoice: ToolChoiceSetting };
+  /** Force the other token: the output starts with this prefix (the original's up to a token, then the chosen alternative) and the engine continues it. */
+  forced?: NonNullable<BranchRef["forced"]>;
+  /** Alternatives recorded per token (default DEFAULT_TOP_PROBABILITIES). */
+  topProbabilities?: number;
 }
 
 /** Where the output comes from: the engine, or (replay) a text the person chose. */
@@ -91,6 +96,24 @@ export function givenOutputEngine(text: string): Engine {
   };
 }
 
+/**
+ * The engine, continuing a prompt that ends with `prefix`: the prefix is the step's output first
+ * (so the parser reads the whole reply), then what the engine generates after it.
+ */
+export function forcedPrefixEngine(engine: Engine, prefix: string): Engine {
+  const { generate } = engine;
+  return {
+    name: engine.name,
+    ...(engine.tokenProbabilities ? { tokenProbabilities: engine.tokenProbabilities } : {}),
+    ...(engine.contextWindowSize !== undefined ? { contextWindowSize: engine.contextWindowSize } : {}),
+    ...(engine.countPromptTokens ? { countPromptTokens: engine.countPromptTokens.bind(engine) } : {}),
+    async *generate(prompt, settings, signal, request) {
+      if (prefix !== "") yield { type: "text", text: prefix };
+      yield* generate.call(engine, prompt, settings, signal, request);
+    },
+  };
+}
+
 function stepStatusOf(output: StepOutput): StepStatus {
   if (output.ending === "aborted") return "aborted";
   if (output.ending === "engine-error") return "engine-error";
@@ -102,8 +125,11 @@ function stepStatusOf(output: StepOutput): StepStatus {
 export async function* runBranch(request: BranchRequest, source: BranchSource, signal: AbortSignal, runId = newRunId("branch")): AsyncGenerator<LoopEvent, BranchResult> {
   const stamp = eventStamper(runId, undefined);
   const stepId = stepIdOf(runId, 1);
-  const engine = "engine" in source ? source.engine : givenOutputEngine(source.output);
-  const branch: BranchRef = { runId: request.origin.runId, stepId: request.origin.stepId, changes: request.changes };
+  const forced = "engine" in source ? request.forced : undefined;
+  const engine = "engine" in source ? (forced ? forcedPrefixEngine(source.engine, forced.prefix) : source.engine) : givenOutputEngine(source.output);
+  // A forced branch's prompt is the original's followed by the kept prefix: what the engine continues.
+  const prompt = forced ? request.prompt + forced.prefix : request.prompt;
+  const branch: BranchRef = { runId: request.origin.runId, stepId: request.origin.stepId, changes: request.changes, ...(forced ? { forced } : {}) };
   const toolSection = request.tools.length > 0 ? safe(() => request.protocol.systemPrompt(request.tools)) : undefined;
   yield stamp({
     type: "run-start",
@@ -116,11 +142,12 @@ export async function* runBranch(request: BranchRequest, source: BranchSource, s
   });
   const startedAt = performance.now();
   // The context check counts with the engine's own tokenizer where it has one (never an estimate).
-  const budget = "engine" in source ? await fitToContext(engine, request.prompt, request.settings.maxTokens, signal) : ({ kind: "unknown", reason: "the output was given, not generated" } as const);
+  const budget = "engine" in source ? await fitToContext(engine, prompt, request.settings.maxTokens, signal) : ({ kind: "unknown", reason: "the output was given, not generated" } as const);
   const settings = "maxTokens" in budget ? { ...request.settings, maxTokens: budget.maxTokens } : request.settings;
   const constrained = request.constrain && "engine" in source ? constrainStep(request.constrain.toolChoice, request.protocol, request.tools, engine, false) : undefined;
   const section = toolSection?.trim();
-  const sectionStart = section ? request.prompt.indexOf(section) : -1;
+  const sectionStart = section ? prompt.indexOf(section) : -1;
+  const probabilities = "engine" in source ? probabilityRecording(engine, false, request.topProbabilities) : { topK: 0 };
   yield stamp({
     type: "step-start",
     stepId,
@@ -128,13 +155,14 @@ export async function* runBranch(request: BranchRequest, source: BranchSource, s
     protocol: request.protocol.name,
     messages: request.messages,
     templateMessages: request.templateMessages,
-    prompt: request.prompt,
+    prompt,
     template: request.template.name,
     settings,
     budget,
     ...(section && sectionStart >= 0 ? { toolSectionAt: { start: sectionStart, end: sectionStart + section.length } } : {}),
     controlTokens: [...request.template.controlTokens],
     ...(constrained ? { constraint: constrained.constraint } : {}),
+    probabilities,
   });
   if (budget.kind === "prompt-too-long") {
     const refused = `Not sent: ${describeBudget(budget)}.`;
@@ -144,9 +172,12 @@ export async function* runBranch(request: BranchRequest, source: BranchSource, s
   }
   const stream = streamStep({
     engine,
-    prompt: request.prompt,
+    prompt,
     settings,
-    request: constrained?.structuralTag ? { structuralTag: constrained.structuralTag } : {},
+    request: {
+      ...(constrained?.structuralTag ? { structuralTag: constrained.structuralTag } : {}),
+      ...(probabilities.topK > 0 && probabilities.unsupported === undefined ? { topProbabilities: probabilities.topK } : {}),
+    },
     signal,
     parser: request.protocol.createParser(request.tools),
     stepId,

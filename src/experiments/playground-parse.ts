@@ -3,6 +3,7 @@
 // against one pass over the whole output. A parser must give the same calls, text and errors
 // however its input was cut; where it does not, the first difference is named.
 import { collectParse, parseChunks, type ParseResult } from "toolcall-middleware/parser/collect.ts";
+import { detectFormats } from "toolcall-middleware/probabilities/detect-format.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ParseEvent, ToolSpec } from "toolcall-middleware/types.ts";
 import { chunksOf, describeChunking, type Chunking } from "./chunking.ts";
@@ -29,11 +30,22 @@ export interface PlaygroundResult {
   error?: string;
   /** Milliseconds the parse took (both passes). */
   ms: number;
+  /** With the "auto" choice: the protocols whose parsers found calls (most calls first); the result is the first one's, or hermes's where none did. */
+  detected?: string[];
 }
+
+/** The protocol choice that names the format itself: every registered parser reads the output. */
+export const AUTO_PROTOCOL = "auto";
 
 export const SHOWN_EVENTS = 2_000;
 
 export function runPlayground(input: PlaygroundInput, now: () => number = () => performance.now()): PlaygroundResult {
+  if (input.protocol === AUTO_PROTOCOL) {
+    const started = now();
+    const detected = detectFormats(input.output, input.tools).map((f) => f.protocol);
+    const result = runPlayground({ ...input, protocol: detected[0] ?? "hermes" }, now);
+    return { ...result, detected, ms: now() - started };
+  }
   const started = now();
   const empty: ParseResult = { text: "", reasoning: "", calls: [], errors: [], repairs: [] };
   const protocol = getProtocol(input.protocol);

@@ -141,6 +141,44 @@ export const engineUsageSchema = z.object({
   /** XGrammar's time to compile the step's grammar, and per generated token (constrained steps). */
   grammarInitMs: z.number().optional(),
   grammarPerTokenMs: z.number().optional(),
+  /** Why the step has no token probabilities although it asked for them (the engine sent none). */
+  probabilitiesMissing: z.string().optional(),
+});
+
+/** The most alternatives a step records per token (an engine or a file may offer more; the rest is not kept). */
+export const MAX_TOP_PROBABILITIES = 20;
+/** How many alternatives a step records per token unless the run asks for another number. */
+export const DEFAULT_TOP_PROBABILITIES = 5;
+
+const probabilitySchema = z.number().min(0).max(1);
+
+/** A token the model could have generated at a position, with its probability there. */
+export const tokenAlternativeSchema = z.object({
+  text: z.string(),
+  p: probabilitySchema,
+  /** The token's id in the model's vocabulary, where the engine says. */
+  id: z.number().int().optional(),
+});
+
+/**
+ * One generated token as the engine reported it: its text, its probability and the most likely
+ * tokens at its position (the engine's own numbers; nothing is estimated). The texts of a delta's
+ * tokens, in order, make up the delta's text where the engine's token texts are whole characters.
+ */
+export const tokenProbabilitySchema = z.object({
+  text: z.string(),
+  p: probabilitySchema,
+  id: z.number().int().optional(),
+  top: z.array(tokenAlternativeSchema).max(MAX_TOP_PROBABILITIES),
+});
+
+/**
+ * What a step asked for its tokens' probabilities and whether it got them: `topK` alternatives
+ * per token (0: not asked), or why the engine could not give them (`unsupported`).
+ */
+export const probabilityRecordingSchema = z.object({
+  topK: z.number().int().min(0).max(MAX_TOP_PROBABILITIES),
+  unsupported: z.string().optional(),
 });
 
 /** The tool choice of a constrained step: text or calls, at least one call, this tool, no call. */
@@ -174,7 +212,18 @@ export const toolExecutionStatusSchema = z.enum(["ok", "error", "timeout", "abor
  * it never rewrites. It names the step it came from and, in words, what was changed. A run that
  * continues a branch (its calls run, the loop goes on) names the branch's step and `continues`.
  */
-export const branchSchema = z.object({ runId: z.string(), stepId: z.string(), changes: z.array(z.string()), continues: z.boolean().optional() });
+export const branchSchema = z.object({
+  runId: z.string(),
+  stepId: z.string(),
+  changes: z.array(z.string()),
+  continues: z.boolean().optional(),
+  /**
+   * "Force the other token": the branch kept the original output up to `offset`, put `token` (an
+   * alternative the engine recorded there) in place of `replaced`, and generated on from it; its
+   * prompt is the original prompt followed by that prefix.
+   */
+  forced: z.object({ offset: offsetSchema, token: z.string(), replaced: z.string(), prefix: z.string() }).optional(),
+});
 
 /** Fields every event has. Nested runs (a sub-agent) carry `parent`: the step and call they run under. */
 const eventBase = {
@@ -220,8 +269,18 @@ export const loopEventSchema = z.discriminatedUnion("type", [
     request: z.record(z.string(), z.unknown()).optional(),
     /** With "Constrain tool calls" on: the tool choice and the structural tag sent. */
     constraint: constraintSchema.optional(),
+    /** Whether this step records its tokens' probabilities, and how many alternatives (absent in older logs). */
+    probabilities: probabilityRecordingSchema.optional(),
   }),
-  z.object({ ...eventBase, type: z.literal("output-delta"), stepId: z.string(), text: z.string(), offset: offsetSchema }),
+  z.object({
+    ...eventBase,
+    type: z.literal("output-delta"),
+    stepId: z.string(),
+    text: z.string(),
+    offset: offsetSchema,
+    /** The delta's tokens with their probabilities, where the engine gave them (absent otherwise, and in older logs). */
+    tokens: z.array(tokenProbabilitySchema).max(100_000).optional(),
+  }),
   z.object({ ...eventBase, type: z.literal("parse"), stepId: z.string(), event: parseEventSchema }),
   z.object({ ...eventBase, type: z.literal("usage"), stepId: z.string(), usage: engineUsageSchema }),
   z.object({ ...eventBase, type: z.literal("tool-start"), stepId: z.string(), call: toolCallSchema }),

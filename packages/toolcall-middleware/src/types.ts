@@ -243,8 +243,15 @@ export type CutOffLimit = z.infer<typeof schema.cutOffLimitSchema>;
 /** Usage and timing of one generation, as far as the engine knows them. */
 export type EngineUsage = z.infer<typeof schema.engineUsageSchema>;
 
+/** A generated token with its probability and its most likely alternatives, as recorded. */
+export type TokenProbability = z.infer<typeof schema.tokenProbabilitySchema>;
+export type TokenAlternative = z.infer<typeof schema.tokenAlternativeSchema>;
+/** What a step asked for its tokens' probabilities, and whether the engine could give them. */
+export type ProbabilityRecording = z.infer<typeof schema.probabilityRecordingSchema>;
+
 export type EngineChunk =
-  | { type: "text"; text: string }
+  /** Text the model generated; `tokens` are its tokens with their probabilities where the engine gives them (asked for with `GenerationRequest.topProbabilities`). */
+  | { type: "text"; text: string; tokens?: TokenProbability[] }
   | { type: "usage"; usage: EngineUsage }
   /** Native tool calling only: reasoning the server's parser took out of the text (vLLM's reasoning_content). */
   | { type: "reasoning"; text: string }
@@ -295,6 +302,8 @@ export interface GenerationRequest {
   controlStops?: string[];
   /** Constrains the output to this structural tag (XGrammar), where the engine can. */
   structuralTag?: StructuralTag;
+  /** Report each generated token's probability and this many alternatives (where `Engine.tokenProbabilities` says it can). */
+  topProbabilities?: number;
 }
 
 /**
@@ -307,6 +316,8 @@ export interface Engine {
   generate: (prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest) => AsyncIterable<EngineChunk>;
   /** Whether the engine can constrain its output to a structural tag, given the prompt as chat turns (and if not, why). */
   readonly constrains?: { supported: true } | { supported: false; reason: string };
+  /** Whether the engine reports its tokens' probabilities (and if not, why); absent: it cannot. */
+  readonly tokenProbabilities?: { supported: true } | { supported: false; reason: string };
   /** The model's context window in tokens (prompt + output), where the engine knows it. */
   readonly contextWindowSize?: number;
   /** Counts a rendered prompt's tokens with the model's own tokenizer, where the engine has one. */

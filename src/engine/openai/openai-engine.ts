@@ -6,6 +6,7 @@ import type { Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSet
 import { chatBody, completionsBody } from "./openai-requests.ts";
 import { keySecrets, maskError, maskKeyInStream } from "./mask-key.ts";
 import { explainFetchError, failureFromResponse, isAbort, ServerFailure } from "./server-failure.ts";
+import { tokensFromLogprobs } from "../logprobs.ts";
 import { readSseJson, StreamFormatError } from "./sse-json.ts";
 import { promptToSend, type LlamaCppFacts } from "./llama-cpp-probe.ts";
 
@@ -101,6 +102,7 @@ export async function listModels(connection: OpenAiConnection, signal?: AbortSig
 
 interface StreamChoice {
   text?: string;
+  logprobs?: unknown;
   delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }> };
   finish_reason?: string | null;
 }
@@ -117,6 +119,7 @@ export class OpenAiEngine implements Engine {
   readonly contextWindowSize?: number;
   readonly native?: NativeToolCalling;
   readonly constrains?: Engine["constrains"];
+  readonly tokenProbabilities?: Engine["tokenProbabilities"];
   private readonly fetchImpl: typeof fetch;
 
   constructor(private readonly options: OpenAiEngineOptions) {
@@ -124,6 +127,9 @@ export class OpenAiEngine implements Engine {
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
     if (options.contextWindowSize !== undefined) this.contextWindowSize = options.contextWindowSize;
     if (options.constrain && options.mode === "prompt") this.constrains = { supported: true };
+    // Asked for as `logprobs` on /v1/completions (llama.cpp's server takes it as n_probs); a
+    // server that ignores it sends none, and the step's usage says so.
+    if (options.mode === "prompt") this.tokenProbabilities = { supported: true };
     if (options.mode === "native") {
       this.native = {
         request: (input: NativeChatInput, settings: GenerationSettings) => chatBody(options.model, input, settings),
@@ -135,6 +141,9 @@ export class OpenAiEngine implements Engine {
   generate(prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest): AsyncIterable<EngineChunk> {
     const body = completionsBody(this.options.model, promptToSend(prompt, this.options.llamaCpp), settings);
     if (this.constrains?.supported && request?.structuralTag) body.response_format = request.structuralTag;
+    if (request?.topProbabilities) body.logprobs = request.topProbabilities;
+    // A GBNF grammar, as llama.cpp's server takes it (other servers refuse or ignore the field).
+    if (settings.grammar) body.grammar = settings.grammar;
     return maskKeyInStream(this.stream("/completions", body, signal), keySecrets(this.options.apiKey));
   }
 
@@ -153,6 +162,8 @@ export class OpenAiEngine implements Engine {
     let firstTokenAt: number | undefined;
     let finishReason: string | undefined;
     let usage: EngineUsage = {};
+    const askedForProbabilities = typeof body.logprobs === "number" && body.logprobs > 0;
+    let sawProbabilities = false;
     try {
       for await (const payload of readSseJson(response.body, signal) as AsyncIterable<StreamPayload>) {
         if (payload.error !== undefined) throw failureFromResponse(400, JSON.stringify({ error: payload.error }), { endpoint: path, model: this.options.model });
@@ -166,7 +177,9 @@ export class OpenAiEngine implements Engine {
         const text = choice?.text ?? choice?.delta?.content ?? "";
         if (text !== "") {
           firstTokenAt ??= performance.now();
-          yield { type: "text", text };
+          const tokens = askedForProbabilities ? tokensFromLogprobs(choice?.logprobs) : undefined;
+          if (tokens) sawProbabilities = true;
+          yield { type: "text", text, ...(tokens ? { tokens } : {}) };
         }
         for (const call of choice?.delta?.tool_calls ?? []) {
           firstTokenAt ??= performance.now();
@@ -193,6 +206,7 @@ export class OpenAiEngine implements Engine {
       // The server's own decode rate (llama.cpp's timings) is truer than one measured across the network.
       if (usage.decodeTokensPerSecond === undefined && usage.completionTokens && endedAt > firstTokenAt) usage.decodeTokensPerSecond = (usage.completionTokens / (endedAt - firstTokenAt)) * 1000;
     }
+    if (askedForProbabilities && !sawProbabilities && firstTokenAt !== undefined) usage.probabilitiesMissing = "The server sent no logprobs although they were asked for (it may not support them on /v1/completions).";
     yield { type: "usage", usage: { ...usage, ...finish(finishReason, usage, body.max_tokens) } };
   }
 }

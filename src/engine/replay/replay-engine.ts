@@ -1,7 +1,7 @@
 // Plays a transcript as if a model were generating it: the n-th generation since the
 // conversation started streams turns[n] in small chunks, so the whole tool loop (parsing,
 // repair, tools, sub-agents) runs without a GPU.
-import type { Engine, EngineChunk, GenerationSettings } from "toolcall-middleware/types.ts";
+import type { Engine, EngineChunk, GenerationRequest, GenerationSettings, TokenProbability } from "toolcall-middleware/types.ts";
 import { DEFAULT_CHUNK_CHARS, DEFAULT_DELAY_MS, type Transcript } from "./transcript.ts";
 
 /** Longest run of back-to-back chunks before the event loop gets a turn. */
@@ -26,6 +26,8 @@ export class ReplayEngine implements Engine {
   /** It plays recorded text: a grammar has nothing to constrain (a constrained step records this). */
   readonly constrains = { supported: false, reason: "the replay engine plays recorded output and cannot constrain it" } as const;
   readonly transcript: Transcript;
+  /** Where the transcript recorded its turns' tokens, the replay reports them (it computes none). */
+  readonly tokenProbabilities: Engine["tokenProbabilities"];
   private next: number;
   private readonly chunkChars: number;
   private readonly delayMs: number;
@@ -40,6 +42,7 @@ export class ReplayEngine implements Engine {
       this.countPromptTokens = options.countPromptTokens;
     }
     this.name = `replay: ${transcript.title}`;
+    this.tokenProbabilities = transcript.tokens?.some(Boolean) ? { supported: true } : { supported: false, reason: "This replay transcript records no token probabilities." };
     this.chunkChars = Math.max(1, Math.floor(options.chunkChars ?? transcript.chunkChars ?? DEFAULT_CHUNK_CHARS));
     this.delayMs = Math.max(0, options.delayMs ?? transcript.delayMs ?? DEFAULT_DELAY_MS);
     this.next = clampPosition(options.position ?? 0);
@@ -60,13 +63,16 @@ export class ReplayEngine implements Engine {
     this.next = clampPosition(position);
   }
 
-  generate(_prompt: string, settings: GenerationSettings, signal: AbortSignal): AsyncIterable<EngineChunk> {
+  generate(_prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest): AsyncIterable<EngineChunk> {
     // The turn is claimed when generation is asked for, in call order, so that a sub-agent's
     // generations (sharing this engine) consume the turns that follow its parent's call.
     const index = this.next;
     const turn = this.transcript.turns[index];
     if (turn !== undefined) this.next += 1;
-    return this.play(index, turn, settings, signal);
+    const tokens = request?.topProbabilities ? this.transcript.tokens?.[index] : undefined;
+    // null: asked for, but this turn has none recorded.
+    const recorded = request?.topProbabilities ? (tokens ? { tokens, topK: request.topProbabilities } : null) : undefined;
+    return this.play(index, turn, settings, signal, recorded);
   }
 
   private async *play(
@@ -74,6 +80,7 @@ export class ReplayEngine implements Engine {
     turn: string | undefined,
     settings: GenerationSettings,
     signal: AbortSignal,
+    probabilities?: { tokens: TokenProbability[]; topK: number } | null,
   ): AsyncGenerator<EngineChunk> {
     if (turn === undefined) {
       const count = this.transcript.turns.length;
@@ -93,7 +100,9 @@ export class ReplayEngine implements Engine {
     // the event loop a turn every few milliseconds: a burst never holds the page in one long task.
     let chunkIndex = 0;
     let lastTurn = started;
-    for (let offset = 0; offset < text.length; offset += this.chunkChars, chunkIndex++) {
+    // A turn with recorded tokens streams one token per chunk, each with its probabilities.
+    const pieces = probabilities ? tokenPieces(probabilities.tokens, text.length, probabilities.topK) : undefined;
+    for (let offset = 0; offset < text.length; chunkIndex++) {
       if (signal.aborted) {
         finishReason = "abort";
         break;
@@ -109,7 +118,14 @@ export class ReplayEngine implements Engine {
         lastTurn = performance.now();
       }
       firstChunkAt ??= performance.now();
-      yield { type: "text", text: text.slice(offset, offset + this.chunkChars) };
+      const piece = pieces?.[chunkIndex];
+      if (piece) {
+        yield { type: "text", text: piece.text, tokens: [piece] };
+        offset += piece.text.length;
+      } else {
+        yield { type: "text", text: text.slice(offset, offset + this.chunkChars) };
+        offset += this.chunkChars;
+      }
     }
     // Recorded counts belong to the whole turn: not to one stopped early or cut at a stop string.
     const whole = finishReason === "stop" && text.length === turn.length;
@@ -123,10 +139,24 @@ export class ReplayEngine implements Engine {
         ...recorded,
         finishReason,
         ...(cutOff ? { cutOff } : {}),
+        ...(probabilities === null ? { probabilitiesMissing: `This replay transcript records no tokens for turn ${index + 1}.` } : {}),
         ...(firstChunkAt !== undefined ? { timeToFirstTokenMs: firstChunkAt - started } : {}),
       },
     };
   }
+}
+
+/** The recorded tokens that lie within the first `length` characters (a stop string may cut the turn), with at most `topK` alternatives each; empty tokens are left out. */
+function tokenPieces(tokens: TokenProbability[], length: number, topK: number): TokenProbability[] {
+  const pieces: TokenProbability[] = [];
+  let used = 0;
+  for (const token of tokens) {
+    if (token.text === "") continue;
+    if (used + token.text.length > length) break;
+    used += token.text.length;
+    pieces.push({ ...token, top: token.top.slice(0, topK) });
+  }
+  return pieces;
 }
 
 function clampPosition(position: number): number {

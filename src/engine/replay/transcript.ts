@@ -1,7 +1,7 @@
 // The replay engine's script: what a "model" says, turn by turn. Validated with zod so that a
 // hand-written or downloaded transcript with a mistake gets a message naming the bad field.
 import { z } from "zod";
-import { cutOffLimitSchema } from "toolcall-middleware/event-log-schema.ts";
+import { cutOffLimitSchema, tokenProbabilitySchema } from "toolcall-middleware/event-log-schema.ts";
 
 export const DEFAULT_CHUNK_CHARS = 4;
 export const DEFAULT_DELAY_MS = 15;
@@ -37,6 +37,18 @@ export const transcriptSchema = z.object({
    * counting with the replay template's tokenizer (Qwen3's).
    */
   contextWindow: z.number().int().positive().optional(),
+  /**
+   * The tokens of turns[n] with their probabilities and alternatives, as the engine of the
+   * recorded run reported them (null where it had none): the replay streams such a turn token by
+   * token and reports them as a real engine would. Their texts joined are the turn.
+   */
+  tokens: z.array(z.array(tokenProbabilitySchema).nullable()).optional(),
+}).superRefine((transcript, context) => {
+  for (const [index, tokens] of (transcript.tokens ?? []).entries()) {
+    if (tokens && tokens.map((t) => t.text).join("") !== transcript.turns[index]) {
+      context.addIssue({ code: "custom", path: ["tokens", index], message: `the tokens' texts joined are not turns[${index}]` });
+    }
+  }
 });
 
 export type Transcript = z.infer<typeof transcriptSchema>;
@@ -55,6 +67,6 @@ export function parseTranscript(value: unknown, source = "transcript"): Transcri
   });
   throw new TranscriptError(
     `${source} is not a valid replay transcript — ${problems.join("; ")}. ` +
-      `Expected {"title": string, "protocol"?: string, "turns": string[], "chunkChars"?: number, "delayMs"?: number, "suggestedMessage"?: string, "usage"?: ({"promptTokens"?: number, "completionTokens"?: number} | null)[], "cutOff"?: ("max-tokens" | "context-window" | "output-limit" | null)[], "contextWindow"?: number}.`,
+      `Expected {"title": string, "protocol"?: string, "turns": string[], "chunkChars"?: number, "delayMs"?: number, "suggestedMessage"?: string, "usage"?: ({"promptTokens"?: number, "completionTokens"?: number} | null)[], "cutOff"?: ("max-tokens" | "context-window" | "output-limit" | null)[], "contextWindow"?: number, "tokens"?: ({"text": string, "p": number, "top": {"text": string, "p": number}[]}[] | null)[]}.`,
   );
 }

@@ -6,13 +6,14 @@
 // completion path, where the rendered prompt is what the tokenizer reads. Generations take turns
 // (generation-queue.ts); a stop ends the stream at once, even while WebLLM is still in prefill
 // and cannot be interrupted.
-import type { Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSettings, StructuralTag } from "toolcall-middleware/types.ts";
+import type { Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSettings, StructuralTag, TokenProbability } from "toolcall-middleware/types.ts";
 import { familyOfWebLlmModel } from "toolcall-middleware/families/registry.ts";
 import { ChatCache, type CachePlan, type WireMessage } from "./chat-cache.ts";
 import { classifyEngineError, EngineFailure } from "./engine-errors.ts";
 import { GenerationQueue, type QueueState, type Turn } from "./generation-queue.ts";
 import { StopStringTail } from "./stop-string-tail.ts";
 import type { TokenizedText } from "../../tokens/token-spans.ts";
+import { tokensFromLogprobs } from "../logprobs.ts";
 import { samplingFields, type SamplingFields } from "../sampling-fields.ts";
 
 /** The part of WebLLM's request for a streamed raw completion (CompletionCreateParams) that we use. */
@@ -20,7 +21,13 @@ export interface RawCompletionRequest extends SamplingFields {
   prompt: string;
   stream: true;
   stream_options: { include_usage: true };
+  /** Each token's logprob and its `top_logprobs` most likely alternatives (WebLLM takes 0–5). */
+  logprobs?: true;
+  top_logprobs?: number;
 }
+
+/** WebLLM refuses top_logprobs above 5 (its CompletionCreateParams check). */
+export const WEBLLM_MAX_TOP_LOGPROBS = 5;
 
 /** The part of WebLLM's streamed chat completion request (ChatCompletionRequestStreaming) that we use. */
 export interface ChatCompletionStreamRequest extends Omit<RawCompletionRequest, "prompt"> {
@@ -31,7 +38,7 @@ export interface ChatCompletionStreamRequest extends Omit<RawCompletionRequest, 
 
 /** The part of a streamed completion chunk that we read (raw path: text; chat path: delta). */
 export interface RawCompletionChunk {
-  choices?: Array<{ text?: string; delta?: { content?: string | null }; finish_reason?: string | null }>;
+  choices?: Array<{ text?: string; delta?: { content?: string | null }; finish_reason?: string | null; logprobs?: unknown }>;
   usage?: WebLlmUsage | null;
 }
 
@@ -87,6 +94,8 @@ export class WebLlmEngine implements Engine {
   readonly contextWindowSize?: number;
   readonly countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
   readonly constrains: Engine["constrains"];
+  /** WebLLM's logprobs/top_logprobs (at most 5 alternatives), on its raw and its chat path. */
+  readonly tokenProbabilities = { supported: true } as const;
   /** The loaded model's own tokenizer, for the token view and counts (see src/tokens/). */
   readonly tokenize?: (text: string, controlTokens: readonly string[]) => Promise<TokenizedText>;
   private readonly queue: GenerationQueue;
@@ -132,6 +141,9 @@ export class WebLlmEngine implements Engine {
     let finishReason: string | undefined;
     let usage: EngineUsage | undefined;
     let reply = "";
+    // Tokens whose text the stop-string tail still holds back; they go out with their text.
+    const pendingTokens: TokenProbability[] = [];
+    let sawProbabilities = false;
     // Planned once the turn is ours: the cache is what the generation before left.
     const chat = this.chatPathOpen && request.chat ? { plan: this.cache.plan(request.chat, settings.stop, request.controlStops ?? []), turns: request.chat } : undefined;
     // Until this generation ends by itself, nothing can be continued (rememberCache says otherwise).
@@ -142,8 +154,8 @@ export class WebLlmEngine implements Engine {
       // before it (WebLLM sends a tool message without a name to carry that end).
       if (chat?.plan.fullPrefillReason !== undefined) await this.transport.resetChat?.();
       const starting = chat
-        ? this.transport.startChatStream!(buildChatRequest(chat.plan.messages, settings, chat.turns.enableThinking, request.structuralTag))
-        : this.transport.startStream(buildRequest(prompt, settings));
+        ? this.transport.startChatStream!(buildChatRequest(chat.plan.messages, settings, chat.turns.enableThinking, request.structuralTag, request.topProbabilities))
+        : this.transport.startStream(buildRequest(prompt, settings, request.topProbabilities));
       const started = await raceAbort(starting, signal, stream);
       if (started === ABORTED) {
         yield abortUsage();
@@ -163,12 +175,18 @@ export class WebLlmEngine implements Engine {
         const choice = chunk.choices?.[0];
         const text = choice?.text ?? choice?.delta?.content;
         if (text) {
+          if (request.topProbabilities) {
+            const tokens = tokensFromLogprobs(choice?.logprobs) ?? [];
+            if (tokens.length > 0) sawProbabilities = true;
+            pendingTokens.push(...tokens);
+          }
           // What the person sees is what WebLLM keeps as the reply: the start of a stop string
           // it streamed before cutting its message there is held back (and dropped at a stop).
           const shown = tail.push(text);
           if (shown) {
             reply += shown;
-            yield { type: "text", text: shown };
+            const tokens = takeTokens(pendingTokens, shown.length);
+            yield { type: "text", text: shown, ...(tokens.length > 0 ? { tokens } : {}) };
           }
         }
         if (choice?.finish_reason) finishReason = choice.finish_reason;
@@ -196,7 +214,8 @@ export class WebLlmEngine implements Engine {
     const rest = tail.end(finishReason === "stop");
     if (rest) {
       reply += rest;
-      yield { type: "text", text: rest };
+      const tokens = takeTokens(pendingTokens, rest.length);
+      yield { type: "text", text: rest, ...(tokens.length > 0 ? { tokens } : {}) };
     }
     if (chat) this.rememberCache(chat.plan, reply, finishReason, usage);
     if (finishReason === "abort") {
@@ -209,6 +228,7 @@ export class WebLlmEngine implements Engine {
       );
     }
     const out: EngineUsage = { ...usage, ...(finishReason ? { finishReason } : {}) };
+    if (request.topProbabilities && !sawProbabilities && reply !== "") out.probabilitiesMissing = "WebLLM sent no logprobs for this reply although they were asked for.";
     if (finishReason === "length") out.cutOff = cutOffOf(out, this.contextWindowSize);
     if (usage || finishReason) yield { type: "usage", usage: out };
   }
@@ -324,12 +344,27 @@ export function cutOffOf(usage: EngineUsage, contextWindowSize: number | undefin
   return contextWindowSize !== undefined && used >= contextWindowSize ? "context-window" : "max-tokens";
 }
 
-export function buildRequest(prompt: string, settings: GenerationSettings): RawCompletionRequest {
-  return { prompt, stream: true, stream_options: { include_usage: true }, ...samplingFields(settings) };
+export function buildRequest(prompt: string, settings: GenerationSettings, topProbabilities?: number): RawCompletionRequest {
+  const probabilities = topProbabilities ? { logprobs: true as const, top_logprobs: Math.min(WEBLLM_MAX_TOP_LOGPROBS, topProbabilities) } : {};
+  return { prompt, stream: true, stream_options: { include_usage: true }, ...samplingFields(settings), ...probabilities };
 }
 
-export function buildChatRequest(messages: WireMessage[], settings: GenerationSettings, enableThinking: boolean | undefined, structuralTag: StructuralTag | undefined): ChatCompletionStreamRequest {
-  const { prompt: _prompt, ...sampling } = buildRequest("", settings);
+/** The pending tokens whose texts make up (at most) the first `length` characters shown, taken off the queue. */
+function takeTokens(pending: TokenProbability[], length: number): TokenProbability[] {
+  let used = 0;
+  let count = 0;
+  while (count < pending.length && used + pending[count]!.text.length <= length) used += pending[count++]!.text.length;
+  return pending.splice(0, count);
+}
+
+export function buildChatRequest(
+  messages: WireMessage[],
+  settings: GenerationSettings,
+  enableThinking: boolean | undefined,
+  structuralTag: StructuralTag | undefined,
+  topProbabilities?: number,
+): ChatCompletionStreamRequest {
+  const { prompt: _prompt, ...sampling } = buildRequest("", settings, topProbabilities);
   return {
     ...sampling,
     messages,

@@ -20,6 +20,7 @@ import { ContextBudgetBar } from "../tokens/ContextBudgetBar.tsx";
 import { useThrottled } from "./use-throttled.ts";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { StepExperiments } from "../experiments/StepExperiments.tsx";
+import { StepDecision } from "./StepDecision.tsx";
 
 export interface DebuggerPaneProps {
   /** The conversation's event log. */
@@ -126,6 +127,7 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
             <span data-testid="step-budget">{(!step.request && formatUnknownBudgetBriefly(step.budget)) || formatBudget(step.budget)}</span>
           </p>
           <StepExperiments step={step} run={run} model={model} tools={shownTools} />
+          <StepDecision step={step} tools={shownTools} />
           <EngineFigures step={step} />
           {!step.request && <ContextBudgetBar step={step} controlTokens={parts!.controlTokens} />}
           {step.status === "cut-off" && (
@@ -141,7 +143,7 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
           {tab === "step" ? (
             <div className="dbg-grid">
               <PromptView step={step} previous={previous} controlTokens={parts!.controlTokens} toolBlock={parts!.toolBlock} note={notRecordedNote(parts!.notRecorded)} />
-              <RawOutputView step={step} controlTokens={parts!.controlTokens} selectedParseIndex={selectedParseIndex} onSelectParseEvent={onSelectParseEvent} />
+              <RawOutputView step={step} tools={shownTools} controlTokens={parts!.controlTokens} selectedParseIndex={selectedParseIndex} onSelectParseEvent={onSelectParseEvent} />
               <ParseStepsView step={step} selectedParseIndex={selectedParseIndex} onSelectParseEvent={onSelectParseEvent} />
               <ToolExecView step={step} model={model} onSelectStep={onSelectStep} />
             </div>

@@ -3,7 +3,10 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from "react";
 import { TokensOf, TokenViewToggle } from "../tokens/TokenViewToggle.tsx";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
+import type { ToolSpec } from "toolcall-middleware/types.ts";
 import type { StepView } from "./build-steps.ts";
+import { TokenProbabilities } from "./TokenProbabilities.tsx";
+import { useForceToken } from "./use-force-token.ts";
 import { chunkRawOutput, parseEventAt, segmentRawOutput, type RawChunk, type RawSegment, type SegmentKind } from "./raw-output-spans.ts";
 
 /** Raw output longer than twice this is drawn in runs of whole lines of about this many characters. */
@@ -20,6 +23,8 @@ const LEGEND: { kind: SegmentKind; label: string }[] = [
 
 interface RawOutputViewProps {
   step: StepView;
+  /** The tools of the step's run (a forced branch offers the same). */
+  tools: readonly ToolSpec[];
   /** The template's control tokens (marked in the token view). */
   controlTokens: readonly string[];
   selectedParseIndex: number | null;
@@ -52,8 +57,11 @@ function clickOffset(event: MouseEvent, segmentStart: number): number {
 /** Re-encoding text need not give the ids the model sampled: said where the token view shows output. */
 const REENCODED_NOTE = "Re-encoded from the text: the model may have sampled other ids that spell the same text.";
 
-export const RawOutputView = memo(function RawOutputView({ step, controlTokens, selectedParseIndex, onSelectParseEvent }: RawOutputViewProps) {
+export const RawOutputView = memo(function RawOutputView({ step, tools, controlTokens, selectedParseIndex, onSelectParseEvent }: RawOutputViewProps) {
   const [tokens, setTokens] = useState(false);
+  const [probabilities, setProbabilities] = useState(false);
+  const force = useForceToken(step, tools);
+  const hasProbabilities = step.tokens.length > 0;
   const selected = selectedParseIndex === null ? undefined : step.parseEvents[selectedParseIndex];
   const highlight = selected?.event.span ?? null;
   const segments = useMemo(
@@ -74,18 +82,46 @@ export const RawOutputView = memo(function RawOutputView({ step, controlTokens, 
         <span className="dbg-hint">
           {step.rawOutput.length.toLocaleString()} chars{live && <span className="dbg-live"> · streaming</span>}
         </span>
+        {hasProbabilities && (
+          <button type="button" className="dbg-toggle" aria-pressed={probabilities} data-testid="probabilities-toggle" onClick={() => setProbabilities(!probabilities)}>
+            Probabilities
+          </button>
+        )}
         <TokenViewToggle on={tokens} onChange={setTokens} />
       </header>
-      <div className="dbg-legend" aria-label="Colour key">
-        {LEGEND.map(({ kind, label }) => (
-          <span key={kind} className={`dbg-seg kind-${kind}`}>
-            {label}
+      {probabilities && hasProbabilities ? (
+        <div className="dbg-legend" aria-label="Colour key">
+          <span className="tp-token" style={{ background: "hsl(0 55% 30%)" }}>
+            p near 0
           </span>
-        ))}
-      </div>
+          <span className="tp-token" style={{ background: "hsl(60 55% 30%)" }}>
+            p = 0.5
+          </span>
+          <span className="tp-token" style={{ background: "hsl(120 55% 30%)" }}>
+            p near 1
+          </span>
+        </div>
+      ) : (
+        <div className="dbg-legend" aria-label="Colour key">
+          {LEGEND.map(({ kind, label }) => (
+            <span key={kind} className={`dbg-seg kind-${kind}`}>
+              {label}
+            </span>
+          ))}
+        </div>
+      )}
       <div ref={body} className="dbg-panel-body dbg-panel-body-fit dbg-text" data-testid="raw-output-view" aria-live="off">
         {step.rawOutput.length === 0 ? (
           <p className="dbg-empty">{live ? "Waiting for the model's first token…" : "The model produced no text in this step."}</p>
+        ) : probabilities && hasProbabilities ? (
+          <>
+            <TokenProbabilities tokens={step.tokens} controlTokens={controlTokens} {...(force.onForce ? { onForce: force.onForce } : {})} {...(force.note ? { forceNote: force.note } : {})} />
+            {force.message && (
+              <p className="dbg-hint" role="status" data-testid="force-status">
+                {force.message}
+              </p>
+            )}
+          </>
         ) : tokens ? (
           <TokensOf text={step.rawOutput} template={step.template} controlTokens={controlTokens} note={REENCODED_NOTE} />
         ) : (

@@ -11,6 +11,7 @@ import type {
   GenerationSettings,
   LoopEvent,
   ParseEvent,
+  ProbabilityRecording,
   Span,
   StepConstraint,
   StepStatus,
@@ -19,6 +20,7 @@ import type {
   ToolSpec,
   ToolTraceEntry,
 } from "toolcall-middleware/types.ts";
+import type { PlacedToken } from "toolcall-middleware/probabilities/step-tokens.ts";
 
 /** A step's status as the debugger shows it: how it ended, or that it has not (yet). */
 export type StepViewStatus = StepStatus | "running" | "unfinished" | "interrupted";
@@ -89,6 +91,10 @@ export interface StepView {
   constraint?: StepConstraint;
   /** The model's text as streamed so far (output deltas placed at their offsets). */
   rawOutput: string;
+  /** What the step asked for its tokens' probabilities, or why it has none (absent in older logs). */
+  probabilities?: ProbabilityRecording;
+  /** Its tokens with their probabilities, placed in the raw output, where the engine gave them (append-only). */
+  tokens: readonly PlacedToken[];
   /** Append-only: a new StepView object is made whenever it grows. */
   parseEvents: readonly StepParseEvent[];
   toolExecutions: readonly ToolExecution[];
@@ -125,8 +131,9 @@ export function stepKey(runId: string, stepId: string): string {
   return `${runId}\u241f${stepId}`;
 }
 
-interface MutableStep extends Omit<StepView, "parseEvents" | "toolExecutions" | "childStepKeys"> {
+interface MutableStep extends Omit<StepView, "parseEvents" | "toolExecutions" | "childStepKeys" | "tokens"> {
   parseEvents: StepParseEvent[];
+  tokens: PlacedToken[];
   toolExecutions: ToolExecution[];
   childStepKeys: string[];
 }
@@ -283,7 +290,9 @@ export class StepFolder {
           ...(event.toolSectionAt ? { toolSectionAt: event.toolSectionAt } : {}),
           ...(event.controlTokens ? { controlTokens: event.controlTokens } : {}),
           ...(event.constraint ? { constraint: event.constraint } : {}),
+          ...(event.probabilities ? { probabilities: event.probabilities } : {}),
           rawOutput: "",
+          tokens: [],
           parseEvents: [],
           toolExecutions: [],
           childStepKeys: [],
@@ -313,6 +322,13 @@ export class StepFolder {
         const length = step.rawOutput.length;
         const at = Number.isInteger(event.offset) && event.offset >= 0 ? Math.min(event.offset, length) : length;
         step.rawOutput = at === length ? step.rawOutput + event.text : step.rawOutput.slice(0, at) + event.text + step.rawOutput.slice(at + event.text.length);
+        if (event.tokens) {
+          let start = at;
+          for (const token of event.tokens) {
+            step.tokens.push({ start, end: start + token.text.length, index: step.tokens.length, token });
+            start += token.text.length;
+          }
+        }
         this.touch(step.key);
         return;
       }

@@ -2,7 +2,7 @@
 // one for all; each cell the pass rate with n and its Wilson 95% interval, strict beside it, the
 // best pass rate per column marked, and the cell shaded by its rate (a heatmap).
 import { useMemo } from "react";
-import { matrixModel, matrixOmissions } from "../../eval/matrix-model.ts";
+import { callPText, driftText, matrixModel, matrixOmissions } from "../../eval/matrix-model.ts";
 import { wilson } from "../../eval/summary.ts";
 import type { EvalResult } from "../../eval/run-case.ts";
 
@@ -20,6 +20,7 @@ export function EvalMatrix({ sources }: { sources: MatrixSource[] }) {
     key: row.key,
     label: `${sources.length > 1 ? `${row.source} · ` : ""}${row.first.protocol}${row.first.mode === "native" ? "" : row.first.constrained ? " + constrained" : ""}`,
     cells: row.cells,
+    model: row,
   }));
   const omitted = matrixOmissions(model);
   return (
@@ -33,6 +34,12 @@ export function EvalMatrix({ sources }: { sources: MatrixSource[] }) {
                 {column}
               </th>
             ))}
+            <th scope="col" title="Of the failed cases, those where the model wrote calls in another protocol's format">
+              format drift
+            </th>
+            <th scope="col" title="Mean probability of opening a call at the decision point, over the cases that recorded token probabilities">
+              call p
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -67,6 +74,12 @@ export function EvalMatrix({ sources }: { sources: MatrixSource[] }) {
                   </td>
                 );
               })}
+              <td className="eval-extra" data-testid="eval-drift" title="failed cases in which another protocol's parser found calls">
+                {driftText(row.model)}
+              </td>
+              <td className="eval-extra" data-testid="eval-call-p">
+                {callPText(row.model)}
+              </td>
             </tr>
           ))}
         </tbody>

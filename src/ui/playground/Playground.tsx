@@ -6,7 +6,7 @@ import "./playground.css";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useLabStores, useMcpServers } from "../../app/lab-stores-context.tsx";
 import { describeChunking, type Chunking } from "../../experiments/chunking.ts";
-import type { PlaygroundResult } from "../../experiments/playground-parse.ts";
+import { AUTO_PROTOCOL, type PlaygroundResult } from "../../experiments/playground-parse.ts";
 import { decodePlaygroundLink, encodePlaygroundLink, type PlaygroundState } from "../../experiments/share-link.ts";
 import { readPastedTools } from "../../experiments/tool-source.ts";
 import { listProtocols } from "toolcall-middleware/protocols/registry.ts";
@@ -138,6 +138,7 @@ export function Playground() {
             <label>
               Protocol{" "}
               <select data-testid="playground-protocol" value={protocol} onChange={(e) => setProtocol(e.target.value)}>
+                <option value={AUTO_PROTOCOL}>Auto (name the format: every protocol's parser reads it)</option>
                 {protocols.map((p) => (
                   <option key={p.name} value={p.name}>
                     {p.label}
@@ -248,6 +249,13 @@ function PlaygroundResultView({ result, chunking }: { result: PlaygroundResult; 
   const { calls, errors, repairs } = result.result;
   return (
     <>
+      {result.detected && (
+        <p className="pg-note" data-testid="playground-detected" role="status">
+          {result.detected.length === 0
+            ? "Auto: no protocol's parser found a call in this output (shown as Hermes reads it)."
+            : `Auto: calls found by ${result.detected.join(", ")}; shown as ${result.protocol} reads it.`}
+        </p>
+      )}
       <p className={`pg-note ${result.agrees ? "pg-note-ok" : "pg-note-err"}`} data-testid="playground-agreement" data-agrees={String(result.agrees)} role="status">
         {chunking.kind === "whole"
           ? `Parsed in one pass with ${result.protocol} (${result.ms.toFixed(0)} ms).`

@@ -30,6 +30,7 @@ import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
 import { plainTextParser } from "../native/plain-text-parser.ts";
 import { checkAgainstSchema } from "./schema-check.ts";
+import { probabilityRecording } from "./probability-recording.ts";
 import { constrainStep } from "./step-constraint.ts";
 import { streamStep, type StepOutput, type StepOutputLimits } from "./stream-step.ts";
 import { describeError } from "./tool-result-content.ts";
@@ -80,6 +81,8 @@ export interface RunToolLoopOptions {
   constrain?: { toolChoice: ToolChoiceSetting };
   /** What one step keeps of a reply before the loop stops it (default STEP_OUTPUT_LIMITS). */
   outputLimits?: StepOutputLimits;
+  /** Alternatives recorded per generated token, with its probability (default DEFAULT_TOP_PROBABILITIES, at most MAX_TOP_PROBABILITIES; 0: none). */
+  topProbabilities?: number;
 }
 
 export interface LoopResult {
@@ -211,6 +214,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   // The same prompt as chat turns, for an engine whose chat path keeps its cache across steps.
   const chat = native ? undefined : template.chatTurns?.(templateMessages);
   const constrained = options.constrain && !native ? constrainStep(options.constrain.toolChoice, protocol, toolSpecs, options.engine, chat !== undefined) : undefined;
+  const probabilities = probabilityRecording(options.engine, native !== undefined, options.topProbabilities);
   yield stamp({
     type: "step-start",
     stepId,
@@ -226,6 +230,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     controlTokens: native ? [] : [...template.controlTokens],
     ...(nativeRequest ? { request: nativeRequest } : {}),
     ...(constrained ? { constraint: constrained.constraint } : {}),
+    probabilities,
   });
   state.openStep = { stepId, startedAt };
 
@@ -239,7 +244,11 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     });
   }
 
-  const request = { ...(chat ? { chat, controlStops: template.stop } : {}), ...(constrained?.structuralTag ? { structuralTag: constrained.structuralTag } : {}) };
+  const request = {
+    ...(chat ? { chat, controlStops: template.stop } : {}),
+    ...(constrained?.structuralTag ? { structuralTag: constrained.structuralTag } : {}),
+    ...(probabilities.topK > 0 && probabilities.unsupported === undefined ? { topProbabilities: probabilities.topK } : {}),
+  };
   const output = yield* streamStep({
     engine: options.engine,
     prompt,

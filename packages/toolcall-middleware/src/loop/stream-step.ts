@@ -3,7 +3,7 @@
 // output amounts to and how the stream ended; an abort or an engine failure keeps everything
 // generated until then.
 import { NativeCallAssembler } from "../native/native-call-assembler.ts";
-import type { CutOffLimit, Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSettings, LoopEvent, StreamParser, ToolSpec } from "../types.ts";
+import type { CutOffLimit, Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSettings, LoopEvent, StreamParser, TokenProbability, ToolSpec } from "../types.ts";
 import { untilAborted } from "./abortable-iteration.ts";
 import { scopeParseEvent, type StampEvent } from "./event-shapes.ts";
 import { ReplyCollector, type Reply } from "./reply-collector.ts";
@@ -128,7 +128,8 @@ export async function* streamStep(input: StreamStepInput): AsyncGenerator<LoopEv
         const offset = rawOutput.length;
         rawOutput += text;
         outputChars += text.length;
-        yield stamp({ type: "output-delta", stepId, text, offset });
+        const tokens = chunk.tokens && chunk.tokens.length > 0 ? tokensWithin(chunk.tokens, text.length) : undefined;
+        yield stamp({ type: "output-delta", stepId, text, offset, ...(tokens ? { tokens } : {}) });
         yield* parsed(input.parser.push(text));
       }
       if (text.length < chunk.text.length) {
@@ -172,6 +173,18 @@ export async function* streamStep(input: StreamStepInput): AsyncGenerator<LoopEv
     ...(cutOff !== undefined ? { cutOff } : {}),
     ...(usage ? { usage } : {}),
   };
+}
+
+/** The tokens whose texts fit in the first `length` characters of their chunk (all of them unless the chunk was cut). */
+function tokensWithin(tokens: TokenProbability[], length: number): TokenProbability[] {
+  const kept: TokenProbability[] = [];
+  let used = 0;
+  for (const token of tokens) {
+    used += token.text.length;
+    if (used > length) break;
+    kept.push(token);
+  }
+  return kept;
 }
 
 /**

@@ -1,0 +1,102 @@
+// Token probabilities as a person meets them, against the local OpenAI-compatible stand-in
+// (e2e/openai-server/server.ts, which sends scripted logprobs in llama.cpp's shape): the
+// decision point in words, the tokens coloured with their alternatives on hover, "Continue with
+// this token" running a branch whose prompt is the original plus that token, and a reply in
+// another protocol's format named as drift. Screenshots at 1440 and 390 px.
+import { expect, test, type Page } from "@playwright/test";
+import { startOpenAiTestServer, type OpenAiTestServer } from "./openai-server/server.ts";
+import { send, shownPrompt } from "./lab-helpers.ts";
+
+const SHOTS = "test-results/screenshots";
+let server: OpenAiTestServer;
+test.beforeAll(async () => {
+  server = await startOpenAiTestServer({ models: [{ id: "Qwen/Qwen3-8B", max_model_len: 32768 }] });
+});
+test.afterAll(() => server.close());
+test.beforeEach(() => {
+  server.requests.length = 0;
+});
+
+// llama.cpp's server writes one token per streamed event (server-task.cpp, probs_vector_to_json).
+const piece = (token: string, p: number, ...top: Array<[string, number]>) => ({
+  content: [{ id: 1, token, bytes: [], logprob: Math.log(p), top_logprobs: top.map(([t, q], i) => ({ id: i + 2, token: t, bytes: [], logprob: Math.log(q) })) }],
+});
+
+async function connected(page: Page) {
+  await page.goto("/");
+  await page.getByTestId("engine-select").selectOption("openai");
+  await page.getByTestId("openai-base-url").fill(server.url);
+  await page.getByTestId("openai-connect-button").click();
+  await expect(page.getByTestId("openai-model-select")).toHaveValue("Qwen/Qwen3-8B");
+  await page.getByTestId("openai-mode").selectOption("prompt");
+  await page.getByTestId("protocol-select").selectOption("hermes");
+}
+
+test("the decision point, the alternatives of a token, and forcing one as a branch", async ({ page }) => {
+  server.script(
+    {
+      text: ["I", " think", " it is 5."],
+      logprobs: [piece("I", 0.81, ["I", 0.81], ["The", 0.1], ["<tool_call>", 0.04]), piece(" think", 0.6, [" think", 0.6], [" am", 0.2]), piece(" it is 5.", 0.9)],
+    },
+    { text: ['\n{"name": "calculator", "arguments": {"expression": "2 + 3"}}\n</tool_call>'] },
+  );
+  await connected(page);
+  await send(page, "What is 2 + 3?");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("it is 5.");
+  const first = server.requests.find((r) => r.path === "/v1/completions")!;
+  expect(first.body!.logprobs).toBe(5);
+
+  await page.locator('[data-testid=step-item][data-status="final"]').first().click();
+  await expect(page.getByTestId("decision-point")).toHaveText(
+    "Decision point: the model answered without a call, starting with `I` (p = 0.81); a call would have opened with `<tool_call>` at p = 0.04.",
+  );
+  await page.getByTestId("probabilities-toggle").click();
+  const tokens = page.getByTestId("tp-token");
+  await expect(tokens).toHaveCount(3);
+  await tokens.first().hover();
+  const alternatives = page.getByTestId("tp-alternative");
+  await expect(alternatives).toHaveCount(3);
+  await expect(alternatives.nth(2)).toContainText("<tool_call>");
+  await expect(alternatives.nth(2)).toContainText("0.04");
+
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.getByTestId("token-probabilities").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/token-probabilities-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // Focus (keyboard) shows the same, and Enter keeps it open.
+  await tokens.first().focus();
+  await page.keyboard.press("Enter");
+  const originalPrompt = await (async () => {
+    const sent = first.body!.prompt as string;
+    return sent;
+  })();
+  await alternatives.nth(2).getByTestId("tp-force").click();
+  await expect(page.getByTestId("force-status")).toContainText("under this step");
+  const completions = server.requests.filter((r) => r.path === "/v1/completions");
+  expect(completions).toHaveLength(2);
+  expect(completions[1]!.body!.prompt).toBe(originalPrompt + "<tool_call>");
+
+  // The branch: labelled with what was forced, its output the forced token and the continuation, its call parsed.
+  const branch = page.locator('[data-testid=step-item][data-status="tool-calls"]');
+  await expect(branch).toHaveCount(1);
+  await branch.click();
+  await expect(page.getByTestId("step-experiments")).toContainText("forced `<tool_call>` (p = 0.04) at token 1 in place of `I` (p = 0.81)");
+  await expect(page.getByTestId("raw-output-view")).toContainText('<tool_call>\n{"name": "calculator"');
+  expect(await shownPrompt(page)).toBe(originalPrompt + "<tool_call>");
+  await page.screenshot({ path: `${SHOTS}/forced-branch-1440.png` });
+});
+
+test("a reply in another protocol's format is named as drift, with its calls", async ({ page }) => {
+  const llama = '<|python_tag|>{"name": "calculator", "parameters": {"expression": "2 + 3"}}';
+  server.script({ text: [llama], logprobs: [piece(llama, 0.3, ["I", 0.5])] });
+  await connected(page);
+  await send(page, "What is 2 + 3?");
+  await page.locator("[data-testid=step-item]").first().click();
+  await expect(page.getByTestId("format-drift")).toContainText("hermes found no call, but the model wrote calls in the llama3-json or xlam formats");
+  await expect(page.getByTestId("format-drift").locator('[data-protocol="llama3-json"]')).toContainText('calculator({"expression":"2 + 3"})');
+  await page.getByTestId("step-decision").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/format-drift-1440.png` });
+});

@@ -1,0 +1,84 @@
+// The decision point of a recorded step, from the loop's own events: the token where a call
+// opened (and the whole marker's probability along the sampled path), or the first token of a
+// reply without one and whether an alternative there would have opened a call.
+import { describe, expect, it } from "vitest";
+import { getProtocol } from "../protocols/registry.ts";
+import { runToolLoop } from "../loop/run-tool-loop.ts";
+import type { Engine, EngineChunk, ExecutableTool, LoopEvent, TokenProbability } from "../types.ts";
+import { describeDecisionPoint, findDecisionPoint } from "./decision-point.ts";
+import { openingMarkers } from "./opening-markers.ts";
+import { stepDecisionPoint } from "./step-decision.ts";
+
+const token = (text: string, p: number, ...top: Array<[string, number]>): TokenProbability => ({ text, p, top: top.map(([t, q]) => ({ text: t, p: q })) });
+const weather: ExecutableTool = { name: "get_weather", description: "d", parameters: { type: "object", properties: { city: { type: "string" } } }, execute: async () => "sunny" };
+
+function engineOf(tokens: TokenProbability[]): Engine {
+  return {
+    name: "scripted",
+    tokenProbabilities: { supported: true },
+    generate: async function* () {
+      for (const t of tokens) yield { type: "text", text: t.text, tokens: [t] } satisfies EngineChunk;
+      yield { type: "usage", usage: { finishReason: "stop" } };
+    },
+  };
+}
+
+async function firstStep(tokens: TokenProbability[], protocol = "hermes", engine: Engine = engineOf(tokens)) {
+  const events: LoopEvent[] = [];
+  for await (const event of runToolLoop({ engine, protocol: getProtocol(protocol)!, tools: [weather], messages: [{ role: "user", content: "Weather in Paris?" }], runId: "r", maxSteps: 1 })) events.push(event);
+  const stepId = events.find((e) => e.type === "step-start")!.type === "step-start" ? (events.find((e) => e.type === "step-start") as Extract<LoopEvent, { type: "step-start" }>).stepId : "";
+  return stepDecisionPoint(events, "r", stepId);
+}
+
+describe("the decision point", () => {
+  it("names the token where a Hermes call opened, its p and the most likely alternative", async () => {
+    const point = await firstStep([
+      token("<tool_call>", 0.62, ["<tool_call>", 0.62], ["I", 0.21]),
+      token('\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n', 0.9),
+      token("</tool_call>", 0.99),
+    ]);
+    expect(point.kind).toBe("call");
+    expect(describeDecisionPoint(point)).toBe("opened a tool call with p = 0.62; the most likely alternative was `I` (0.21)");
+  });
+
+  it("multiplies the probabilities of a marker written in several tokens, along the sampled path", async () => {
+    const point = await firstStep([
+      token("Sure.\n", 0.5),
+      token("<tool", 0.4, ["<tool", 0.4], ["The", 0.3]),
+      token("_call>", 0.5),
+      token('\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>', 0.9),
+    ]);
+    if (point.kind !== "call") throw new Error(point.kind);
+    expect(point.token.token.text).toBe("<tool");
+    expect(point.markerTokens.map((t) => t.token.text)).toEqual(["<tool", "_call>"]);
+    expect(point.markerP).toBeCloseTo(0.2, 10);
+    expect(describeDecisionPoint(point)).toBe("opened a tool call with p = 0.40 (the whole marker `<tool_call>`, 2 tokens: p = 0.20); the most likely alternative was `The` (0.30)");
+  });
+
+  it("in a reply without a call, names the first token and the alternative that would have opened one", async () => {
+    const point = await firstStep([token("I", 0.81, ["I", 0.81], ["The", 0.1], ["<tool_call>", 0.04]), token(" cannot.", 0.7)]);
+    expect(describeDecisionPoint(point)).toBe("answered without a call, starting with `I` (p = 0.81); a call would have opened with `<tool_call>` at p = 0.04");
+  });
+
+  it("says when no recorded alternative opens a call, and what bounds its probability", async () => {
+    const point = await firstStep([token("I", 0.9, ["I", 0.9], ["The", 0.05])]);
+    expect(describeDecisionPoint(point)).toBe("answered without a call, starting with `I` (p = 0.90); no call opener (`<tool_call>`) was among the 2 alternatives recorded (so p ≤ 0.05)");
+  });
+
+  it("estimates nothing where the engine recorded no probabilities, and says why", async () => {
+    const silent: Engine = { name: "silent", generate: async function* () { yield { type: "text", text: "hi" }; } };
+    const point = await firstStep([], "hermes", silent);
+    expect(point.kind).toBe("unknown");
+    expect(describeDecisionPoint(point)).toContain("does not report token probabilities");
+    expect(findDecisionPoint({ output: "x", tokens: [], callStarts: [], markers: [] })).toEqual({ kind: "unknown", reason: "This step recorded no token probabilities." });
+  });
+
+  it("finds a Llama 3 JSON call opened by its first token in a marker of several (`{\"name\": \"`)", async () => {
+    expect(openingMarkers(getProtocol("llama3-json")!)).toContain('{"name": "');
+    const point = await firstStep([token("{\"", 0.3, ["{\"", 0.3], ["The", 0.6]), token('name": "get_weather", "parameters": {"city": "Paris"}}', 0.95)], "llama3-json");
+    if (point.kind !== "call") throw new Error(point.kind);
+    expect(point.marker).toBe('{"name": "');
+    expect(point.markerP).toBeCloseTo(0.3 * 0.95, 10);
+    expect(point.alternative).toEqual({ text: "The", p: 0.6 });
+  });
+});

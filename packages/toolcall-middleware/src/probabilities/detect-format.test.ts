@@ -1,0 +1,46 @@
+// "Which format is this output?": every registered protocol's samples are named as their own
+// format, plain prose as none, and drift is the protocol in use finding nothing where others do.
+import { describe, expect, it } from "vitest";
+import { protocolsWithSamples } from "../protocols/testing/protocol-samples.ts";
+import { describeDrift, detectFormats, formatDrift, MAX_DETECTED_CALLS } from "./detect-format.ts";
+
+const tools = [{ name: "get_weather", description: "d", parameters: { type: "object", properties: { city: { type: "string" } } } }];
+const call = { id: "c1", name: "get_weather", arguments: { city: "Paris" } };
+
+describe("detectFormats", async () => {
+  const all = await protocolsWithSamples();
+  it.each(all.map(({ protocol, samples }) => [protocol.name, samples] as const))("names %s among the formats of its own sample, with its call", (name, samples) => {
+    const detected = detectFormats(samples.benchOutput(call), tools);
+    const own = detected.find((f) => f.protocol === name);
+    expect(own?.calls[0]).toMatchObject({ name: "get_weather", valid: true });
+  });
+
+  it("finds nothing in plain prose", () => {
+    const prose = "The weather in Paris is sunny today. I would call a tool, but none is needed: [see] {this} <b>text</b> ok.\n\nThanks!";
+    expect(detectFormats(prose, tools)).toEqual([]);
+    expect(detectFormats(prose)).toEqual([]);
+  });
+
+  it("counts a call to a tool not offered (its format is what is asked), marked not valid", () => {
+    const hermes = all.find((x) => x.protocol.name === "hermes")!.samples.benchOutput({ ...call, name: "other" });
+    expect(detectFormats(hermes, tools).find((f) => f.protocol === "hermes")?.calls[0]).toMatchObject({ name: "other", valid: false });
+  });
+
+  it("keeps the first calls of a long output and says more may follow", () => {
+    const hermes = all.find((x) => x.protocol.name === "hermes")!.samples.benchOutput;
+    const many = Array.from({ length: 300 }, (_, i) => hermes({ ...call, id: `c${i}`, arguments: { city: `c${i}` } })).join("\n");
+    const found = detectFormats(many, tools).find((f) => f.protocol === "hermes")!;
+    expect(found.calls).toHaveLength(MAX_DETECTED_CALLS);
+    expect(found.calls[0]!.arguments).toEqual({ city: "c0" });
+    expect(found.more).toBe(true);
+    expect(detectFormats(hermes(call), tools).find((f) => f.protocol === "hermes")!.more).toBeUndefined();
+  });
+
+  it("reports drift where the protocol in use found no call but another did, in words", () => {
+    const llama = all.find((x) => x.protocol.name === "llama3-json")!.samples.benchOutput(call);
+    const drift = formatDrift(llama, "hermes", tools);
+    expect(drift.map((f) => f.protocol)).toContain("llama3-json");
+    expect(describeDrift(drift.filter((f) => f.protocol === "llama3-json"))).toBe("the model wrote calls in the llama3-json format");
+    expect(formatDrift(llama, "llama3-json", tools)).toEqual([]);
+  });
+});

@@ -1,0 +1,70 @@
+// "Which format is this output?": every registered protocol's parser reads the output, and
+// those that find calls are named with the calls they found. Each parser is the streaming one
+// the loop uses, given the whole output at once: linear in the output, so all of them together
+// stay fast (bench/detect-format.ts).
+import { listProtocols } from "../protocols/registry.ts";
+import type { ToolSpec } from "../types.ts";
+
+export interface FoundCall {
+  name: string;
+  arguments: unknown;
+  /** False where the call was read but failed its checks (an unknown tool, arguments outside the schema). */
+  valid: boolean;
+}
+
+export interface DetectedFormat {
+  protocol: string;
+  label: string;
+  /** The first calls it found (at most MAX_DETECTED_CALLS). */
+  calls: FoundCall[];
+  /** Set when it stopped reading at MAX_DETECTED_CALLS calls: more may follow. */
+  more?: true;
+}
+
+/** Calls enough to name a format and show what it found; a parser that reached them reads no further. */
+export const MAX_DETECTED_CALLS = 20;
+/** The output is given to each parser in pieces this long, so one that has found enough stops early. */
+const PIECE_CHARS = 4096;
+
+/**
+ * The protocols whose parsers find calls in `output`, most calls first (ties in registry order).
+ * With `tools`, a call to a tool not among them still counts (its format is what is asked
+ * about), marked not valid.
+ */
+export function detectFormats(output: string, tools: readonly ToolSpec[] = []): DetectedFormat[] {
+  const found: DetectedFormat[] = [];
+  for (const protocol of listProtocols()) {
+    const parser = protocol.createParser([...tools]);
+    const calls: FoundCall[] = [];
+    const take = (events: ReturnType<typeof parser.push>) => {
+      for (const event of events) {
+        if (event.type === "tool-call-end") calls.push({ name: event.call.name, arguments: event.call.arguments, valid: true });
+        else if (event.type === "parse-error" && event.call) calls.push({ name: event.call.name, arguments: event.call.arguments, valid: false });
+      }
+    };
+    let at = 0;
+    for (; at < output.length && calls.length < MAX_DETECTED_CALLS; at += PIECE_CHARS) take(parser.push(output.slice(at, at + PIECE_CHARS)));
+    const more = calls.length >= MAX_DETECTED_CALLS && at < output.length;
+    if (!more) take(parser.end());
+    if (calls.length > 0) found.push({ protocol: protocol.name, label: protocol.label, calls: calls.slice(0, MAX_DETECTED_CALLS), ...(more || calls.length > MAX_DETECTED_CALLS ? { more: true as const } : {}) });
+  }
+  return found.sort((a, b) => b.calls.length - a.calls.length);
+}
+
+/**
+ * Format drift: the protocol in use found no call in the output, but others did. Returns those
+ * others (empty when the protocol in use found a call, or nobody did).
+ */
+export function formatDrift(output: string, protocolInUse: string, tools: readonly ToolSpec[] = []): DetectedFormat[] {
+  const formats = detectFormats(output, tools);
+  if (formats.some((f) => f.protocol === protocolInUse)) return [];
+  return formats;
+}
+
+/** "the model wrote calls in the llama3-json format" (or in several). */
+export function describeDrift(drift: readonly DetectedFormat[]): string | undefined {
+  if (drift.length === 0) return undefined;
+  const names = drift.map((f) => f.protocol);
+  const list = names.length === 1 ? `the ${names[0]} format` : `the ${names.slice(0, -1).join(", ")} or ${names.at(-1)} formats`;
+  return `the model wrote calls in ${list}`;
+}

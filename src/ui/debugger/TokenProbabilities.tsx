@@ -1,0 +1,110 @@
+// The raw output token by token, coloured by each token's probability; hovering or focusing a
+// token shows the alternatives the engine recorded there (text, control tokens as chips) with
+// their probabilities, and each can be forced: the step is run again as a branch from that token.
+import { memo, useState } from "react";
+import { formatP } from "toolcall-middleware/probabilities/decision-point.ts";
+import type { PlacedToken } from "toolcall-middleware/probabilities/step-tokens.ts";
+import type { TokenAlternative } from "toolcall-middleware/types.ts";
+import { visibleBidi } from "../bidi/VisibleBidi.tsx";
+
+interface TokenProbabilitiesProps {
+  tokens: readonly PlacedToken[];
+  controlTokens: readonly string[];
+  /** Runs the step again from this token with the alternative in its place (absent where no branch can run). */
+  onForce?: (token: PlacedToken, alternative: TokenAlternative) => void;
+  /** Why forcing is not offered, where it is not. */
+  forceNote?: string;
+}
+
+/** Low probability red, high green: a hue from 0 to 120 degrees. */
+function tone(p: number): string {
+  return `hsl(${Math.round(Math.max(0, Math.min(1, p)) * 120)} 55% 30%)`;
+}
+
+/** A token's text as the token view draws it: whitespace visible, a control token as a chip. */
+export function TokenText({ text, control }: { text: string; control: boolean }) {
+  const shown = text === "" ? "∅" : text.replace(/\n/g, "↵").replace(/\t/g, "⇥").replace(/ /g, "·");
+  return <span className={control ? "tok is-control" : "tp-text"}>{visibleBidi(shown)}</span>;
+}
+
+export const TokenProbabilities = memo(function TokenProbabilities({ tokens, controlTokens, onForce, forceNote }: TokenProbabilitiesProps) {
+  const [shown, setShown] = useState<number | null>(null);
+  const [pinned, setPinned] = useState<number | null>(null);
+  const active = pinned ?? shown;
+  const token = active === null ? undefined : tokens[active];
+  const isControl = (text: string) => controlTokens.includes(text);
+  return (
+    <div className="tp-view" data-testid="token-probabilities">
+      <div className="tp-tokens" aria-label="Generated tokens coloured by probability: focus one to see its alternatives">
+        {tokens.map((t) => (
+          <span
+            key={t.index}
+            className={`tp-token${isControl(t.token.text) ? " is-control" : ""}${active === t.index ? " is-active" : ""}`}
+            style={{ background: tone(t.token.p) }}
+            tabIndex={0}
+            role="button"
+            aria-pressed={pinned === t.index}
+            aria-label={`token ${t.index + 1}: ${JSON.stringify(t.token.text)}, p = ${formatP(t.token.p)}`}
+            data-testid="tp-token"
+            data-p={t.token.p}
+            onMouseEnter={() => setShown(t.index)}
+            onFocus={() => setShown(t.index)}
+            onClick={() => setPinned(pinned === t.index ? null : t.index)}
+            onKeyDown={(event) => {
+              if (event.key === "Enter" || event.key === " ") {
+                event.preventDefault();
+                setPinned(pinned === t.index ? null : t.index);
+              } else if (event.key === "Escape") setPinned(null);
+            }}
+          >
+            {visibleBidi(t.token.text === "" ? "∅" : t.token.text)}
+          </span>
+        ))}
+      </div>
+      <div className="tp-detail" data-testid="tp-alternatives" aria-live="polite">
+        {token ? (
+          <>
+            <p className="tp-head">
+              Token {token.index + 1} <TokenText text={token.token.text} control={isControl(token.token.text)} /> p = {formatP(token.token.p)}
+              {token.token.id !== undefined && <span className="dbg-hint"> · id {token.token.id}</span>}
+              {pinned === null && <span className="dbg-hint"> · click to keep this open</span>}
+            </p>
+            {token.token.top.length === 0 ? (
+              <p className="dbg-hint">No alternatives were recorded at this token.</p>
+            ) : (
+              <table className="tp-table">
+                <tbody>
+                  {token.token.top.map((alternative, i) => {
+                    const sampled = alternative.text === token.token.text;
+                    return (
+                      <tr key={i} className={sampled ? "is-sampled" : undefined} data-testid="tp-alternative">
+                        <td className="num">{formatP(alternative.p)}</td>
+                        <td>
+                          <span className="tp-bar" style={{ width: `${Math.round(alternative.p * 100)}%` }} />
+                        </td>
+                        <td>
+                          <TokenText text={alternative.text} control={isControl(alternative.text)} />
+                          {sampled && <span className="dbg-hint"> (sampled)</span>}
+                        </td>
+                        <td>
+                          {!sampled && onForce && (
+                            <button type="button" className="tp-force" onClick={() => onForce(token, alternative)} data-testid="tp-force">
+                              Continue with this token
+                            </button>
+                          )}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            )}
+            {!onForce && forceNote && <p className="dbg-hint">{forceNote}</p>}
+          </>
+        ) : (
+          <p className="dbg-hint">Hover over or focus a token to see the alternatives the engine recorded there.</p>
+        )}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,25 @@
+// What the step view says about a step's decision (pure): its decision point from the recorded
+// tokens, and format drift (the protocol in use found no call where another protocol's parser did).
+import { findDecisionPoint, type DecisionPoint } from "toolcall-middleware/probabilities/decision-point.ts";
+import { formatDrift, type DetectedFormat } from "toolcall-middleware/probabilities/detect-format.ts";
+import { openingMarkers } from "toolcall-middleware/probabilities/opening-markers.ts";
+import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
+import type { ToolSpec } from "toolcall-middleware/types.ts";
+import type { StepView } from "./build-steps.ts";
+
+export function decisionPointOf(step: StepView, tools: readonly ToolSpec[]): DecisionPoint {
+  if (step.probabilities?.unsupported) return { kind: "unknown", reason: step.probabilities.unsupported };
+  if (step.probabilities?.topK === 0) return { kind: "unknown", reason: "This step did not ask for token probabilities." };
+  if (step.tokens.length === 0 && step.usage.probabilitiesMissing) return { kind: "unknown", reason: step.usage.probabilitiesMissing };
+  if (!step.probabilities && step.tokens.length === 0) return { kind: "unknown", reason: "This step's log records no token probabilities (it was made before the lab recorded them)." };
+  const protocol = getProtocol(step.protocol);
+  const callStarts = step.parseEvents.flatMap((p) => (p.event.type === "tool-call-start" ? [p.event.span.start] : []));
+  return findDecisionPoint({ output: step.rawOutput, tokens: step.tokens, callStarts, markers: protocol ? openingMarkers(protocol, tools) : [] });
+}
+
+/** Other formats' calls in a finished step whose own protocol found none (empty otherwise). */
+export function driftOf(step: StepView, tools: readonly ToolSpec[]): DetectedFormat[] {
+  if (step.status === "running" || step.request) return [];
+  if (step.parseEvents.some((p) => p.event.type === "tool-call-start" || p.event.type === "tool-call-end")) return [];
+  return formatDrift(step.rawOutput, step.protocol, tools);
+}
