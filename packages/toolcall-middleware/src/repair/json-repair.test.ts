@@ -215,3 +215,31 @@ describe("parseJsonLenient: failures", () => {
     expect(failure("[".repeat(10_000))).toMatch(/nested deeper/);
   });
 });
+
+describe("the strict read comes first", () => {
+  // parseJsonLenient skips JSON.parse where it must fail (a cut-off body); whatever JSON.parse
+  // reads must still be read strictly, with no repairs.
+  it("reads every strict JSON text as JSON.parse does, with no repairs", () => {
+    const texts = ['{"a": 1}', " [1, 2] ", '"x"', '""', "0", "-1.5e3", "7", "true", "false", "null", "\n\t{}\r\n", "[[]]", '{"a": {"b": [true, null]}}'];
+    for (const text of texts) expect(parseJsonLenient(text), text).toEqual({ ok: true, value: JSON.parse(text), repairs: [] });
+  });
+
+  it("agrees with JSON.parse on random texts: strict where it succeeds", () => {
+    const alphabet = ['{', '}', '[', ']', '"', ":", ",", " ", "\n", "1", "-", "e", "t", "r", "u", "n", "l", "a", "f", "s", "0"];
+    let seed = 29;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    let strict = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const text = Array.from({ length: 1 + Math.floor(next() * 8) }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        continue;
+      }
+      strict++;
+      expect(parseJsonLenient(text), JSON.stringify(text)).toEqual({ ok: true, value, repairs: [] });
+    }
+    expect(strict).toBeGreaterThan(100);
+  });
+});
