@@ -82,10 +82,22 @@ export function formatDuration(ms: number | undefined): string {
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-export function formatTokens(usage: EngineUsage): string {
+/** The lab's own count of a step's prompt and output (its tokenizer), where the engine reported none. */
+export interface LabTokenCount {
+  promptTokens?: number;
+  completionTokens?: number;
+}
+
+/**
+ * "120 in · 30 out" from the engine's usage; where it reported none, the lab's count once it
+ * has one, marked as the lab's ("lab: 120 in · 30 out"); else "tokens —".
+ */
+export function formatTokens(usage: EngineUsage, labCount?: LabTokenCount): string {
   const { promptTokens: p, completionTokens: c } = usage;
-  if (p === undefined && c === undefined) return "tokens —";
-  return `${p ?? "?"} in · ${c ?? "?"} out`;
+  if (p !== undefined || c !== undefined) return `${p ?? "?"} in · ${c ?? "?"} out`;
+  const lab = labCount ?? {};
+  if (lab.promptTokens === undefined && lab.completionTokens === undefined) return "tokens —";
+  return `lab: ${lab.promptTokens ?? "?"} in · ${lab.completionTokens ?? "?"} out`;
 }
 
 /** JSON for display: pretty, and never throws (cycles, BigInt) — says what it could not show. */
