@@ -136,8 +136,12 @@ export function summarizeParseEvent(event: ParseEvent): string {
 }
 
 /** "Turn 2 · step 3", or "Sub-agent step 1" for a nested step (it sits under its parent). */
-export function stepLabel(step: { depth: number; index: number; turn: number; branch?: { continues?: boolean } }): string {
-  // A branch's own step is its 1st; a run continuing it numbers from 1 again, after it.
-  if (step.branch) return `Branch · step ${step.branch.continues ? step.index + 1 : step.index}`;
+export function stepLabel(step: { depth: number; index: number; turn: number; branch?: { continues?: boolean; fromIndex?: number } }): string {
+  if (step.branch) {
+    // Named by the step it re-runs ("Branch of step 2"); a run continuing it numbers its steps
+    // from 1 again, after the branch's own: "Branch of step 2 · step 2".
+    const of = step.branch.fromIndex === undefined ? "Branch" : `Branch of step ${step.branch.fromIndex}`;
+    return step.branch.continues ? `${of} · step ${step.index + 1}` : of;
+  }
   return step.depth > 0 ? `Sub-agent step ${step.index}` : `Turn ${step.turn} · step ${step.index}`;
 }
