@@ -28,7 +28,9 @@ export const ParseStepsView = memo(function ParseStepsView({ step, selectedParse
   // Consecutive prose is one row (a streamed step writes a few characters per event).
   const rows = useMemo(
     () => parseRows(events, decisionsOnly ? events.filter(({ event }) => !ROUTINE.has(event.type)).map((e) => e.index) : undefined),
-    [decisionsOnly, events],
+    // The folder appends to a step's events in place: their count says when they grew.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [decisionsOnly, events, events.length],
   );
   const shownEvents = decisionsOnly ? rows.length : events.length;
   const selectedRowIndex = selectedParseIndex === null ? -1 : rowOfEvent(rows, selectedParseIndex);
@@ -41,7 +43,7 @@ export const ParseStepsView = memo(function ParseStepsView({ step, selectedParse
         <h3>Parse steps</h3>
         <span className="dbg-hint">
           {decisionsOnly ? `${shownEvents.toLocaleString()} of ${events.length.toLocaleString()}` : events.length.toLocaleString()} events
-          {!decisionsOnly && rows.length < events.length && ` in ${rows.length.toLocaleString()} rows`}
+          {!decisionsOnly && rows.length < events.length && ` in ${rows.length.toLocaleString()} row${rows.length === 1 ? "" : "s"}`}
         </span>
         <label className="dbg-toggle">
           <input type="checkbox" checked={decisionsOnly} onChange={(e) => setDecisionsOnly(e.target.checked)} />
