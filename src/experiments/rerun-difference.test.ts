@@ -14,7 +14,8 @@ describe("rerun difference", () => {
     expect(diff.branch.filter((op) => op.type === "insert").map((op) => op.items.join(""))).toEqual(["5 today."]);
     expect(diff.original.some((op) => op.type === "insert")).toBe(false);
     expect(diff.branch.some((op) => op.type === "delete")).toBe(false);
-    expect(diff.summary).toBe("Changed: output +3 −1 words.");
+    // Words, not the spaces between them: "5", "today." added; "4." dropped.
+    expect(diff.summary).toBe("Changed: output +2 −1 words.");
   });
 
   it("says when nothing changed, and names changed calls", () => {
@@ -23,5 +24,6 @@ describe("rerun difference", () => {
     expect(same.original.every((op) => op.type === "equal")).toBe(true);
     const other = rerunDifference({ rawOutput: "x", calls: [call("1+1")] }, { rawOutput: "x", calls: [call("2+3"), { id: "c2", name: "clock", arguments: {} }] });
     expect(other.summary).toBe("Changed: 1 call added, 1 call with other arguments.");
+    expect(rerunDifference({ rawOutput: "a b", calls: [] }, { rawOutput: "a  b", calls: [] }).summary).toBe("Changed: output spacing.");
   });
 });

@@ -21,7 +21,11 @@ export function rerunDifference(original: { rawOutput: string; calls: readonly T
   const diff = diffWords(original.rawOutput, branch.rawOutput);
   const calls = compareCalls(original.calls, branch.calls);
   const parts: string[] = [];
-  if (diff.inserted > 0 || diff.deleted > 0) parts.push(`output +${diff.inserted.toLocaleString("en")} −${diff.deleted.toLocaleString("en")} words${diff.bounded ? " (past the diff's bound, the rest as one block)" : ""}`);
+  // The diff's items are words and the spaces between them: only words are counted.
+  const words = (type: DiffOp["type"]) => diff.ops.reduce((n, op) => (op.type === type ? n + op.items.filter((item) => item.trim() !== "").length : n), 0);
+  const [added, dropped] = [words("insert"), words("delete")];
+  if ((diff.inserted > 0 || diff.deleted > 0) && added + dropped === 0) parts.push("output spacing");
+  else if (diff.inserted > 0 || diff.deleted > 0) parts.push(`output +${added.toLocaleString("en")} −${dropped.toLocaleString("en")} words${diff.bounded ? " (past the diff's bound, the rest as one block)" : ""}`);
   const count = (kind: CallChange["kind"]) => calls.filter((c) => c.kind === kind).length;
   const changedCalls = [
     count("added") > 0 ? `${plural(count("added"), "call")} added` : "",
