@@ -1,7 +1,7 @@
 // Issue 30's smaller things, as a person meets them: parse steps that list text in one row, a
 // step header that shows the counted tokens, a branch nested under the step it came from, a
 // re-run that marks what changed, and the playground's strict switch.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { openLab, send, serveTranscript } from "./lab-helpers.ts";
 
 const SHOTS = "e2e/.output";
@@ -20,10 +20,13 @@ async function twoStepTurn(page: Page) {
   await expect(page.locator('[data-testid=step-item][data-status="final"]')).toHaveCount(1);
 }
 
-async function shoot(page: Page, name: string) {
+/** Screenshots at 1440 and 390 px wide: of the part that changed, and of the page around it. */
+async function shoot(page: Page, name: string, part: Locator) {
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SHOTS}/small-${name}-${width}.png`, fullPage: width === 390 });
+    await part.first().scrollIntoViewIfNeeded();
+    await part.first().screenshot({ path: `${SHOTS}/small-${name}-${width}.png` });
+    await page.screenshot({ path: `${SHOTS}/small-${name}-page-${width}.png` });
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
@@ -45,7 +48,8 @@ test("parse steps show a streamed text as one row, and the header shows the toke
   await expect(header).toHaveText("tokens —");
   await page.getByTestId("count-tokens").click();
   await expect(header).toHaveText(/^lab: [1-9]\d* in · [1-9]\d* out$/, { timeout: 60_000 });
-  await shoot(page, "parse-rows-tokens");
+  await shoot(page, "step-tokens", page.locator(".dbg-step-head"));
+  await shoot(page, "parse-rows", page.locator('section[aria-label="Parse steps"]'));
 });
 
 test("a branch of step 2 sits under step 2, and a re-run marks what changed", async ({ page }) => {
@@ -61,7 +65,7 @@ test("a branch of step 2 sits under step 2, and a re-run marks what changed", as
   await expect(page.getByTestId("rerun-original-output").locator("[data-diff=delete]").first()).toBeVisible();
   await expect(page.getByTestId("rerun-branch-output").locator("[data-diff=insert]").first()).toBeVisible();
   await expect(page.getByTestId("rerun-branch-output").locator("[data-diff=insert]")).toContainText(["\"2"]);
-  await shoot(page, "rerun-marked");
+  await shoot(page, "rerun-marked", page.getByTestId("rerun-result"));
   await expect(items).toHaveCount(3);
 
   await items.nth(2).click();
@@ -76,7 +80,7 @@ test("a branch of step 2 sits under step 2, and a re-run marks what changed", as
   // Each branch right under the step it came from, and saying which step that is.
   const rowsOf = () => items.evaluateAll((rows) => rows.map((row) => `${(row as HTMLElement).dataset.depth} ${row.querySelector(".dbg-step-title")?.textContent ?? ""}`));
   expect(await rowsOf()).toEqual(["0 Turn 1 · step 1", "1 Branch of step 1", "0 Turn 1 · step 2", "1 Branch of step 2"]);
-  await shoot(page, "branches");
+  await shoot(page, "branches", page.getByTestId("step-timeline"));
 });
 
 test("the playground's strict switch refuses a repaired call, as the debugger's re-parse does", async ({ page }) => {
@@ -94,5 +98,5 @@ test("the playground's strict switch refuses a repaired call, as the debugger's 
   await other.goto(page.url());
   await expect(other.getByTestId("playground-strict")).toBeChecked();
   await expect(other.getByTestId("playground-call")).toHaveCount(0);
-  await shoot(page, "playground-strict");
+  await shoot(page, "playground-strict", page.locator(".pg-body"));
 });
