@@ -150,7 +150,7 @@ test("edit step 1's system prompt and re-run: a branch beside the original, kept
   const items = page.getByTestId("step-item");
   await expect(items).toHaveCount(3);
   await expect(items.nth(1)).toHaveAttribute("data-branch", "true");
-  await expect(items.nth(1)).toContainText("Branch · step 1");
+  await expect(items.nth(1)).toContainText("Branch of step 1");
   await expect(page.getByTestId("message-assistant")).toHaveCount(1);
   await items.nth(1).click();
   expect(await shownPrompt(page)).toContain("Always answer in French.");
@@ -192,7 +192,7 @@ test("edit step 1's system prompt and re-run: a branch beside the original, kept
   await page.getByTestId("rerun-continue").click();
   await expect(page.getByTestId("branch-message")).toContainText("ended: final");
   await expect(page.getByTestId("step-item")).toHaveCount(4);
-  await expect(page.getByTestId("step-item").nth(2)).toContainText("Branch · step 2");
+  await expect(page.getByTestId("step-item").nth(2)).toContainText("Branch of step 1 · step 2");
   await page.getByTestId("step-item").nth(1).click();
   await expect(page.getByTestId("tool-exec")).toHaveAttribute("data-status", "ok");
   await expect(page.getByTestId("tool-exec")).toContainText("5");
@@ -214,7 +214,7 @@ test("edit step 1's system prompt and re-run: a branch beside the original, kept
   await page.getByTestId("step-item").first().click();
   const otherConversation = await page.getByTestId("compare-conversation").locator("option", { hasNotText: "this conversation" }).first().getAttribute("value");
   await page.getByTestId("compare-conversation").selectOption(otherConversation!);
-  const branchOption = page.getByTestId("compare-with").locator("option", { hasText: "Branch · step 1" });
+  const branchOption = page.getByTestId("compare-with").locator("option", { hasText: /Branch of step 1 · hermes/ });
   await expect(branchOption).toHaveCount(1);
   await page.getByTestId("compare-with").selectOption((await branchOption.getAttribute("value"))!);
   await expect(page.getByTestId("step-compare-prompt").getByTestId("diff-delete")).toHaveText(["−Always answer in French."]);

@@ -69,9 +69,9 @@ describe("a branch (edit and re-run)", () => {
     const model = new StepFolder().update(log);
     expect(model.order).toHaveLength(3);
     const branchStep = model.steps.get(model.order[1]!)!;
-    expect(branchStep.branch).toEqual({ fromKey: model.order[0], changes: ["system prompt"] });
+    expect(branchStep.branch).toEqual({ fromKey: model.order[0], changes: ["system prompt"], fromIndex: 1 });
     expect(branchStep.depth).toBe(1);
-    expect(stepLabel(branchStep)).toBe("Branch · step 1");
+    expect(stepLabel(branchStep)).toBe("Branch of step 1");
   });
 
   it("continues: the branch's calls run, the loop goes on in a run that names the branch, and the branch ends", async () => {
@@ -98,7 +98,9 @@ describe("a branch (edit and re-run)", () => {
     expect(transcriptFromEvents(log, "t").turns).toEqual(transcriptFromEvents(original, "t").turns);
     const model = new StepFolder().update(log);
     const labels = model.order.map((key) => stepLabel(model.steps.get(key)!));
-    expect(labels).toEqual(["Turn 1 · step 1", "Branch · step 1", "Branch · step 2", "Turn 1 · step 2"]);
+    // The continuation goes on beside the branch's step, not nested under it as a branch of a branch.
+    expect(labels).toEqual(["Turn 1 · step 1", "Branch of step 1", "Branch of step 1 · step 2", "Turn 1 · step 2"]);
+    expect(model.order.map((key) => model.steps.get(key)!.depth)).toEqual([0, 1, 1, 0]);
     const branchStep = model.steps.get(model.order[1]!)!;
     expect(branchStep.toolExecutions[0]).toMatchObject({ name: "add", status: "ok" });
   });

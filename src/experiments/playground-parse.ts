@@ -7,12 +7,15 @@ import { detectFormats } from "toolcall-middleware/probabilities/detect-format.t
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ParseEvent, ToolSpec } from "toolcall-middleware/types.ts";
 import { chunksOf, describeChunking, type Chunking } from "./chunking.ts";
+import { readStrictly } from "./reparse.ts";
 
 export interface PlaygroundInput {
   output: string;
   protocol: string;
   tools: ToolSpec[];
   chunking: Chunking;
+  /** Read as the debugger's strict re-parse reads: no repairs, no lenient readings (absent: lenient). */
+  strict?: boolean;
 }
 
 export interface PlaygroundResult {
@@ -59,11 +62,15 @@ export function runPlayground(input: PlaygroundInput, now: () => number = () => 
       }
     })();
     const events = parseChunks(protocol, input.tools, counted);
-    const result = collectParse(events);
+    const collected = collectParse(events);
+    // Strictness is a reading of the events, the same for any cut: both passes are read alike.
+    const read = (found: ParseResult, from: ParseEvent[]) => (input.strict ? readStrictly(protocol, input.output, from, found).result : found);
+    const result = read(collected, events);
     let agrees = true;
     let difference: string | undefined;
     if (input.chunking.kind !== "whole") {
-      const onePass = collectParse(parseChunks(protocol, input.tools, input.output === "" ? [] : [input.output]));
+      const onePassEvents = parseChunks(protocol, input.tools, input.output === "" ? [] : [input.output]);
+      const onePass = read(collectParse(onePassEvents), onePassEvents);
       difference = firstDifference(onePass, result);
       agrees = difference === undefined;
       if (difference) difference = `${describeChunking(input.chunking)} differs from one pass: ${difference}`;

@@ -3,6 +3,7 @@ import { listProtocols } from "toolcall-middleware/protocols/registry.ts";
 import type { ToolSpec } from "toolcall-middleware/types.ts";
 import { chunksOf, seededRandom } from "./chunking.ts";
 import { firstDifference, runPlayground } from "./playground-parse.ts";
+import { reparse } from "./reparse.ts";
 import { decodePlaygroundLink, encodePlaygroundLink, HASH_PREFIX, type PlaygroundState } from "./share-link.ts";
 import { readPastedTools } from "./tool-source.ts";
 
@@ -35,6 +36,21 @@ describe("runPlayground", () => {
       expect(result.error).toBeUndefined();
       expect(result.agrees).toBe(true);
     }
+  });
+
+  it("reads strictly as the debugger's re-parse does: a repaired call is refused, with the reason, under every chunking", () => {
+    const broken = '<tool_call>\n{"name": "get_weather", "arguments": {"location": "Paris",}}\n</tool_call>';
+    const lenient = runPlayground({ output: broken, protocol: "hermes", tools: [weather], chunking: { kind: "whole" } });
+    expect(lenient.result.calls).toHaveLength(1);
+    for (const chunking of [{ kind: "whole" }, { kind: "char" }, { kind: "random", seed: 3 }] as const) {
+      const strict = runPlayground({ output: broken, protocol: "hermes", tools: [weather], chunking, strict: true });
+      expect(strict.result.calls).toHaveLength(0);
+      expect(strict.result.errors).toEqual([expect.objectContaining({ kind: "strict", message: expect.stringMatching(/needed a repair \(removed a trailing comma/) })]);
+      expect(strict.agrees).toBe(true);
+      expect(strict.result).toEqual(reparse({ rawOutput: broken, tools: [weather], protocol: "hermes", strict: true }).result);
+    }
+    // A call in the protocol's own form passes strict reading.
+    expect(runPlayground({ output: hermesCall, protocol: "hermes", tools: [weather], chunking: { kind: "char" }, strict: true }).result.calls).toHaveLength(1);
   });
 
   it("says when the protocol is not registered", () => {
@@ -74,6 +90,10 @@ describe("share link", () => {
     expect(encoded.hash.startsWith(HASH_PREFIX)).toBe(true);
     expect(encoded.hash).toMatch(/^#pg=[A-Za-z0-9_-]+$/);
     expect(await decodePlaygroundLink(encoded.hash)).toEqual({ state });
+    // The strict switch travels with the link.
+    const strictly = await encodePlaygroundLink({ ...state, strict: true });
+    if (!("hash" in strictly)) throw new Error(strictly.error);
+    expect(await decodePlaygroundLink(strictly.hash)).toEqual({ state: { ...state, strict: true } });
   });
 
   it("refuses a state past the bound with the counts, and reports a damaged link", async () => {

@@ -52,19 +52,25 @@ export function reparse(input: ReparseInput): Reparse {
   const result = collectParse(events);
   const lenient = strictRefusals(protocol, input.rawOutput, events);
   if (!input.strict) return { protocol: protocol.name, strict: false, events, result, refused: [], lenient };
-  const refused = lenient;
+  return { protocol: protocol.name, strict: true, events, result: withoutRefused(result, lenient), refused: lenient, lenient };
+}
+
+/**
+ * A parse read strictly (the debugger's re-parse and the playground's strict switch): calls
+ * that needed a repair or are not in the protocol's own form are dropped, each with an error
+ * of kind "strict" saying why.
+ */
+export function readStrictly(protocol: Protocol, rawOutput: string, events: ParseEvent[], result: ParseResult): { result: ParseResult; refused: StrictRefusal[] } {
+  const refused = strictRefusals(protocol, rawOutput, events);
+  return { result: withoutRefused(result, refused), refused };
+}
+
+function withoutRefused(result: ParseResult, refused: readonly StrictRefusal[]): ParseResult {
   const refusedIds = new Set(refused.map((r) => r.callId));
   return {
-    protocol: protocol.name,
-    strict: true,
-    events,
-    result: {
-      ...result,
-      calls: result.calls.filter((call) => !refusedIds.has(call.id)),
-      errors: [...result.errors, ...refused.map((r) => ({ id: r.callId, kind: "strict", message: r.reason, raw: "" }))],
-    },
-    refused,
-    lenient,
+    ...result,
+    calls: result.calls.filter((call) => !refusedIds.has(call.id)),
+    errors: [...result.errors, ...refused.map((r) => ({ id: r.callId, kind: "strict", message: r.reason, raw: "" }))],
   };
 }
 

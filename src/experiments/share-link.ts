@@ -18,6 +18,8 @@ export const playgroundStateSchema = z.object({
   toolSource: z.enum(["built-in", "mcp", "pasted"]),
   pastedTools: z.string(),
   chunking: z.union([z.object({ kind: z.literal("whole") }), z.object({ kind: z.literal("char") }), z.object({ kind: z.literal("random"), seed: z.number().int() })]),
+  /** Strict reading (links made before the switch have none: lenient). */
+  strict: z.boolean().optional(),
 });
 export type PlaygroundState = z.infer<typeof playgroundStateSchema>;
 

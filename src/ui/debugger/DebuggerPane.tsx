@@ -7,7 +7,7 @@ import type { LoopEvent, ToolSpec } from "toolcall-middleware/types.ts";
 import { useDebuggerSelection, useEngineState, useProtocolChoice } from "../../app/lab-stores-context.tsx";
 import { EngineFigures } from "./EngineFigures.tsx";
 import { markInterrupted, previousStepInRun, resolveSelectedStep, selectionIdFor, StepFolder, type StepView } from "./build-steps.ts";
-import { describeCutOff, formatBudget, formatUnknownBudgetBriefly, formatDuration, formatSettings, formatTokens, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
+import { describeCutOff, formatBudget, formatUnknownBudgetBriefly, formatDuration, formatSettings, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
 import { ParseStepsView } from "./ParseStepsView.tsx";
 import { PromptView } from "./PromptView.tsx";
 import { toolSectionOf } from "./protocol-support.ts";
@@ -17,6 +17,7 @@ import { StepTimeline } from "./StepTimeline.tsx";
 import { ToolDefinitions } from "./ToolDefinitions.tsx";
 import { ToolExecView } from "./ToolExecView.tsx";
 import { ContextBudgetBar } from "../tokens/ContextBudgetBar.tsx";
+import { StepTokenCount } from "../tokens/StepTokenCount.tsx";
 import { useThrottled } from "./use-throttled.ts";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { StepExperiments } from "../experiments/StepExperiments.tsx";
@@ -109,7 +110,7 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
             <span className="dbg-protocol">{step.protocol}</span>
             <span className={`dbg-badge tone-${statusTone(step.status)}`}>{STEP_STATUS_LABEL[step.status]}</span>
             <span className="dbg-hint">
-              {formatDuration(step.durationMs)} · {formatTokens(step.usage)}
+              {formatDuration(step.durationMs)} · <StepTokenCount step={step} controlTokens={parts!.controlTokens} />
             </span>
             <div className="dbg-tabs" role="tablist" aria-label="Debugger views">
               <button type="button" role="tab" aria-selected={tab === "step"} onClick={() => setTab("step")}>

@@ -5,6 +5,7 @@ import { memo, useMemo, useState } from "react";
 import type { ParseEvent } from "toolcall-middleware/types.ts";
 import type { StepView } from "./build-steps.ts";
 import { summarizeParseEvent, toDisplayJson } from "./format.ts";
+import { parseRows, rowOfEvent } from "./parse-rows.ts";
 import { spanKindOf } from "./raw-output-spans.ts";
 import { VirtualList } from "./VirtualList.tsx";
 import { visibleBidi, visibleName } from "../bidi/VisibleBidi.tsx";
@@ -24,19 +25,25 @@ export const ParseStepsView = memo(function ParseStepsView({ step, selectedParse
   // A streamed step has an event per chunk of prose or arguments; the decisions worth reading
   // (calls, repairs, errors) can be shown alone.
   const [decisionsOnly, setDecisionsOnly] = useState(false);
-  const shown = useMemo(
-    () => (decisionsOnly ? events.filter(({ event }) => !ROUTINE.has(event.type)).map((e) => e.index) : null),
-    [decisionsOnly, events],
+  // Consecutive prose is one row (a streamed step writes a few characters per event).
+  const rows = useMemo(
+    () => parseRows(events, decisionsOnly ? events.filter(({ event }) => !ROUTINE.has(event.type)).map((e) => e.index) : undefined),
+    // The folder appends to a step's events in place: their count says when they grew.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [decisionsOnly, events, events.length],
   );
-  const count = shown ? shown.length : events.length;
-  const rowOf = (i: number) => (shown ? shown[i] : i);
-  const selectedRow = selectedParseIndex === null ? null : shown ? shown.indexOf(selectedParseIndex) : selectedParseIndex;
+  const shownEvents = decisionsOnly ? rows.length : events.length;
+  const selectedRowIndex = selectedParseIndex === null ? -1 : rowOfEvent(rows, selectedParseIndex);
+  const selectedRow = selectedRowIndex < 0 ? null : selectedRowIndex;
+  // A selected fragment of prose shows the whole row it is part of.
+  const detail = selectedRowIndex >= 0 ? rows[selectedRowIndex]?.event : selected?.event;
   return (
     <section className="dbg-panel" aria-label="Parse steps">
       <header className="dbg-panel-head">
         <h3>Parse steps</h3>
         <span className="dbg-hint">
-          {shown ? `${shown.length.toLocaleString()} of ${events.length.toLocaleString()}` : events.length.toLocaleString()} events
+          {decisionsOnly ? `${shownEvents.toLocaleString()} of ${events.length.toLocaleString()}` : events.length.toLocaleString()} events
+          {!decisionsOnly && rows.length < events.length && ` in ${rows.length.toLocaleString()} row${rows.length === 1 ? "" : "s"}`}
         </span>
         <label className="dbg-toggle">
           <input type="checkbox" checked={decisionsOnly} onChange={(e) => setDecisionsOnly(e.target.checked)} />
@@ -51,27 +58,28 @@ export const ParseStepsView = memo(function ParseStepsView({ step, selectedParse
         ) : (
           <VirtualList
             className="dbg-parse-list"
-            count={count}
+            count={rows.length}
             rowHeight={ROW_HEIGHT}
             scrollToIndex={selectedRow}
             aria-label="Parser events"
-            renderRow={(row) => {
-              const i = rowOf(row);
-              const item = i === undefined ? undefined : events[i];
-              if (!item || i === undefined) return null;
-              const { event } = item;
-              const isSelected = i === selectedParseIndex;
+            renderRow={(r) => {
+              const row = rows[r];
+              if (!row) return null;
+              const { event, first: i, last } = row;
+              const isSelected = r === selectedRowIndex;
               return (
                 <button
                   type="button"
                   className={`dbg-parse-row kind-${spanKindOf(event)}${isSelected ? " is-selected" : ""}`}
                   data-testid="parse-step"
                   data-index={i}
+                  data-last-index={last !== i ? last : undefined}
                   data-type={event.type}
                   aria-pressed={isSelected}
+                  title={last !== i ? `${event.type} events ${i}–${last}, shown as one row` : undefined}
                   onClick={() => onSelectParseEvent(isSelected ? null : i)}
                 >
-                  <span className="dbg-parse-index">{i}</span>
+                  <span className="dbg-parse-index">{last !== i ? `${i}–${last}` : i}</span>
                   <span className="dbg-parse-type">{event.type}</span>
                   <span className="dbg-parse-span">
                     {event.span.start}–{event.span.end}
@@ -82,7 +90,7 @@ export const ParseStepsView = memo(function ParseStepsView({ step, selectedParse
             }}
           />
         )}
-        {selected && <ParseEventDetail event={selected.event} />}
+        {detail && <ParseEventDetail event={detail} />}
       </div>
     </section>
   );

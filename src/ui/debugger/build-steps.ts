@@ -101,7 +101,13 @@ export interface StepView {
   /** Keys of every sub-agent step nested directly under this step, in order. */
   childStepKeys: readonly string[];
   /** A step of a re-run (a branch): the step it branches from (its key) and what was changed. */
-  branch?: { fromKey: string; changes: readonly string[]; continues?: boolean };
+  branch?: {
+    fromKey: string;
+    changes: readonly string[];
+    continues?: boolean;
+    /** The index of the (non-branch) step it re-runs, for its label (absent when that step is not in the log). */
+    fromIndex?: number;
+  };
 }
 
 export interface RunView {
@@ -208,12 +214,19 @@ export class StepFolder {
     const out: string[] = [];
     const visit = (key: string) => {
       const step = this.stepsByKey.get(key);
-      if (step?.branch && this.runsByKey.get(step.runId)?.discarded) return;
+      if (step?.branch && this.isDiscarded(step)) return;
       out.push(key);
       if (step) for (const child of step.childStepKeys) visit(child);
     };
     for (const key of this.topLevel) visit(key);
     return out;
+  }
+
+  /** A discarded branch's step, or a step continuing one (it sits beside it, not under it). */
+  private isDiscarded(step: MutableStep): boolean {
+    if (this.runsByKey.get(step.runId)?.discarded) return true;
+    const continued = step.branch?.continues ? this.stepsByKey.get(step.branch.fromKey) : undefined;
+    return continued !== undefined && this.runsByKey.get(continued.runId)?.discarded === true;
   }
 
   private turnFor(runId: string, parentStep: MutableStep | undefined): number {
@@ -266,7 +279,12 @@ export class StepFolder {
         const key = stepKey(event.runId, event.stepId);
         // A branch's steps hang under the step they re-run (a continuation's under the branch's step).
         const branch = event.parent ? undefined : this.runsByKey.get(event.runId)?.branch;
-        const parentStep = event.parent ? this.stepFor(event.parent.runId, event.parent.stepId) : branch ? this.stepFor(branch.runId, branch.stepId) : undefined;
+        const branchedFrom = branch ? this.stepFor(branch.runId, branch.stepId) : undefined;
+        // A run continuing a branch goes on beside the branch's own step (under the step the
+        // branch re-ran), not under it: nested there, its steps read as branches of that branch.
+        const continued = branch?.continues && branchedFrom?.branch ? this.stepsByKey.get(branchedFrom.branch.fromKey) : undefined;
+        const parentStep = event.parent ? this.stepFor(event.parent.runId, event.parent.stepId) : (continued ?? branchedFrom);
+        const fromIndex = branchedFrom ? (branchedFrom.branch ? branchedFrom.branch.fromIndex : branchedFrom.index) : undefined;
         const step: MutableStep = {
           key,
           id: event.stepId,
@@ -274,7 +292,9 @@ export class StepFolder {
           index: event.index,
           parent: event.parent,
           depth: parentStep ? parentStep.depth + 1 : event.parent ? 1 : 0,
-          ...(branch ? { branch: { fromKey: stepKey(branch.runId, branch.stepId), changes: branch.changes, ...(branch.continues ? { continues: true } : {}) } } : {}),
+          ...(branch
+            ? { branch: { fromKey: stepKey(branch.runId, branch.stepId), changes: branch.changes, ...(branch.continues ? { continues: true } : {}), ...(fromIndex !== undefined ? { fromIndex } : {}) } }
+            : {}),
           turn: this.turnFor(event.runId, parentStep),
           protocol: event.protocol,
           template: event.template,
@@ -301,7 +321,14 @@ export class StepFolder {
         const ofRun = this.stepsOfRun.get(event.runId) ?? [];
         ofRun.push(key);
         this.stepsOfRun.set(event.runId, ofRun);
-        if (parentStep) {
+        if (continued && branchedFrom) {
+          // Right after the branch's own step and the steps that already continue it.
+          const siblings = continued.childStepKeys;
+          let at = siblings.indexOf(branchedFrom.key);
+          while (at >= 0 && at + 1 < siblings.length && this.stepsByKey.get(siblings[at + 1]!)?.branch?.fromKey === branchedFrom.key) at += 1;
+          siblings.splice(at < 0 ? siblings.length : at + 1, 0, key);
+          this.touch(continued.key);
+        } else if (parentStep) {
           parentStep.childStepKeys.push(key);
           const execution = this.executionsByCall.get(`${parentStep.key}\u241f${event.parent?.callId}`);
           if (execution) execution.childStepKeys.push(key);

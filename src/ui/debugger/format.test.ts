@@ -14,6 +14,12 @@ describe("debugger formatting", () => {
     expect(formatTokens({})).toBe("tokens —");
     expect(formatTokens({ promptTokens: 120, completionTokens: 30 })).toBe("120 in · 30 out");
     expect(formatTokens({ completionTokens: 7 })).toBe("? in · 7 out");
+    // The lab's count fills in for an engine that reported none, and says whose it is.
+    expect(formatTokens({}, { promptTokens: 412, completionTokens: 18 })).toBe("lab: 412 in · 18 out");
+    expect(formatTokens({}, { promptTokens: 412 })).toBe("lab: 412 in · ? out");
+    expect(formatTokens({}, {})).toBe("tokens —");
+    // The engine's own usage wins over the lab's count.
+    expect(formatTokens({ promptTokens: 400, completionTokens: 20 }, { promptTokens: 412, completionTokens: 18 })).toBe("400 in · 20 out");
   });
 
   it("labels top-level steps by turn and nested ones as sub-agent steps", () => {

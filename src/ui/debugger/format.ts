@@ -82,10 +82,22 @@ export function formatDuration(ms: number | undefined): string {
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-export function formatTokens(usage: EngineUsage): string {
+/** The lab's own count of a step's prompt and output (its tokenizer), where the engine reported none. */
+export interface LabTokenCount {
+  promptTokens?: number;
+  completionTokens?: number;
+}
+
+/**
+ * "120 in · 30 out" from the engine's usage; where it reported none, the lab's count once it
+ * has one, marked as the lab's ("lab: 120 in · 30 out"); else "tokens —".
+ */
+export function formatTokens(usage: EngineUsage, labCount?: LabTokenCount): string {
   const { promptTokens: p, completionTokens: c } = usage;
-  if (p === undefined && c === undefined) return "tokens —";
-  return `${p ?? "?"} in · ${c ?? "?"} out`;
+  if (p !== undefined || c !== undefined) return `${p ?? "?"} in · ${c ?? "?"} out`;
+  const lab = labCount ?? {};
+  if (lab.promptTokens === undefined && lab.completionTokens === undefined) return "tokens —";
+  return `lab: ${lab.promptTokens ?? "?"} in · ${lab.completionTokens ?? "?"} out`;
 }
 
 /** JSON for display: pretty, and never throws (cycles, BigInt) — says what it could not show. */
@@ -124,8 +136,12 @@ export function summarizeParseEvent(event: ParseEvent): string {
 }
 
 /** "Turn 2 · step 3", or "Sub-agent step 1" for a nested step (it sits under its parent). */
-export function stepLabel(step: { depth: number; index: number; turn: number; branch?: { continues?: boolean } }): string {
-  // A branch's own step is its 1st; a run continuing it numbers from 1 again, after it.
-  if (step.branch) return `Branch · step ${step.branch.continues ? step.index + 1 : step.index}`;
+export function stepLabel(step: { depth: number; index: number; turn: number; branch?: { continues?: boolean; fromIndex?: number } }): string {
+  if (step.branch) {
+    // Named by the step it re-runs ("Branch of step 2"); a run continuing it numbers its steps
+    // from 1 again, after the branch's own: "Branch of step 2 · step 2".
+    const of = step.branch.fromIndex === undefined ? "Branch" : `Branch of step ${step.branch.fromIndex}`;
+    return step.branch.continues ? `${of} · step ${step.index + 1}` : of;
+  }
   return step.depth > 0 ? `Sub-agent step ${step.index}` : `Turn ${step.turn} · step ${step.index}`;
 }

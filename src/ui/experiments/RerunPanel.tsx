@@ -15,6 +15,8 @@ import type { RunView, StepView } from "../debugger/build-steps.ts";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { BranchActions } from "./BranchActions.tsx";
 import { CallList, ParseEventList } from "./ParsedCalls.tsx";
+import { rerunDifference } from "../../experiments/rerun-difference.ts";
+import type { DiffOp } from "../../experiments/text-diff.ts";
 
 interface RerunPanelProps {
   step: StepView;
@@ -120,6 +122,11 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
 
   const recordedEvents = useMemo(() => step.parseEvents.map((e) => e.event), [step.parseEvents]);
   const recorded = useMemo(() => collectParse(recordedEvents), [recordedEvents]);
+  // What the branch changed, marked on both outputs (a word diff, bounded as Compare's is).
+  const difference = useMemo(
+    () => (result ? rerunDifference({ rawOutput: step.rawOutput, calls: recorded.calls }, { rawOutput: result.output.rawOutput, calls: result.output.calls }) : null),
+    [result, step.rawOutput, recorded.calls],
+  );
   const engineNote =
     "error" in now
       ? `No engine: ${now.error}`
@@ -235,16 +242,19 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
           {runError}
         </p>
       )}
-      {result && (
+      {result && difference && (
         <div data-testid="rerun-result">
           {result.refused && (
             <p className="xp-note tone-err" role="alert" data-testid="rerun-refused">
               {result.refused}
             </p>
           )}
+          <p className="dbg-hint xp-key" data-testid="rerun-difference">
+            {difference.summary} <span className="xp-delete">dropped</span> and <span className="xp-insert">added</span> words are marked.
+          </p>
           <div className="xp-sides">
-            <OutputSide title={`original · ${step.protocol}`} raw={step.rawOutput} calls={recorded.calls} events={recordedEvents} testId="rerun-original" />
-            <OutputSide title={`branch · ${protocol} · ${result.status}`} raw={result.output.rawOutput} calls={result.output.calls} events={result.parseEvents} testId="rerun-branch" />
+            <OutputSide title={`original · ${step.protocol}`} marked={difference.original} calls={recorded.calls} events={recordedEvents} testId="rerun-original" />
+            <OutputSide title={`branch · ${protocol} · ${result.status}`} marked={difference.branch} calls={result.output.calls} events={result.parseEvents} testId="rerun-branch" />
           </div>
           <BranchActions
             branch={{
@@ -266,11 +276,17 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
 /** Parse events listed beside an output: the decisions (calls, repairs, errors) and how many in all. */
 const DECISION_ROWS = 40;
 
-function OutputSide({ title, raw, calls, events, testId }: { title: string; raw: string; calls: { id: string; name: string; arguments: Record<string, unknown> }[]; events: readonly ParseEvent[]; testId: string }) {
+function OutputSide({ title, marked, calls, events, testId }: { title: string; marked: readonly DiffOp[]; calls: { id: string; name: string; arguments: Record<string, unknown> }[]; events: readonly ParseEvent[]; testId: string }) {
   return (
     <div className="xp-side" data-testid={testId}>
       <h4>{title}</h4>
-      <pre className="xp-raw" data-testid={`${testId}-output`}>{visibleBidi(raw)}</pre>
+      <pre className="xp-raw xp-words" data-testid={`${testId}-output`}>
+        {marked.map((op, i) => (
+          <span key={i} className={`xp-${op.type}`} data-diff={op.type === "equal" ? undefined : op.type}>
+            {visibleBidi(op.items.join(""))}
+          </span>
+        ))}
+      </pre>
       <CallList calls={calls} testId={`${testId}-calls`} />
       <ParseEventList events={events} listed="decisions" rows={DECISION_ROWS} testId={`${testId}-parse-count`} />
     </div>

@@ -37,6 +37,7 @@ export function Playground() {
   const [toolSource, setToolSource] = useState<ToolSource>("built-in");
   const [pastedTools, setPastedTools] = useState("");
   const [chunking, setChunking] = useState<Chunking>({ kind: "whole" });
+  const [strict, setStrict] = useState(false);
   const [result, setResult] = useState<PlaygroundResult | null>(null);
   const [outputVersion, setOutputVersion] = useState(0);
   const [linkMessage, setLinkMessage] = useState<{ tone: "ok" | "err"; text: string } | null>(null);
@@ -74,6 +75,7 @@ export function Playground() {
       setToolSource(state.toolSource);
       setPastedTools(state.pastedTools);
       setChunking(state.chunking);
+      setStrict(state.strict ?? false);
       setOutputVersion((v) => v + 1);
     });
     load();
@@ -84,8 +86,8 @@ export function Playground() {
   // Parse when anything changes; the output's changes come debounced.
   useEffect(() => {
     const output = outputRef.current?.value ?? "";
-    runner.current?.parse({ output, protocol, tools, chunking });
-  }, [protocol, tools, chunking, outputVersion]);
+    runner.current?.parse({ output, protocol, tools, chunking, strict });
+  }, [protocol, tools, chunking, strict, outputVersion]);
 
   const debounce = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const onOutputInput = useCallback(() => {
@@ -108,7 +110,7 @@ export function Playground() {
   }, []);
 
   const onShare = useCallback(async () => {
-    const state: PlaygroundState = { output: outputRef.current?.value ?? "", protocol, toolSource, pastedTools, chunking };
+    const state: PlaygroundState = { output: outputRef.current?.value ?? "", protocol, toolSource, pastedTools, chunking, ...(strict ? { strict } : {}) };
     const encoded = await encodePlaygroundLink(state);
     if ("error" in encoded) {
       setLinkMessage({ tone: "err", text: encoded.error });
@@ -122,7 +124,7 @@ export function Playground() {
     } catch {
       setLinkMessage({ tone: "ok", text: `The link is in the address bar (${link.length.toLocaleString("en")} characters).` });
     }
-  }, [protocol, toolSource, pastedTools, chunking]);
+  }, [protocol, toolSource, pastedTools, chunking, strict]);
 
   return (
     <div className="pg">
@@ -181,6 +183,10 @@ export function Playground() {
                 />
               </label>
             )}
+            {/* The same reading as the debugger's re-parse "strict" (experiments/reparse.ts). */}
+            <label title="No repairs and no lenient readings: a call must be written as the protocol writes calls">
+              <input type="checkbox" data-testid="playground-strict" checked={strict} onChange={(e) => setStrict(e.target.checked)} /> strict
+            </label>
             <button type="button" data-testid="playground-share" onClick={() => void onShare()}>
               Copy link
             </button>
@@ -231,14 +237,14 @@ export function Playground() {
           />
         </section>
         <section className="pg-results" aria-label="Parse">
-          {result && <PlaygroundResultView result={result} chunking={chunking} />}
+          {result && <PlaygroundResultView result={result} chunking={chunking} strict={strict} />}
         </section>
       </div>
     </div>
   );
 }
 
-function PlaygroundResultView({ result, chunking }: { result: PlaygroundResult; chunking: Chunking }) {
+function PlaygroundResultView({ result, chunking, strict }: { result: PlaygroundResult; chunking: Chunking; strict: boolean }) {
   if (result.error) {
     return (
       <p className="pg-note pg-note-err" role="alert" data-testid="playground-error">
@@ -258,7 +264,7 @@ function PlaygroundResultView({ result, chunking }: { result: PlaygroundResult; 
       )}
       <p className={`pg-note ${result.agrees ? "pg-note-ok" : "pg-note-err"}`} data-testid="playground-agreement" data-agrees={String(result.agrees)} role="status">
         {chunking.kind === "whole"
-          ? `Parsed in one pass with ${result.protocol} (${result.ms.toFixed(0)} ms).`
+          ? `Parsed in one pass with ${result.protocol}${strict ? ", strictly (no repairs, no lenient readings)" : ""} (${result.ms.toFixed(0)} ms).`
           : result.agrees
             ? `Streamed as ${describeChunking(chunking)} (${result.chunkCount.toLocaleString("en")} chunks): the same calls, text and errors as one pass.`
             : visibleBidi(result.difference ?? "The stream differs from one pass.")}
