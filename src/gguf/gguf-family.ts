@@ -3,20 +3,10 @@
 // architecture where an architecture means one family. A family is taken only where the file's
 // embedded chat template (when it has one) writes that family's turn tokens: a fine-tune that
 // kept the name but changed the template is run with its own template instead.
-import { familyById, familyOfServerModel } from "toolcall-middleware/families/registry.ts";
+import { families, familyOfServerModel } from "toolcall-middleware/families/registry.ts";
 import type { ModelFamily } from "toolcall-middleware/families/types.ts";
 import { ggufString, type GgufMetadata } from "./gguf-metadata.ts";
 
-/**
- * Architectures (`general.architecture`) that mean one family when the name said nothing. Not
- * "llama" (SmolLM2, Llama 3, Mistral… all use it), "phi3" (Phi-4-mini too) or "lfm2" (LFM2.5 too).
- */
-const FAMILY_OF_ARCHITECTURE: Readonly<Record<string, string>> = {
-  gemma2: "gemma2",
-  gemma3: "gemma3",
-  qwen2: "qwen2",
-  qwen3: "qwen3",
-};
 
 type MatchKey = "general.name" | "general.basename" | "general.architecture";
 
@@ -57,7 +47,7 @@ export function familyFromGguf(metadata: GgufMetadata): GgufFamilyMatch {
   const candidates: Array<[MatchKey, string | undefined, (value: string) => ModelFamily | undefined]> = [
     ["general.name", ggufString(metadata, "general.name"), (name) => familyOfServerModel(asModelName(name))],
     ["general.basename", ggufString(metadata, "general.basename"), (name) => familyOfServerModel(asModelName(name))],
-    ["general.architecture", architecture, (arch) => (FAMILY_OF_ARCHITECTURE[arch] ? familyById(FAMILY_OF_ARCHITECTURE[arch]) : undefined)],
+    ["general.architecture", architecture, (arch) => families.find((f) => f.ggufArchitecture === arch)],
   ];
   const doubted: string[] = [];
   for (const [key, value, find] of candidates) {

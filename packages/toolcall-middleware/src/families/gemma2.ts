@@ -22,6 +22,7 @@ export const gemma2: ModelFamily = {
     endTokens: ["<end_of_turn>", "<eos>"],
   },
   serverNames: /gemma/i,
+  ggufArchitecture: "gemma2",
   conv: {
     template: {
       name: "gemma_instruction",

@@ -19,6 +19,7 @@ export const gemma3: ModelFamily = {
     endTokens: ["<end_of_turn>", "<eos>"],
   },
   serverNames: /gemma-?3(?!n)/i,
+  ggufArchitecture: "gemma3",
   conv: { template: { ...gemma2.conv!.template, name: "gemma3_instruction" }, extras: gemma2.conv!.extras },
   controlTokens: GEMMA_TOKENS,
   protocol: { fallback: "pythonic", why: "Gemma 3 has no tool tokens; Google's function-calling guide prompts for Python-style calls" },

@@ -27,6 +27,7 @@ export const qwen2: ModelFamily = {
     endTokens: ["<|im_end|>", "<|endoftext|>"],
   },
   serverNames: /qwen-?2|qwq/i,
+  ggufArchitecture: "qwen2",
   conv: {
     // Qwen2.5's own template writes this system message when none is given (and no tools are); WebLLM's conv_template another.
     template: { name: "qwen2", ...chatmlTurns, system_message: QWEN25_DEFAULT_SYSTEM, ...QWEN_STOP },

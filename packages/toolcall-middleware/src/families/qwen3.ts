@@ -28,6 +28,7 @@ export const qwen3: ModelFamily = {
     endTokens: ["<|im_end|>", "<|endoftext|>"],
   },
   serverNames: /qwen-?3/i,
+  ggufArchitecture: "qwen3",
   conv: {
     // No system message unless one is given, as Qwen3's own template (WebLLM's conv_template says "You are a helpful assistant.").
     template: { name: "qwen3", ...chatmlTurns, system_message: "", render_empty_system_message: false, ...QWEN_STOP },

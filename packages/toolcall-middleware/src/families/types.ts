@@ -83,6 +83,11 @@ export interface ModelFamily {
   catalogLabel?: (modelId: string) => string;
   /** Matches model names a server lists (Hugging Face repo ids and the like). */
   serverNames?: RegExp;
+  /**
+   * A GGUF file's `general.architecture` that means this family alone, for a file whose name says
+   * nothing (not "llama": SmolLM2, Llama 3, Mistral… all use it).
+   */
+  ggufArchitecture?: string;
   /** The mlc conv_template (WebLLM's chat path and KV reuse) and what the lab knows beyond it. */
   conv?: { template: ConvTemplate; extras: ConvTemplateExtras };
   /**
