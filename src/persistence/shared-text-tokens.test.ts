@@ -58,6 +58,27 @@ describe("token probabilities in the shared-text codec", () => {
     );
   });
 
+  it("a log whose older part was stored as recorded and the rest appended by a rebuilt writer reads back exactly (property)", () => {
+    fc.assert(
+      fc.property(fc.array(delta, { maxLength: 12 }), fc.nat(), (deltas, cut) => {
+        const events = logOf(deltas);
+        const at = 2 + (cut % (deltas.length + 1));
+        // The older chunks: the events as they are (as the codec wrote tokens before), read by one codec.
+        const old = JSON.parse(JSON.stringify(events.slice(0, at))) as unknown[];
+        // The store rebuilds its writer from the events in memory, then appends in the compact form.
+        const writer = new SharedTextCodec();
+        for (const event of events.slice(0, at)) writer.encode(event);
+        const appended = JSON.parse(JSON.stringify(writer.encodeAll(events.slice(at)))) as unknown[];
+        const reader = new SharedTextCodec();
+        const issues: DecodeIssue[] = [];
+        const read = [...old, ...appended].flatMap((record, index) => reader.decode(record, index, issues));
+        expect(issues).toEqual([]);
+        expect(read).toEqual(events);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("writes tokens compactly, and the synthetic 2,000-token log's probabilities read back exactly", () => {
     for (const kind of ["simple", "server-like"] as const) {
       const events = syntheticTokenLog(kind);
