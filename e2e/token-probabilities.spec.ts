@@ -100,3 +100,50 @@ test("a reply in another protocol's format is named as drift, with its calls", a
   await page.getByTestId("step-decision").scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/format-drift-1440.png` });
 });
+
+test("a reply's token probabilities survive a reload and an exported file, which holds them compactly", async ({ page }) => {
+  server.script({
+    text: ["I", " think", " it is 5."],
+    logprobs: [piece("I", 0.81, ["I", 0.81], ["The", 0.1], ["<tool_call>", 0.04]), piece(" think", 0.6, [" think", 0.6], [" am", 0.2]), piece(" it is 5.", 0.9)],
+  });
+  await connected(page);
+  await send(page, "What is 2 + 3?");
+  await expect(page.getByTestId("message-assistant").last()).toHaveAttribute("data-status", "final");
+
+  const shownAlternatives = async () => {
+    await page.locator('[data-testid=step-item][data-status="final"]').first().click();
+    await expect(page.getByTestId("decision-point")).toContainText("a call would have opened with `<tool_call>` at p = 0.04");
+    await page.getByTestId("probabilities-toggle").click();
+    await expect(page.getByTestId("tp-token")).toHaveCount(3);
+    await page.getByTestId("tp-token").first().hover();
+    const alternatives = page.getByTestId("tp-alternative");
+    await expect(alternatives).toHaveCount(3);
+    return alternatives.allInnerTexts();
+  };
+  const before = await shownAlternatives();
+  expect(before.join(" ")).toContain("0.81");
+
+  // Saved to IndexedDB through the shared-text codec, read back after a reload.
+  await page.reload();
+  await expect(page.getByTestId("message-assistant").last()).toContainText("it is 5.");
+  expect(await shownAlternatives()).toEqual(before);
+
+  const download = page.waitForEvent("download");
+  await page.getByTestId("export-json").click();
+  const file = await download;
+  const chunks: Buffer[] = [];
+  for await (const chunk of await file.createReadStream()) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  // The tokens are in the file, written compactly: no {text, p, id} objects per alternative.
+  expect(text).toContain("<tool_call>");
+  expect(text).not.toContain('"top"');
+
+  await page.getByTestId("new-conversation").click();
+  await page.getByTestId("import-file").setInputFiles({ name: file.suggestedFilename(), mimeType: "application/json", buffer: Buffer.from(text) });
+  await expect(page.getByTestId("import-message")).toContainText("Imported");
+  await expect(page.getByTestId("conversation-title")).toContainText("(imported)");
+  expect(await shownAlternatives()).toEqual(before);
+  await page.screenshot({ path: `${SHOTS}/probabilities-imported-1440.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${SHOTS}/probabilities-imported-390.png` });
+});

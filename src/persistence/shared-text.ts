@@ -24,9 +24,9 @@
 // And a stream of small events is written as one record: consecutive output deltas (each at the
 // end of its step's output) and text/reasoning parse events (each its output's text at its span)
 // of one step become
-//   {"$": "stream", "runId", "stepId", "parent"?, "at": T, "items": [[dt, text] | [dt, start, end] | [dt, start, end, 1] | [dt, start, end, id]]}
-// (a delta; a text parse event; a reasoning one; a tool-call delta of call `id`; dt:
-// milliseconds after the item before), as a
+//   {"$": "stream", "runId", "stepId", "parent"?, "at": T, "items": [[dt, text] | [dt, text, tokens] | [dt, start, end] | [dt, start, end, 1] | [dt, start, end, id]]}
+// (a delta; a delta with its tokens' probabilities; a text parse event; a reasoning one; a
+// tool-call delta of call `id`; dt: milliseconds after the item before), as a
 // model streaming a token at a time would otherwise spend about 200 characters of field names
 // and ids on every 4 characters of text. A record of the log is then an event or a stream.
 //
@@ -34,12 +34,17 @@
 // same text on both sides; the writer only writes a reference after resolving it and finding
 // the very string it replaces, so decoding gives back the same events (deep-equal).
 //
+// A delta's `tokens` (each token's probability and top alternatives) are written compactly,
+// by shared-text-tokens.ts: token texts as lengths of the delta's text, alternatives and
+// probabilities seen before in the step by their number. Exact as well.
+//
 // Reading a file is reading untrusted input: a reference that points nowhere, out of range or
 // at a text of the wrong kind is an issue with its place in the log (never an exception), and a
 // budget bounds how many characters references may stand for in all (a small file could
 // otherwise ask for one long text a hundred thousand times). Nothing is allocated from a
 // recorded number: a slice is checked against the text it is cut from first.
 import type { LoopEvent } from "toolcall-middleware/types.ts";
+import { decodeTokens, encodeTokens, noteTokens, StepTokenTables, TokenCodeError } from "./shared-text-tokens.ts";
 
 /** Strings shorter than this are written as they are: a reference would save little. */
 export const MIN_SHARED_CHARS = 256;
@@ -55,7 +60,7 @@ type Ref = { $: "span" } | StrRef | StepRef | { $: "prefix"; n: number; keep: nu
 const MAX_CALL_DEPTH = 80;
 
 /** What one field holds: text shared between events, a step's prompt, or a parse event's text. */
-type FieldKind = "shared" | "prompt" | "span" | "call";
+type FieldKind = "shared" | "prompt" | "span" | "call" | "tokens";
 
 export interface DecodeIssue {
   /** The record's place in the encoded log. */
@@ -148,6 +153,8 @@ class StepState {
   readonly output = new Pieces();
   readonly text = new Pieces();
   readonly reasoning = new Pieces();
+  /** Its tokens' distinct alternatives and probabilities (see shared-text-tokens.ts). */
+  readonly tokens = new StepTokenTables();
   part(of: Part): Pieces {
     return of === "output" ? this.output : of === "text" ? this.text : this.reasoning;
   }
@@ -337,9 +344,17 @@ export class SharedTextCodec {
     let single: () => Record<string, unknown>;
     if (step.output.rewritten) return null;
     if (e.type === "output-delta") {
-      if (keys.length !== base + 2 || typeof e.text !== "string" || e.offset !== step.output.length) return null;
-      tail = [e.text];
-      single = () => e;
+      if (typeof e.text !== "string" || e.offset !== step.output.length) return null;
+      if (keys.length === base + 2) {
+        tail = [e.text];
+        single = () => e;
+      } else if (keys.length === base + 3 && Array.isArray(e.tokens)) {
+        // Last, as it takes the tokens into the step's tables: this event is now written either way.
+        const tokens = encodeTokens(step.tokens, e.text, e.tokens);
+        if (tokens === undefined) return null;
+        tail = [e.text, tokens];
+        single = () => ({ ...e, tokens });
+      } else return null;
     } else if (e.type === "parse") {
       const parse = e.event;
       if (keys.length !== base + 1 || !isRecord(parse)) return null;
@@ -394,11 +409,22 @@ export class SharedTextCodec {
     let time = at;
     for (const [i, item] of items.entries()) {
       const path = ["items", i];
-      if (!Array.isArray(item) || typeof item[0] !== "number" || !Number.isFinite(item[0])) return fail(path, "an item is [dt, text], [dt, start, end], [dt, start, end, 1] or [dt, start, end, id]");
+      if (!Array.isArray(item) || typeof item[0] !== "number" || !Number.isFinite(item[0])) return fail(path, "an item is [dt, text], [dt, text, tokens], [dt, start, end], [dt, start, end, 1] or [dt, start, end, id]");
       time += item[0];
       const head = { runId, at: time, ...(parent === undefined ? {} : { parent }), stepId };
-      if (item.length === 2 && typeof item[1] === "string") {
-        const event = { type: "output-delta", ...head, text: item[1], offset: step.output.length };
+      if ((item.length === 2 || item.length === 3) && typeof item[1] === "string") {
+        const event: Record<string, unknown> = { type: "output-delta", ...head, text: item[1], offset: step.output.length };
+        if (item.length === 3) {
+          try {
+            event.tokens = decodeTokens(step.tokens, item[1], item[2], (chars) => {
+              this.budget -= chars;
+              if (this.budget < 0) throw new TokenCodeError(this.overBudget);
+            });
+          } catch (error) {
+            if (!(error instanceof TokenCodeError)) throw error;
+            return fail([...path, 2], error.message);
+          }
+        }
         this.observe(event);
         events.push(event);
         continue;
@@ -418,7 +444,7 @@ export class SharedTextCodec {
         events.push(event);
         continue;
       }
-      return fail(path, "an item is [dt, text], [dt, start, end], [dt, start, end, 1] or [dt, start, end, id]");
+      return fail(path, "an item is [dt, text], [dt, text, tokens], [dt, start, end], [dt, start, end, 1] or [dt, start, end, id]");
     }
     return events;
   }
@@ -497,6 +523,8 @@ export class SharedTextCodec {
         return { ...e, content: field(e.content, "shared", ["content"]) };
       case "message":
         return { ...e, message: messageFields(e.message, ["message"], chat) };
+      case "output-delta":
+        return e.tokens === undefined ? e : { ...e, tokens: field(e.tokens, "tokens", ["tokens"]) };
       case "run-end":
         return { ...e, messages: messageList(e.messages, ["messages"], chat) };
       default:
@@ -505,6 +533,12 @@ export class SharedTextCodec {
   }
 
   private encodeField(value: unknown, kind: FieldKind, e: Record<string, unknown>): unknown {
+    if (kind === "tokens") {
+      const step = this.stepOf(e);
+      // Only a delta at the end of its step's output: the reader's tables then match (observe takes the same).
+      if (!step || step.output.rewritten || !Array.isArray(value) || typeof e.text !== "string") return value;
+      return encodeTokens(step.tokens, e.text, value) ?? value;
+    }
     if (kind === "call") {
       const key = callKey(value);
       if (key === undefined) return value;
@@ -541,6 +575,22 @@ export class SharedTextCodec {
   }
 
   private decodeField(value: unknown, kind: FieldKind, e: Record<string, unknown>): unknown {
+    if (kind === "tokens") {
+      // A list of recorded tokens (an older log's) is taken as it is; a compact one is decoded.
+      if (!Array.isArray(value) || value.length === 0 || isRecord(value[0])) return value;
+      const step = this.stepOf(e);
+      if (!step) throw new RefError("its tokens refer to their step, but no step-start of this step came before it");
+      if (typeof e.text !== "string") throw new RefError(`its tokens refer to the delta's "text", which is not a string`);
+      try {
+        return decodeTokens(step.tokens, e.text, value, (chars) => {
+          this.budget -= chars;
+          if (this.budget < 0) throw new RefError(this.overBudget);
+        });
+      } catch (error) {
+        if (error instanceof TokenCodeError) throw new RefError(error.message);
+        throw error;
+      }
+    }
     if (kind === "call") {
       if (isRecord(value) && value.$ === "call" && !("id" in value)) {
         const n = value.n;
@@ -714,6 +764,7 @@ export class SharedTextCodec {
       if (step && typeof text === "string" && Number.isSafeInteger(offset) && (offset as number) >= 0 && (offset as number) <= step.output.length) {
         step.output.write(offset as number, text);
       }
+      if (step && e.tokens !== undefined) noteTokens(step.tokens, e.tokens);
       return;
     }
     if (e.type === "parse" && isRecord(e.event) && typeof e.event.text === "string") {
