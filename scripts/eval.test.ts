@@ -175,7 +175,7 @@ describe("npm run eval", () => {
     const out = join(dir, "cli.json");
     const { stdout, stderr } = await promisify(execFile)("npm", ["run", "--silent", "eval", "--", ...base(), "--mode", "prompt", "--suite", "parallel", "--limit", "2", "--concurrency", "2", "--out", out], { encoding: "utf8" });
     expect(stderr).toMatch(/eval: 2\/2 {2}pass 100\.0%/);
-    expect(stdout).toMatch(/^protocol\s+parallel\s+all\n/);
+    expect(stdout).toMatch(/^protocol\s+parallel\s+all\s+drift\s+call p\n/);
     expect((JSON.parse(readFileSync(out, "utf8")) as ResultsFile).results.every((r) => r.pass)).toBe(true);
   }, 60_000);
 });
