@@ -127,6 +127,38 @@ test("a CPU step's prompt in the GGUF's own token ids, and its tokens' probabili
   await page.screenshot({ path: `${SHOTS}/cpu-probabilities-390.png` });
 });
 
+test("Evaluate offers the model loaded on the CPU and runs a case on it", async ({ page }) => {
+  await runSmolLm2OnTheCpu(page);
+  await page.getByTestId("view-evaluate").click();
+  await expect(page.getByTestId("evaluate-view")).toBeVisible();
+  // The empty state names the CPU model as ready; using it chooses the CPU engine.
+  await expect(page.getByTestId("eval-needs-cpu")).toContainText("Ready here: SmolLM2 135M");
+  await page.getByTestId("eval-use-cpu").click();
+  await expect(page.getByTestId("eval-engine")).toHaveValue("cpu");
+  await expect(page.getByTestId("eval-engine").locator('option[value="cpu"]')).toHaveText("CPU: SmolLM2 135M Instruct (Q4_1)");
+  // A model in the page runs one case at a time and needs no server address.
+  await expect(page.getByTestId("eval-base-url")).toHaveCount(0);
+  for (const category of ["simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance"]) {
+    await page.getByTestId(`eval-category-${category}`).setChecked(category === "simple_python");
+  }
+  await page.getByTestId("eval-per-category").fill("1");
+  for (const name of ["hermes", "xml", "qwen3-coder", "pythonic"]) await page.getByTestId(`eval-protocol-${name}`).setChecked(name === "hermes");
+  await page.getByTestId("eval-run").click();
+  await expect(page.getByTestId("eval-progress-text")).toContainText("1 / 1", { timeout: 240_000 });
+  await expect(page.getByTestId("eval-progress-text")).toContainText("done");
+  await expect(page.getByTestId("eval-error")).toHaveCount(0);
+  // The case ran on llama.cpp: its step's prompt is SmolLM2's ChatML with Hermes's tool section.
+  await page.getByTestId("eval-case-row").first().locator('[data-protocol="hermes"]').click();
+  const debuggerView = page.getByTestId("eval-case-debugger");
+  const prompt = (await debuggerView.getByTestId("prompt-view").textContent()) ?? "";
+  expect(prompt).toContain("<|im_start|>system");
+  expect(prompt).toContain("<tool_call>");
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: `${SHOTS}/cpu-evaluate-1440.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${SHOTS}/cpu-evaluate-390.png` });
+});
+
 test("Stop mid-generation keeps what streamed; a reload mid-generation says the reply was interrupted", async ({ page }) => {
   await runSmolLm2OnTheCpu(page);
   await page.getByTestId("setting-max-tokens").fill("400");
