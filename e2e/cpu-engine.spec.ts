@@ -93,6 +93,72 @@ test("one click from the empty chat to a real reply on the CPU; the debugger sho
   await page.screenshot({ path: `${SHOTS}/cpu-engine-390.png`, fullPage: true });
 });
 
+test("a CPU step's prompt in the GGUF's own token ids, and its tokens' probabilities from llama.cpp", async ({ page }) => {
+  await runSmolLm2OnTheCpu(page);
+  await page.getByTestId("setting-max-tokens").fill("16");
+  await page.getByTestId("protocol-select").selectOption("hermes");
+  await send(page, "What is 2 + 3?");
+  await replyEnded(page.getByTestId("message-assistant").first());
+  await (await lastStepDone(page)).click();
+
+  // The token view reads the prompt with SmolLM2's own vocabulary (read from the GGUF), not "No tokenizer for chatml".
+  await page.getByTestId("prompt-view").locator("..").getByTestId("token-view-toggle").check();
+  const view = page.getByTestId("prompt-view").getByTestId("token-view");
+  await expect(view).toContainText("read from its GGUF");
+  const first = view.getByTestId("token").first();
+  // <|im_start|> is id 1 in SmolLM2's vocabulary (tokenizer.ggml.tokens), a control token.
+  await expect(first).toHaveAttribute("data-token-id", "1");
+  await expect(first).toHaveAttribute("data-control", "true");
+
+  // Each generated token with its probability and alternatives, as llama.cpp (n_probs) reported them.
+  await page.getByTestId("probabilities-toggle").click();
+  const tokens = page.getByTestId("tp-token");
+  await expect.poll(() => tokens.count()).toBeGreaterThan(0);
+  await expect(page.getByTestId("decision-point")).toBeVisible();
+  await expect(page.getByTestId("decision-point")).not.toHaveAttribute("data-kind", "unknown");
+  await tokens.first().hover();
+  await expect.poll(() => page.getByTestId("tp-alternative").count()).toBeGreaterThan(1);
+  await expect(page.getByTestId("tp-alternative").first()).toContainText(/\d\.\d/);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId("token-probabilities").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/cpu-probabilities-1440.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId("token-probabilities").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/cpu-probabilities-390.png` });
+});
+
+test("Evaluate offers the model loaded on the CPU and runs a case on it", async ({ page }) => {
+  await runSmolLm2OnTheCpu(page);
+  await page.getByTestId("view-evaluate").click();
+  await expect(page.getByTestId("evaluate-view")).toBeVisible();
+  // The empty state names the CPU model as ready; using it chooses the CPU engine.
+  await expect(page.getByTestId("eval-needs-cpu")).toContainText("Ready here: SmolLM2 135M");
+  await page.getByTestId("eval-use-cpu").click();
+  await expect(page.getByTestId("eval-engine")).toHaveValue("cpu");
+  await expect(page.getByTestId("eval-engine").locator('option[value="cpu"]')).toHaveText("CPU: SmolLM2 135M Instruct (Q4_1)");
+  // A model in the page runs one case at a time and needs no server address.
+  await expect(page.getByTestId("eval-base-url")).toHaveCount(0);
+  for (const category of ["simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance"]) {
+    await page.getByTestId(`eval-category-${category}`).setChecked(category === "simple_python");
+  }
+  await page.getByTestId("eval-per-category").fill("1");
+  for (const name of ["hermes", "xml", "qwen3-coder", "pythonic"]) await page.getByTestId(`eval-protocol-${name}`).setChecked(name === "hermes");
+  await page.getByTestId("eval-run").click();
+  await expect(page.getByTestId("eval-progress-text")).toContainText("1 / 1", { timeout: 240_000 });
+  await expect(page.getByTestId("eval-progress-text")).toContainText("done");
+  await expect(page.getByTestId("eval-error")).toHaveCount(0);
+  // The case ran on llama.cpp: its step's prompt is SmolLM2's ChatML with Hermes's tool section.
+  await page.getByTestId("eval-case-row").first().locator('[data-protocol="hermes"]').click();
+  const debuggerView = page.getByTestId("eval-case-debugger");
+  const prompt = (await debuggerView.getByTestId("prompt-view").textContent()) ?? "";
+  expect(prompt).toContain("<|im_start|>system");
+  expect(prompt).toContain("<tool_call>");
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: `${SHOTS}/cpu-evaluate-1440.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${SHOTS}/cpu-evaluate-390.png` });
+});
+
 test("Stop mid-generation keeps what streamed; a reload mid-generation says the reply was interrupted", async ({ page }) => {
   await runSmolLm2OnTheCpu(page);
   await page.getByTestId("setting-max-tokens").fill("400");

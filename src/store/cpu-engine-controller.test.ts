@@ -22,6 +22,7 @@ function fakeLoader(model: { metadata?: Record<string, string>; chatTemplate?: s
       multiThreaded: true,
       isolated: true,
       addsBos: false,
+      ggufFile: source.kind === "url" ? { url: source.url } : { blob: source.file, key: source.name },
       unload: async () => undefined,
     };
   };
@@ -83,6 +84,27 @@ describe("a GGUF opened from disk", () => {
     await cpu.openGgufFile(file("gemma.gguf"));
     expect(engines.store.getState().cpuFamilyId).toBe("gemma3");
     expect(cpu.store.getState().loaded?.templateNote).toContain("Gemma 3 family");
+  });
+
+  it("offers the GGUF's own tokenizer to the token view, for its template's steps", async () => {
+    const { engines, cpu } = setUp(fakeLoader({ metadata: { "general.name": "Gemma 3 270m", "general.architecture": "gemma3" } }));
+    await cpu.openGgufFile(file("gemma.gguf"));
+    const engine = engines.store.getState().engine as CpuEngine;
+    expect(engine.modelTokenizer).toMatchObject({ modelId: "gemma.gguf", templateName: engines.store.getState().template.name, sourceId: "gguf:gemma.gguf" });
+  });
+
+  it("runs a fine-tune with its own template when the named family's turn tokens are not in it", async () => {
+    const template = "{% for m in messages %}### {{ m.role }}: {{ m.content }}\n{% endfor %}";
+    const { engines, cpu } = setUp(fakeLoader({ metadata: { "general.name": "SmolLM2 finetune", "general.architecture": "llama" }, chatTemplate: template }));
+    await cpu.openGgufFile(file("finetune.gguf"));
+    expect(engines.store.getState().cpuFamilyId).toBeNull();
+    expect(engines.store.getState().status).toMatchObject({ state: "ready", note: expect.stringContaining("own embedded chat template") });
+  });
+
+  it("finds the family from the architecture when the name says nothing (Qwen3)", async () => {
+    const { engines, cpu } = setUp(fakeLoader({ metadata: { "general.name": "My Model", "general.architecture": "qwen3" } }));
+    await cpu.openGgufFile(file("mine.gguf"));
+    expect(engines.store.getState().cpuFamilyId).toBe("qwen3");
   });
 
   it("otherwise renders its own embedded template as is, and says so", async () => {

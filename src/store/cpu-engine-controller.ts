@@ -7,9 +7,12 @@ import { familyById, familyChatTemplate, recommendedProtocolOf } from "toolcall-
 import type { ModelFamily } from "toolcall-middleware/families/types.ts";
 import type { ChatTemplate } from "toolcall-middleware/types.ts";
 import { bosTextOf, DEFAULT_CPU_MODEL_ID, findCpuModel, formatBytes, huggingFaceModelUrl, labServedModelUrl, type CpuModel } from "../engine/cpu/cpu-models.ts";
-import { familyFromGgufMetadata } from "../engine/cpu/gguf-family.ts";
+import { ggufMetadataFromLlamaCpp } from "../engine/cpu/llama-cpp-metadata.ts";
 import type { CpuModelSource, LoadCpuModelOptions, LoadedCpuModel } from "../engine/cpu/load-cpu-model.ts";
 import type { LoadProgress } from "../engine/webllm/load-progress.ts";
+import { familyFromGguf } from "../gguf/gguf-family.ts";
+import { ggufModelTokenizer } from "../tokens/gguf/gguf-model-tokenizer.ts";
+import { templateFamily } from "../tokens/tokenizer-choice.ts";
 import type { Engines, EngineStatus, TurnOnTheModel } from "./engine-store.ts";
 import type { ProtocolStore } from "./protocol-store.ts";
 
@@ -87,6 +90,12 @@ async function templateFor(family: ModelFamily | undefined, loaded: LoadedCpuMod
   return { error: "The lab does not know this model's family and its GGUF has no chat template, so no prompt can be written for it." };
 }
 
+/** An opened file's family by the lab's GGUF rules (name, base name, architecture; its own template where that disagrees). */
+function familyOfOpenedFile(loaded: LoadedCpuModel): ModelFamily | undefined {
+  const match = familyFromGguf(ggufMetadataFromLlamaCpp(loaded.metadata, loaded.chatTemplate));
+  return match.kind === "family" ? match.family : undefined;
+}
+
 /** `?cpuThreads=N` fixes the thread count (the benchmark compares 1 and 2); else every core where the page is isolated. */
 function threadsFromUrl(): number | undefined {
   const value = Number(new URLSearchParams(globalThis.location?.search ?? "").get("cpuThreads"));
@@ -141,7 +150,7 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
         await loaded.unload().catch(() => undefined);
         return;
       }
-      const detected = family ?? familyFromGgufMetadata(loaded.metadata);
+      const detected = family ?? familyOfOpenedFile(loaded);
       const chosen = await templateFor(detected, loaded, source.name);
       if ("error" in chosen) {
         await loaded.unload().catch(() => undefined);
@@ -149,6 +158,8 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
         return;
       }
       current = loaded;
+      // The token view reads a CPU step with the GGUF's own vocabulary (steps of this template only).
+      loaded.engine.modelTokenizer = ggufModelTokenizer({ modelId: source.name, templateName: templateFamily(chosen.template.name), file: loaded.ggufFile });
       const threads = `${loaded.threads} thread${loaded.threads === 1 ? "" : "s"}${loaded.isolated ? "" : " (the page is not cross-origin isolated, so single-threaded)"}`;
       store.setState({ loaded: { id, label: source.name, threads: loaded.threads, multiThreaded: loaded.multiThreaded, contextWindowSize: loaded.contextWindowSize, templateNote: chosen.note } });
       engines.setCpuEngine({

@@ -1,7 +1,8 @@
 // The body of one raw completion on llama.cpp in the page, in llama-server's own field names
 // (wllama hands it to llama-server's request schema as JSON): the prompt as the runtime must see
 // it, the step's sampling settings and stops, a GBNF grammar where the step has one, and the
-// prompt cache on (the step before's tokens are reused where the new prompt extends them).
+// prompt cache on (the step before's tokens are reused where the new prompt extends them), and
+// n_probs where the step records its tokens' probabilities.
 import type { GenerationSettings } from "toolcall-middleware/types.ts";
 import { promptForRuntime, type BosHandling } from "./runtime-prompt.ts";
 
@@ -18,9 +19,11 @@ export interface CompletionBody {
   seed?: number;
   stop?: string[];
   grammar?: string;
+  /** Report each generated token's probability and this many alternatives (llama.cpp's n_probs). */
+  n_probs?: number;
 }
 
-export function completionBody(prompt: string, settings: GenerationSettings, bos: BosHandling): CompletionBody {
+export function completionBody(prompt: string, settings: GenerationSettings, bos: BosHandling, topProbabilities?: number): CompletionBody {
   const body: CompletionBody = { prompt: promptForRuntime(prompt, bos), stream: true, cache_prompt: true };
   if (settings.maxTokens !== undefined) body.n_predict = settings.maxTokens;
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
@@ -32,5 +35,6 @@ export function completionBody(prompt: string, settings: GenerationSettings, bos
   const stop = settings.stop?.filter(Boolean);
   if (stop?.length) body.stop = stop;
   if (settings.grammar) body.grammar = settings.grammar;
+  if (topProbabilities !== undefined && Number.isInteger(topProbabilities) && topProbabilities > 0) body.n_probs = topProbabilities;
   return body;
 }

@@ -153,3 +153,43 @@ describe("the CPU engine's stream", () => {
     expect(runtime.bodies.map((b) => b.grammar)).toEqual([undefined, 'root ::= "yes"']);
   });
 });
+
+/** A chunk as llama.cpp's server writes it with n_probs: `logprobs.content`, one entry per token. */
+const withProbs = (t: string, p: number, alternatives: Array<[string, number]>): CompletionChunk => ({
+  choices: [{ text: t, finish_reason: null, logprobs: { content: [{ id: 7, token: t, logprob: Math.log(p), bytes: [], top_logprobs: alternatives.map(([token, q], i) => ({ id: 100 + i, token, logprob: Math.log(q), bytes: [] })) }] } }],
+});
+
+describe("the CPU engine's token probabilities", () => {
+  it("says it can record them", () => {
+    expect(new CpuEngine({ name: "t", runtime: scriptedRuntime([]), bos: { runtimeAddsBos: false } }).tokenProbabilities).toEqual({ supported: true });
+  });
+
+  it("asks llama.cpp for n_probs only when the step records probabilities", async () => {
+    const runtime = scriptedRuntime([final("stop", { prompt_n: 1, cache_n: 0, predicted_n: 0 })]);
+    const engine = new CpuEngine({ name: "t", runtime, bos: { runtimeAddsBos: false } });
+    await collect(engine.generate("p", {}, new AbortController().signal));
+    await collect(engine.generate("p", {}, new AbortController().signal, { topProbabilities: 5 }));
+    expect(runtime.bodies.map((b) => b.n_probs)).toEqual([undefined, 5]);
+  });
+
+  it("maps each token's logprob and alternatives into the chunks the event log records", async () => {
+    const runtime = scriptedRuntime([withProbs("<tool_call>", 0.6, [["<tool_call>", 0.6], ["I", 0.3]]), final("stop", { prompt_n: 1, cache_n: 0, predicted_n: 1 })]);
+    const engine = new CpuEngine({ name: "t", runtime, bos: { runtimeAddsBos: false } });
+    const chunks = await collect(engine.generate("p", {}, new AbortController().signal, { topProbabilities: 2 }));
+    const first = chunks[0] as Extract<EngineChunk, { type: "text" }>;
+    expect(first.text).toBe("<tool_call>");
+    expect(first.tokens).toHaveLength(1);
+    expect(first.tokens![0]!.text).toBe("<tool_call>");
+    expect(first.tokens![0]!.p).toBeCloseTo(0.6);
+    expect(first.tokens![0]!.top.map((a) => [a.text, a.id, Number(a.p.toFixed(3))])).toEqual([["<tool_call>", 100, 0.6], ["I", 101, 0.3]]);
+    expect((chunks.at(-1) as Extract<EngineChunk, { type: "usage" }>).usage.probabilitiesMissing).toBeUndefined();
+  });
+
+  it("says so in the step's usage when probabilities were asked for and none came", async () => {
+    const runtime = scriptedRuntime([text("a"), final("stop", { prompt_n: 1, cache_n: 0, predicted_n: 1 })]);
+    const engine = new CpuEngine({ name: "t", runtime, bos: { runtimeAddsBos: false } });
+    const chunks = await collect(engine.generate("p", {}, new AbortController().signal, { topProbabilities: 3 }));
+    expect(chunks[0]).toEqual({ type: "text", text: "a" });
+    expect(chunks.at(-1)).toMatchObject({ usage: { probabilitiesMissing: expect.stringContaining("n_probs") } });
+  });
+});

@@ -1,16 +1,20 @@
 // The CPU engine: a GGUF model run by llama.cpp compiled to WebAssembly (wllama, in its own
 // worker), behind the lab's Engine interface. It streams a raw completion of the exact rendered
 // prompt; Stop aborts between two tokens and keeps what streamed; the last chunk's timings give
-// the step's usage (tokens prefilled and reused from the prompt cache, speeds).
+// the step's usage (tokens prefilled and reused from the prompt cache, speeds). Asked for, each
+// token comes with its probability and the runtime's top alternatives (llama.cpp's n_probs).
 import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
 import type { Engine, EngineChunk, GenerationRequest, GenerationSettings, StructuralTag } from "toolcall-middleware/types.ts";
 import { completionBody, type CompletionBody } from "./completion-body.ts";
+import type { LoadedModelTokenizer } from "../../tokens/tokenizer-choice.ts";
+import { tokensFromLogprobs } from "../logprobs.ts";
 import { usageFromFinalChunk, type LlamaTimings } from "./completion-usage.ts";
 import type { BosHandling } from "./runtime-prompt.ts";
 
 /** One chunk of llama.cpp's streamed raw completion, as far as the engine reads it. */
 export interface CompletionChunk {
-  choices?: Array<{ text?: string; finish_reason?: string | null }>;
+  /** `logprobs` is llama.cpp's `{ content: [{ token, logprob, top_logprobs }] }` where n_probs was asked for. */
+  choices?: Array<{ text?: string; finish_reason?: string | null; logprobs?: unknown }>;
   timings?: LlamaTimings;
 }
 
@@ -50,7 +54,14 @@ export class CpuEngine implements Engine {
   readonly name: string;
   readonly contextWindowSize?: number;
   readonly constrains: Engine["constrains"] = { supported: true };
+  readonly tokenProbabilities: Engine["tokenProbabilities"] = { supported: true };
   readonly countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
+  /**
+   * The GGUF's own tokenizer for the token view (use-tokenization.ts reads it off the active
+   * engine). Set by the CPU engine's controller once it has chosen the template, whose name
+   * decides which steps this tokenizer reads.
+   */
+  modelTokenizer?: LoadedModelTokenizer;
   private readonly runtime: CompletionRuntime;
   private readonly bos: BosHandling;
   private readonly now: () => number;
@@ -66,7 +77,9 @@ export class CpuEngine implements Engine {
 
   async *generate(prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest): AsyncIterable<EngineChunk> {
     const grammar = grammarOf(settings, request?.structuralTag);
-    const body = completionBody(prompt, { ...settings, ...(grammar ? { grammar } : {}) }, this.bos);
+    const body = completionBody(prompt, { ...settings, ...(grammar ? { grammar } : {}) }, this.bos, request?.topProbabilities);
+    const askedForProbabilities = body.n_probs !== undefined;
+    let sawProbabilities = false;
     const started = this.now();
     let timeToFirstTokenMs: number | undefined;
     let finishReason: string | null | undefined;
@@ -79,7 +92,9 @@ export class CpuEngine implements Engine {
         if (choice?.finish_reason) finishReason = choice.finish_reason;
         if (choice?.text) {
           timeToFirstTokenMs ??= this.now() - started;
-          yield { type: "text", text: choice.text };
+          const tokens = askedForProbabilities ? tokensFromLogprobs(choice.logprobs) : undefined;
+          if (tokens) sawProbabilities = true;
+          yield { type: "text", text: choice.text, ...(tokens ? { tokens } : {}) };
         }
         if (signal.aborted) break;
       }
@@ -87,9 +102,8 @@ export class CpuEngine implements Engine {
       if (!signal.aborted && !isAbortError(error)) throw error;
     }
     if (signal.aborted) finishReason = "abort";
-    yield {
-      type: "usage",
-      usage: usageFromFinalChunk({ timings, finishReason, maxTokens: body.n_predict, contextWindowSize: this.contextWindowSize, timeToFirstTokenMs }),
-    };
+    const usage = usageFromFinalChunk({ timings, finishReason, maxTokens: body.n_predict, contextWindowSize: this.contextWindowSize, timeToFirstTokenMs });
+    if (askedForProbabilities && !sawProbabilities && timeToFirstTokenMs !== undefined) usage.probabilitiesMissing = "llama.cpp (wasm) sent no token probabilities although n_probs asked for them.";
+    yield { type: "usage", usage };
   }
 }

@@ -26,6 +26,8 @@ export interface LoadedCpuModel {
   /** Whether the page is cross-origin isolated (threads possible). */
   isolated: boolean;
   addsBos: boolean;
+  /** Where the page reaches the GGUF file (its own tokenizer reads its vocabulary from there). */
+  ggufFile: GgufModelFile;
   unload: () => Promise<void>;
 }
 
@@ -94,6 +96,7 @@ export async function loadCpuModel(source: CpuModelSource, options: LoadCpuModel
     multiThreaded: wllama.isMultithread(),
     isolated: Boolean(globalThis.crossOriginIsolated),
     addsBos: info.add_bos_token,
+    ggufFile,
     unload: () => wllama.exit(),
   };
 }

@@ -9,6 +9,7 @@ export function EvalEmptyState({ onUse }: { onUse: (engine: EvalEngineChoice) =>
   const loadedModelId = useEngineState((s) => s.loadedModelId);
   const realLabel = useEngineState(realModel.label);
   const realUnavailable = useEngineState(realModel.unavailableReason);
+  const cpuModel = useEngineState((s) => s.cpuEngine?.name.replace(/^llama\.cpp \(wasm\) /, "") ?? null);
   const loaded = loadedModelId ? (findModel(loadedModelId)?.displayName ?? loadedModelId) : null;
 
   return (
@@ -33,6 +34,14 @@ export function EvalEmptyState({ onUse }: { onUse: (engine: EvalEngineChoice) =>
             <span className="eval-muted">No model is loaded: load one in the Lab's Model pane.</span>
           )}
         </li>
+        {cpuModel && (
+          <li data-testid="eval-needs-cpu" data-works="yes">
+            <strong>A model in this page on the CPU (llama.cpp in WebAssembly)</strong>: <span className="eval-works">Ready here: {cpuModel}.</span>{" "}
+            <button type="button" data-testid="eval-use-cpu" onClick={() => onUse("cpu")}>
+              Use it
+            </button>
+          </li>
+        )}
         <li data-testid="eval-needs-real-model">
           <strong>{realLabel}</strong>{" "}
           {realUnavailable ? (

@@ -14,7 +14,7 @@ import { EvalCaseList } from "./EvalCaseList.tsx";
 import { EvalEmptyState } from "./EvalEmptyState.tsx";
 import { EvalMatrix, type MatrixSource } from "./EvalMatrix.tsx";
 import { SaveTurnAsCase } from "./SaveTurnAsCase.tsx";
-import type { EvalConfig, EvalEngineChoice } from "./eval-store.ts";
+import { runsInThePage, type EvalConfig, type EvalEngineChoice } from "./eval-store.ts";
 import { useEvalState, useEvaluation } from "./use-evaluation.ts";
 import "./eval.css";
 
@@ -123,10 +123,11 @@ function EvalSetup() {
   const status = useEvalState((s) => s.status);
   const loadedModel = useEngineState((s) => s.loadedModelId);
   const noGpu = useEngineState((s) => s.gpu.state === "unavailable");
+  const cpuModel = useEngineState((s) => s.cpuEngine?.name.replace(/^llama\.cpp \(wasm\) /, "") ?? null);
   const busy = status === "running" || status === "starting" || status === "stopping";
   const patch = (p: Partial<EvalConfig>) => setConfig(p);
   const toggle = <T,>(list: T[], item: T, on: boolean) => (on ? [...list.filter((x) => x !== item), item] : list.filter((x) => x !== item));
-  const server = config.engine !== "webllm";
+  const server = !runsInThePage(config.engine);
   return (
     <fieldset className="eval-setup" disabled={busy} data-testid="eval-setup">
       <legend>Evaluate tool calling (BFCL cases)</legend>
@@ -159,6 +160,9 @@ function EvalSetup() {
           <select data-testid="eval-engine" value={config.engine} onChange={(e) => patch({ engine: e.target.value as EvalEngineChoice })}>
             <option value="webllm" disabled={noGpu && config.engine !== "webllm"}>
               {loadedModel ? `WebLLM: ${loadedModel}` : noGpu ? "WebLLM (needs WebGPU, which this browser lacks)" : "WebLLM (no model loaded)"}
+            </option>
+            <option value="cpu" disabled={!cpuModel && config.engine !== "cpu"}>
+              {cpuModel ? `CPU: ${cpuModel}` : "CPU (no model loaded)"}
             </option>
             <option value="server-prompt">Server, prompt mode</option>
             <option value="server-native">Server, native tool calling</option>

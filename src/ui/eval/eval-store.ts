@@ -20,7 +20,11 @@ import { pacedEngine } from "../../eval/paced-engine.ts";
 import { createYieldPoint } from "../../store/yield-to-page.ts";
 import type { EngineState, EngineStore } from "../../store/engine-store.ts";
 
-export type EvalEngineChoice = "webllm" | "server-prompt" | "server-native";
+/** "cpu": the model loaded on llama.cpp in WebAssembly in this page (one case at a time, like WebLLM). */
+export type EvalEngineChoice = "webllm" | "cpu" | "server-prompt" | "server-native";
+
+/** Whether the choice is a model in this page (one engine, one case at a time). */
+export const runsInThePage = (engine: EvalEngineChoice): boolean => engine === "webllm" || engine === "cpu";
 
 /** A suite imported from BFCL's own files, kept as text so that a resumed run reads it again. */
 export interface ImportedSuite {
@@ -45,7 +49,7 @@ export interface EvalConfig {
   /** Which constraint settings to run. */
   constrained: boolean[];
   repeats: number;
-  /** Cases at once on a server (WebLLM: always one). */
+  /** Cases at once on a server (WebLLM and the CPU engine: always one). */
   concurrency: number;
   maxTokens: number;
   /** Sampling temperature (0: greedy; repeats measure variance only above 0). */
@@ -212,7 +216,7 @@ export function createEvaluation(engineStore: EngineStore) {
         await runJobs({
           jobs,
           done,
-          concurrency: setup.mode === "native" || config.engine !== "webllm" ? Math.max(1, config.concurrency) : 1,
+          concurrency: runsInThePage(config.engine) ? 1 : Math.max(1, config.concurrency),
           signal: controller.signal,
           run: async (job, signal) => {
             // A turn of the event loop before each case: cases that finish together do not add up
@@ -361,6 +365,11 @@ async function prepare(config: EvalConfig, engineState: EngineState): Promise<{ 
     if (!template) throw new Error(`No chat template is known for ${loadedModelId}.`);
     return { engine: webllmEngine, template, mode: "prompt" };
   }
+  if (config.engine === "cpu") {
+    const { cpuEngine, cpuTemplate } = engineState;
+    if (!cpuEngine || !cpuTemplate) throw new Error("No model is loaded on the CPU: load one in the lab's Model pane (CPU) first, or evaluate another engine.");
+    return { engine: cpuEngine, template: cpuTemplate, mode: "prompt" };
+  }
   const mode = config.engine === "server-native" ? "native" : "prompt";
   if (!config.model.trim()) throw new Error("Give the server's model id.");
   const models = await listModels({ baseUrl: config.baseUrl });
@@ -383,9 +392,10 @@ async function fetchPublic(path: string): Promise<string> {
   return response.text();
 }
 
-export function describeConfig(config: EvalConfig, engineState: Pick<EngineState, "loadedModelId">): string {
-  const engine = config.engine === "webllm" ? `WebLLM ${engineState.loadedModelId ?? ""}`.trim() : `${config.model} (${config.engine === "server-native" ? "native" : "prompt"})`;
-  return engine;
+export function describeConfig(config: EvalConfig, engineState: Pick<EngineState, "loadedModelId" | "cpuEngine">): string {
+  if (config.engine === "webllm") return `WebLLM ${engineState.loadedModelId ?? ""}`.trim();
+  if (config.engine === "cpu") return engineState.cpuEngine?.name ?? "llama.cpp (wasm)";
+  return `${config.model} (${config.engine === "server-native" ? "native" : "prompt"})`;
 }
 
 function describe(error: unknown): string {
