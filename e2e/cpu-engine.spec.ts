@@ -10,7 +10,10 @@ import { send, shownPrompt } from "./lab-helpers.ts";
 const smollm2 = readManifest().models.find((m) => m.id === "smollm2-135m-instruct-q4_1")!;
 
 test.describe.configure({ timeout: 300_000 });
-test.skip(!existsSync(modelPath(smollm2)), "SmolLM2 is not in the model cache: run `npm run models`");
+// In CI the real model must run: a missing file fails the spec instead of skipping it.
+const smollm2Missing = existsSync(modelPath(smollm2)) ? undefined : "SmolLM2 is not in the model cache: run `npm run models`";
+if (smollm2Missing && process.env.CI) throw new Error(`the CPU engine's real-model tests must run in CI, but ${smollm2Missing}`);
+test.skip(smollm2Missing !== undefined, smollm2Missing);
 
 const SHOTS = process.env.CPU_SHOTS ?? "test-results/screens";
 
