@@ -74,7 +74,7 @@ export const AssistantMessage = memo(function AssistantMessage({ turn, replayNot
   const note = turnEndNote(turn);
   // A failure already shown as a step notice is not repeated in the end note.
   const errorShown = turn.error !== undefined && turn.blocks.some((b) => b.kind === "notice" && b.text === turn.error);
-  const { shown, hidden } = useMemo(() => boundBlocks(turn.blocks), [turn.blocks]);
+  const { shown, hidden, noteAt } = useMemo(() => boundBlocks(turn.blocks), [turn.blocks]);
   const duration = turn.endedAt !== undefined ? turn.endedAt - turn.startedAt : undefined;
   return (
     <article className={`msg msg-assistant status-${turn.status}`} data-testid="message-assistant" data-status={turn.status} data-run-id={turn.runId}>
@@ -91,10 +91,13 @@ export const AssistantMessage = memo(function AssistantMessage({ turn, replayNot
             {visibleBidi(replayNote)}
           </div>
         )}
-        {shown.map((block) => (
+        {shown.slice(0, noteAt).map((block) => (
           <Block key={block.key} block={block} streaming={running && block === turn.blocks[turn.blocks.length - 1]} />
         ))}
         {hidden && <HiddenBlocksNote hidden={hidden} />}
+        {shown.slice(noteAt).map((block) => (
+          <Block key={block.key} block={block} streaming={running && block === turn.blocks[turn.blocks.length - 1]} />
+        ))}
         {running && <span className="typing" aria-label="generating" />}
         {!running && turn.blocks.length === 0 && !note && <p className="muted">(empty reply)</p>}
         {note && !(note.tone === "error" && errorShown) && (

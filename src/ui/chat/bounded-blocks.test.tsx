@@ -35,7 +35,9 @@ describe("the chat's bound on one turn's blocks", () => {
     const { shown, hidden } = boundBlocks(blocks, { parseErrors: 2, calls: 1, texts: 2 });
     expect(shown.map((b) => b.key)).toEqual(["t0", "e0", "e1", "t1", "x"]);
     expect(hidden).toEqual({ parseErrors: 1, calls: 0, texts: 1, firstStepId: "s2" });
-    expect(boundBlocks([text(0)])).toEqual({ shown: [text(0)], hidden: null });
+    // The note stands where the first block left out was (after the second error, before "t1").
+    expect(boundBlocks(blocks, { parseErrors: 2, calls: 1, texts: 2 }).noteAt).toBe(3);
+    expect(boundBlocks([text(0)])).toEqual({ shown: [text(0)], hidden: null, noteAt: 1 });
   });
 
   it("says what was left out", () => {
@@ -54,5 +56,7 @@ describe("the chat's bound on one turn's blocks", () => {
     expect(drawn).toHaveLength(CHAT_BLOCK_LIMITS.parseErrors);
     expect(html).toContain(`data-parse-errors="${calls - CHAT_BLOCK_LIMITS.parseErrors}"`);
     expect(html).toContain("and 9,980 more parse errors not drawn here");
+    // Drawn after the 20th error box, not after what followed the errors.
+    expect(html.lastIndexOf('class="chat-notice notice-warn"')).toBeLessThan(html.indexOf('data-testid="hidden-blocks-note"'));
   });
 });

@@ -24,6 +24,8 @@ export interface HiddenBlocks {
 export interface BoundedBlocks {
   shown: AssistantBlock[];
   hidden: HiddenBlocks | null;
+  /** Where in `shown` the first block left out was: the note of what is hidden goes there. */
+  noteAt: number;
 }
 
 type Bounded = keyof BlockLimits;
@@ -47,6 +49,7 @@ export function boundBlocks(blocks: readonly AssistantBlock[], limits: BlockLimi
   const hidden: HiddenBlocks = { parseErrors: 0, calls: 0, texts: 0 };
   const shown: AssistantBlock[] = [];
   let anyHidden = false;
+  let noteAt = 0;
   for (const block of blocks) {
     const kind = boundedKindOf(block);
     if (kind === null || drawn[kind] < limits[kind]) {
@@ -57,11 +60,12 @@ export function boundBlocks(blocks: readonly AssistantBlock[], limits: BlockLimi
     hidden[kind] += 1;
     if (!anyHidden) {
       anyHidden = true;
+      noteAt = shown.length;
       const stepId = stepIdOf(block);
       if (stepId !== undefined) hidden.firstStepId = stepId;
     }
   }
-  return { shown, hidden: anyHidden ? hidden : null };
+  return { shown, hidden: anyHidden ? hidden : null, noteAt: anyHidden ? noteAt : shown.length };
 }
 
 function counted(n: number, one: string, many: string): string {
