@@ -29,7 +29,7 @@ export type AssistantBlock =
   | { kind: "text"; key: string; stepId: string; text: string }
   | { kind: "reasoning"; key: string; stepId: string; text: string }
   | { kind: "tool-call"; key: string; card: ToolCallCard }
-  | { kind: "notice"; key: string; stepId?: string; tone: "error" | "warn" | "info"; text: string };
+  | { kind: "notice"; key: string; stepId?: string; tone: "error" | "warn" | "info"; text: string; parseError?: true };
 
 export type AssistantStatus = "running" | "interrupted" | RunStatus;
 
@@ -202,7 +202,7 @@ export function deriveAssistantTurn(runId: string, events: readonly LoopEvent[],
             const card = cards.get(p.id)!;
             replaceCard({ ...card, status: "not-run", error: p.message });
           } else {
-            blocks.push({ kind: "notice", key: `perr-${event.stepId}-${p.span.start}-${blocks.length}`, stepId: event.stepId, tone: "warn", text: `Parse error (${p.kind}): ${p.message}` });
+            blocks.push({ kind: "notice", key: `perr-${event.stepId}-${p.span.start}-${blocks.length}`, stepId: event.stepId, tone: "warn", text: `Parse error (${p.kind}): ${p.message}`, parseError: true });
           }
         }
         break;

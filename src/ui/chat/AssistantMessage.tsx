@@ -1,9 +1,11 @@
 // One assistant turn: the run's text (as sanitized Markdown), reasoning folded away, tool-call
 // cards in the order they happened, and how the turn ended when it did not simply answer.
-import { memo, useState } from "react";
+import { memo, useMemo, useState } from "react";
+import { useDebuggerSelection } from "../../app/lab-stores-context.tsx";
 import type { AssistantBlock, AssistantTurn } from "../../store/derive-chat.ts";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
+import { boundBlocks, hiddenBlocksNote, type HiddenBlocks } from "./bounded-blocks.ts";
 import { ToolCallCard } from "./ToolCallCard.tsx";
 import { turnEndNote } from "./turn-end-note.ts";
 
@@ -23,6 +25,25 @@ function Block({ block, streaming }: { block: AssistantBlock; streaming: boolean
     case "notice":
       return <div className={`chat-notice notice-${block.tone}`}>{visibleBidi(block.text)}</div>;
   }
+}
+
+/** What the chat left out of a turn, with a way to its step in the debugger (which lists everything). */
+function HiddenBlocksNote({ hidden }: { hidden: HiddenBlocks }) {
+  const selectStep = useDebuggerSelection((s) => s.selectStep);
+  const { firstStepId } = hidden;
+  return (
+    <div className="chat-notice notice-info chat-hidden-blocks" data-testid="hidden-blocks-note" data-parse-errors={hidden.parseErrors} data-calls={hidden.calls} data-texts={hidden.texts}>
+      {hiddenBlocksNote(hidden)}
+      {firstStepId !== undefined && (
+        <>
+          {" "}
+          <button type="button" className="chat-hidden-blocks-show" data-testid="hidden-blocks-show-step" onClick={() => selectStep(firstStepId)}>
+            Show the step in the debugger
+          </button>
+        </>
+      )}
+    </div>
+  );
 }
 
 /** Copies the turn's text (Markdown source) to the clipboard, saying whether it worked. */
@@ -53,6 +74,7 @@ export const AssistantMessage = memo(function AssistantMessage({ turn, replayNot
   const note = turnEndNote(turn);
   // A failure already shown as a step notice is not repeated in the end note.
   const errorShown = turn.error !== undefined && turn.blocks.some((b) => b.kind === "notice" && b.text === turn.error);
+  const { shown, hidden, noteAt } = useMemo(() => boundBlocks(turn.blocks), [turn.blocks]);
   const duration = turn.endedAt !== undefined ? turn.endedAt - turn.startedAt : undefined;
   return (
     <article className={`msg msg-assistant status-${turn.status}`} data-testid="message-assistant" data-status={turn.status} data-run-id={turn.runId}>
@@ -69,8 +91,12 @@ export const AssistantMessage = memo(function AssistantMessage({ turn, replayNot
             {visibleBidi(replayNote)}
           </div>
         )}
-        {turn.blocks.map((block, index) => (
-          <Block key={block.key} block={block} streaming={running && index === turn.blocks.length - 1} />
+        {shown.slice(0, noteAt).map((block) => (
+          <Block key={block.key} block={block} streaming={running && block === turn.blocks[turn.blocks.length - 1]} />
+        ))}
+        {hidden && <HiddenBlocksNote hidden={hidden} />}
+        {shown.slice(noteAt).map((block) => (
+          <Block key={block.key} block={block} streaming={running && block === turn.blocks[turn.blocks.length - 1]} />
         ))}
         {running && <span className="typing" aria-label="generating" />}
         {!running && turn.blocks.length === 0 && !note && <p className="muted">(empty reply)</p>}

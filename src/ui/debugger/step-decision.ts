@@ -17,9 +17,16 @@ export function decisionPointOf(step: StepView, tools: readonly ToolSpec[]): Dec
   return findDecisionPoint({ output: step.rawOutput, tokens: step.tokens, callStarts, markers: protocol ? openingMarkers(protocol, tools) : [] });
 }
 
-/** Other formats' calls in a finished step whose own protocol found none (empty otherwise). */
+/**
+ * How much of a step's output the drift check reads. It runs every protocol's parser on the main
+ * thread when a step is selected: over a 960 KB reply of `<tool_call>{` that was one task of
+ * 2.5–6 s; 64 K characters take tens of ms, and a model that drifted has done so by then.
+ */
+export const DRIFT_READ_CHARS = 65_536;
+
+/** Other formats' calls in a finished step whose own protocol found none (empty otherwise), from its first DRIFT_READ_CHARS. */
 export function driftOf(step: StepView, tools: readonly ToolSpec[]): DetectedFormat[] {
   if (step.status === "running" || step.request) return [];
   if (step.parseEvents.some((p) => p.event.type === "tool-call-start" || p.event.type === "tool-call-end")) return [];
-  return formatDrift(step.rawOutput, step.protocol, tools);
+  return formatDrift(step.rawOutput, step.protocol, tools, { maxChars: DRIFT_READ_CHARS });
 }

@@ -44,3 +44,22 @@ describe("detectFormats", async () => {
     expect(formatDrift(llama, "llama3-json", tools)).toEqual([]);
   });
 });
+
+describe("detectFormats with maxChars", () => {
+  // A view on the main thread reads a bounded prefix: 18 parsers over a 960 KB reply was seconds.
+  const prose = "Thinking aloud. ".repeat(5_000);
+  const late = `${prose}<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>`;
+
+  it("reads no further than maxChars (rounded up to a whole piece)", () => {
+    expect(detectFormats(late, tools).map((f) => f.protocol)).toContain("hermes");
+    expect(detectFormats(late, tools, { maxChars: 65_536 })).toEqual([]);
+    expect(formatDrift(late, "llama3-json", tools, { maxChars: 65_536 })).toEqual([]);
+  });
+
+  it("says more may follow when it stopped before the end with calls found", () => {
+    const early = `<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>${prose}`;
+    const hermes = detectFormats(early, tools, { maxChars: 4_096 }).find((f) => f.protocol === "hermes");
+    expect(hermes).toMatchObject({ calls: [{ name: "get_weather", valid: true }], more: true });
+    expect(detectFormats(early, tools).find((f) => f.protocol === "hermes")?.more).toBeUndefined();
+  });
+});

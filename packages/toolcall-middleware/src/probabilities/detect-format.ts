@@ -17,7 +17,7 @@ export interface DetectedFormat {
   label: string;
   /** The first calls it found (at most MAX_DETECTED_CALLS). */
   calls: FoundCall[];
-  /** Set when it stopped reading at MAX_DETECTED_CALLS calls: more may follow. */
+  /** Set when it stopped reading before the end (at MAX_DETECTED_CALLS calls, or at `maxChars`): more may follow. */
   more?: true;
 }
 
@@ -26,12 +26,21 @@ export const MAX_DETECTED_CALLS = 20;
 /** The output is given to each parser in pieces this long, so one that has found enough stops early. */
 const PIECE_CHARS = 4096;
 
+export interface DetectOptions {
+  /**
+   * Read at most this many characters of the output (each parser reads whole pieces, so up to
+   * a piece more): a view on the main thread bounds its work on a huge output this way.
+   */
+  maxChars?: number;
+}
+
 /**
  * The protocols whose parsers find calls in `output`, most calls first (ties in registry order).
  * With `tools`, a call to a tool not among them still counts (its format is what is asked
  * about), marked not valid.
  */
-export function detectFormats(output: string, tools: readonly ToolSpec[] = []): DetectedFormat[] {
+export function detectFormats(output: string, tools: readonly ToolSpec[] = [], options: DetectOptions = {}): DetectedFormat[] {
+  const readable = Math.min(output.length, options.maxChars ?? output.length);
   const found: DetectedFormat[] = [];
   for (const protocol of listProtocols()) {
     const parser = protocol.createParser([...tools]);
@@ -43,9 +52,10 @@ export function detectFormats(output: string, tools: readonly ToolSpec[] = []): 
       }
     };
     let at = 0;
-    for (; at < output.length && calls.length < MAX_DETECTED_CALLS; at += PIECE_CHARS) take(parser.push(output.slice(at, at + PIECE_CHARS)));
-    const more = calls.length >= MAX_DETECTED_CALLS && at < output.length;
-    if (!more) take(parser.end());
+    for (; at < readable && calls.length < MAX_DETECTED_CALLS; at += PIECE_CHARS) take(parser.push(output.slice(at, at + PIECE_CHARS)));
+    const more = at < output.length;
+    // A parser stopped before the end is not ended: what it holds is not the output's end.
+    if (!more && at >= output.length) take(parser.end());
     if (calls.length > 0) found.push({ protocol: protocol.name, label: protocol.label, calls: calls.slice(0, MAX_DETECTED_CALLS), ...(more || calls.length > MAX_DETECTED_CALLS ? { more: true as const } : {}) });
   }
   return found.sort((a, b) => b.calls.length - a.calls.length);
@@ -55,8 +65,8 @@ export function detectFormats(output: string, tools: readonly ToolSpec[] = []): 
  * Format drift: the protocol in use found no call in the output, but others did. Returns those
  * others (empty when the protocol in use found a call, or nobody did).
  */
-export function formatDrift(output: string, protocolInUse: string, tools: readonly ToolSpec[] = []): DetectedFormat[] {
-  const formats = detectFormats(output, tools);
+export function formatDrift(output: string, protocolInUse: string, tools: readonly ToolSpec[] = [], options: DetectOptions = {}): DetectedFormat[] {
+  const formats = detectFormats(output, tools, options);
   if (formats.some((f) => f.protocol === protocolInUse)) return [];
   return formats;
 }
