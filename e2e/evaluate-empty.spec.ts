@@ -42,5 +42,6 @@ test("before any run, the bundled example results of the real models open as a m
   await expect(page.getByTestId("eval-error")).toHaveCount(0);
   await page.screenshot({ path: new URL("../docs/images/evaluate-examples-1440.png", import.meta.url).pathname, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId("eval-matrix").scrollIntoViewIfNeeded();
   await page.screenshot({ path: new URL("../docs/images/evaluate-examples-390.png", import.meta.url).pathname });
 });
