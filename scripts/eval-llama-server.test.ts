@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ResultsFile } from "../src/eval/results-file.ts";
 import { runEvalCommand } from "./eval.ts";
-import { realModelsForTests } from "./real-models/llama-server-process.ts";
+import { manifestModel, realModelsForTests } from "./real-models/llama-server-process.ts";
 
 const SMOLLM2 = "smollm2-135m-instruct-q4_1";
 const GEMMA3 = "gemma-3-270m-q4_k_m";
@@ -23,7 +23,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function evalOn(args: string[]): Promise<{ code: number; stderr: string; file: ResultsFile }> {
   let stderr = "";
   const out = join(dir, `${Math.random().toString(36).slice(2)}.json`);
-  const code = await runEvalCommand([...args, "--suite", "simple_python", "--limit", "5", "--max-tokens", "64", "--concurrency", "1", "--out", out], { stdout: () => {}, stderr: (t) => (stderr += t) });
+  const code = await runEvalCommand([...args, "--suite", "simple_python", "--limit", "5", "--max-tokens", "64", ...(args.includes("--parallel") ? [] : ["--concurrency", "1"]), "--out", out], { stdout: () => {}, stderr: (t) => (stderr += t) });
   expect(code, stderr).toBe(0);
   return { code, stderr, file: JSON.parse(readFileSync(out, "utf8")) as ResultsFile };
 }
@@ -42,9 +42,12 @@ function expectAllRan(file: ResultsFile, mode: "prompt" | "native", protocol: st
 }
 
 describe.skipIf(missing !== undefined)("npm run eval -- --llama-server", () => {
-  it("SmolLM2, prompt mode (xml): the command starts the server, runs the cases, writes the results", { timeout: 300_000 }, async () => {
-    const run = await evalOn(["--llama-server", SMOLLM2, "--mode", "prompt", "--protocols", "xml"]);
+  it("SmolLM2, prompt mode (xml), 2 slots: the command starts the server, runs the cases, writes the results with the model's sha256 and llama.cpp's commit", { timeout: 300_000 }, async () => {
+    const run = await evalOn(["--llama-server", SMOLLM2, "--mode", "prompt", "--protocols", "xml", "--parallel", "2"]);
     expect(run.stderr).toContain(`starting llama-server with ${SMOLLM2}`);
+    expect(run.stderr).toContain("2 at a time");
+    expect(run.file.run).toMatchObject({ model: { id: SMOLLM2, sha256: manifestModel(SMOLLM2).sha256 }, llamaCpp: { commit: real.run ? real.build.commit : "", parallelSlots: 2 } });
+    expect(run.file.run!.llamaCpp!.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(run.stderr).toContain("SmolLM2-135M-Instruct.Q4_1.gguf (template chatml)");
     expectAllRan(run.file, "prompt", "xml");
   });

@@ -2,7 +2,7 @@
 // questions itself (right, wrong or repairable, e2e/openai-server/eval-replies.ts).
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -142,6 +142,84 @@ describe("npm run eval", () => {
     expect(stderr).toMatch(/eval: stopped; 0 of 2 cases done/);
     expect((JSON.parse(readFileSync(out, "utf8")) as ResultsFile).results).toHaveLength(0);
     server.release();
+  });
+
+  it("the results file says where its figures come from: date, machine, model, settings, time and cases/s", async () => {
+    const before = Date.now();
+    const run = await command([...base(), "--mode", "prompt", "--protocols", "hermes", "--suite", "simple_python", "--limit", "2", "--max-tokens", "99"]);
+    expect(run.code).toBe(0);
+    const info = run.file!.run!;
+    expect(Date.parse(info.date)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(info.date)).toBeLessThanOrEqual(Date.now());
+    expect(info.machine).toEqual({ cpu: cpus()[0]!.model.trim(), cores: cpus().length, memoryGiB: expect.any(Number) as number });
+    // A server the command did not start: its model id only, no sha256 and no llama.cpp commit it could know.
+    expect(info.model).toEqual({ id: "Qwen/Qwen3-8B" });
+    expect(info.llamaCpp).toBeUndefined();
+    expect(info.settings).toMatchObject({ suite: "simple_python", mode: "prompt", protocols: "hermes", constrained: false, temperature: 0, maxTokens: 99, casesPerCategory: 2 });
+    expect(info.durationSeconds).toBeGreaterThanOrEqual(0);
+    expect(run.stderr).toMatch(/eval: 2 cases in [\d.]+s \([\d.]+ cases\/s\)/);
+  });
+
+  it("--resume runs only the cases the file does not hold, keeps the ones it does and the run's date", async () => {
+    const out = join(dir, "resumed.json");
+    const io = { stdout: () => undefined, stderr: () => undefined };
+    const args = [...base(), "--mode", "prompt", "--protocols", "hermes,xml", "--suite", "simple_python", "--out", out];
+    expect(await runEvalCommand([...args, "--limit", "2"], io)).toBe(0);
+    const first = JSON.parse(readFileSync(out, "utf8")) as ResultsFile;
+    expect(first.results).toHaveLength(4);
+    server.requests.length = 0;
+    let stderr = "";
+    expect(await runEvalCommand([...args, "--limit", "3", "--resume"], { stdout: () => undefined, stderr: (t) => (stderr += t) })).toBe(0);
+    expect(stderr).toContain("resuming");
+    expect(stderr).toContain("4 of 6 cases already done");
+    // Only simple_python_2 under both protocols was sent.
+    const prompts = server.requests.filter((r) => r.path === "/v1/completions");
+    expect(prompts).toHaveLength(2);
+    const second = JSON.parse(readFileSync(out, "utf8")) as ResultsFile;
+    expect(second.results.map((r) => `${r.protocol} ${r.id}`).sort()).toEqual(["hermes simple_python_0", "hermes simple_python_1", "hermes simple_python_2", "xml simple_python_0", "xml simple_python_1", "xml simple_python_2"]);
+    expect(second.results.slice(0, 4)).toEqual(first.results);
+    expect(second.run!.date).toBe(first.run!.date);
+    expect(second.summary).toContainEqual(expect.objectContaining({ protocol: "xml", category: "simple_python", n: 3 }));
+    // A file of other settings (another protocol) is not mixed in: its results are not this run's.
+    server.requests.length = 0;
+    expect(await runEvalCommand([...args, "--protocols", "pythonic", "--limit", "1", "--resume"], io)).toBe(0);
+    expect(server.requests.filter((r) => r.path === "/v1/completions")).toHaveLength(1);
+    expect((JSON.parse(readFileSync(out, "utf8")) as ResultsFile).results.map((r) => r.protocol)).toEqual(["pythonic"]);
+  });
+
+  it("stopped after a case finished, then resumed: the finished case is kept and not sent again", async () => {
+    const out = join(dir, "stop-resume.json");
+    const args = [...base(), "--mode", "prompt", "--suite", "simple_python", "--limit", "3", "--concurrency", "1", "--out", out];
+    const controller = new AbortController();
+    const stopped = runEvalCommand(args, {
+      stdout: () => undefined,
+      stderr: (t) => {
+        // The first case is done: the next one is held by the server, and the run is stopped then.
+        if (t.startsWith("eval: 1/3")) {
+          server.script({ hold: true, keepAliveMs: 20 });
+          setTimeout(() => controller.abort(), 200);
+        }
+      },
+      signal: controller.signal,
+    });
+    expect(await stopped).toBe(130);
+    server.release();
+    const kept = JSON.parse(readFileSync(out, "utf8")) as ResultsFile;
+    expect(kept.results.map((r) => r.id)).toEqual(["simple_python_0"]);
+    server.requests.length = 0;
+    expect(await runEvalCommand([...args, "--resume"], { stdout: () => undefined, stderr: () => undefined })).toBe(0);
+    const sent = server.requests.filter((r) => r.path === "/v1/completions").map((r) => String(r.body?.prompt));
+    expect(sent).toHaveLength(2);
+    expect(sent.some((p) => p.includes("calculate_triangle_area"))).toBe(false);
+    expect((JSON.parse(readFileSync(out, "utf8")) as ResultsFile).results.map((r) => r.id)).toEqual(["simple_python_0", "simple_python_1", "simple_python_2"]);
+  });
+
+  it("--parallel and --port without --llama-server are usage errors", async () => {
+    for (const flag of ["--parallel", "--port"]) {
+      const run = await command([...base(), "--mode", "prompt", "--suite", "simple_python", flag, "2"]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("set up the llama-server that --llama-server starts");
+    }
   });
 
   it("clear messages: unreachable server, unknown model, broken suite line, unknown protocol, template not inferred", async () => {

@@ -1,17 +1,21 @@
 // `npm run --silent eval -- --base-url <URL ending in /v1> --model <id> --mode prompt|native
 //   [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category>
 //   [--answers <possible_answer file>] --out <results.json> [--limit N] [--concurrency N]
-//   [--template <family>] [--idle-timeout <seconds>]`
-// or, instead of --base-url and --model, `--llama-server <model id of models/models.json>`: the
-// command starts llama.cpp's llama-server with that model on 127.0.0.1 itself (`npm run models`
-// and `npm run llama-server` first) and stops it when done.
+//   [--template <family>] [--idle-timeout <seconds>] [--resume]`
+// or, instead of --base-url and --model, `--llama-server <model id of models/models.json>
+// [--parallel N] [--port P]`: the command starts llama.cpp's llama-server with that model on
+// 127.0.0.1 itself (`npm run models` and `npm run llama-server` first), with N slots (and N cases
+// sent at once unless --concurrency says otherwise), and stops it when done.
+// The results file is rewritten after every finished case, so a stopped or killed run loses only
+// the cases in flight; `--resume` reads it back and runs only the cases it does not hold yet.
 // Runs BFCL-style cases against an OpenAI-compatible server with the lab's own suites, scorer and
 // middleware (src/eval/): prompt mode renders each prompt with the model's chat template and
 // streams /v1/completions; native mode sends the tools to /v1/chat/completions. Writes the
 // results file, shows a progress line on stderr while it runs and prints the matrix at the end.
 // A case that fails to run is recorded as failed with its reason, and the run goes on.
 import { setMaxListeners } from "node:events";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -22,15 +26,15 @@ import { ServerFailure } from "../src/engine/openai/server-failure.ts";
 import { inferServerTemplate, serverChatTemplate, serverTemplateNames, type ServerTemplateName } from "toolcall-middleware/families/server-templates.ts";
 import { BUILTIN_CATEGORIES, isBuiltinCategory, loadBuiltinSuite, sampleCases } from "../src/eval/builtin-suite.ts";
 import { matrixTable } from "../src/eval/matrix-table.ts";
-import { toResultsFile } from "../src/eval/results-file.ts";
+import { readResultsFile, readRunInfo, toResultsFile, type RunInfo } from "../src/eval/results-file.ts";
 import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from "../src/eval/run-case.ts";
-import { planJobs, runJobs } from "../src/eval/run-matrix.ts";
-import { importBfclSuite, type EvalCase } from "../src/eval/suite.ts";
+import { jobKey, planJobs, runJobs } from "../src/eval/run-matrix.ts";
+import { categoryOf, importBfclSuite, type EvalCase } from "../src/eval/suite.ts";
 import { withTokenDeadline } from "../src/eval/token-deadline.ts";
 import { getProtocol, listProtocols } from "toolcall-middleware/protocols/registry.ts";
 
 const USAGE =
-  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>]";
+  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>] [--parallel <llama-server slots; default 1>] [--port <llama-server port>] [--resume]";
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -84,6 +88,9 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
         temperature: { type: "string" },
         "idle-timeout": { type: "string" },
         "llama-server": { type: "string" },
+        parallel: { type: "string" },
+        port: { type: "string" },
+        resume: { type: "boolean" },
       },
       strict: true,
       allowPositionals: false,
@@ -107,7 +114,10 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
   const suite = required("suite");
   const out = required("out");
   const limit = positiveInt(options.limit, "--limit");
-  const concurrency = positiveInt(options.concurrency, "--concurrency") ?? 4;
+  const parallel = positiveInt(options.parallel, "--parallel");
+  const port = positiveInt(options.port, "--port");
+  if (!llamaServerModel && (parallel !== undefined || port !== undefined)) throw new UsageError("--parallel and --port set up the llama-server that --llama-server starts.");
+  const concurrency = positiveInt(options.concurrency, "--concurrency") ?? parallel ?? 4;
   const maxTokens = positiveInt(options["max-tokens"], "--max-tokens") ?? 512;
   const idleTimeoutSeconds = options["idle-timeout"] === undefined ? DEFAULT_IDLE_TIMEOUT_SECONDS : Number(options["idle-timeout"]);
   if (!Number.isFinite(idleTimeoutSeconds) || idleTimeoutSeconds <= 0) throw new UsageError(`--idle-timeout must be a number of seconds > 0, not "${options["idle-timeout"]}".`);
@@ -124,19 +134,25 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
   let cases = await loadSuite(suite, options.answers);
   if (limit !== undefined) cases = sampleCases(cases, limit);
 
-  if (!llamaServerModel) return evaluateOn({ baseUrl, model }, cases);
+  // A resumed run keeps what the file holds (its results and when it started) and adds the rest.
+  const previous = options.resume && existsSync(out) ? readPrevious(out) : undefined;
+  if (options.resume && !previous) io.stderr(`eval: --resume: ${out} does not exist yet; starting from the beginning.\n`);
+  const settings: RunInfo["settings"] = { suite, mode, protocols: mode === "native" ? "native" : protocolNames.join(","), constrained: Boolean(options.constrained), temperature, maxTokens, ...(limit !== undefined ? { casesPerCategory: limit } : {}), concurrency };
+
+  if (!llamaServerModel) return evaluateOn({ baseUrl, model }, cases, { model: { id: model } });
   io.stderr(`eval: starting llama-server with ${llamaServerModel}\n`);
   let server: LlamaServer | undefined;
   try {
-    server = await startLlamaServer({ modelId: llamaServerModel });
+    server = await startLlamaServer({ modelId: llamaServerModel, ...(parallel !== undefined ? { parallel } : {}), ...(port !== undefined ? { port } : {}) });
     const [served] = await listModels({ baseUrl: server.baseUrl });
     if (!served) throw new Error("llama-server lists no model");
-    return await evaluateOn({ baseUrl: server.baseUrl, model: served.id }, cases);
+    const runModel = { id: server.model.id, sha256: server.model.sha256, file: server.model.file };
+    return await evaluateOn({ baseUrl: server.baseUrl, model: served.id }, cases, { model: runModel, llamaCpp: { commit: server.build.commit, parallelSlots: parallel ?? 1 } });
   } finally {
     await server?.stop();
   }
 
-  async function evaluateOn({ baseUrl, model }: { baseUrl: string; model: string }, cases: EvalCase[]): Promise<number> {
+  async function evaluateOn({ baseUrl, model }: { baseUrl: string; model: string }, cases: EvalCase[], where: Pick<RunInfo, "model" | "llamaCpp">): Promise<number> {
     // The server and the model.
     const connection = { baseUrl, ...(options["api-key"] ? { apiKey: options["api-key"] } : {}) };
     const models = await listModels(connection);
@@ -161,8 +177,31 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
 
     const jobs = planJobs({ cases, mode, protocols: protocolNames, constrained: options.constrained ? [true] : [false], repeats: 1 });
     const valuesAsText = new Map(protocolNames.map((name) => [name, readsValuesAsText(getProtocol(name)!)]));
-    const results: EvalResult[] = [];
-    const progress = progressLine(jobs.length, io);
+    const planned = new Set(jobs.map((job) => job.key));
+    const keyOf = (r: EvalResult) => jobKey({ id: r.id, protocol: r.protocol, mode: r.mode, constrained: r.constrained, repeat: r.repeat });
+    // Only the previous results this run would make again: a file from other settings is not mixed in.
+    const results: EvalResult[] = (previous?.results ?? []).filter((r) => planned.has(keyOf(r)));
+    const done = new Set(results.map(keyOf));
+    if (previous) io.stderr(`eval: resuming ${out}: ${done.size} of ${jobs.length} cases already done.\n`);
+    const startedAt = performance.now();
+    const runInfo = (): RunInfo => {
+      const durationSeconds = (previous?.run?.durationSeconds ?? 0) + (performance.now() - startedAt) / 1000;
+      return {
+        date: previous?.run?.date ?? new Date(Date.now() - (performance.now() - startedAt)).toISOString(),
+        machine: machineInfo(),
+        ...where,
+        settings,
+        durationSeconds: Math.round(durationSeconds * 10) / 10,
+        casesPerSecond: durationSeconds > 0 ? Math.round((results.length / durationSeconds) * 1000) / 1000 : 0,
+      };
+    };
+    // Written whole to a side file and renamed: a run killed mid-write leaves the previous file intact.
+    const save = () => {
+      writeFileSync(`${out}.partial`, `${JSON.stringify(toResultsFile(results, runInfo()), null, 2)}\n`);
+      renameSync(`${out}.partial`, out);
+    };
+    const progress = progressLine(jobs.length - done.size, io);
+    const resumedCount = results.length;
     const controller = new AbortController();
     // Each case in flight listens to this signal (16 at --concurrency 16): not a leak.
     setMaxListeners(0, controller.signal);
@@ -172,6 +211,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
       jobs,
       concurrency,
       signal: controller.signal,
+      done,
       run: async (job, signal) => {
         const protocol = getProtocol(job.protocol === "native" ? "hermes" : job.protocol)!;
         try {
@@ -194,24 +234,42 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
       },
       onDone: (_job, result) => {
         results.push(result);
-        progress.update(results);
+        save();
+        progress.update(results.slice(resumedCount));
       },
     });
     progress.end();
 
-    writeFileSync(out, `${JSON.stringify(toResultsFile(results), null, 2)}\n`);
+    save();
     io.stdout(`${matrixTable(results)}\n`);
+    const info = runInfo();
+    io.stderr(`eval: ${results.length} cases in ${info.durationSeconds}s (${info.casesPerSecond} cases/s)\n`);
     const failedToRun = results.filter((r) => r.reason.startsWith("the case failed to run"));
     if (failedToRun.length > 0) io.stderr(`eval: ${failedToRun.length} of ${results.length} cases failed to run; the first: ${failedToRun[0]!.id}: ${failedToRun[0]!.reason}\n`);
     const unconstrained = results.find((r) => r.unconstrained);
     if (unconstrained) io.stderr(`eval: constrained decoding could not be used for some cases: ${unconstrained.unconstrained}\n`);
     io.stderr(`eval: results written to ${out}\n`);
     if (controller.signal.aborted) {
-      io.stderr(`eval: stopped; ${results.length} of ${jobs.length} cases done.\n`);
+      io.stderr(`eval: stopped; ${results.length} of ${jobs.length} cases done (--resume runs the rest).\n`);
       return STOPPED_EXIT_CODE;
     }
     return 0;
   }
+}
+
+function readPrevious(path: string): { results: EvalResult[]; run: RunInfo | undefined } {
+  const text = readFileSync(path, "utf8");
+  try {
+    return { results: readResultsFile(text, categoryOf), run: readRunInfo(text) };
+  } catch (error) {
+    throw new Error(`--resume: ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
+/** The machine the figures were measured on: a cases/s figure means little without it. */
+function machineInfo(): RunInfo["machine"] {
+  const cores = cpus();
+  return { cpu: cores[0]?.model.trim() ?? "unknown", cores: cores.length, memoryGiB: Math.round(totalmem() / 2 ** 30) };
 }
 
 /** Seconds a case may go without a token before it fails (a server sending only keep-alives). */

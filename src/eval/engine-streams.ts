@@ -11,6 +11,8 @@ export function wrapEngineStreams(engine: Engine, wrap: StreamWrapper): Engine {
     name: engine.name,
     ...(engine.constrains !== undefined ? { constrains: engine.constrains } : {}),
     ...(engine.contextWindowSize !== undefined ? { contextWindowSize: engine.contextWindowSize } : {}),
+    // Kept: without it the tool loop would not ask for probabilities, and eval cases would lose their call p.
+    ...(engine.tokenProbabilities !== undefined ? { tokenProbabilities: engine.tokenProbabilities } : {}),
     ...(count ? { countPromptTokens: count } : {}),
     generate: (prompt, settings, signal, request) => wrap((inner) => engine.generate(prompt, settings, inner, request), signal),
     ...(native ? { native: { request: (input, settings) => native.request(input, settings), generate: (body, signal) => wrap((inner) => native.generate(body, inner), signal) } } : {}),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bfclCategory } from "./bfcl-fixtures.test-helper.ts";
 import { sampleCases } from "./builtin-suite.ts";
-import { readResultsFile, resultsCsv, toResultsFile } from "./results-file.ts";
+import { readResultsFile, readRunInfo, resultsCsv, toResultsFile, type RunInfo } from "./results-file.ts";
 import type { EvalResult } from "./run-case.ts";
 import { categoryOf } from "./suite.ts";
 
@@ -20,6 +20,18 @@ describe("results file", () => {
     ]);
     expect(() => readResultsFile("{", categoryOf)).toThrow(/^not JSON/);
     expect(() => readResultsFile('{"results": [{"id": 1}]}', categoryOf)).toThrow(/^not an eval results file: results\.0\.id/);
+  });
+
+  it("keeps where the figures come from (date, machine, model sha256, llama.cpp commit); a file without it still imports", () => {
+    const run: RunInfo = { date: "2026-11-27T13:45:08.822Z", machine: { cpu: "Intel(R) Xeon(R) Processor", cores: 2, memoryGiB: 24 }, model: { id: "smollm2-135m-instruct-q4_1", sha256: "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53" }, llamaCpp: { commit: "de3ff815ea7d559ee917f063901b8986f038abc6", parallelSlots: 2 }, settings: { mode: "prompt", temperature: 0 }, durationSeconds: 12.5, casesPerSecond: 0.16 };
+    const text = JSON.stringify(toResultsFile([result("simple_python_0", true)], run));
+    expect(readRunInfo(text)).toEqual(run);
+    expect(readResultsFile(text, categoryOf)).toHaveLength(1);
+    const old = JSON.stringify(toResultsFile([result("simple_python_0", true)]));
+    expect(Object.keys(JSON.parse(old) as object)).toEqual(["results", "summary"]);
+    expect(readRunInfo(old)).toBeUndefined();
+    expect(readResultsFile(old, categoryOf)).toHaveLength(1);
+    expect(() => readResultsFile(JSON.stringify({ ...(JSON.parse(text) as object), run: { ...run, machine: { cores: 2 } } }), categoryOf)).toThrow(/^not an eval results file: run\.machine\.cpu/);
   });
 
   it("CSV writes a cell a spreadsheet would run as a formula as text", () => {

@@ -3,7 +3,8 @@
 // "strictPass", "reason", "calls": [{"name", "arguments"}]}], "summary": [{"protocol", "mode",
 // "constrained", "category", "n", "pass", "strictPass"}]} — pass and strictPass in the summary
 // are fractions (0–1) of n. `category` and `repeat` are kept per result so that an imported file
-// can be summarised again.
+// can be summarised again. `run` (optional, so older files still import) says where the figures
+// come from: date, machine, model sha256, llama.cpp commit, settings, time taken.
 import { z } from "zod";
 import type { EvalResult } from "./run-case.ts";
 import { summarise, type SummaryRow } from "./summary.ts";
@@ -23,13 +24,29 @@ export interface ResultsFileEntry {
   callP?: number | null;
 }
 
+/** Where and how a results file was made: what a reader needs to trust or repeat its figures. */
+export interface RunInfo {
+  /** ISO 8601, when the run (its first session, for a resumed one) started. */
+  date: string;
+  machine: { cpu: string; cores: number; memoryGiB?: number };
+  model: { id: string; sha256?: string; file?: string };
+  /** The llama.cpp commit of the llama-server that ran the model, when the command started one. */
+  llamaCpp?: { commit: string; parallelSlots?: number };
+  settings: Record<string, string | number | boolean>;
+  /** Wall time of all sessions together (a stopped and resumed run adds up). */
+  durationSeconds?: number;
+  casesPerSecond?: number;
+}
+
 export interface ResultsFile {
+  run?: RunInfo;
   results: ResultsFileEntry[];
   summary: SummaryRow[];
 }
 
-export function toResultsFile(results: readonly EvalResult[]): ResultsFile {
+export function toResultsFile(results: readonly EvalResult[], run?: RunInfo): ResultsFile {
   return {
+    ...(run ? { run } : {}),
     results: results.map((r) => ({ id: r.id, category: r.category, repeat: r.repeat, protocol: r.protocol, mode: r.mode, constrained: r.constrained, pass: r.pass, strictPass: r.strictPass, reason: r.reason, calls: r.calls, ...(r.drift ? { drift: r.drift } : {}), ...(r.callP !== undefined ? { callP: r.callP } : {}) })),
     summary: summarise(results),
   };
@@ -49,7 +66,23 @@ const entrySchema = z.object({
   drift: z.array(z.string()).optional(),
   callP: z.number().min(0).max(1).nullable().optional(),
 });
-const fileSchema = z.object({ results: z.array(entrySchema) });
+const runSchema = z.object({
+  date: z.string(),
+  machine: z.object({ cpu: z.string(), cores: z.number().int().nonnegative(), memoryGiB: z.number().optional() }),
+  model: z.object({ id: z.string(), sha256: z.string().optional(), file: z.string().optional() }),
+  llamaCpp: z.object({ commit: z.string(), parallelSlots: z.number().int().positive().optional() }).optional(),
+  settings: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  durationSeconds: z.number().nonnegative().optional(),
+  casesPerSecond: z.number().nonnegative().optional(),
+});
+const fileSchema = z.object({ run: runSchema.optional(), results: z.array(entrySchema) });
+
+/** The file's `run` block, or undefined for a file without one (older files, the view's exports). */
+export function readRunInfo(text: string): RunInfo | undefined {
+  const checked = z.object({ run: runSchema.optional() }).safeParse(JSON.parse(text));
+  if (!checked.success) throw new Error(`not an eval results file: run: ${checked.error.issues[0]?.message ?? "unexpected shape"}`);
+  return checked.data.run;
+}
 
 /** Reads a results file back as results (what the view needs); throws a message naming what is wrong. */
 export function readResultsFile(text: string, categoryOf: (id: string) => string): EvalResult[] {

@@ -2,13 +2,14 @@
 // two modes. Prompt mode streams the exact prompt the lab rendered from /v1/completions, so every
 // protocol, parser and the debugger work as with WebLLM. Native mode sends the conversation and
 // the tools to /v1/chat/completions and lets the server's template and tool parser make the calls.
-import type { Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSettings, NativeChatInput, NativeToolCalling } from "toolcall-middleware/types.ts";
+import type { Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSettings, NativeChatInput, NativeToolCalling, StructuralTag } from "toolcall-middleware/types.ts";
 import { chatBody, completionsBody } from "./openai-requests.ts";
 import { keySecrets, maskError, maskKeyInStream } from "./mask-key.ts";
 import { explainFetchError, failureFromResponse, isAbort, ServerFailure } from "./server-failure.ts";
 import { tokensFromLogprobs } from "../logprobs.ts";
 import { readSseJson, StreamFormatError } from "./sse-json.ts";
 import { promptToSend, type LlamaCppFacts } from "./llama-cpp-probe.ts";
+import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
 
 export type OpenAiMode = "prompt" | "native";
 
@@ -140,10 +141,15 @@ export class OpenAiEngine implements Engine {
 
   generate(prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest): AsyncIterable<EngineChunk> {
     const body = completionsBody(this.options.model, promptToSend(prompt, this.options.llamaCpp), settings);
-    if (this.constrains?.supported && request?.structuralTag) body.response_format = request.structuralTag;
+    if (this.constrains?.supported && request?.structuralTag) {
+      // llama.cpp's server takes no structural tag (vLLM's and SGLang's shape) but a GBNF grammar:
+      // the same tag written as one (free text, the protocol's calls, free text).
+      if (this.options.llamaCpp) body.grammar = llamaCppGrammar(request.structuralTag);
+      else body.response_format = request.structuralTag;
+    }
     if (request?.topProbabilities) body.logprobs = request.topProbabilities;
     // A GBNF grammar, as llama.cpp's server takes it (other servers refuse or ignore the field).
-    if (settings.grammar) body.grammar = settings.grammar;
+    if (settings.grammar && body.grammar === undefined) body.grammar = settings.grammar;
     return maskKeyInStream(this.stream("/completions", body, signal), keySecrets(this.options.apiKey));
   }
 
@@ -242,4 +248,12 @@ function finish(reason: string, usage: EngineUsage, maxTokens: unknown): Pick<En
   if (reason !== "length") return { finishReason: reason };
   const stoppedShortOfBudget = typeof maxTokens === "number" && usage.completionTokens !== undefined && usage.completionTokens < maxTokens;
   return { finishReason: "length", cutOff: stoppedShortOfBudget ? "context-window" : "max-tokens" };
+}
+
+function llamaCppGrammar(tag: StructuralTag): string {
+  try {
+    return structuralTagToGbnf(tag).grammar;
+  } catch (error) {
+    throw new Error(`This protocol's structural tag cannot be written as a llama.cpp grammar (${error instanceof Error ? error.message : String(error)}); turn "Constrain tool calls" off for this server.`, { cause: error });
+  }
 }

@@ -3,7 +3,7 @@ import { useEngineState, useLabStores } from "../../app/lab-stores-context.tsx";
 import { findModel } from "../../engine/webllm/model-catalog.ts";
 import type { EvalEngineChoice } from "./eval-store.ts";
 
-export function EvalEmptyState({ onUse }: { onUse: (engine: EvalEngineChoice) => void }) {
+export function EvalEmptyState({ onUse, onOpenExamples }: { onUse: (engine: EvalEngineChoice) => void; onOpenExamples: () => void }) {
   const { realModel } = useLabStores();
   const gpu = useEngineState((s) => s.gpu);
   const loadedModelId = useEngineState((s) => s.loadedModelId);
@@ -68,6 +68,13 @@ export function EvalEmptyState({ onUse }: { onUse: (engine: EvalEngineChoice) =>
           </button>
         </li>
       </ul>
+      <p className="eval-muted">
+        To see what a finished matrix looks like first:{" "}
+        <button type="button" data-testid="eval-open-examples" onClick={onOpenExamples}>
+          Open the example results
+        </button>{" "}
+        (SmolLM2 135M and Gemma 3 270M through llama.cpp's server, on a subset of the built-in suite).
+      </p>
     </section>
   );
 }

@@ -19,7 +19,7 @@ import { useEvalState, useEvaluation } from "./use-evaluation.ts";
 import "./eval.css";
 
 export default function EvaluateView() {
-  const { initEval, openCase, closeCase, dismissEvalError, setConfig } = useEvaluation();
+  const { initEval, openCase, closeCase, dismissEvalError, setConfig, openExamples } = useEvaluation();
   const status = useEvalState((s) => s.status);
   const error = useEvalState((s) => s.error);
   const run = useEvalState((s) => s.run);
@@ -49,7 +49,7 @@ export default function EvaluateView() {
 
   return (
     <div className="eval-view" data-testid="evaluate-view">
-      {empty && <EvalEmptyState onUse={chooseEngine} />}
+      {empty && <EvalEmptyState onUse={chooseEngine} onOpenExamples={() => void openExamples()} />}
       <EvalSetup />
       <SaveTurnAsCase />
       {error && (

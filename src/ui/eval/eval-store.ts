@@ -307,6 +307,18 @@ export function createEvaluation(engineStore: EngineStore) {
     }
   }
 
+  /** Opens the bundled example results (real models through llama-server) to compare with, as an import would. */
+  async function openExamples(): Promise<void> {
+    for (const example of EXAMPLE_RESULTS) {
+      try {
+        importResults(example.label, await fetchPublic(example.path, "the example results"));
+      } catch (error) {
+        set({ error: describe(error) });
+        return;
+      }
+    }
+  }
+
   function removeImported(label: string): void {
     set({ imported: get().imported.filter((i) => i.label !== label) });
   }
@@ -341,7 +353,7 @@ export function createEvaluation(engineStore: EngineStore) {
     setImportedSuite({ questionsName: "saved cases", questions: files.questions, answersName: "saved answers", answers: files.answers });
   }
 
-  return { store, initEval, setConfig, startEval, resumeEval, stopEval, setImportedSuite, chooseBuiltinSuite, openCase, closeCase, importResults, removeImported, dismissEvalError, saveTurnAsCase, removeSavedCase, runSavedCases };
+  return { store, initEval, setConfig, startEval, resumeEval, stopEval, setImportedSuite, chooseBuiltinSuite, openCase, closeCase, importResults, openExamples, removeImported, dismissEvalError, saveTurnAsCase, removeSavedCase, runSavedCases };
 }
 
 export type Evaluation = ReturnType<typeof createEvaluation>;
@@ -385,10 +397,16 @@ async function prepare(config: EvalConfig, engineState: EngineState): Promise<{ 
   return { engine, ...(template ? { template } : {}), mode };
 }
 
-async function fetchPublic(path: string): Promise<string> {
+/** Results files made by `npm run eval` with the real models (eval-results/, copied into public/). */
+export const EXAMPLE_RESULTS = [
+  { label: "example: SmolLM2 135M Instruct (llama-server)", path: "eval/examples/smollm2-135m-instruct-q4_1.json" },
+  { label: "example: Gemma 3 270M base (llama-server)", path: "eval/examples/gemma-3-270m-q4_k_m.json" },
+];
+
+async function fetchPublic(path: string, what = "the built-in suite"): Promise<string> {
   const url = `${import.meta.env.BASE_URL}${path}`;
   const response = await fetch(url);
-  if (!response.ok) throw new Error(`Could not load the built-in suite (${url}: HTTP ${response.status}).`);
+  if (!response.ok) throw new Error(`Could not load ${what} (${url}: HTTP ${response.status}).`);
   return response.text();
 }
 

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import type { EvalResult } from "../src/eval/run-case.ts";
+import { evalReport } from "./eval-report.ts";
+
+const result = (id: string, category: string, protocol: string, callP: number | null | undefined, pass = false): EvalResult => ({ id, category, protocol, mode: "prompt", constrained: false, repeat: 0, pass, strictPass: pass, reason: "", calls: [], durationMs: 0, runId: "", ...(callP !== undefined ? { callP } : {}) });
+
+describe("eval report", () => {
+  it("names where each file was made, draws the matrix, and averages call p where a call is expected and where not (an opener outside the top 5 counts 0)", () => {
+    const report = evalReport([
+      {
+        name: "a.json",
+        run: { date: "2026-11-27T13:49:50.000Z", machine: { cpu: "Xeon", cores: 2 }, model: { id: "smollm2", sha256: "b179c9523d0e6a0f98a3" }, llamaCpp: { commit: "de3ff815ea7d559ee917f063901b8986f038abc6", parallelSlots: 2 }, settings: { temperature: 0 }, durationSeconds: 100, casesPerSecond: 0.04 },
+        results: [result("simple_python_0", "simple_python", "hermes", 0.5, true), result("simple_python_1", "simple_python", "hermes", null), result("irrelevance_0", "irrelevance", "hermes", 0.1, true)],
+      },
+      { name: "old.json", run: undefined, results: [result("simple_python_0", "simple_python", "xml", undefined)] },
+    ]);
+    expect(report).toContain("- `a.json`: 3 cases on 2026-11-27 13:49 UTC, Xeon × 2 cores; model smollm2 (sha256 b179c9523d0e…), llama.cpp de3ff815ea7d (2 slots); temperature 0; 100 s, 0.04 cases/s");
+    expect(report).toContain("- `old.json`: 1 cases (the file does not say where it was made)");
+    expect(report).toMatch(/\nhermes\s+50% \[\d+%–\d+%\] strict 50% n=2\s+100%/);
+    expect(report).toContain("| hermes | 0.250 (2; 1) | 0.100 (1; 0) |");
+    expect(report).toContain("| xml | – | – |");
+  });
+});
