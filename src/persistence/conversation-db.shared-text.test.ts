@@ -193,4 +193,17 @@ describe("conversations saved with each long text once", () => {
     expect(refused.status).toBe("changed");
     expect(refused.status === "changed" && refused.stored.events).toEqual([...logs.memory!, ...more]);
   });
+
+  it("gives the page a turn before each chunk of a large save but the first, and a small save none (it must be issued at once as the page closes)", async () => {
+    const events = Object.values(await recordedLogs()).flat();
+    const factory = new IDBFactory();
+    let pauses = 0;
+    const repo = createIndexedDbRepository(factory, { chunkEvents: 50, pause: async () => void (pauses += 1) });
+    const conversation = createConversation(1);
+    await repo.save(metaOf(conversation), events.slice(0, 30));
+    expect(pauses).toBe(0);
+    await repo.save(metaOf(conversation), events);
+    expect(pauses).toBe(Math.ceil((events.length - 30) / 50) - 1);
+    expect((await createIndexedDbRepository(factory).load(conversation.id))?.events).toEqual(events);
+  });
 });
