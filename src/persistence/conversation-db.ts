@@ -36,8 +36,12 @@ const DB_NAME = "toolcall-lab";
  * tab still running a build from before it, which would misread such chunks, holds the database
  * at version 1 and blocks this one with a clear message instead ("close it and reload"), and can
  * no longer open it after. Version-1 data needs no change: plain chunks are read as they are.
+ *
+ * 3: a chunk's records may be stored as a Blob (`eventsBlob`), which a version-2 build cannot
+ * read (it expects `events`: the whole conversation would fail to load); raised for the same
+ * reason. Older data needs no change.
  */
-const DB_VERSION = 2;
+const DB_VERSION = 3;
 const CONVERSATIONS = "conversations";
 const EVENT_CHUNKS = "eventChunks";
 
