@@ -19,7 +19,7 @@ const mb = (chars: number) => `${(chars / 1e6).toFixed(2)} M chars`;
 
 async function storedSize(factory: IDBFactory): Promise<number> {
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    const request = factory.open("toolcall-lab"); // at its current version (2 since the encoding)
+    const request = factory.open("toolcall-lab"); // at its current version, whatever it is
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
