@@ -17,15 +17,29 @@ function openRaw(factory: IDBFactory): Promise<IDBDatabase> {
   });
 }
 
-async function storedChunks(factory: IDBFactory): Promise<{ seq: number; encoding?: string; events: unknown[] }[]> {
+interface RawChunk {
+  conversationId: string;
+  seq: number;
+  encoding?: string;
+  events?: unknown[];
+  eventsBlob?: Blob;
+}
+
+async function rawChunks(factory: IDBFactory): Promise<RawChunk[]> {
   const db = await openRaw(factory);
-  const chunks = await new Promise<{ seq: number; events: unknown[] }[]>((resolve, reject) => {
+  const chunks = await new Promise<RawChunk[]>((resolve, reject) => {
     const request = db.transaction("eventChunks", "readonly").objectStore("eventChunks").getAll();
-    request.onsuccess = () => resolve(request.result as { seq: number; events: unknown[] }[]);
+    request.onsuccess = () => resolve(request.result as RawChunk[]);
     request.onerror = () => reject(request.error);
   });
   db.close();
   return chunks;
+}
+
+/** The stored chunks, a blob's records read into `events` (what the stored size counts). */
+async function storedChunks(factory: IDBFactory): Promise<{ seq: number; encoding?: string; events: unknown[] }[]> {
+  const chunks = await rawChunks(factory);
+  return Promise.all(chunks.map(async ({ eventsBlob, ...chunk }) => ({ ...chunk, events: eventsBlob ? (JSON.parse(await eventsBlob.text()) as unknown[]) : (chunk.events ?? []) })));
 }
 
 /** Writes a conversation the way the repository did before the encoding: plain events per chunk. */
@@ -135,5 +149,61 @@ describe("conversations saved with each long text once", () => {
     for (let i = 0; i < 10; i += 1) await repo.save(metaOf(createConversation(2 + i)), more);
     await repo.save(metaOf(conversation), [...events, ...more, ...third]);
     expect((await createIndexedDbRepository(factory).load(conversation.id))?.events).toEqual([...events, ...more, ...third]);
+  });
+
+  it("stores each chunk's records as a Blob of their JSON (not cloned in the page's task), and still reads chunks stored as objects before", async () => {
+    const events = Object.values(await recordedLogs()).flat();
+    const factory = new IDBFactory();
+    const conversation = createConversation(1);
+    await createIndexedDbRepository(factory, { chunkEvents: 40 }).save(metaOf(conversation), events);
+    const chunks = await rawChunks(factory);
+    expect(chunks).toHaveLength(Math.ceil(events.length / 40));
+    expect(chunks.every((chunk) => chunk.eventsBlob instanceof Blob && chunk.events === undefined)).toBe(true);
+    expect((await createIndexedDbRepository(factory).load(conversation.id))?.events).toEqual(events);
+    // The same chunks as a build before the blobs stored them: the encoded records as objects.
+    const db = await openRaw(factory);
+    const asObjects = await Promise.all(chunks.map(async ({ eventsBlob, ...chunk }) => ({ ...chunk, events: JSON.parse(await eventsBlob!.text()) as unknown[] })));
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction("eventChunks", "readwrite");
+      for (const chunk of asObjects) tx.objectStore("eventChunks").put(chunk);
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    db.close();
+    expect((await rawChunks(factory)).some((chunk) => chunk.eventsBlob)).toBe(false);
+    const repo = createIndexedDbRepository(factory);
+    expect((await repo.load(conversation.id))?.events).toEqual(events);
+    // Written on after them, in blobs, with references into the old chunks' texts.
+    const more = (await recordedLogs()).branch!.map((event) => ({ ...event, runId: `${event.runId}-2` }));
+    await repo.save(metaOf(conversation), [...events, ...more]);
+    expect((await createIndexedDbRepository(factory).load(conversation.id))?.events).toEqual([...events, ...more]);
+  });
+
+  it("a tab whose save is refused reads the other tab's blob chunks and hands them back", async () => {
+    const factory = new IDBFactory();
+    const conversation = createConversation(1);
+    const logs = await recordedLogs();
+    const first = createIndexedDbRepository(factory);
+    const second = createIndexedDbRepository(factory);
+    await first.save(metaOf(conversation), logs.memory!);
+    expect((await second.load(conversation.id))?.events).toEqual(logs.memory);
+    const more = logs.branch!.map((event) => ({ ...event, runId: `${event.runId}-2` }));
+    await second.save(metaOf(conversation), [...logs.memory!, ...more]);
+    const refused = await first.save(metaOf(conversation), [...logs.memory!, ...logs.native!]);
+    expect(refused.status).toBe("changed");
+    expect(refused.status === "changed" && refused.stored.events).toEqual([...logs.memory!, ...more]);
+  });
+
+  it("gives the page a turn before each chunk of a large save but the first, and a small save none (it must be issued at once as the page closes)", async () => {
+    const events = Object.values(await recordedLogs()).flat();
+    const factory = new IDBFactory();
+    let pauses = 0;
+    const repo = createIndexedDbRepository(factory, { chunkEvents: 50, pause: async () => void (pauses += 1) });
+    const conversation = createConversation(1);
+    await repo.save(metaOf(conversation), events.slice(0, 30));
+    expect(pauses).toBe(0);
+    await repo.save(metaOf(conversation), events);
+    expect(pauses).toBe(Math.ceil((events.length - 30) / 50) - 1);
+    expect((await createIndexedDbRepository(factory).load(conversation.id))?.events).toEqual(events);
   });
 });

@@ -114,7 +114,7 @@ describe("the stored format's version (2: chunks may be in the shared-text encod
     const repo = createIndexedDbRepository(factory);
     const conversation = createConversation(100);
     await repo.save(metaOf(conversation), toolCallRun("r1", []));
-    const newer = await openAt(factory, 3);
+    const newer = await openAt(factory, 4);
     newer.close();
     await expect(repo.list()).rejects.toThrow(/upgraded by a newer version of the lab in another tab; reload this page/);
   });

@@ -21,10 +21,13 @@
 // rather than five times. References reach back into earlier chunks, so a log is read from its
 // first chunk on, or on from where this tab last read or wrote it with what it kept of the log
 // then (a codec). Chunks written before the encoding (no `encoding` field) hold plain events
-// and are read as they are.
+// and are read as they are. A chunk's encoded records are stored as a Blob of their JSON text
+// (json-blob.ts: IndexedDB stores it by reference, where it cloned objects in the page's task);
+// chunks stored before that hold the records as objects and still read.
 import type { LoopEvent } from "toolcall-middleware/types.ts";
 import type { Conversation, ConversationMeta } from "../store/conversation.ts";
 import { openDatabase, requestToPromise, transactionDone } from "./idb.ts";
+import { jsonBlob, readJsonBlob } from "./json-blob.ts";
 import { SharedTextCodec, type DecodeIssue } from "./shared-text.ts";
 
 const DB_NAME = "toolcall-lab";
@@ -33,8 +36,12 @@ const DB_NAME = "toolcall-lab";
  * tab still running a build from before it, which would misread such chunks, holds the database
  * at version 1 and blocks this one with a clear message instead ("close it and reload"), and can
  * no longer open it after. Version-1 data needs no change: plain chunks are read as they are.
+ *
+ * 3: a chunk's records may be stored as a Blob (`eventsBlob`), which a version-2 build cannot
+ * read (it expects `events`: the whole conversation would fail to load); raised for the same
+ * reason. Older data needs no change.
  */
-const DB_VERSION = 2;
+const DB_VERSION = 3;
 const CONVERSATIONS = "conversations";
 const EVENT_CHUNKS = "eventChunks";
 
@@ -60,7 +67,10 @@ interface EventChunkRecord {
   seq: number;
   /** Absent in chunks written before the encoding: their events are stored plain. */
   encoding?: typeof SHARED_TEXT;
-  events: unknown[];
+  /** The records as objects (chunks stored before the blobs, and placeholders), or… */
+  events?: unknown[];
+  /** …a Blob of the encoded records' JSON text (stored by reference, not cloned in the page's task). */
+  eventsBlob?: Blob;
 }
 
 const SHARED_TEXT = "shared-text-1";
@@ -154,7 +164,14 @@ const NOTHING_STORED: Position = { eventCount: 0, chunkCount: 0, firstChunk: 0, 
 
 export function createIndexedDbRepository(
   factory: IDBFactory | null = globalThis.indexedDB ?? null,
-  { chunkEvents = CHUNK_EVENTS }: { chunkEvents?: number } = {},
+  {
+    chunkEvents = CHUNK_EVENTS,
+    pause = turnForThePage,
+  }: {
+    chunkEvents?: number;
+    /** Awaited before each chunk of a large save is encoded, but the first (a turn for the page). */
+    pause?: () => Promise<void>;
+  } = {},
 ): ConversationRepository {
   let dbPromise: Promise<IDBDatabase> | null = null;
   // The open database once it is open, and where this tab's copy of each conversation stands:
@@ -241,7 +258,10 @@ export function createIndexedDbRepository(
     const issues: DecodeIssue[] = [];
     let nextPause = DECODED_PER_TURN;
     for (const chunk of chunks) {
-      for (const stored of chunk.events) {
+      // Reading a blob ends the transaction's use: nothing below asks it for more.
+      const records = chunk.eventsBlob ? await readJsonBlob(chunk.eventsBlob) : (chunk.events ?? []);
+      if (!Array.isArray(records)) throw new Error(`The stored conversation "${record.title}" could not be read: chunk ${chunk.seq} is not a list of events`);
+      for (const stored of records) {
         if (events.length >= wanted) return events.slice(0, wanted);
         if (pause && events.length >= nextPause) {
           nextPause = events.length + DECODED_PER_TURN;
@@ -279,7 +299,7 @@ export function createIndexedDbRepository(
 
   /** Adds a chunk, its events written with `codec` (each long text once: see shared-text.ts). */
   const addChunk = (tx: IDBTransaction, id: string, seq: number, events: LoopEvent[], codec: SharedTextCodec) => {
-    tx.objectStore(EVENT_CHUNKS).add({ conversationId: id, seq, encoding: SHARED_TEXT, events: toStorable(codec.encodeAll(events)) } satisfies EventChunkRecord);
+    tx.objectStore(EVENT_CHUNKS).add({ conversationId: id, seq, encoding: SHARED_TEXT, eventsBlob: jsonBlob(codec.encodeAll(events)) } satisfies EventChunkRecord);
   };
 
   const recordOf = (meta: ConversationMeta, eventCount: number, chunkCount: number, firstChunk: number): ConversationRecord => ({
@@ -333,7 +353,12 @@ export function createIndexedDbRepository(
 
   /** Ends a transaction that wrote nothing, and returns the result. */
   const finish = async (tx: IDBTransaction, done: Promise<void>, result: SaveResult): Promise<SaveResult> => {
-    tx.commit?.();
+    try {
+      tx.commit?.();
+    } catch (error) {
+      // Reading a stored log's blobs let the transaction end on its own (it had nothing to write).
+      if ((error as { name?: unknown }).name !== "InvalidStateError") throw error;
+    }
     await done;
     return result;
   };
@@ -394,7 +419,10 @@ export function createIndexedDbRepository(
         // transaction of its own (the page gets a turn between them), and the record is not
         // touched until the last, so a save cut short leaves the stored conversation as it was
         // (a load reads only the chunks the record counts).
-        for (const slice of slices.slice(0, -1)) {
+        for (const [index, slice] of slices.slice(0, -1).entries()) {
+          // A turn for the page between chunks that does not hang on when IndexedDB reports a
+          // transaction complete (a 240,000-event save encodes ~68 MB of JSON in 1,200 chunks).
+          if (index > 0) await pause();
           const tx = database.transaction(EVENT_CHUNKS, "readwrite");
           const done = transactionDone(tx);
           addChunk(tx, meta.id, chunkCount, slice, codec);
@@ -403,6 +431,7 @@ export function createIndexedDbRepository(
           chunkCount += 1;
         }
         if (slices.length > 1) {
+          await pause();
           // Written over several transactions: the record is checked before it is replaced.
           const tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readwrite");
           const done = transactionDone(tx);

@@ -5,6 +5,7 @@
 import type { EvalResult } from "../eval/run-case.ts";
 import type { LoopEvent } from "toolcall-middleware/types.ts";
 import { openDatabase, requestToPromise, transactionDone } from "./idb.ts";
+import { encodeInBlobs, readJsonBlob } from "./json-blob.ts";
 import { decodeEventLog, SharedTextCodec, type DecodeIssue } from "./shared-text.ts";
 
 const DB_NAME = "toolcall-lab-eval";
@@ -104,12 +105,7 @@ export function createEvalRepository(factory: IDBFactory | null = globalThis.ind
       return { run, results: cases.map(({ jobKey, result }) => ({ jobKey, result })) };
     },
     async saveCase(runId, jobKey, result, events, pause = async () => {}) {
-      const codec = new SharedTextCodec();
-      const eventBlobs: Blob[] = [];
-      for (let at = 0; at < events.length; at += EVENTS_PER_SLICE) {
-        await pause();
-        eventBlobs.push(new Blob([JSON.stringify(codec.encodeAll(events.slice(at, at + EVENTS_PER_SLICE)))], { type: "application/json" }));
-      }
+      const eventBlobs = await encodeInBlobs(new SharedTextCodec(), events, EVENTS_PER_SLICE, pause);
       const tx = (await db()).transaction(CASES, "readwrite");
       const stored: StoredCase = { key: `${runId}|${jobKey}`, runId, jobKey, result, encoding: SHARED_TEXT, eventBlobs };
       tx.objectStore(CASES).put(stored);
@@ -120,8 +116,10 @@ export function createEvalRepository(factory: IDBFactory | null = globalThis.ind
       const stored = (await requestToPromise(tx.objectStore(CASES).get(`${runId}|${jobKey}`))) as StoredCase | undefined;
       if (!stored || stored.encoding !== SHARED_TEXT) return stored?.events as LoopEvent[] | undefined;
       const issues: DecodeIssue[] = [];
-      const slices = stored.eventBlobs ? await Promise.all(stored.eventBlobs.map((blob) => blob.text())) : stored.eventsJson;
-      const records = slices ? slices.flatMap((slice) => JSON.parse(slice) as unknown[]) : (stored.events ?? []);
+      const slices = stored.eventBlobs
+        ? ((await Promise.all(stored.eventBlobs.map(readJsonBlob))) as unknown[][])
+        : stored.eventsJson?.map((slice) => JSON.parse(slice) as unknown[]);
+      const records = slices ? slices.flat() : (stored.events ?? []);
       const events = decodeEventLog(records, issues) as LoopEvent[];
       if (issues.length > 0) throw new Error(`The stored case ${jobKey} could not be read: event ${issues[0]!.index}: ${issues[0]!.message}`);
       return events;
