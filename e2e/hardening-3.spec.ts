@@ -105,7 +105,8 @@ test("importing 2,000 results with distinct protocols and categories draws a bou
   await expect(page.getByTestId("eval-matrix-omitted")).toHaveText(/^Not drawn: 1,940 more rows and 1,976 more categories/, { timeout: 60_000 });
   console.log(describeLongTasks("importing 2,000 distinct results into the matrix", await longTasksSince(page, since)));
   await expect(page.getByTestId("eval-matrix-row")).toHaveCount(60);
-  await expect(page.getByTestId("eval-matrix").locator("thead th")).toHaveCount(1 + 24 + 1);
+  // The protocol, 24 categories, "all", then the format-drift and call-p columns.
+  await expect(page.getByTestId("eval-matrix").locator("thead th")).toHaveCount(1 + 24 + 1 + 2);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.getByTestId("eval-matrix-omitted").screenshot({ path: `${SHOTS}/matrix-omitted-1440.png` });
   await page.screenshot({ path: `${SHOTS}/matrix-2000-1440.png` });

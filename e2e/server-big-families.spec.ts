@@ -87,6 +87,8 @@ test("the thinking switch shows for a family that declares one (GLM-4.6), not fo
   await expect(page.getByTestId("server-thinking-toggle")).toBeVisible();
   await page.screenshot({ path: "e2e/.output/server-thinking-glm-1440.png" });
   await page.setViewportSize({ width: 390, height: 844 });
+  // On a phone the Model pane sits behind the header's "Model & settings" button.
+  await page.getByTestId("side-toggle").click();
   await page.getByTestId("server-thinking-toggle").scrollIntoViewIfNeeded();
   await page.screenshot({ path: "e2e/.output/server-thinking-glm-390.png" });
   await page.getByTestId("openai-model-select").selectOption("moonshotai/Kimi-K2-Thinking");
