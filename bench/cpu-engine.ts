@@ -4,9 +4,8 @@
 // the first token of a first reply; llama.cpp's own prefill and decode tokens/s; and on a second
 // turn, how much of the prompt was prefilled vs reused from the step before (prefix reuse).
 // Prints figures; never passes or fails on speed. BENCH_CPU_MODELS=id,id picks models.
-import { existsSync } from "node:fs";
 import type { Browser, Page } from "@playwright/test";
-import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
+import { cachedModels } from "../scripts/real-models/cache-dir.mjs";
 import { build, withBuiltApp } from "./ui-perf.ts";
 
 interface StepFigures {
@@ -81,8 +80,7 @@ async function benchOne(browser: Browser, base: string, modelId: string, threads
 
 export async function runCpuEngineBenchmark(): Promise<void> {
   console.log("\n== CPU engine: llama.cpp in WebAssembly (Chromium, built app, real models) ==");
-  const wanted = process.env.BENCH_CPU_MODELS?.split(",");
-  const models = readManifest().models.filter((m) => (!wanted || wanted.includes(m.id)) && existsSync(modelPath(m)));
+  const models = cachedModels(process.env.BENCH_CPU_MODELS?.split(","));
   if (models.length === 0) {
     console.log("  no model in the cache: run `npm run models`");
     return;

@@ -12,10 +12,9 @@
 // little of each is reused from the one before, and the tokens it reused are printed.
 // Needs `npm run models` and the llama-server build. Figures only: nothing here is a test.
 // BENCH_AGREE_MODELS=id,id picks models; BENCH_AGREE_TOKENS sets max tokens (default 32).
-import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import type { Browser, Page } from "@playwright/test";
-import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
+import { cachedModels } from "../scripts/real-models/cache-dir.mjs";
 import { completion, tokenize } from "../scripts/real-models/llama-server-api.ts";
 import { startLlamaServer } from "../scripts/real-models/llama-server-process.ts";
 import { probeLlamaCpp, promptToSend } from "../src/engine/openai/llama-cpp-probe.ts";
@@ -184,8 +183,7 @@ async function benchModel(browser: Browser, base: string, modelId: string): Prom
 export async function runPageVsServerBenchmark(): Promise<void> {
   console.log("== The page's CPU engine vs llama-server: the same prompts, temperature 0 ==");
   console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} at the start; tok/s are means over the prompts (llama.cpp's own timings)`);
-  const wanted = process.env.BENCH_AGREE_MODELS?.split(",");
-  const models = readManifest().models.filter((m) => (!wanted || wanted.includes(m.id)) && existsSync(modelPath(m)));
+  const models = cachedModels(process.env.BENCH_AGREE_MODELS?.split(","));
   if (models.length === 0) {
     console.log("  no model in the cache: run `npm run models`");
     return;

@@ -24,3 +24,4 @@ export function labCacheDir(): string;
 export const manifestPath: string;
 export function readManifest(): ModelsManifest;
 export function modelPath(model: ManifestModel): string;
+export function cachedModels(ids?: string[]): ManifestModel[];

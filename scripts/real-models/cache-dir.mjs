@@ -2,7 +2,7 @@
 // the machine reuses the same models and the same llama-server build.
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 export function labCacheDir() {
@@ -19,4 +19,9 @@ export function readManifest() {
 
 export function modelPath(model) {
   return join(labCacheDir(), "models", model.id, model.file);
+}
+
+/** The manifest's models whose file is in the cache, only those named when `ids` is given (benchmarks). */
+export function cachedModels(ids) {
+  return readManifest().models.filter((m) => (!ids || ids.includes(m.id)) && existsSync(modelPath(m)));
 }
