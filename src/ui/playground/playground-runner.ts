@@ -3,6 +3,20 @@
 import { runPlayground, type PlaygroundInput, type PlaygroundResult } from "../../experiments/playground-parse.ts";
 import { LatestOnlyRunner } from "../workers/latest-only-runner.ts";
 
+/** What the playground shows when a parse could not run (the worker failed, or the input was refused). */
+export function failedPlaygroundResult(message: string): PlaygroundResult {
+  return {
+    protocol: "",
+    events: [],
+    eventCount: 0,
+    result: { text: "", reasoning: "", calls: [], errors: [], repairs: [] },
+    chunkCount: 0,
+    agrees: false,
+    error: message,
+    ms: 0,
+  };
+}
+
 export class PlaygroundRunner {
   private readonly runner: LatestOnlyRunner<PlaygroundInput, PlaygroundResult>;
 
@@ -10,16 +24,7 @@ export class PlaygroundRunner {
     this.runner = new LatestOnlyRunner({
       createWorker: () => new Worker(new URL("./playground.worker.ts", import.meta.url), { type: "module", name: "parser playground" }),
       runHere: runPlayground,
-      failed: (message) => ({
-        protocol: "",
-        events: [],
-        eventCount: 0,
-        result: { text: "", reasoning: "", calls: [], errors: [], repairs: [] },
-        chunkCount: 0,
-        agrees: false,
-        error: message,
-        ms: 0,
-      }),
+      failed: failedPlaygroundResult,
       onResult,
     });
   }

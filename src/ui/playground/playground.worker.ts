@@ -2,14 +2,6 @@
 // at a time takes a parser hundreds of milliseconds, which on the page would freeze typing.
 import { runPlayground, type PlaygroundInput, type PlaygroundResult } from "../../experiments/playground-parse.ts";
 import { answerRequests } from "../workers/answer-requests.ts";
+import { failedPlaygroundResult } from "./playground-runner.ts";
 
-answerRequests<PlaygroundInput, PlaygroundResult>(runPlayground, (message) => ({
-  protocol: "",
-  events: [],
-  eventCount: 0,
-  result: { text: "", reasoning: "", calls: [], errors: [], repairs: [] },
-  chunkCount: 0,
-  agrees: false,
-  error: message,
-  ms: 0,
-}));
+answerRequests<PlaygroundInput, PlaygroundResult>(runPlayground, failedPlaygroundResult);
