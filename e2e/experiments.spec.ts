@@ -4,7 +4,7 @@ import { expect, test } from "@playwright/test";
 import { listProtocols } from "toolcall-middleware/protocols/registry.ts";
 import type { ToolCall } from "toolcall-middleware/types.ts";
 import { importConversation } from "../src/store/conversation-export.ts";
-import { openLab, send, serveTranscript, shownPrompt } from "./lab-helpers.ts";
+import { exportedConversation, openLab, send, serveTranscript, shownPrompt } from "./lab-helpers.ts";
 
 const SHOTS = "e2e/.output";
 
@@ -168,12 +168,7 @@ test("edit step 1's system prompt and re-run: a branch beside the original, kept
   expect(await shownPrompt(page)).not.toContain("Always answer in French.");
 
   // Export holds both runs.
-  const download = page.waitForEvent("download");
-  await page.getByTestId("export-json").click();
-  const file = await download;
-  const chunks: Buffer[] = [];
-  for await (const chunk of await file.createReadStream()) chunks.push(chunk as Buffer);
-  const exportedText = Buffer.concat(chunks).toString("utf8");
+  const exportedText = (await exportedConversation(page)).text;
   // The file writes each long text once (a prompt as the previous one's start plus the rest): read it as an import does.
   const exported = await importConversation(exportedText);
   const starts = exported.events.filter((e) => e.type === "step-start");

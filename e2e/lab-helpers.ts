@@ -65,3 +65,13 @@ export function shownPrompt(page: Page): Promise<string> {
     return copy.textContent ?? "";
   });
 }
+
+/** Clicks the header's Export button and returns the downloaded file: its name and its text. */
+export async function exportedConversation(page: Page): Promise<{ name: string; text: string }> {
+  const download = page.waitForEvent("download");
+  await page.getByTestId("export-json").click();
+  const file = await download;
+  const chunks: Buffer[] = [];
+  for await (const chunk of (await file.createReadStream()) as AsyncIterable<Buffer>) chunks.push(chunk);
+  return { name: file.suggestedFilename(), text: Buffer.concat(chunks).toString("utf8") };
+}

@@ -1,6 +1,6 @@
 // The lab as a person uses it, with the replay engine standing in for a model.
 import { expect, test } from "@playwright/test";
-import { holdClock, openLab, send, serveTranscript, streamUntil } from "./lab-helpers.ts";
+import { exportedConversation, holdClock, openLab, send, serveTranscript, streamUntil } from "./lab-helpers.ts";
 import { longSession } from "../src/ui/debugger/event-fixtures.ts";
 
 test("a replayed conversation with a tool call, end to end", async ({ page }) => {
@@ -69,13 +69,7 @@ test("the protocol toggle changes the next step's prompt, and each step records 
   await expect(page.getByTestId("prompt-view")).toContainText(xmlWording);
 
   // The exported event log says which protocol each step used.
-  const download = page.waitForEvent("download");
-  await page.getByTestId("export-json").click();
-  const file = await download;
-  const stream = await file.createReadStream();
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  const exported = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { events: { type: string; protocol?: string }[] };
+  const exported = JSON.parse((await exportedConversation(page)).text) as { events: { type: string; protocol?: string }[] };
   const stepProtocols = exported.events.filter((e) => e.type === "step-start").map((e) => e.protocol);
   expect(stepProtocols).toEqual(["hermes", "hermes", "xml", "xml"]);
 });

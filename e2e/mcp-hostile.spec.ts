@@ -5,7 +5,7 @@
 // or leak a secret into the prompt, the log or the panel.
 import { expect, test, type Page } from "@playwright/test";
 import { startTestServer, type HostileOptions, type RunningTestServer } from "./mcp-server/test-server.ts";
-import { openLab, send, serveTranscript } from "./lab-helpers.ts";
+import { exportedConversation, openLab, send, serveTranscript } from "./lab-helpers.ts";
 
 const labOrigin = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4319)}`;
 const SHOTS = "e2e/.output";
@@ -23,14 +23,6 @@ test.afterEach(async () => {
 });
 
 const call = (name: string, args: Record<string, unknown> = {}) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
-
-async function exported(page: Page): Promise<string> {
-  const download = page.waitForEvent("download");
-  await page.getByTestId("export-json").click();
-  const chunks: Buffer[] = [];
-  for await (const chunk of (await (await download).createReadStream()) as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 async function connect(page: Page, url: string, headers = ""): Promise<void> {
   await page.getByTestId("mcp-url-input").fill(url);
@@ -137,7 +129,7 @@ test("secrets a server echoes back are masked in the chat, the next prompt, the 
   expect(prompt).toContain("is not allowed");
   const secrets = [token, "header-key-5555", "url-key-4444"];
   for (const secret of secrets) expect(prompt).not.toContain(secret);
-  const log = await exported(page);
+  const log = (await exportedConversation(page)).text;
   expect(log).toContain("is not allowed");
   for (const secret of secrets) expect(log).not.toContain(secret);
   // The chat, the debugger and the server list show none of them (the form keeps what the person typed).

@@ -1,7 +1,7 @@
 // A long reply is saved and exported with its text once (the shared-text encoding): the stored
 // log and the exported file are about the reply's size, and both read back to the same chat.
 import { expect, test, type Page } from "@playwright/test";
-import { openLab, send, serveTranscript } from "./lab-helpers.ts";
+import { exportedConversation, openLab, send, serveTranscript } from "./lab-helpers.ts";
 
 const REPLY_CHARS = 200_000;
 
@@ -49,12 +49,7 @@ test("a 200,000-character reply is stored and exported about once, and reloads a
   const stored = await storedEventChars(page);
   expect(stored).toBeLessThan(1.3 * REPLY_CHARS);
 
-  const download = page.waitForEvent("download");
-  await page.getByTestId("export-json").click();
-  const file = await download;
-  const chunks: Buffer[] = [];
-  for await (const chunk of await file.createReadStream()) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
+  const { name: fileName, text } = await exportedConversation(page);
   expect(text.length).toBeLessThan(1.3 * REPLY_CHARS);
   expect(JSON.parse(text)).toMatchObject({ format: "toolcall-lab/conversation", version: 2 });
 
@@ -64,7 +59,7 @@ test("a 200,000-character reply is stored and exported about once, and reloads a
 
   await page.getByTestId("new-conversation").click();
   await expect(page.getByTestId("message-user")).toHaveCount(0);
-  await page.getByTestId("import-file").setInputFiles({ name: file.suggestedFilename(), mimeType: "application/json", buffer: Buffer.from(text) });
+  await page.getByTestId("import-file").setInputFiles({ name: fileName, mimeType: "application/json", buffer: Buffer.from(text) });
   await expect(page.getByTestId("import-message")).toContainText("Imported");
   await expect(page.getByTestId("message-user")).toHaveText("Write at length.");
   await expect(page.getByTestId("message-assistant")).toContainText("The end 4242");

@@ -5,7 +5,7 @@
 // another protocol's format named as drift. Screenshots at 1440 and 390 px.
 import { expect, test, type Page } from "@playwright/test";
 import { startOpenAiTestServer, type OpenAiTestServer } from "./openai-server/server.ts";
-import { send, shownPrompt } from "./lab-helpers.ts";
+import { exportedConversation, send, shownPrompt } from "./lab-helpers.ts";
 
 const SHOTS = "test-results/screenshots";
 let server: OpenAiTestServer;
@@ -128,18 +128,13 @@ test("a reply's token probabilities survive a reload and an exported file, which
   await expect(page.getByTestId("message-assistant").last()).toContainText("it is 5.");
   expect(await shownAlternatives()).toEqual(before);
 
-  const download = page.waitForEvent("download");
-  await page.getByTestId("export-json").click();
-  const file = await download;
-  const chunks: Buffer[] = [];
-  for await (const chunk of await file.createReadStream()) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
+  const { name: fileName, text } = await exportedConversation(page);
   // The tokens are in the file, written compactly: no {text, p, id} objects per alternative.
   expect(text).toContain("<tool_call>");
   expect(text).not.toContain('"top"');
 
   await page.getByTestId("new-conversation").click();
-  await page.getByTestId("import-file").setInputFiles({ name: file.suggestedFilename(), mimeType: "application/json", buffer: Buffer.from(text) });
+  await page.getByTestId("import-file").setInputFiles({ name: fileName, mimeType: "application/json", buffer: Buffer.from(text) });
   await expect(page.getByTestId("import-message")).toContainText("Imported");
   await expect(page.getByTestId("conversation-title")).toContainText("(imported)");
   expect(await shownAlternatives()).toEqual(before);
