@@ -10,6 +10,7 @@ import { stepTokens } from "toolcall-middleware/probabilities/step-tokens.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ChatMessage, ExecutableTool, LoopEvent } from "toolcall-middleware/types.ts";
 import { manifestModel, realModelsForTests, startLlamaServer, type LlamaServer } from "../../../scripts/real-models/llama-server-process.ts";
+import { completion } from "../../../scripts/real-models/llama-server-api.ts";
 import { runBranch } from "../../experiments/branch-run.ts";
 import { OpenAiEngine } from "./openai-engine.ts";
 
@@ -38,12 +39,6 @@ async function firstStep(server: LlamaServer, protocolName: string, family: stri
   const stepStart = events.find((e): e is Of<"step-start"> => e.type === "step-start")!;
   const output = events.filter((e): e is Of<"output-delta"> => e.type === "output-delta").map((e) => e.text).join("");
   return { engine, events, stepStart, output, tokens: stepTokens(events, "r", stepStart.stepId), point: stepDecisionPoint(events, "r", stepStart.stepId) };
-}
-
-/** llama-server's own greedy continuation of a prompt (its /completion, special tokens parsed). */
-async function serverContinuation(server: LlamaServer, prompt: string, n: number): Promise<string> {
-  const response = await fetch(`${server.url}/completion`, { method: "POST", body: JSON.stringify({ prompt, n_predict: n, temperature: 0, cache_prompt: false }) });
-  return ((await response.json()) as { content: string }).content;
 }
 
 for (const model of MODELS) {
@@ -126,7 +121,7 @@ for (const model of MODELS) {
       expect(continued.length).toBeGreaterThan(0);
       expect(continued[0]!.start).toBe(prefix.length);
       // The same prompt straight to llama-server, greedy: the same first tokens.
-      const own = await serverContinuation(server, branchStart.prompt, 4);
+      const own = (await completion(server.url, { prompt: branchStart.prompt, n_predict: 4, temperature: 0, cache_prompt: false })).content;
       expect(continuation.startsWith(own) || own.startsWith(continuation)).toBe(true);
     }, 300_000);
   });
