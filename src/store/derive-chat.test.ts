@@ -58,6 +58,17 @@ describe("deriveChat", () => {
     expect(turn.blocks.some((b) => b.kind === "notice" && b.text.includes("exhausted"))).toBe(true);
   });
 
+  it("drops the card of a call the parser took back (not-a-call) and keeps its text in the text before it", () => {
+    const events = toolCallRun("r1", [userA]).slice(0, 7);
+    const taken: LoopEvent[] = [
+      { type: "parse", runId: "r1", at: 1, stepId: "r1-s1", event: { type: "repair", id: "r1-call", kind: "not-a-call", message: "m", before: "", after: "", span: { start: 16, end: 44 } } },
+      { type: "parse", runId: "r1", at: 2, stepId: "r1-s1", event: { type: "text", text: ' {"expression":', span: { start: 15, end: 30 } } },
+    ];
+    const turn = deriveChat([...events, ...taken], "r1")[1] as AssistantTurn;
+    expect(turn.blocks.map((b) => b.kind)).toEqual(["text"]);
+    expect(turn.blocks[0]).toMatchObject({ text: 'Let me compute. {"expression":' });
+  });
+
   it("counts the parser's repairs on the card of the call they fixed, even when reported before it started", () => {
     const events = toolCallRun("r1", [userA]);
     const repair: LoopEvent = {

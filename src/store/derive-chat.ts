@@ -191,6 +191,18 @@ export function deriveAssistantTurn(runId: string, events: readonly LoopEvent[],
             argumentsText: JSON.stringify(p.call.arguments),
             status: base.status === "writing" ? "not-run" : base.status,
           });
+        } else if (p.type === "repair" && p.kind === "not-a-call" && p.id) {
+          // A call announced early turned out to be text (its text follows): its card goes.
+          const index = cardPositions.get(p.id);
+          if (index !== undefined) {
+            blocks.splice(index, 1);
+            for (const [id, at] of cardPositions) if (at > index) cardPositions.set(id, at - 1);
+          }
+          cards.delete(p.id);
+          cardPositions.delete(p.id);
+          repairCounts.delete(p.id);
+          const previous = blocks[blocks.length - 1];
+          if (previous && previous.kind === "text" && previous.stepId === event.stepId) last = previous;
         } else if (p.type === "repair") {
           if (p.id) {
             repairCounts.set(p.id, (repairCounts.get(p.id) ?? 0) + 1);

@@ -234,6 +234,21 @@ describe("toolCallMiddleware", () => {
     expect(sent.split("</tool_response>").length - 1).toBe(1); // the protocol's own close, not the result's
   });
 
+  it("a call in text the parser announced and took back stays text, and a later call gets an id of its own", async () => {
+    const xlam = listProtocols().find((p) => p.name === "xlam")!;
+    // The case scanner.property.test.ts found (see xlam.test.ts), then a call.
+    const broken = '{"name": "get_weather", "arguments": {"city": "an "odd quote"}}\n</tool_call><tool_call>{"name": "get_weather", "parameters": {"city": "}}';
+    const reply = `\`\`\`<tool_call>\n${broken}", "days": "3",}}</tool_call> and then [{"name": "get_weather", "arguments": {"city": "Paris"}}]`;
+    const parts = await partsFor(xlam, [...reply]);
+    const starts = parts.flatMap((p) => (p.type === "tool-input-start" ? [p.id] : []));
+    expect(starts).toHaveLength(2);
+    expect(new Set(starts).size).toBe(2);
+    const calls = parts.flatMap((p) => (p.type === "tool-call" ? [p] : []));
+    expect(calls.map((c) => JSON.parse(c.input))).toEqual([{ city: "Paris" }]);
+    const text = parts.flatMap((p) => (p.type === "text-delta" ? [p.delta] : [])).join("");
+    expect(text).toContain(broken);
+  });
+
   it("refuses an unknown protocol with the registered names", () => {
     expect(() => toolCallMiddleware({ protocol: "nope" })).toThrow(/unknown protocol "nope" \(registered: hermes/);
   });

@@ -21,6 +21,8 @@ export class StreamPartWriter {
   private blockCount = 0;
   /** Calls announced by tool-call-start and not yet ended: their tool and the body read so far. */
   private readonly open = new Map<string, { name: string; body: string }>();
+  /** Parser ids of calls taken back ("not-a-call"), with how many times: the SDK ids after them differ. */
+  private readonly takenBack = new Map<string, number>();
   /** How many tool-call parts were written (the finish reason becomes "tool-calls" when any). */
   calls = 0;
 
@@ -45,6 +47,13 @@ export class StreamPartWriter {
         if (call) call.body += event.argumentsDelta;
         break;
       }
+      case "repair":
+        // A call announced early that was not one (its text follows as text). The SDK has no
+        // part that takes a tool-input-start back; the id the parser gives back gets a fresh one.
+        if (event.kind === "not-a-call" && event.id !== undefined && this.open.delete(event.id)) {
+          this.takenBack.set(event.id, (this.takenBack.get(event.id) ?? 0) + 1);
+        }
+        break;
       case "tool-call-end":
         this.closeBlock(out);
         this.emitCall(event.id, event.call.name, JSON.stringify(event.call.arguments), out);
@@ -86,9 +95,13 @@ export class StreamPartWriter {
     this.calls += 1;
   }
 
-  /** The parser numbers calls per reply (call_1, …); the prefix makes them unique across replies. */
+  /**
+   * The parser numbers calls per reply (call_1, …); the prefix makes them unique across replies,
+   * and a count of the times the parser took the id back makes them unique within one.
+   */
   private callId(parserId: string): string {
-    return `${this.idPrefix}-${parserId}`;
+    const takenBack = this.takenBack.get(parserId);
+    return takenBack === undefined ? `${this.idPrefix}-${parserId}` : `${this.idPrefix}-${parserId}-${takenBack}`;
   }
 
   private nextId(): string {

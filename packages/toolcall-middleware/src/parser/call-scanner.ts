@@ -793,8 +793,10 @@ export class CallScanner implements ChannelSink {
     if (length > 0) this.settleBareCall(held.slice(0, length), start, undefined, startedId);
     const restStart = Math.max(length, 0);
     const rest = held.slice(restStart);
+    const reportsRest = tracker.committed && rest.trim() !== "";
+    if (length <= 0 && startedId !== undefined && !reportsRest) this.retractBare(startedId, start, start + held.length);
     this.emitFlow(rest, start + restStart);
-    if (tracker.committed && rest.trim() !== "") {
+    if (reportsRest) {
       const raw = rest.trim();
       const lead = rest.length - rest.trimStart().length;
       // The protocol's reader may say more precisely what is wrong (a mismatched bracket).
@@ -809,6 +811,17 @@ export class CallScanner implements ChannelSink {
         span: { start: start + restStart + lead, end: start + held.length },
       });
     }
+  }
+
+  /**
+   * A markerless call announced early (tool-call-start, as soon as it named a tool) was not a
+   * call after all: its text stays text. The "not-a-call" repair tells whoever showed the call
+   * to drop it, and its id is given back, so that the calls after it are numbered as they are
+   * when the output comes in one piece (where it was never announced).
+   */
+  private retractBare(id: string, start: number, end: number): void {
+    this.out.push({ type: "repair", id, kind: "not-a-call", message: "what began like a call written without markers was not one; it stays text", before: "", after: "", span: { start, end } });
+    if (id === `call_${this.callCount}`) this.callCount--;
   }
 
   /** The protocol's reading of a markerless call; a reader that throws gives a parse error, never a crash. */
@@ -826,6 +839,7 @@ export class CallScanner implements ChannelSink {
     const syntax = this.bareSyntax!;
     const reading = known ?? this.readBare(text);
     if (!reading) {
+      if (startedId !== undefined) this.retractBare(startedId, start, start + text.length);
       this.emitFlow(text, start);
       return;
     }

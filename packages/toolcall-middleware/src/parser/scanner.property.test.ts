@@ -105,7 +105,11 @@ function checkSpans(raw: string, events: ParseEvent[]): void {
   }
 }
 
-/** Every ended call was announced once, before its deltas and its end; nothing follows its end. */
+/**
+ * Every ended call was announced once, before its deltas and its end; nothing follows its end.
+ * Every announced call is settled: it ends, fails with its id, or is taken back ("not-a-call",
+ * after which its id may be announced again).
+ */
 function checkCallLifecycle(events: ParseEvent[]): void {
   const started = new Set<string>();
   const ended = new Set<string>();
@@ -119,8 +123,14 @@ function checkCallLifecycle(events: ParseEvent[]): void {
       expect(started.has(e.id) && !ended.has(e.id)).toBe(true);
       expect(e.call.id).toBe(e.id);
       ended.add(e.id);
+    } else if (e.type === "parse-error" && e.id !== undefined && started.has(e.id)) {
+      ended.add(e.id);
+    } else if (e.type === "repair" && e.kind === "not-a-call") {
+      expect(e.id !== undefined && started.has(e.id) && !ended.has(e.id)).toBe(true);
+      started.delete(e.id!);
     }
   }
+  expect([...started].filter((id) => !ended.has(id))).toEqual([]);
 }
 
 describe.each(protocols.map((p) => [p.name, p] as const))("chunking does not change the result (%s)", (_name, protocol) => {
