@@ -55,6 +55,20 @@ describe("the decision point", () => {
     expect(describeDecisionPoint(point)).toBe("opened a tool call with p = 0.40 (the whole marker `<tool_call>`, 2 tokens: p = 0.20); the most likely alternative was `The` (0.30)");
   });
 
+  it("does not name the sampled token as its own alternative when the engine sent it with other text (same id)", () => {
+    // llama-server sent `<tool` (the `<` it had held back) for token 19324, whose alternatives
+    // carry its own text, `tool` (seen with SmolLM2, e2e/fixtures/eval-results-smollm2-with-logs.json).
+    const output = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
+    const tokens = [
+      { text: "<tool", p: 0.3, id: 19324, top: [{ text: "tool", p: 0.3, id: 19324 }, { text: "I", p: 0.2, id: 57 }] },
+      { text: output.slice(5), p: 0.9, top: [] },
+    ];
+    const placed = tokens.map((token, index) => ({ token, index, start: index === 0 ? 0 : 5, end: index === 0 ? 5 : output.length }));
+    const point = findDecisionPoint({ output, tokens: placed, callStarts: [0], markers: ["<tool_call>"] });
+    if (point.kind !== "call") throw new Error(point.kind);
+    expect(point.alternative).toEqual({ text: "I", p: 0.2, id: 57 });
+  });
+
   it("in a reply without a call, names the first token and the alternative that would have opened one", async () => {
     const point = await firstStep([token("I", 0.81, ["I", 0.81], ["The", 0.1], ["<tool_call>", 0.04]), token(" cannot.", 0.7)]);
     expect(describeDecisionPoint(point)).toBe("answered without a call, starting with `I` (p = 0.81); a call would have opened with `<tool_call>` at p = 0.04");

@@ -50,6 +50,16 @@ function opensMarker(text: string, markers: readonly string[]): string | undefin
   return markers.find((marker) => marker.startsWith(body) || body.startsWith(marker));
 }
 
+/**
+ * Whether an alternative is the token that was sampled: the same id where the engine gives ids
+ * (llama-server may send a token's text with a held-back piece of the one before, `<tool` for
+ * `tool`, while its alternatives carry the token's own text), else the same text.
+ */
+function isSampled(alternative: TokenAlternative, sampled: TokenAlternative): boolean {
+  if (alternative.id !== undefined && sampled.id !== undefined) return alternative.id === sampled.id;
+  return alternative.text === sampled.text;
+}
+
 export function findDecisionPoint(input: DecisionPointInput): DecisionPoint {
   const { output, tokens, markers } = input;
   if (tokens.length === 0) return { kind: "unknown", reason: "This step recorded no token probabilities." };
@@ -61,7 +71,7 @@ export function findDecisionPoint(input: DecisionPointInput): DecisionPoint {
     const markerEnd = callStart + marker.length;
     const markerTokens = tokens.slice(first.index).filter((t, i) => i === 0 || t.start < markerEnd);
     const markerP = markerTokens.reduce((product, t) => product * t.token.p, 1);
-    const alternative = first.token.top.find((a) => a.text !== first.token.text);
+    const alternative = first.token.top.find((a) => !isSampled(a, first.token));
     return { kind: "call", token: first, marker, markerTokens, markerP, ...(alternative ? { alternative } : {}) };
   }
   const first = tokens[0]!;
