@@ -39,12 +39,14 @@ test("WebLLM picker: Qwen3.5's switch shows each model's default, and the person
   await expect(thinking).toBeChecked();
   await select.selectOption(SMALL);
   await expect(thinking).not.toBeChecked();
+  await expect(page.getByTestId("thinking-note")).toHaveText("This model's default (off).");
   await shot(page, "thinking-follows-model-2b");
   await select.selectOption(TINY);
   await expect(thinking).not.toBeChecked();
 
   // The person turns it on for 0.8B: 0.8B keeps it, 2B and 4B keep their own defaults.
   await thinking.check();
+  await expect(page.getByTestId("thinking-note")).toHaveText("Set by you for this model (off by default).");
   await select.selectOption(SMALL);
   await expect(thinking).not.toBeChecked();
   await select.selectOption(LARGE);

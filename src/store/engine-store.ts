@@ -11,7 +11,7 @@ import type { LoadProgress } from "../engine/webllm/load-progress.ts";
 import { catalog, DEFAULT_MODEL_ID, findModel, modelsForAdapter, modelsSharingFiles, pickVariant } from "../engine/webllm/model-catalog.ts";
 import { deleteModelFromCache, queryCacheStatus } from "../engine/webllm/model-cache.ts";
 import type { ChatTemplate, Engine } from "toolcall-middleware/types.ts";
-import { readThinkingChoices, thinkingFor, webllmThinkingSubject, withThinkingChoice, type ThinkingChoices, type ThinkingSubject } from "./thinking-choice.ts";
+import { readThinkingChoices, thinkingFor, thinkingSubjectOf, webllmThinkingSubject, withThinkingChoice, type ThinkingChoices, type ThinkingSubject } from "./thinking-choice.ts";
 
 export type EngineKind = "webllm" | "replay" | "openai" | "cpu";
 
@@ -191,16 +191,10 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
 
   const get = () => engineStore.getState();
 
-  /** The model the thinking switch is for: the server's in the server engine, else the WebLLM model's (also the replay and CPU kinds, which have no switch of their own). */
-  function thinkingSubject(state: EngineState): ThinkingSubject {
-    if (state.kind === "openai" && state.serverThinkingSubject) return state.serverThinkingSubject;
-    return webllmThinkingSubject(state.loadedModelId ?? state.selectedModelId);
-  }
-
   /** Recomputes what the current kind exposes (engine, template, status) and the thinking switch for its model. */
   function sync(patch: Partial<EngineState> = {}): void {
     const merged = { ...get(), ...patch };
-    const next = { ...merged, thinking: thinkingFor(merged.thinkingChoices, thinkingSubject(merged)) };
+    const next = { ...merged, thinking: thinkingFor(merged.thinkingChoices, thinkingSubjectOf(merged)) };
     const modelTemplate = next.loadedModelId ?? next.selectedModelId;
     const fallback = () => replayChatTemplate({ enableThinking: next.thinking });
     const current =
@@ -284,7 +278,7 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
 
   /** The person sets the switch: for the current model (remembered), so another model keeps its own. */
   function setThinking(on: boolean): void {
-    const thinkingChoices = withThinkingChoice(get().thinkingChoices, thinkingSubject(get()).model, on);
+    const thinkingChoices = withThinkingChoice(get().thinkingChoices, thinkingSubjectOf(get()).model, on);
     remember(KEYS.thinkingByModel, JSON.stringify(thinkingChoices));
     sync({ thinkingChoices });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_THINKING_CHOICES, readThinkingChoices, serverThinkingSubject, thinkingFor, webllmThinkingSubject, withThinkingChoice } from "./thinking-choice.ts";
+import { MAX_THINKING_CHOICES, readThinkingChoices, serverThinkingSubject, thinkingFor, thinkingNote, thinkingSubjectOf, webllmThinkingSubject, withThinkingChoice } from "./thinking-choice.ts";
 
 describe("the thinking switch by model", () => {
   it("defaults follow Qwen3.5's size (off for 0.8B and 2B, on for 4B and 9B), on WebLLM and on a server", () => {
@@ -24,5 +24,13 @@ describe("the thinking switch by model", () => {
     expect(Object.keys(choices)).toHaveLength(MAX_THINKING_CHOICES);
     expect(choices).not.toHaveProperty("m0");
     expect(readThinkingChoices(JSON.stringify({ ...choices, extra: false }))).not.toHaveProperty("m1");
+  });
+
+  it("the switch is for the server's model in the server engine, else the WebLLM model's; its note says whose value it shows", () => {
+    const server = serverThinkingSubject("Qwen/Qwen3.5-2B", "qwen3_5");
+    expect(thinkingSubjectOf({ kind: "openai", serverThinkingSubject: server, loadedModelId: null, selectedModelId: "Qwen3.5-4B-q4f16_1-MLC" })).toBe(server);
+    expect(thinkingSubjectOf({ kind: "webllm", serverThinkingSubject: server, loadedModelId: null, selectedModelId: "Qwen3.5-4B-q4f16_1-MLC" }).model).toBe("Qwen3.5-4B-q4f16_1-MLC");
+    expect(thinkingNote({}, server)).toBe("This model's default (off).");
+    expect(thinkingNote(withThinkingChoice({}, server.model, true), server)).toBe("Set by you for this model (off by default).");
   });
 });

@@ -53,3 +53,23 @@ export function serverThinkingSubject(model: string, templateName: string | unde
   const family = templateName ? familyOfTemplateName(templateName) : undefined;
   return { model, defaultOn: family?.thinking?.defaultOn(model) ?? true };
 }
+
+/** What the engine store knows that decides which model the switch is for. */
+export interface ThinkingSubjectState {
+  kind: string;
+  serverThinkingSubject: ThinkingSubject | null;
+  loadedModelId: string | null;
+  selectedModelId: string;
+}
+
+/** The model the switch is for: the server's in the server engine, else the WebLLM model's (also the replay and CPU kinds, which have no switch of their own). */
+export function thinkingSubjectOf(state: ThinkingSubjectState): ThinkingSubject {
+  if (state.kind === "openai" && state.serverThinkingSubject) return state.serverThinkingSubject;
+  return webllmThinkingSubject(state.loadedModelId ?? state.selectedModelId);
+}
+
+/** The line under the switch: whose value it shows, so a change of model explains itself. */
+export function thinkingNote(choices: ThinkingChoices, subject: ThinkingSubject): string {
+  const byDefault = subject.defaultOn ? "on" : "off";
+  return Object.hasOwn(choices, subject.model) ? `Set by you for this model (${byDefault} by default).` : `This model's default (${byDefault}).`;
+}
