@@ -86,13 +86,34 @@ describe("engine store", () => {
     expect(store.store.getState().status.state).toBe("ready");
   });
 
-  it("thinking off renders Qwen3's empty think block and is remembered", () => {
+  it("thinking off renders Qwen3's empty think block and is remembered for this model", () => {
+    const model = store.store.getState().selectedModelId;
     store.setThinking(false);
     const prompt = store.store.getState().template.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true });
     expect(prompt.endsWith("<|im_start|>assistant\n<think>\n\n</think>\n\n")).toBe(true);
-    expect(storage.get("toolcall-lab:thinking")).toBe("off");
+    expect(JSON.parse(storage.get("toolcall-lab:thinking-by-model")!)).toEqual({ [model]: false });
     store.setThinking(true);
     expect(store.store.getState().template.render([], { addGenerationPrompt: true }).endsWith("<|im_start|>assistant\n")).toBe(true);
+  });
+
+  it("the switch follows the model: Qwen3.5's default by size, the person's setting for a model kept for that model", () => {
+    store.selectEngineKind("webllm");
+    store.selectModel("Qwen3.5-4B-q4f16_1-MLC");
+    expect(store.store.getState().thinking).toBe(true);
+    store.selectModel("Qwen3.5-0.8B-q4f16_1-MLC");
+    expect(store.store.getState().thinking).toBe(false);
+    expect(store.store.getState().template.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true }).endsWith("<think>\n\n</think>\n\n")).toBe(true);
+    store.selectModel("Qwen3.5-9B-q4f16_1-MLC");
+    store.setThinking(false);
+    store.selectModel("Qwen3.5-2B-q4f16_1-MLC");
+    expect(store.store.getState().thinking).toBe(false);
+    store.setThinking(true);
+    store.selectModel("Qwen3.5-4B-q4f16_1-MLC");
+    expect(store.store.getState().thinking).toBe(true);
+    store.selectModel("Qwen3.5-9B-q4f16_1-MLC");
+    expect(store.store.getState().thinking).toBe(false);
+    store.selectModel("Qwen3.5-2B-q4f16_1-MLC");
+    expect(store.store.getState().thinking).toBe(true);
   });
 
   it("resetReplay continues a restored conversation at the right turn", async () => {

@@ -11,6 +11,7 @@ import type { LoadProgress } from "../engine/webllm/load-progress.ts";
 import { catalog, DEFAULT_MODEL_ID, findModel, modelsForAdapter, modelsSharingFiles, pickVariant } from "../engine/webllm/model-catalog.ts";
 import { deleteModelFromCache, queryCacheStatus } from "../engine/webllm/model-cache.ts";
 import type { ChatTemplate, Engine } from "toolcall-middleware/types.ts";
+import { readThinkingChoices, thinkingFor, thinkingSubjectOf, webllmThinkingSubject, withThinkingChoice, type ThinkingChoices, type ThinkingSubject } from "./thinking-choice.ts";
 
 export type EngineKind = "webllm" | "replay" | "openai" | "cpu";
 
@@ -36,7 +37,7 @@ export type EngineStatus =
 
 export const DEFAULT_TRANSCRIPT = "hermes-calculator";
 
-const KEYS = { kind: "toolcall-lab:engine", model: "toolcall-lab:model", transcript: "toolcall-lab:transcript", thinking: "toolcall-lab:thinking" };
+const KEYS = { kind: "toolcall-lab:engine", model: "toolcall-lab:model", transcript: "toolcall-lab:transcript", thinkingByModel: "toolcall-lab:thinking-by-model" };
 
 function remember(key: string, value: string): void {
   try {
@@ -70,7 +71,12 @@ export interface EngineState {
   webllmEngine: Engine | null;
   webllmStatus: EngineStatus;
   cachedModels: Record<string, boolean>;
+  /** The thinking switch for the current model: the person's setting for it, else its default (thinking-choice.ts). */
   thinking: boolean;
+  /** What the person set the switch to, by model (remembered). */
+  thinkingChoices: ThinkingChoices;
+  /** The server model the switch is for in the server engine (server-engine.ts sets it); null before one is chosen. */
+  serverThinkingSubject: ThinkingSubject | null;
   /** A stopped generation still holds the GPU (WebLLM cannot stop a prefill): the next one waits. */
   waitingForGpu: boolean;
 
@@ -148,7 +154,9 @@ export { catalog };
  * controller: a turn running on the loaded model is ended before the model goes.
  */
 export function createEngines(deps: { turn: TurnOnTheModel }) {
-  const initialThinking = recall(KEYS.thinking) !== "off";
+  const initialChoices = readThinkingChoices(recall(KEYS.thinkingByModel));
+  const initialModel = recall(KEYS.model) || DEFAULT_MODEL_ID;
+  const initialThinking = thinkingFor(initialChoices, webllmThinkingSubject(initialModel));
 
   const rememberedKind = recall(KEYS.kind);
 
@@ -158,12 +166,14 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
     template: replayChatTemplate({ enableThinking: initialThinking }),
     status: { state: "idle" },
     gpu: { state: "checking" },
-    selectedModelId: recall(KEYS.model) || DEFAULT_MODEL_ID,
+    selectedModelId: initialModel,
     loadedModelId: null,
     webllmEngine: null,
     webllmStatus: { state: "idle" },
     cachedModels: {},
     thinking: initialThinking,
+    thinkingChoices: initialChoices,
+    serverThinkingSubject: null,
     waitingForGpu: false,
     transcriptSource: recall(KEYS.transcript) || DEFAULT_TRANSCRIPT,
     transcript: null,
@@ -181,9 +191,10 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
 
   const get = () => engineStore.getState();
 
-  /** Recomputes what the current kind exposes (engine, template, status). */
+  /** Recomputes what the current kind exposes (engine, template, status) and the thinking switch for its model. */
   function sync(patch: Partial<EngineState> = {}): void {
-    const next = { ...get(), ...patch };
+    const merged = { ...get(), ...patch };
+    const next = { ...merged, thinking: thinkingFor(merged.thinkingChoices, thinkingSubjectOf(merged)) };
     const modelTemplate = next.loadedModelId ?? next.selectedModelId;
     const fallback = () => replayChatTemplate({ enableThinking: next.thinking });
     const current =
@@ -194,7 +205,7 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
           : next.kind === "cpu"
             ? { engine: next.cpuEngine, status: next.cpuStatus, template: next.cpuTemplate ?? fallback() }
             : { engine: next.webllmEngine, status: next.webllmStatus, template: chatTemplateForModel(modelTemplate, { enableThinking: next.thinking }) ?? fallback() };
-    engineStore.setState({ ...patch, ...current });
+    engineStore.setState({ ...patch, thinking: next.thinking, ...current });
   }
 
   // The loaded model and an in-flight load live outside the store: they are handles, not state.
@@ -265,9 +276,16 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
     sync({ selectedModelId: modelId });
   }
 
+  /** The person sets the switch: for the current model (remembered), so another model keeps its own. */
   function setThinking(on: boolean): void {
-    remember(KEYS.thinking, on ? "on" : "off");
-    sync({ thinking: on });
+    const thinkingChoices = withThinkingChoice(get().thinkingChoices, thinkingSubjectOf(get()).model, on);
+    remember(KEYS.thinkingByModel, JSON.stringify(thinkingChoices));
+    sync({ thinkingChoices });
+  }
+
+  /** For server-engine.ts: the server model the switch is for, and its default. */
+  function setServerThinkingSubject(subject: ThinkingSubject | null): void {
+    sync({ serverThinkingSubject: subject });
   }
 
   function shaderF16(): boolean | undefined {
@@ -438,7 +456,7 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
     return { error: kind === "replay" ? "Choose a transcript for the replay engine first." : "Load a model first (Model pane), or choose the replay engine." };
   }
 
-  return { store: engineStore, selectEngineKind, setServerEngine, setCpuEngine, selectReplay, resetReplay, selectModel, setThinking, loadModel, cancelLoad, unload, deleteFromCache, refreshCacheStatus, initEngines, ensureCacheStatus, resolveActiveEngine };
+  return { store: engineStore, selectEngineKind, setServerEngine, setCpuEngine, selectReplay, resetReplay, selectModel, setThinking, setServerThinkingSubject, loadModel, cancelLoad, unload, deleteFromCache, refreshCacheStatus, initEngines, ensureCacheStatus, resolveActiveEngine };
 }
 
 export type Engines = ReturnType<typeof createEngines>;

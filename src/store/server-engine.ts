@@ -9,6 +9,7 @@ import { inferServerTemplate, serverChatTemplate, type ServerTemplateName } from
 import { ServerFailure } from "../engine/openai/server-failure.ts";
 import { probeLlamaCpp, type LlamaCppFacts } from "../engine/openai/llama-cpp-probe.ts";
 import type { Engines } from "./engine-store.ts";
+import { serverThinkingSubject } from "./thinking-choice.ts";
 
 export interface ServerEngineState {
   baseUrl: string;
@@ -60,7 +61,7 @@ function readyNote(count: number, mode: OpenAiMode, template: ServerTemplateName
 
 /** The page's server engine: its settings' store and the actions that change them (each hands a fresh engine to the engine store). */
 export function createServerEngine({ engines }: { engines: Engines }) {
-  const { setServerEngine, setThinking } = engines;
+  const { setServerEngine, setThinking, setServerThinkingSubject } = engines;
   const serverStore = createStore<ServerEngineState>()(() => ({
     baseUrl: stored(local(), KEYS.baseUrl) ?? "http://localhost:8000/v1",
     apiKey: stored(session(), KEYS.apiKey) ?? "",
@@ -114,6 +115,8 @@ export function createServerEngine({ engines }: { engines: Engines }) {
       return;
     }
     const contextWindowSize = models.find((m) => m.id === model)?.contextWindowSize;
+    // The switch follows the model: its own default (Qwen3.5 by size) unless the person set it for this model.
+    setServerThinkingSubject(serverThinkingSubject(model, templateName));
     const thinking = engines.store.getState().thinking;
     const engine = new OpenAiEngine({ baseUrl, model, mode, ...(apiKey ? { apiKey } : {}), ...(contextWindowSize ? { contextWindowSize } : {}), ...(llamaCpp ? { llamaCpp } : {}) });
     setServerEngine({

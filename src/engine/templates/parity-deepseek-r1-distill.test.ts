@@ -11,6 +11,7 @@ import { Template } from "@huggingface/jinja";
 import { describe, expect, it } from "vitest";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ChatMessage } from "toolcall-middleware/types.ts";
+import { pyJson } from "toolcall-middleware/families/py-json.ts";
 import { renderModelPrompt } from "toolcall-middleware/families/model-prompt.ts";
 import { SYSTEM, callWithReasoning, fixture, openAiMessages, parallelCalls, secondQuestion, singleCall, tools, type ParityScenario } from "./parity-harness.ts";
 
@@ -98,4 +99,30 @@ describe("DeepSeek-R1-Distill with deepseek-v3: the template's calls and outputs
       }
     }
   });
+});
+
+describe("DeepSeek-R1-Distill: llama.cpp's current copy (de3ff815) is the template with llama.cpp's own edits", () => {
+  // llama.cpp's copy (fixtures/llama-cpp-deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja) `tojson`s
+  // arguments it is given as objects (Python's spacing) where the model's template writes the
+  // client's JSON string as sent, and closes the opened think block (`</think>`) unless
+  // `enable_thinking` is set, a switch the R1-Distill models do not have (they always think). The
+  // lab follows the model's template (the reference above); this checks those edits are the only
+  // differences.
+  const LLAMA_CPP = fixture("llama-cpp-deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja");
+  const render = (source: string, messages: ChatMessage[], argumentsAs: (args: Record<string, unknown>) => unknown, extra: Record<string, unknown>) => {
+    const wire = openAiMessages(messages, SYSTEM).map((m) =>
+      "tool_calls" in m ? { ...m, content: m.content || null, tool_calls: m.tool_calls!.map((c) => ({ ...c, function: { ...c.function, arguments: argumentsAs(c.function.arguments) } })) } : m,
+    );
+    return new Template(source).render({ messages: wire, bos_token: "<｜begin▁of▁sentence｜>", add_generation_prompt: true, ...extra });
+  };
+  const firstTurn = (): ChatMessage[] => [{ role: "user", content: "What is 1234 * 5678?" }];
+  for (const [scenario, messagesFor] of [["the first turn", firstTurn], ...scenarios] as ParityScenario[]) {
+    it(`${scenario}: only tojson'd arguments and the </think> without enable_thinking differ`, () => {
+      const messages = messagesFor("deepseek-v3");
+      const models = render(template, messages, (args) => pyJson(args), {});
+      expect(render(LLAMA_CPP, messages, (args) => args, { enable_thinking: true })).toBe(models);
+      const closed = render(LLAMA_CPP, messages, (args) => args, {});
+      expect(closed).toBe(models.endsWith("<｜Assistant｜><think>\n") ? `${models}</think>` : models);
+    });
+  }
 });

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { SYSTEM, callWithReasoning, commonScenarios, fixture, openAiMessages, ours, singleCall, type ParityScenario } from "./parity-harness.ts";
 import { familyOfServerModel } from "toolcall-middleware/families/registry.ts";
 import type { ChatMessage } from "toolcall-middleware/types.ts";
+import { pyJson } from "toolcall-middleware/families/py-json.ts";
 
 const TEMPLATE = fixture("deepseek-ai-DeepSeek-V3.1.jinja");
 const MODELS = ["deepseek-ai/DeepSeek-V3.1", "deepseek-ai/DeepSeek-V3.1-Terminus"];
@@ -70,4 +71,30 @@ describe("DeepSeek V3.1: a tool result cannot write a control token", () => {
       expect(forged.split(token).length, token).toBe(plain.split(token).length);
     }
   });
+});
+
+describe("DeepSeek V3.1: llama.cpp's current copy (de3ff815) is DeepSeek's template with llama.cpp's own edits", () => {
+  // llama.cpp's copy (fixtures/llama-cpp-deepseek-ai-DeepSeek-V3.1.jinja) writes `<think></think>`
+  // where DeepSeek's template and model card write `</think>` (the non-thinking generation prompt
+  // and a reply's opening), and `tojson`s arguments it is given as objects (Python's spacing) where
+  // DeepSeek's writes the client's JSON string as sent. The lab follows DeepSeek's (the reference
+  // above); this checks that those two edits are the only differences, so nothing else was missed.
+  const LLAMA_CPP = fixture("llama-cpp-deepseek-ai-DeepSeek-V3.1.jinja");
+  const render = (template: string, messages: ChatMessage[], argumentsAs: (args: Record<string, unknown>) => unknown, thinking: boolean) => {
+    const wire = openAiMessages(messages, `${SYSTEM}\n\n${CARD_TOOLS}`).map((message) =>
+      "tool_calls" in message ? { ...message, tool_calls: message.tool_calls.map((c) => ({ ...c, function: { ...c.function, arguments: argumentsAs(c.function.arguments) } })) } : message,
+    );
+    return new Template(template).render({ messages: wire, bos_token: "<｜begin▁of▁sentence｜>", add_generation_prompt: true, thinking });
+  };
+  for (const [scenario, messagesFor] of scenarios) {
+    for (const thinking of [true, false]) {
+      it(`${scenario}, thinking ${thinking ? "on" : "off"}: only <think></think> for </think> and tojson'd arguments differ`, () => {
+        const messages = messagesFor("deepseek-v3");
+        const theirs = render(LLAMA_CPP, messages, (args) => args, thinking);
+        const deepseeks = render(TEMPLATE, messages, (args) => pyJson(args), thinking);
+        expect(theirs.replaceAll("<｜Assistant｜><think></think>", "<｜Assistant｜></think>")).toBe(deepseeks);
+        if (!thinking) expect(theirs).toContain("<｜Assistant｜><think></think>");
+      });
+    }
+  }
 });

@@ -78,11 +78,14 @@ describe("Kimi K2 Thinking: the kimi-k2 prompt is Moonshot's template's, tools i
 });
 
 describe("Kimi K2 Instruct: K2-Thinking's framing without think blocks, the tool list compact", () => {
-  // The fixture of K2-Instruct's template (llama.cpp's moonshotai-Kimi-K2.jinja) predates its tool
-  // calls: it writes no calls, results without their header, and "You are a helpful assistant" as
-  // the default. The current one is not among the fixtures; the reference here is K2-Thinking's
-  // template rendered from the same inputs, its think blocks taken out and its tool list written
-  // compactly (as K2-Instruct's current template is described to write it; not checked on that file).
+  // The fixture of K2-Instruct's template (llama.cpp de3ff815's moonshotai-Kimi-K2.jinja, a
+  // template llama.cpp keeps for its tests) writes calls and results, but not as Moonshot's: a
+  // result's header ends in a backslash and an "n" (`## Return of ID\n` in template text, which
+  // Jinja writes as it stands; see the case below), the arguments `tojson`ed, "You are a helpful
+  // assistant" as the default. So the reference for calls here is K2-Thinking's template rendered
+  // from the same inputs, its think blocks taken out and its tool list written compactly (as
+  // K2-Instruct's current template is described to write it; not checked on that file); the
+  // fixture is compared for turns without calls only.
   const thinkingTemplate = fixture("moonshotai-Kimi-K2-Thinking.jinja");
   const compactTools = (prompt: string) =>
     prompt.replace(/(<\|im_system\|>tool_declare<\|im_middle\|>)(.*?)(<\|im_end\|>)/, (_, open: string, json: string, close: string) => open + JSON.stringify(JSON.parse(json)) + close);
@@ -101,6 +104,13 @@ describe("Kimi K2 Instruct: K2-Thinking's framing without think blocks, the tool
     const early = new Template(fixture("moonshotai-Kimi-K2.jinja")).render({ messages: openAiMessages(plain, SYSTEM), add_generation_prompt: true });
     const prompt = ours(INSTRUCT[0]!, "kimi-k2", plain, SYSTEM).replace(/^<\|im_system\|>tool_declare<\|im_middle\|>.*?<\|im_end\|>/, "");
     expect(prompt).toBe(early);
+  });
+
+  it("the fixture's result header holds a backslash and an n, not a line break: why it is not the reference for calls", () => {
+    const messages = withKimiIds(commonScenarios[0]![1]("kimi-k2"));
+    const theirs = new Template(fixture("moonshotai-Kimi-K2.jinja")).render({ messages: openAiMessages(messages, SYSTEM), add_generation_prompt: true });
+    expect(theirs).toMatch(/## Return of functions\.calculator:0\\n7006652<\|im_end\|>/);
+    expect(ours(INSTRUCT[0]!, "kimi-k2", messages, SYSTEM)).toContain("## Return of functions.calculator:0\n7006652<|im_end|>");
   });
 
   it("names: the Thinking model and the Instruct ones resolve to their own templates", () => {

@@ -1,12 +1,10 @@
-// MiniMax M2 with its trained minimax-m2 protocol against MiniMax's chat template as Unsloth's
-// copy keeps it (fixtures/unsloth-MiniMax-M2.jinja; MiniMax's own file is not among the fixtures),
-// rendered by @huggingface/jinja from the same conversation, tools and add_generation_prompt.
-// Two differences, stated in each case: the template opens the reply's think block (`<think>\n`),
-// which the lab leaves to the model (its parser reads the model's own tag); and after a call turn's
-// </minimax:tool_call> Unsloth's copy writes a line break that comes from a comment line it added
-// (`{{- toolcall_end_token}}` then a newline before `{# Fix by ochafik … #}`): the copies of
-// MiniMax's template quoted elsewhere close the call turn with `[e~[` right after it, as the model
-// itself writes it, and so does the lab.
+// MiniMax M2 with its trained minimax-m2 protocol against MiniMax's own chat template (llama.cpp
+// de3ff815's copy, fixtures/MiniMax-M2.jinja, see SOURCES.md), rendered by @huggingface/jinja from
+// the same conversation, tools and add_generation_prompt. One difference, stated in each case: the
+// template opens the reply's think block (`<think>\n`), which the lab leaves to the model (its
+// parser reads the model's own tag). (Unsloth's copy, the earlier fixture, also wrote a line break
+// after a call turn's </minimax:tool_call> from a comment line it added; MiniMax's own does not, nor
+// does the lab.)
 import { describe, expect, it } from "vitest";
 import { parseText } from "toolcall-middleware/parser/test-fixtures.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
@@ -15,10 +13,8 @@ import { familyOfServerModel } from "toolcall-middleware/families/registry.ts";
 import { SYSTEM, call, callWithReasoning, commonScenarios, fixture, official, ours, result, type ParityScenario } from "./parity-harness.ts";
 
 const MODELS = ["MiniMaxAI/MiniMax-M2", "MiniMaxAI/MiniMax-M2.1"];
-const template = fixture("unsloth-MiniMax-M2.jinja");
+const template = fixture("MiniMax-M2.jinja");
 const OPENED_THINK = "<think>\n";
-/** Unsloth's copy without the line break its comment line adds after a call turn. */
-const withoutUnslothBreak = (prompt: string) => prompt.replaceAll("</minimax:tool_call>\n[e~[", "</minimax:tool_call>[e~[");
 
 const typedValues = (protocol: string): ChatMessage[] => [
   { role: "user", content: "Round 2/3 to 4 places, exactly, in both modes." },
@@ -47,16 +43,16 @@ describe("MiniMax M2: the minimax-m2 prompt is MiniMax's template's, tools inclu
     for (const system of [SYSTEM, undefined]) {
       it(`${scenario}, ${system ? "a system prompt" : "no system prompt (the template's default one)"}`, () => {
         const messages = messagesFor("minimax-m2");
-        const expected = withoutUnslothBreak(official(template, messages, system, {}));
+        const expected = official(template, messages, system, {});
         for (const model of MODELS) expect(ours(model, "minimax-m2", messages, system) + OPENED_THINK, model).toBe(expected);
       });
     }
   }
 
-  it("the two differences are real: the fixture writes the line break after a call turn and opens the think block", () => {
+  it("the one difference is real: the template opens the think block; a call turn closes with [e~[ right after it in both", () => {
     const messages = commonScenarios[0]![1]("minimax-m2");
     const theirs = official(template, messages, undefined, {});
-    expect(theirs).toContain("</minimax:tool_call>\n[e~[");
+    expect(theirs).toContain("</minimax:tool_call>[e~[");
     expect(theirs.endsWith("]~b]ai\n<think>\n")).toBe(true);
     expect(ours(MODELS[0]!, "minimax-m2", messages, undefined)).toContain("</minimax:tool_call>[e~[");
   });

@@ -246,13 +246,15 @@ for (const { family, template, models } of hermesCases)
 describe(`${family} with hermes: Nous's current tool_use template`, () => {
   const hermes = fixture(template);
   /**
-   * The template's output with its one stated difference mended: it writes no newline after a
-   * tool turn's <|im_end|> and one before it except on the last message; the lab writes ChatML's
-   * `<|im_end|>\n` there, as after every other turn.
+   * The template's output with its one stated difference mended: a tool turn closes
+   * `</tool_response>\n<|im_end|>\n`, as Nous's own function-calling format writes it
+   * (NousResearch/Hermes-Function-Calling's README) and the lab does wherever the turn stands; the
+   * template leaves out the newline after that <|im_end|>, and the one before it too when the tool
+   * turn is the conversation's last message.
    */
   function mended(messages: ChatMessage[], system: string | undefined): string {
     const out = new Template(hermes).render({ messages: openAiMessages(messages, system), tools: openAiTools, bos_token: "<|begin_of_text|>", add_generation_prompt: true });
-    return out.replaceAll("</tool_response>\n<|im_end|><|im_start|>", "</tool_response><|im_end|>\n<|im_start|>").replace(/<\/tool_response><\|im_end\|><\|im_start\|>assistant\n$/, "</tool_response><|im_end|>\n<|im_start|>assistant\n");
+    return out.replaceAll("</tool_response>\n<|im_end|><|im_start|>", "</tool_response>\n<|im_end|>\n<|im_start|>").replace(/<\/tool_response><\|im_end\|><\|im_start\|>assistant\n$/, "</tool_response>\n<|im_end|>\n<|im_start|>assistant\n");
   }
   const scenarios: ParityScenario[] = [...commonScenarios, ["parallel calls after text, a JSON result", hermesResults]];
   for (const [scenario, messagesFor] of scenarios) {
@@ -265,12 +267,16 @@ describe(`${family} with hermes: Nous's current tool_use template`, () => {
     }
   }
 
-  it("the mended difference is only the newline around a tool turn's <|im_end|>", () => {
+  it("the mended difference is only the newlines around a tool turn's <|im_end|>; the lab's tool turn is Nous's format", () => {
     const messages = secondQuestion("hermes");
     const raw = new Template(hermes).render({ messages: openAiMessages(messages, undefined), tools: openAiTools, bos_token: "<|begin_of_text|>", add_generation_prompt: true });
     expect(raw).toContain("</tool_response>\n<|im_end|><|im_start|>assistant\n1234 * 5678");
     expect(raw.endsWith("</tool_response><|im_end|><|im_start|>assistant\n")).toBe(true);
     expect(mended(messages, undefined).replaceAll("\n", "")).toBe(raw.replaceAll("\n", ""));
+    // NousResearch/Hermes-Function-Calling's README: "<|im_start|>tool\n<tool_response>\n{…}\n</tool_response>\n<|im_end|>\n<|im_start|>assistant\n".
+    const prompt = ours(models[0]!, "hermes", messages, undefined);
+    expect(prompt).toContain("<|im_start|>tool\n<tool_response>\n7006652\n</tool_response>\n<|im_end|>\n<|im_start|>assistant\n1234 * 5678");
+    expect(prompt.endsWith("<|im_start|>tool\n<tool_response>\n2026-11-22T21:00:00+09:00\n</tool_response>\n<|im_end|>\n<|im_start|>assistant\n")).toBe(true);
   });
 });
 

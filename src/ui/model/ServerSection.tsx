@@ -6,6 +6,7 @@ import { serverTemplateHasThinkingSwitch, serverTemplateLabels, serverTemplateNa
 import { useEngineState, useLabStores, useServerEngine } from "../../app/lab-stores-context.tsx";
 import { effectiveTemplate } from "../../store/server-engine.ts";
 import { CompareRuns } from "./CompareRuns.tsx";
+import { ThinkingNote } from "./ThinkingNote.tsx";
 import { EngineErrorBox, StatusLine } from "./EngineStatusBox.tsx";
 
 export function ServerSection() {
@@ -79,10 +80,13 @@ export function ServerSection() {
             </label>
           )}
           {state.mode === "prompt" && serverTemplateHasThinkingSwitch(template) && (
-            <label className="model-check">
-              <input type="checkbox" data-testid="server-thinking-toggle" checked={thinking} onChange={(e) => setServerThinking(e.target.checked)} />
-              Thinking (the model reasons before it answers)
-            </label>
+            <>
+              <label className="model-check">
+                <input type="checkbox" data-testid="server-thinking-toggle" checked={thinking} onChange={(e) => setServerThinking(e.target.checked)} />
+                Thinking (the model reasons before it answers)
+              </label>
+              <ThinkingNote />
+            </>
           )}
         </>
       )}

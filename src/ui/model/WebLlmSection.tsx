@@ -4,6 +4,7 @@ import { useEngineState, useLabStores, useProtocolChoice } from "../../app/lab-s
 import { catalog, modelsForAdapter, TOOL_PROMPT_TOKENS, type CatalogModel } from "../../engine/webllm/model-catalog.ts";
 import { GPU_WAIT_NOTE } from "../../store/engine-store.ts";
 import { recommendedProtocol } from "toolcall-middleware/families/registry.ts";
+import { ThinkingNote } from "./ThinkingNote.tsx";
 import { EngineErrorBox, LoadProgressBar, StatusLine } from "./EngineStatusBox.tsx";
 
 function formatMB(mb: number): string {
@@ -84,10 +85,13 @@ export function WebLlmSection() {
       )}
       {gpu.state === "available" && !gpu.shaderF16 && <p className="model-hint">This GPU has no shader-f16, so only f32 variants are listed.</p>}
       {supportsThinking && (
-        <label className="model-check">
-          <input type="checkbox" data-testid="thinking-toggle" checked={thinking} onChange={(e) => setThinking(e.target.checked)} />
-          Thinking (the model reasons before it answers)
-        </label>
+        <>
+          <label className="model-check">
+            <input type="checkbox" data-testid="thinking-toggle" checked={thinking} onChange={(e) => setThinking(e.target.checked)} />
+            Thinking (the model reasons before it answers)
+          </label>
+          <ThinkingNote />
+        </>
       )}
       {noGpu && (
         <div className="engine-error" data-testid="no-webgpu-offer" role="status">

@@ -40,9 +40,12 @@ const hermesCall = (call: ToolCall) => `<tool_call>\n{"name": "${call.name}", "a
  * with Python-style signatures in a system turn of its own, a system message in a second system
  * turn after it; calls as `{"name": …, "arguments": …}` in <tool_call> tags, one a line, without
  * the reply's text; the results of one turn in one `tool` turn, each as it came in
- * <tool_response> tags, one a line. (The template writes no newline after that turn's
- * <|im_end|>, and one before it except on the conversation's last message; the lab writes
- * ChatML's `<|im_end|>\n` there as after every turn: a stated difference.)
+ * <tool_response> tags, one a line, the turn closed `</tool_response>\n<|im_end|>\n` as Nous's
+ * own function-calling format writes it (NousResearch/Hermes-Function-Calling's README, which the
+ * model cards repeat). The template writes that newline before <|im_end|> only where the tool turn
+ * is not the conversation's last message (its `loop.last` test, meant for the line between two
+ * results) and never the newline after it (every other turn gets one): a stated difference, kept
+ * so that a step's prompt is the next step's prefix and is the same wherever the turn stands.
  */
 export const hermes3ToolFraming: ToolFraming = {
   protocol: "hermes",
@@ -58,7 +61,7 @@ export const hermes3ToolFraming: ToolFraming = {
     '{"name": <function-name>, "arguments": <args-dict>}\n</tool_call>',
   renderAssistant: (message) => (message.toolCalls?.length ? message.toolCalls.map(hermesCall).join("\n") : message.content),
   renderToolResult: (message, escape = (text) => text) => `<tool_response>\n${escape(message.content)}\n</tool_response>`,
-  joinToolResults: (rendered) => rendered.join("\n"),
+  joinToolResults: (rendered) => `${rendered.join("\n")}\n`,
 };
 
 const controlTokens = [LLAMA3_BOS, ...CHATML_TOKENS, ...LLAMA3_END_TOKENS, "<tool_call>", "</tool_call>"];

@@ -51,7 +51,8 @@ export const kimiThinkingToolFraming = kimiFraming((tools) => pyJson(tools.map(o
  * K2-Instruct: its current template (the model repository's chat_template.jinja since Moonshot's
  * 2025-08-11 update, not among the fixtures) writes the tool list compactly (separators "," and
  * ":"), calls and results as K2-Thinking's does, and no think blocks. The fixture of K2-Instruct
- * (llama.cpp's moonshotai-Kimi-K2.jinja) is an earlier one that writes no calls at all.
+ * (llama.cpp's moonshotai-Kimi-K2.jinja, a template of llama.cpp's tests) is followed for turns
+ * without calls only: it writes a result's header with a backslash and an "n" for the line break.
  */
 export const kimiInstructToolFraming = kimiFraming((tools) => JSON.stringify(tools.map(openAiTool)));
 

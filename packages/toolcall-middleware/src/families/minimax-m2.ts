@@ -1,10 +1,9 @@
 // MiniMax M2 / M2.1 (server only): `]~!b[` then `]~b]system`, `]~b]user`, `]~b]ai` and `]~b]tool`
 // turns, each ended by `[e~[` and a line break; interleaved thinking (the think blocks of the
 // current question's loop stay in the prompt); trained on the minimax-m2 protocol
-// (<minimax:tool_call><invoke name=…><parameter name=…>). Written after Unsloth's copy of
-// MiniMax's chat template (fixtures/unsloth-MiniMax-M2.jinja; MiniMax's own file is not among the
-// fixtures), with one difference stated in the parity test: no line break after a call turn's
-// </minimax:tool_call>, which comes from a comment line Unsloth added.
+// (<minimax:tool_call><invoke name=…><parameter name=…>). Written after MiniMax's own chat
+// template (fixtures/MiniMax-M2.jinja, llama.cpp de3ff815's copy), byte for byte but for the
+// reply's opening `<think>\n`, which the lab leaves to the model (the parity test states it).
 import { encodeMarkerEscapes } from "../protocols/protect-markers.ts";
 import type { ChatTemplate, ToolCall, ToolFraming, ToolSpec } from "../types.ts";
 import { pyJson } from "./py-json.ts";
