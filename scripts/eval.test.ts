@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evalAnswerer, type EvalBehaviour } from "../e2e/openai-server/eval-replies.ts";
 import { startOpenAiTestServer, type OpenAiTestServer } from "../e2e/openai-server/server.ts";
 import { bfclCategory, bfclFile } from "../src/eval/bfcl-fixtures.test-helper.ts";
+import { readCaseLog } from "../src/eval/case-log.ts";
 import type { ResultsFile } from "../src/eval/results-file.ts";
 import { runEvalCommand } from "./eval.ts";
 
@@ -58,6 +59,14 @@ describe("npm run eval", () => {
     expect(prompts).toHaveLength(6);
     expect(prompts.every((p) => p.startsWith("<|im_start|>system"))).toBe(true);
     expect(prompts.some((p) => p.includes("math.factorial"))).toBe(true);
+    // Each case keeps its step's log: the prompt the server was sent, and the calls it scored.
+    for (const result of results) {
+      const events = readCaseLog(result.log!);
+      const stepStart = events.find((event) => event.type === "step-start");
+      expect(stepStart?.type === "step-start" && prompts.includes(stepStart.prompt)).toBe(true);
+      const calls = events.flatMap((event) => (event.type === "parse" && event.event.type === "tool-call-end" ? [{ name: event.event.call.name, arguments: event.event.call.arguments }] : []));
+      expect(calls).toEqual(result.calls);
+    }
     expect(run.stdout).toMatch(/^protocol\s+simple_python\s+all/);
     expect(run.stdout).toMatch(/\nhermes\s+67% \[\d+%–\d+%\] strict 33% n=3/);
     expect(run.stdout).toMatch(/\nxml\s+67%/);
@@ -167,6 +176,7 @@ describe("npm run eval", () => {
     expect(await runEvalCommand([...args, "--limit", "2"], io)).toBe(0);
     const first = JSON.parse(readFileSync(out, "utf8")) as ResultsFile;
     expect(first.results).toHaveLength(4);
+    expect(first.results.every((r) => r.log !== undefined)).toBe(true);
     server.requests.length = 0;
     let stderr = "";
     expect(await runEvalCommand([...args, "--limit", "3", "--resume"], { stdout: () => undefined, stderr: (t) => (stderr += t) })).toBe(0);
@@ -177,6 +187,7 @@ describe("npm run eval", () => {
     expect(prompts).toHaveLength(2);
     const second = JSON.parse(readFileSync(out, "utf8")) as ResultsFile;
     expect(second.results.map((r) => `${r.protocol} ${r.id}`).sort()).toEqual(["hermes simple_python_0", "hermes simple_python_1", "hermes simple_python_2", "xml simple_python_0", "xml simple_python_1", "xml simple_python_2"]);
+    // Kept as they were, their logs included.
     expect(second.results.slice(0, 4)).toEqual(first.results);
     expect(second.run!.date).toBe(first.run!.date);
     expect(second.summary).toContainEqual(expect.objectContaining({ protocol: "xml", category: "simple_python", n: 3 }));

@@ -8,6 +8,8 @@
 // sent at once unless --concurrency says otherwise), and stops it when done.
 // The results file is rewritten after every finished case, so a stopped or killed run loses only
 // the cases in flight; `--resume` reads it back and runs only the cases it does not hold yet.
+// Each case keeps its step's event log (prompt, raw output and token probabilities, parse events)
+// in the file, so it opens in the Evaluate view's debugger (src/eval/case-log.ts).
 // Runs BFCL-style cases against an OpenAI-compatible server with the lab's own suites, scorer and
 // middleware (src/eval/): prompt mode renders each prompt with the model's chat template and
 // streams /v1/completions; native mode sends the tools to /v1/chat/completions. Writes the
@@ -26,7 +28,8 @@ import { ServerFailure } from "../src/engine/openai/server-failure.ts";
 import { inferServerTemplate, serverChatTemplate, serverTemplateNames, type ServerTemplateName } from "toolcall-middleware/families/server-templates.ts";
 import { BUILTIN_CATEGORIES, isBuiltinCategory, loadBuiltinSuite, sampleCases } from "../src/eval/builtin-suite.ts";
 import { matrixTable } from "../src/eval/matrix-table.ts";
-import { readResultsFile, readRunInfo, toResultsFile, type RunInfo } from "../src/eval/results-file.ts";
+import { caseLogOf } from "../src/eval/case-log.ts";
+import { readResultsFile, readRunInfo, resultsFileText, toResultsFile, type RunInfo } from "../src/eval/results-file.ts";
 import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from "../src/eval/run-case.ts";
 import { jobKey, planJobs, runJobs } from "../src/eval/run-matrix.ts";
 import { categoryOf, importBfclSuite, type EvalCase } from "../src/eval/suite.ts";
@@ -197,7 +200,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     };
     // Written whole to a side file and renamed: a run killed mid-write leaves the previous file intact.
     const save = () => {
-      writeFileSync(`${out}.partial`, `${JSON.stringify(toResultsFile(results, runInfo()), null, 2)}\n`);
+      writeFileSync(`${out}.partial`, resultsFileText(toResultsFile(results, runInfo())));
       renameSync(`${out}.partial`, out);
     };
     const progress = progressLine(jobs.length - done.size, io);
@@ -227,7 +230,8 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
             signal,
             valuesAsText: valuesAsText.get(job.protocol) ?? false,
           });
-          return run?.result;
+          // The step's log goes into the file with its verdict: the case opens in the debugger.
+          return run ? { ...run.result, ...caseLogOf(run.events) } : undefined;
         } catch (error) {
           return failedResult(job, error instanceof Error ? error.message : String(error));
         }
