@@ -227,6 +227,14 @@ describe("npm run eval", () => {
     expect((JSON.parse(readFileSync(out, "utf8")) as ResultsFile).results.map((r) => r.id)).toEqual(["simple_python_0", "simple_python_1", "simple_python_2"]);
   });
 
+  it("--no-logs writes verdicts only", async () => {
+    const run = await command([...base(), "--mode", "prompt", "--suite", "simple_python", "--limit", "2", "--no-logs"]);
+    expect(run.code).toBe(0);
+    expect(run.file!.results).toHaveLength(2);
+    expect(run.file!.results.some((r) => "log" in r || "logOmitted" in r)).toBe(false);
+    expect(run.stderr).toMatch(/\(\d+\.\d KB; 0 of 2 cases with their step's log\)/);
+  });
+
   it("--parallel and --port without --llama-server are usage errors", async () => {
     for (const flag of ["--parallel", "--port"]) {
       const run = await command([...base(), "--mode", "prompt", "--suite", "simple_python", flag, "2"]);

@@ -1,7 +1,7 @@
 // `npm run --silent eval -- --base-url <URL ending in /v1> --model <id> --mode prompt|native
 //   [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category>
 //   [--answers <possible_answer file>] --out <results.json> [--limit N] [--concurrency N]
-//   [--template <family>] [--idle-timeout <seconds>] [--resume]`
+//   [--template <family>] [--idle-timeout <seconds>] [--resume] [--no-logs]`
 // or, instead of --base-url and --model, `--llama-server <model id of models/models.json>
 // [--parallel N] [--port P]`: the command starts llama.cpp's llama-server with that model on
 // 127.0.0.1 itself (`npm run models` and `npm run llama-server` first), with N slots (and N cases
@@ -9,7 +9,9 @@
 // The results file is rewritten after every finished case, so a stopped or killed run loses only
 // the cases in flight; `--resume` reads it back and runs only the cases it does not hold yet.
 // Each case keeps its step's event log (prompt, raw output and token probabilities, parse events)
-// in the file, so it opens in the Evaluate view's debugger (src/eval/case-log.ts).
+// in the file, so it opens in the Evaluate view's debugger (src/eval/case-log.ts); `--no-logs`
+// writes verdicts only (a large run: about 40 KB a case at 256 tokens with their probabilities,
+// and the file is rewritten after every case).
 // Runs BFCL-style cases against an OpenAI-compatible server with the lab's own suites, scorer and
 // middleware (src/eval/): prompt mode renders each prompt with the model's chat template and
 // streams /v1/completions; native mode sends the tools to /v1/chat/completions. Writes the
@@ -37,7 +39,7 @@ import { withTokenDeadline } from "../src/eval/token-deadline.ts";
 import { getProtocol, listProtocols } from "toolcall-middleware/protocols/registry.ts";
 
 const USAGE =
-  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>] [--parallel <llama-server slots; default 1>] [--port <llama-server port>] [--resume]";
+  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>] [--parallel <llama-server slots; default 1>] [--port <llama-server port>] [--resume] [--no-logs <verdicts only: no step log per case>]";
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -94,6 +96,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
         parallel: { type: "string" },
         port: { type: "string" },
         resume: { type: "boolean" },
+        "no-logs": { type: "boolean" },
       },
       strict: true,
       allowPositionals: false,
@@ -231,7 +234,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
             valuesAsText: valuesAsText.get(job.protocol) ?? false,
           });
           // The step's log goes into the file with its verdict: the case opens in the debugger.
-          return run ? { ...run.result, ...caseLogOf(run.events) } : undefined;
+          return run ? { ...run.result, ...(options["no-logs"] ? {} : caseLogOf(run.events)) } : undefined;
         } catch (error) {
           return failedResult(job, error instanceof Error ? error.message : String(error));
         }
