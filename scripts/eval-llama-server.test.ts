@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { readCaseLog } from "../src/eval/case-log.ts";
 import type { ResultsFile } from "../src/eval/results-file.ts";
 import { runEvalCommand } from "./eval.ts";
 import { manifestModel, realModelsForTests } from "./real-models/llama-server-process.ts";
@@ -50,6 +51,14 @@ describe.skipIf(missing !== undefined)("npm run eval -- --llama-server", () => {
     expect(run.file.run!.llamaCpp!.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(run.stderr).toContain("SmolLM2-135M-Instruct.Q4_1.gguf (template chatml)");
     expectAllRan(run.file, "prompt", "xml");
+    // Each case keeps its step's log, with the tokens' probabilities llama-server reported.
+    for (const result of run.file.results) {
+      const events = readCaseLog(result.log!);
+      expect(events.find((event) => event.type === "step-start")).toMatchObject({ template: "chatml", probabilities: { topK: 5 } });
+      const tokens = events.flatMap((event) => (event.type === "output-delta" ? (event.tokens ?? []) : []));
+      expect(tokens.length).toBeGreaterThan(0);
+      expect(tokens.every((token) => token.p >= 0 && token.p <= 1 && (token.top?.length ?? 0) > 0)).toBe(true);
+    }
   });
 
   it("SmolLM2, native mode: llama.cpp's own template and tool-call parser", { timeout: 300_000 }, async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evalAnswerer, type EvalBehaviour } from "../e2e/openai-server/eval-replies.ts";
 import { startOpenAiTestServer, type OpenAiTestServer } from "../e2e/openai-server/server.ts";
 import { bfclCategory, bfclFile } from "../src/eval/bfcl-fixtures.test-helper.ts";
+import { readCaseLog } from "../src/eval/case-log.ts";
 import type { ResultsFile } from "../src/eval/results-file.ts";
 import { runEvalCommand } from "./eval.ts";
 
@@ -58,10 +59,20 @@ describe("npm run eval", () => {
     expect(prompts).toHaveLength(6);
     expect(prompts.every((p) => p.startsWith("<|im_start|>system"))).toBe(true);
     expect(prompts.some((p) => p.includes("math.factorial"))).toBe(true);
+    // Each case keeps its step's log: the prompt the server was sent, and the calls it scored.
+    for (const result of results) {
+      const events = readCaseLog(result.log!);
+      const stepStart = events.find((event) => event.type === "step-start");
+      expect(stepStart?.type === "step-start" && prompts.includes(stepStart.prompt)).toBe(true);
+      const calls = events.flatMap((event) => (event.type === "parse" && event.event.type === "tool-call-end" ? [{ name: event.event.call.name, arguments: event.event.call.arguments }] : []));
+      expect(calls).toEqual(result.calls);
+    }
     expect(run.stdout).toMatch(/^protocol\s+simple_python\s+all/);
     expect(run.stdout).toMatch(/\nhermes\s+67% \[\d+%–\d+%\] strict 33% n=3/);
     expect(run.stdout).toMatch(/\nxml\s+67%/);
     expect(run.stderr).toMatch(/eval: 6\/6 {2}pass 66\.7%/);
+    // The file's size and how many cases kept their log.
+    expect(run.stderr).toMatch(/eval: results written to .+\.json \([\d.]+ KB; 6 of 6 cases with their step's log\)/);
   });
 
   it("native mode: tools go to chat completions with _ for dots, calls are mapped back; irrelevance passes on no call", async () => {
@@ -167,6 +178,7 @@ describe("npm run eval", () => {
     expect(await runEvalCommand([...args, "--limit", "2"], io)).toBe(0);
     const first = JSON.parse(readFileSync(out, "utf8")) as ResultsFile;
     expect(first.results).toHaveLength(4);
+    expect(first.results.every((r) => r.log !== undefined)).toBe(true);
     server.requests.length = 0;
     let stderr = "";
     expect(await runEvalCommand([...args, "--limit", "3", "--resume"], { stdout: () => undefined, stderr: (t) => (stderr += t) })).toBe(0);
@@ -177,6 +189,7 @@ describe("npm run eval", () => {
     expect(prompts).toHaveLength(2);
     const second = JSON.parse(readFileSync(out, "utf8")) as ResultsFile;
     expect(second.results.map((r) => `${r.protocol} ${r.id}`).sort()).toEqual(["hermes simple_python_0", "hermes simple_python_1", "hermes simple_python_2", "xml simple_python_0", "xml simple_python_1", "xml simple_python_2"]);
+    // Kept as they were, their logs included.
     expect(second.results.slice(0, 4)).toEqual(first.results);
     expect(second.run!.date).toBe(first.run!.date);
     expect(second.summary).toContainEqual(expect.objectContaining({ protocol: "xml", category: "simple_python", n: 3 }));
@@ -212,6 +225,14 @@ describe("npm run eval", () => {
     expect(sent).toHaveLength(2);
     expect(sent.some((p) => p.includes("calculate_triangle_area"))).toBe(false);
     expect((JSON.parse(readFileSync(out, "utf8")) as ResultsFile).results.map((r) => r.id)).toEqual(["simple_python_0", "simple_python_1", "simple_python_2"]);
+  });
+
+  it("--no-logs writes verdicts only", async () => {
+    const run = await command([...base(), "--mode", "prompt", "--suite", "simple_python", "--limit", "2", "--no-logs"]);
+    expect(run.code).toBe(0);
+    expect(run.file!.results).toHaveLength(2);
+    expect(run.file!.results.some((r) => "log" in r || "logOmitted" in r)).toBe(false);
+    expect(run.stderr).toMatch(/\(\d+\.\d KB; 0 of 2 cases with their step's log\)/);
   });
 
   it("--parallel and --port without --llama-server are usage errors", async () => {

@@ -1,20 +1,24 @@
 // `npm run --silent eval -- --base-url <URL ending in /v1> --model <id> --mode prompt|native
 //   [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category>
 //   [--answers <possible_answer file>] --out <results.json> [--limit N] [--concurrency N]
-//   [--template <family>] [--idle-timeout <seconds>] [--resume]`
+//   [--template <family>] [--idle-timeout <seconds>] [--resume] [--no-logs]`
 // or, instead of --base-url and --model, `--llama-server <model id of models/models.json>
 // [--parallel N] [--port P]`: the command starts llama.cpp's llama-server with that model on
 // 127.0.0.1 itself (`npm run models` and `npm run llama-server` first), with N slots (and N cases
 // sent at once unless --concurrency says otherwise), and stops it when done.
 // The results file is rewritten after every finished case, so a stopped or killed run loses only
 // the cases in flight; `--resume` reads it back and runs only the cases it does not hold yet.
+// Each case keeps its step's event log (prompt, raw output and token probabilities, parse events)
+// in the file, so it opens in the Evaluate view's debugger (src/eval/case-log.ts); `--no-logs`
+// writes verdicts only (a large run: about 40 KB a case at 256 tokens with their probabilities,
+// and the file is rewritten after every case).
 // Runs BFCL-style cases against an OpenAI-compatible server with the lab's own suites, scorer and
 // middleware (src/eval/): prompt mode renders each prompt with the model's chat template and
 // streams /v1/completions; native mode sends the tools to /v1/chat/completions. Writes the
 // results file, shows a progress line on stderr while it runs and prints the matrix at the end.
 // A case that fails to run is recorded as failed with its reason, and the run goes on.
 import { setMaxListeners } from "node:events";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -26,7 +30,8 @@ import { ServerFailure } from "../src/engine/openai/server-failure.ts";
 import { inferServerTemplate, serverChatTemplate, serverTemplateNames, type ServerTemplateName } from "toolcall-middleware/families/server-templates.ts";
 import { BUILTIN_CATEGORIES, isBuiltinCategory, loadBuiltinSuite, sampleCases } from "../src/eval/builtin-suite.ts";
 import { matrixTable } from "../src/eval/matrix-table.ts";
-import { readResultsFile, readRunInfo, toResultsFile, type RunInfo } from "../src/eval/results-file.ts";
+import { caseLogOf } from "../src/eval/case-log.ts";
+import { readResultsFile, readRunInfo, resultsFileText, toResultsFile, type RunInfo } from "../src/eval/results-file.ts";
 import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from "../src/eval/run-case.ts";
 import { jobKey, planJobs, runJobs } from "../src/eval/run-matrix.ts";
 import { categoryOf, importBfclSuite, type EvalCase } from "../src/eval/suite.ts";
@@ -34,7 +39,7 @@ import { withTokenDeadline } from "../src/eval/token-deadline.ts";
 import { getProtocol, listProtocols } from "toolcall-middleware/protocols/registry.ts";
 
 const USAGE =
-  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>] [--parallel <llama-server slots; default 1>] [--port <llama-server port>] [--resume]";
+  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>] [--parallel <llama-server slots; default 1>] [--port <llama-server port>] [--resume] [--no-logs <verdicts only: no step log per case>]";
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -91,6 +96,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
         parallel: { type: "string" },
         port: { type: "string" },
         resume: { type: "boolean" },
+        "no-logs": { type: "boolean" },
       },
       strict: true,
       allowPositionals: false,
@@ -197,7 +203,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     };
     // Written whole to a side file and renamed: a run killed mid-write leaves the previous file intact.
     const save = () => {
-      writeFileSync(`${out}.partial`, `${JSON.stringify(toResultsFile(results, runInfo()), null, 2)}\n`);
+      writeFileSync(`${out}.partial`, resultsFileText(toResultsFile(results, runInfo())));
       renameSync(`${out}.partial`, out);
     };
     const progress = progressLine(jobs.length - done.size, io);
@@ -227,7 +233,8 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
             signal,
             valuesAsText: valuesAsText.get(job.protocol) ?? false,
           });
-          return run?.result;
+          // The step's log goes into the file with its verdict: the case opens in the debugger.
+          return run ? { ...run.result, ...(options["no-logs"] ? {} : caseLogOf(run.events)) } : undefined;
         } catch (error) {
           return failedResult(job, error instanceof Error ? error.message : String(error));
         }
@@ -248,7 +255,8 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     if (failedToRun.length > 0) io.stderr(`eval: ${failedToRun.length} of ${results.length} cases failed to run; the first: ${failedToRun[0]!.id}: ${failedToRun[0]!.reason}\n`);
     const unconstrained = results.find((r) => r.unconstrained);
     if (unconstrained) io.stderr(`eval: constrained decoding could not be used for some cases: ${unconstrained.unconstrained}\n`);
-    io.stderr(`eval: results written to ${out}\n`);
+    const logged = results.filter((r) => r.log).length;
+    io.stderr(`eval: results written to ${out} (${fileSize(statSync(out).size)}; ${logged} of ${results.length} cases with their step's log)\n`);
     if (controller.signal.aborted) {
       io.stderr(`eval: stopped; ${results.length} of ${jobs.length} cases done (--resume runs the rest).\n`);
       return STOPPED_EXIT_CODE;
@@ -335,6 +343,11 @@ function progressLine(total: number, io: CommandIo): { update: (results: readonl
       if (shownInteractive) io.stderr("\n");
     },
   };
+}
+
+/** A file's size for a person: the logs make results files large enough to watch. */
+function fileSize(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 }
 
 function pct(k: number, n: number): string {

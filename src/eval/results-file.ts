@@ -4,8 +4,12 @@
 // "constrained", "category", "n", "pass", "strictPass"}]} — pass and strictPass in the summary
 // are fractions (0–1) of n. `category` and `repeat` are kept per result so that an imported file
 // can be summarised again. `run` (optional, so older files still import) says where the figures
-// come from: date, machine, model sha256, llama.cpp commit, settings, time taken.
+// come from: date, machine, model sha256, llama.cpp commit, settings, time taken. `log`
+// (optional too) is the case's step as recorded, in the shared-text encoding (case-log.ts), so
+// the case opens in the debugger; `logOmitted` says why a case that ran has none. The file is
+// written with `resultsFileText`: indented, each log on one line.
 import { z } from "zod";
+import { caseLogSchema, type CaseLog } from "./case-log.ts";
 import type { EvalResult } from "./run-case.ts";
 import { summarise, type SummaryRow } from "./summary.ts";
 
@@ -22,6 +26,8 @@ export interface ResultsFileEntry {
   calls: EvalResult["calls"];
   drift?: string[];
   callP?: number | null;
+  log?: CaseLog;
+  logOmitted?: string;
 }
 
 /** Where and how a results file was made: what a reader needs to trust or repeat its figures. */
@@ -47,7 +53,7 @@ export interface ResultsFile {
 export function toResultsFile(results: readonly EvalResult[], run?: RunInfo): ResultsFile {
   return {
     ...(run ? { run } : {}),
-    results: results.map((r) => ({ id: r.id, category: r.category, repeat: r.repeat, protocol: r.protocol, mode: r.mode, constrained: r.constrained, pass: r.pass, strictPass: r.strictPass, reason: r.reason, calls: r.calls, ...(r.drift ? { drift: r.drift } : {}), ...(r.callP !== undefined ? { callP: r.callP } : {}) })),
+    results: results.map((r) => ({ id: r.id, category: r.category, repeat: r.repeat, protocol: r.protocol, mode: r.mode, constrained: r.constrained, pass: r.pass, strictPass: r.strictPass, reason: r.reason, calls: r.calls, ...(r.drift ? { drift: r.drift } : {}), ...(r.callP !== undefined ? { callP: r.callP } : {}), ...(r.log ? { log: r.log } : {}), ...(r.logOmitted !== undefined ? { logOmitted: r.logOmitted } : {}) })),
     summary: summarise(results),
   };
 }
@@ -65,6 +71,8 @@ const entrySchema = z.object({
   calls: z.array(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) })),
   drift: z.array(z.string()).optional(),
   callP: z.number().min(0).max(1).nullable().optional(),
+  log: caseLogSchema.optional(),
+  logOmitted: z.string().optional(),
 });
 const runSchema = z.object({
   date: z.string(),
@@ -76,6 +84,28 @@ const runSchema = z.object({
   casesPerSecond: z.number().nonnegative().optional(),
 });
 const fileSchema = z.object({ run: runSchema.optional(), results: z.array(entrySchema) });
+
+/**
+ * The file's text: indented as JSON.stringify(file, null, 2) writes it (the verdicts read and
+ * diff line by line), but each case's `log` on one line: indented, a log's thousands of small
+ * records (a token, its probabilities, its alternatives) would take a line each, several
+ * times the characters.
+ */
+export function resultsFileText(file: ResultsFile): string {
+  return `${indented(file, "", false)}\n`;
+}
+
+function indented(value: unknown, indent: string, compact: boolean): string {
+  if (compact || value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    return `[\n${value.map((item) => `${inner}${indented(item, inner, false)}`).join(",\n")}\n${indent}]`;
+  }
+  const fields = Object.entries(value as Record<string, unknown>).filter(([, field]) => field !== undefined);
+  if (fields.length === 0) return "{}";
+  return `{\n${fields.map(([key, field]) => `${inner}${JSON.stringify(key)}: ${indented(field, inner, key === "log")}`).join(",\n")}\n${indent}}`;
+}
 
 /** The file's `run` block, or undefined for a file without one (older files, the view's exports). */
 export function readRunInfo(text: string): RunInfo | undefined {

@@ -8,6 +8,7 @@ import { parseAll } from "toolcall-middleware/parser/collect.ts";
 import { formatDrift } from "toolcall-middleware/probabilities/detect-format.ts";
 import { stepDecisionPoint } from "toolcall-middleware/probabilities/step-decision.ts";
 import type { ChatTemplate, Engine, ExecutableTool, GenerationSettings, LoopEvent, Protocol, ToolSpec } from "toolcall-middleware/types.ts";
+import type { CaseLog } from "./case-log.ts";
 import { nativeToolNames } from "./native-names.ts";
 import { scoreCase, type ScoredCall, type StepOutcome } from "./score.ts";
 import type { EvalCase } from "./suite.ts";
@@ -43,6 +44,10 @@ export interface EvalResult {
    * none among those recorded would). Absent where no probabilities were recorded.
    */
   callP?: number | null;
+  /** The step's event log as a results file carries it (set by the command, and on reading a file that has it). */
+  log?: CaseLog;
+  /** Why a results file holds no log for this case though it ran (too long to keep). */
+  logOmitted?: string;
 }
 
 export const NOT_RUN_RESULT = "Not run: an evaluation scores the calls of the first step only.";
