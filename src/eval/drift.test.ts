@@ -51,4 +51,17 @@ describe("format drift in an evaluation", () => {
     expect(back.map((r) => r.drift)).toEqual([drifted!.result.drift, undefined, undefined]);
     expect(back.map((r) => r.callP)).toEqual([null, 0.75, undefined]);
   });
+
+  it("with a pause (the Evaluate view), reads the drift in pieces with turns between them, and finds the same", async () => {
+    const testCase = bfclCase("simple_python_1");
+    const hermes = getProtocol("hermes")!;
+    let pauses = 0;
+    const paced = await runEvalCase({ engine: engineWriting(written("pythonic"), 0.25), mode: "prompt", protocol: hermes, testCase, constrained: false, pause: async () => {
+      pauses += 1;
+    } });
+    const whole = await runEvalCase({ engine: engineWriting(written("pythonic"), 0.25), mode: "prompt", protocol: hermes, testCase, constrained: false });
+    expect(paced!.result.drift).toEqual(whole!.result.drift);
+    expect(paced!.result.drift).toContain("pythonic");
+    expect(pauses).toBeGreaterThan(0);
+  });
 });

@@ -5,7 +5,7 @@
 import { allReservedMarkers } from "toolcall-middleware/protocols/registry.ts";
 import { runToolLoop } from "toolcall-middleware/loop/run-tool-loop.ts";
 import { parseAll } from "toolcall-middleware/parser/collect.ts";
-import { formatDrift } from "toolcall-middleware/probabilities/detect-format.ts";
+import { formatDrift, formatDriftPaced } from "toolcall-middleware/probabilities/detect-format.ts";
 import { stepDecisionPoint } from "toolcall-middleware/probabilities/step-decision.ts";
 import type { ChatTemplate, Engine, ExecutableTool, GenerationSettings, LoopEvent, Protocol, ToolSpec } from "toolcall-middleware/types.ts";
 import type { CaseLog } from "./case-log.ts";
@@ -66,6 +66,12 @@ export interface RunEvalCaseInput {
   runId?: string;
   /** Whether this protocol carries every value as text (its string-to-type coercions are its own reading, not repairs): see readsValuesAsText. */
   valuesAsText?: boolean;
+  /**
+   * Awaited between pieces of the format-drift check, which reads the whole output with every
+   * protocol's parser (a page's turn: on a 1,000,000-character reply that is most of a second).
+   * Without it the check runs at once (`npm run eval`). Same result either way.
+   */
+  pause?: () => Promise<void>;
 }
 
 export interface EvalCaseRun {
@@ -101,6 +107,7 @@ export async function runEvalCase(input: RunEvalCaseInput): Promise<EvalCaseRun 
   const stepStart = events.find((event) => event.type === "step-start");
   const unsupported = input.constrained && stepStart?.type === "step-start" ? stepStart.constraint?.unsupported : undefined;
   const usage = events.findLast((event) => event.type === "usage");
+  const decision = await decisionOf(events, input, runId, verdict.pass, outcome.calls.length, names.tools);
   return {
     events,
     result: {
@@ -116,18 +123,19 @@ export async function runEvalCase(input: RunEvalCaseInput): Promise<EvalCaseRun 
       durationMs: performance.now() - startedAt,
       ...(usage?.type === "usage" && usage.usage.completionTokens !== undefined ? { completionTokens: usage.usage.completionTokens } : {}),
       runId,
-      ...decisionOf(events, input, runId, verdict.pass, outcome.calls.length, names.tools),
+      ...decision,
     },
   };
 }
 
 /** Drift of a failed prompt-mode case without calls, and the decision point's probability of a call. */
-function decisionOf(events: LoopEvent[], input: RunEvalCaseInput, runId: string, pass: boolean, calls: number, tools: readonly ToolSpec[]): Pick<EvalResult, "drift" | "callP"> {
+async function decisionOf(events: LoopEvent[], input: RunEvalCaseInput, runId: string, pass: boolean, calls: number, tools: readonly ToolSpec[]): Promise<Pick<EvalResult, "drift" | "callP">> {
   const stepStart = events.find((event) => event.type === "step-start");
   if (input.mode === "native" || stepStart?.type !== "step-start") return {};
   let output = "";
   for (const event of events) if (event.type === "output-delta" && event.stepId === stepStart.stepId) output += event.text;
-  const drift = !pass && calls === 0 ? formatDrift(output, input.protocol.name, tools).map((f) => f.protocol) : [];
+  const formats = !pass && calls === 0 ? await (input.pause ? formatDriftPaced(output, input.protocol.name, tools, input.pause) : formatDrift(output, input.protocol.name, tools)) : [];
+  const drift = formats.map((f) => f.protocol);
   const point = stepDecisionPoint(events, runId, stepStart.stepId);
   const callP = point.kind === "call" ? point.markerP : point.kind === "no-call" ? (point.callOpener?.p ?? null) : undefined;
   return { ...(drift.length > 0 ? { drift } : {}), ...(callP !== undefined ? { callP } : {}) };

@@ -3,7 +3,7 @@ import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import type { EvalResult } from "../eval/run-case.ts";
 import type { LoopEvent } from "toolcall-middleware/types.ts";
-import { createEvalRepository } from "./eval-db.ts";
+import { createEvalRepository, EVENTS_PER_SLICE } from "./eval-db.ts";
 import { bigReplyLog, recordedLogs } from "./recorded-logs.test-helper.ts";
 
 const result = (id: string, pass: boolean): EvalResult => ({ id, category: "simple_python", protocol: "hermes", mode: "prompt", constrained: false, repeat: 0, pass, strictPass: pass, reason: pass ? "" : "x", calls: [], durationMs: 1, runId: `run-${id}` });
@@ -91,7 +91,7 @@ describe("eval repository (IndexedDB)", () => {
     await repo.saveCase("run", "big", result("simple_python_0", false), many, async () => {
       pauses += 1;
     });
-    expect(pauses).toBe(Math.ceil(many.length / 2_000));
+    expect(pauses).toBe(Math.ceil(many.length / EVENTS_PER_SLICE));
     expect(await createEvalRepository(factory).events("run", "big")).toEqual(many);
     const stored = await new Promise<Record<string, unknown>>((resolve, reject) => {
       const open = factory.open("toolcall-lab-eval");
@@ -104,8 +104,11 @@ describe("eval repository (IndexedDB)", () => {
     expect(stored.events).toBeUndefined();
     expect(stored.eventsJson).toBeUndefined();
     const blobs = stored.eventBlobs as unknown[];
-    expect(blobs).toHaveLength(Math.ceil(many.length / 2_000));
+    expect(blobs).toHaveLength(Math.ceil(many.length / EVENTS_PER_SLICE));
     expect(blobs.every((slice) => slice instanceof Blob)).toBe(true);
+    // Each slice is one piece of bounded work: the records of at most EVENTS_PER_SLICE events.
+    const sizes = await Promise.all((blobs as Blob[]).map(async (slice) => (JSON.parse(await slice.text()) as unknown[]).length));
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(EVENTS_PER_SLICE);
   });
 
   it("reads a case stored as JSON strings (before the blobs)", async () => {

@@ -110,6 +110,37 @@ describe("createChatDeriver", () => {
     }
   });
 
+  it("folds a live run's new events into its turn: the turn equals one derived from scratch, and blocks already made are kept, not made again", () => {
+    // A reply of unfinished calls: each a parse error, 2,000 of them, arriving in batches.
+    const started = toolCallRun("r1", [userA], { end: false }).slice(0, 2);
+    const errors: LoopEvent[] = Array.from({ length: 2_000 }, (_, i): LoopEvent => ({
+      type: "parse",
+      runId: "r1",
+      at: 2_000 + i,
+      stepId: "r1-s1",
+      event: { type: "parse-error", kind: "invalid-json", message: "cut off", raw: "<tool_call>{", span: { start: i * 12, end: i * 12 + 12 } },
+    }));
+    const derive = createChatDeriver();
+    let before: AssistantTurn | undefined;
+    for (let n = 0; n <= errors.length; n += 250) {
+      const log = [...started, ...errors.slice(0, n)];
+      const items = derive(log, "r1");
+      expect(items).toEqual(deriveChat(log, "r1"));
+      const turn = items[1] as AssistantTurn;
+      if (before && before.blocks.length > 0) {
+        expect(turn).not.toBe(before);
+        expect(turn.blocks.length).toBe(before.blocks.length + 250);
+        // What the previous update made is the same objects now (before: every block made again).
+        expect(turn.blocks[0]).toBe(before.blocks[0]);
+        expect(turn.blocks[before.blocks.length - 1]).toBe(before.blocks.at(-1));
+      }
+      before = turn;
+    }
+    // The run ends: its turn is derived once more, finished, as from scratch.
+    const ended = [...started, ...errors, { type: "run-end", runId: "r1", at: 9_999, status: "final", messages: [] } as LoopEvent];
+    expect(derive(ended, null)).toEqual(deriveChat(ended, null));
+  });
+
   it("starts over when given another conversation's log", () => {
     const derive = createChatDeriver();
     derive(toolCallRun("r1", [userA]), null);

@@ -18,7 +18,9 @@ export function ReplayEnded() {
   const realUnavailable = useEngineState(realModel.unavailableReason);
   const protocol = useProtocolChoice((s) => s.protocol);
   const running = useRunState((s) => s.running);
-  const left = useConversation((s) => (s.active && transcript ? replayTurnsLeft(transcript, s.active) : null));
+  // Counted only where the panel may show: the count reads the whole log, and while a run
+  // streams the selector ran on every append (20–50 ms each on a log of 240,000 events).
+  const left = useConversation((s) => (kind === "replay" && !running && s.active && transcript ? replayTurnsLeft(transcript, s.active) : null));
   const notice = useRunState((s) => s.notice);
   const shown = kind === "replay" && transcript !== null && left === 0 && !running;
   const panel = useRef<HTMLElement>(null);

@@ -1,11 +1,12 @@
 // The exact prompt the model read: control tokens as chips, the tool block folded, and on
 // request only what this step added to the previous step's prompt.
-import { memo, useMemo, useState } from "react";
+import { memo, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import type { StepView } from "./build-steps.ts";
 import { CopyButton } from "./CopyButton.tsx";
 import { stepLabel } from "./format.ts";
 import { promptChangesSince, segmentPrompt, type PromptPiece, type Span } from "./prompt-segments.ts";
+import { PROMPT_RUN_CHARS, promptRuns, runText, type PromptRun } from "./prompt-runs.ts";
 import { PromptTokenCounts } from "../tokens/PromptTokenCounts.tsx";
 import { TokensOf, TokenViewToggle } from "../tokens/TokenViewToggle.tsx";
 
@@ -47,6 +48,7 @@ function NativeRequestView({ request }: { request: Record<string, unknown> }) {
 function PromptTextView({ step, previous, controlTokens, toolBlock, note }: PromptViewProps) {
   const [changesOnly, setChangesOnly] = useState(false);
   const [tokens, setTokens] = useState(false);
+  const scroller = useRef<HTMLDivElement>(null);
   const changes = useMemo(
     () => (changesOnly && previous ? promptChangesSince(previous.prompt, step.prompt) : null),
     [changesOnly, previous, step.prompt],
@@ -57,7 +59,9 @@ function PromptTextView({ step, previous, controlTokens, toolBlock, note }: Prom
     // The block's offsets are into the whole prompt; the changes view shows only its tail.
     const shift = changes ? changes.hiddenChars : 0;
     const block = toolBlock && toolBlock.start >= shift ? { start: toolBlock.start - shift, end: toolBlock.end - shift } : null;
-    return <PromptPieces pieces={segmentPrompt(changes ? changes.added : step.prompt, controlTokens, block)} />;
+    const text = changes ? changes.added : step.prompt;
+    const pieces = segmentPrompt(text, controlTokens, block);
+    return text.length > 2 * PROMPT_RUN_CHARS ? <PromptRuns runs={promptRuns(pieces)} scroller={scroller} /> : <PromptPieces pieces={pieces} />;
   }, [changes, step.prompt, controlTokens, toolBlock]);
 
   return (
@@ -87,7 +91,7 @@ function PromptTextView({ step, previous, controlTokens, toolBlock, note }: Prom
           {changes.added.length === 0 && " Nothing was added."}
         </p>
       )}
-      <div className="dbg-panel-body dbg-text" data-testid="prompt-view">
+      <div ref={scroller} className="dbg-panel-body dbg-text" data-testid="prompt-view">
         {step.prompt.length === 0 ? (
           <p className="dbg-empty">This step's prompt is empty.</p>
         ) : tokens ? (
@@ -99,6 +103,42 @@ function PromptTextView({ step, previous, controlTokens, toolBlock, note }: Prom
     </section>
   );
 }
+
+/** Runs drawn with their chips from the start: the top of the prompt, in view when it opens. */
+const RUNS_DRAWN_AT_ONCE = 2;
+/** A run is drawn this far before it scrolls into the panel's view. */
+const DRAW_AHEAD = "1200px 0px";
+
+function PromptRuns({ runs, scroller }: { runs: PromptRun[]; scroller: RefObject<HTMLDivElement | null> }) {
+  return (
+    <>
+      {runs.map((run, index) => (
+        <PromptRunBlock key={run.start} run={run} drawn={index < RUNS_DRAWN_AT_ONCE || run.pieces.some((p) => p.kind === "tools")} scroller={scroller} />
+      ))}
+    </>
+  );
+}
+
+/** One run: its plain text until it comes near the panel's view, then its pieces (chips, bidi marks shown). */
+const PromptRunBlock = memo(function PromptRunBlock({ run, drawn: drawnAtOnce, scroller }: { run: PromptRun; drawn: boolean; scroller: RefObject<HTMLDivElement | null> }) {
+  const [near, setNear] = useState(false);
+  const block = useRef<HTMLDivElement>(null);
+  const drawn = drawnAtOnce || near;
+  useEffect(() => {
+    const element = block.current;
+    if (drawn || !element) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+    }, { root: scroller.current, rootMargin: DRAW_AHEAD });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [drawn, scroller]);
+  return (
+    <div ref={block} className="dbg-prompt-run" data-start={run.start} data-drawn={drawn}>
+      {drawn ? <PromptPieces pieces={run.pieces} /> : runText(run)}
+    </div>
+  );
+});
 
 function PromptPieces({ pieces }: { pieces: PromptPiece[] }) {
   return (

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ParseEvent } from "toolcall-middleware/types.ts";
 import type { StepParseEvent } from "./build-steps.ts";
+import { LONG_LINE_RUN_CHARS } from "./long-lines.ts";
 import { chunkRawOutput, parseEventAt, segmentRawOutput, type RawSegment } from "./raw-output-spans.ts";
 
 const indexed = (events: ParseEvent[]): StepParseEvent[] => events.map((event, index) => ({ index, event }));
@@ -105,5 +106,25 @@ describe("chunkRawOutput", () => {
     expect(chunks.at(-1)!.end).toBe(text.length);
     const kinds = chunks.flatMap((c) => c.segments.map((s) => `${s.kind}:${s.start}-${s.end}`));
     expect(kinds).toContain("tool-call:5000-5000");
+  });
+
+  it("cuts a line of 960,000 characters (80,000 unfinished calls) into runs of at most LONG_LINE_RUN_CHARS, never inside a surrogate pair", () => {
+    const text = `${"<tool_call>{".repeat(80_000)}\n${"😀".repeat(10_000)}`;
+    const segments: RawSegment[] = [
+      { start: 0, end: 960_000, kind: "error", highlighted: false },
+      { start: 960_000, end: text.length, kind: "text", highlighted: false },
+    ];
+    const chunks = chunkRawOutput(text, segments, 4_000);
+    expect(Math.max(...chunks.map((c) => c.end - c.start))).toBeLessThanOrEqual(LONG_LINE_RUN_CHARS);
+    expect(chunks.length).toBeGreaterThanOrEqual(960_000 / LONG_LINE_RUN_CHARS);
+    for (const [i, chunk] of chunks.entries()) {
+      expect(chunk.start).toBe(i === 0 ? 0 : chunks[i - 1]!.end);
+      const code = text.charCodeAt(chunk.end - 1);
+      expect(code >= 0xd800 && code <= 0xdbff).toBe(false);
+      const covered = chunk.segments.filter((s) => s.end > s.start);
+      expect(covered[0]!.start).toBe(chunk.start);
+      expect(covered.at(-1)!.end).toBe(chunk.end);
+    }
+    expect(chunks.at(-1)!.end).toBe(text.length);
   });
 });

@@ -1,6 +1,7 @@
 // What the parser made of each stretch of a step's raw output: the coloured segments the raw
 // output view draws, which parse event a click lands on, and the selected event's highlight.
 import type { ParseEvent, Span } from "toolcall-middleware/types.ts";
+import { cutOutsidePair, LONG_LINE_RUN_CHARS } from "./long-lines.ts";
 import type { StepParseEvent } from "./build-steps.ts";
 
 export type SpanKind = "text" | "reasoning" | "tool-call" | "repaired" | "error";
@@ -125,17 +126,19 @@ export interface RawChunk {
 }
 
 /**
- * Cuts a long raw output into runs of whole lines of about `chars` characters (a line longer
- * than that stays whole), each with its segments clipped to it: the view draws each run as a
- * block of its own that the browser lays out only when it is in view, and redraws only the
- * run that grew. (50,000 lines in one text run took ≈ 90 ms of layout per streamed update.)
+ * Cuts a long raw output into runs of whole lines of about `chars` characters, each with its
+ * segments clipped to it: the view draws each run as a block of its own that the browser lays
+ * out only when it is in view, and redraws only the run that grew. (50,000 lines in one text
+ * run took ≈ 90 ms of layout per streamed update.) A run with no line end within
+ * `longLineChars` ends there, whole surrogate pairs kept.
  */
-export function chunkRawOutput(text: string, segments: readonly RawSegment[], chars: number): RawChunk[] {
+export function chunkRawOutput(text: string, segments: readonly RawSegment[], chars: number, longLineChars = LONG_LINE_RUN_CHARS): RawChunk[] {
   const chunks: RawChunk[] = [];
   let segment = 0;
   for (let start = 0; start < text.length; ) {
     const newline = text.indexOf("\n", start + chars);
-    const end = newline < 0 ? text.length : newline + 1;
+    const lineEnd = newline < 0 ? text.length : newline + 1;
+    const end = lineEnd - start > longLineChars ? Math.max(start + 1, cutOutsidePair(text, start + longLineChars)) : lineEnd;
     const clipped: RawSegment[] = [];
     while (segment < segments.length) {
       const s = segments[segment]!;

@@ -251,6 +251,7 @@ export function createEvaluation(engineStore: EngineStore) {
                   generation: { maxTokens: config.maxTokens, temperature: config.temperature ?? 0 },
                   signal,
                   valuesAsText: valuesAsText.get(job.protocol) ?? false,
+                  pause: createYieldPoint(16),
                 });
               } catch (error) {
                 outcome = { result: failedResult(job, describe(error)), events: [] };

@@ -2,7 +2,8 @@
 // format, plain prose as none, and drift is the protocol in use finding nothing where others do.
 import { describe, expect, it } from "vitest";
 import { protocolsWithSamples } from "../protocols/testing/protocol-samples.ts";
-import { describeDrift, detectFormats, formatDrift, MAX_DETECTED_CALLS } from "./detect-format.ts";
+import { listProtocols } from "../protocols/registry.ts";
+import { describeDrift, detectFormats, detectFormatsPaced, formatDrift, formatDriftPaced, MAX_DETECTED_CALLS, PIECE_CHARS } from "./detect-format.ts";
 
 const tools = [{ name: "get_weather", description: "d", parameters: { type: "object", properties: { city: { type: "string" } } } }];
 const call = { id: "c1", name: "get_weather", arguments: { city: "Paris" } };
@@ -61,5 +62,29 @@ describe("detectFormats with maxChars", () => {
     const hermes = detectFormats(early, tools, { maxChars: 4_096 }).find((f) => f.protocol === "hermes");
     expect(hermes).toMatchObject({ calls: [{ name: "get_weather", valid: true }], more: true });
     expect(detectFormats(early, tools).find((f) => f.protocol === "hermes")?.more).toBeUndefined();
+  });
+});
+
+describe("detectFormatsPaced", () => {
+  // The Evaluate view reads a whole 1,000,000-character reply with every parser on the page's
+  // main thread: it must give the page a turn after every piece, and find what the whole read finds.
+  const prose = "Thinking aloud. ".repeat(5_000);
+  const output = `${prose}<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>[get_weather(city="Paris")]`;
+
+  it("finds what detectFormats finds, pausing after each piece a parser reads", async () => {
+    let pauses = 0;
+    const paced = await detectFormatsPaced(output, tools, async () => {
+      pauses += 1;
+    });
+    expect(paced).toEqual(detectFormats(output, tools));
+    expect(paced.map((f) => f.protocol)).toContain("hermes");
+    // Every parser reads the whole output here (fewer calls than it stops at), one piece between pauses.
+    expect(pauses).toBe(listProtocols().length * Math.ceil(output.length / PIECE_CHARS));
+  });
+
+  it("gives the drift formatDrift gives", async () => {
+    const pause = () => Promise.resolve();
+    expect(await formatDriftPaced(output, "llama3-json", tools, pause)).toEqual(formatDrift(output, "llama3-json", tools));
+    expect(await formatDriftPaced(output, "hermes", tools, pause)).toEqual([]);
   });
 });

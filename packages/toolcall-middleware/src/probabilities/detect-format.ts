@@ -24,7 +24,7 @@ export interface DetectedFormat {
 /** Calls enough to name a format and show what it found; a parser that reached them reads no further. */
 export const MAX_DETECTED_CALLS = 20;
 /** The output is given to each parser in pieces this long, so one that has found enough stops early. */
-const PIECE_CHARS = 4096;
+export const PIECE_CHARS = 4096;
 
 export interface DetectOptions {
   /**
@@ -40,6 +40,25 @@ export interface DetectOptions {
  * about), marked not valid.
  */
 export function detectFormats(output: string, tools: readonly ToolSpec[] = [], options: DetectOptions = {}): DetectedFormat[] {
+  const reading = readFormats(output, tools, options);
+  for (let step = reading.next(); ; step = reading.next()) if (step.done) return step.value;
+}
+
+/**
+ * `detectFormats` with `pause` awaited after each piece a parser reads: on a huge output (the
+ * Evaluate view's 1,000,000-character replies, read by every protocol) the page gets turns, and
+ * no task reads more than a piece per parser. Same result as `detectFormats`.
+ */
+export async function detectFormatsPaced(output: string, tools: readonly ToolSpec[], pause: () => Promise<void>, options: DetectOptions = {}): Promise<DetectedFormat[]> {
+  const reading = readFormats(output, tools, options);
+  for (let step = reading.next(); ; step = reading.next()) {
+    if (step.done) return step.value;
+    await pause();
+  }
+}
+
+/** The reading itself, one yield after each piece given to a parser (the drivers above decide what a yield is). */
+function* readFormats(output: string, tools: readonly ToolSpec[], options: DetectOptions): Generator<void, DetectedFormat[]> {
   const readable = Math.min(output.length, options.maxChars ?? output.length);
   const found: DetectedFormat[] = [];
   for (const protocol of listProtocols()) {
@@ -52,7 +71,10 @@ export function detectFormats(output: string, tools: readonly ToolSpec[] = [], o
       }
     };
     let at = 0;
-    for (; at < readable && calls.length < MAX_DETECTED_CALLS; at += PIECE_CHARS) take(parser.push(output.slice(at, at + PIECE_CHARS)));
+    for (; at < readable && calls.length < MAX_DETECTED_CALLS; at += PIECE_CHARS) {
+      take(parser.push(output.slice(at, at + PIECE_CHARS)));
+      yield;
+    }
     const more = at < output.length;
     // A parser stopped before the end is not ended: what it holds is not the output's end.
     if (!more && at >= output.length) take(parser.end());
@@ -66,9 +88,16 @@ export function detectFormats(output: string, tools: readonly ToolSpec[] = [], o
  * others (empty when the protocol in use found a call, or nobody did).
  */
 export function formatDrift(output: string, protocolInUse: string, tools: readonly ToolSpec[] = [], options: DetectOptions = {}): DetectedFormat[] {
-  const formats = detectFormats(output, tools, options);
-  if (formats.some((f) => f.protocol === protocolInUse)) return [];
-  return formats;
+  return driftAmong(detectFormats(output, tools, options), protocolInUse);
+}
+
+/** `formatDrift` read with `detectFormatsPaced`: the page gets a turn (`pause`) after each piece. */
+export async function formatDriftPaced(output: string, protocolInUse: string, tools: readonly ToolSpec[], pause: () => Promise<void>, options: DetectOptions = {}): Promise<DetectedFormat[]> {
+  return driftAmong(await detectFormatsPaced(output, tools, pause, options), protocolInUse);
+}
+
+function driftAmong(formats: DetectedFormat[], protocolInUse: string): DetectedFormat[] {
+  return formats.some((f) => f.protocol === protocolInUse) ? [] : formats;
 }
 
 /** "the model wrote calls in the llama3-json format" (or in several). */

@@ -1,0 +1,12 @@
+// Where a drawn run of text ends when no line end comes: the debugger's long texts (a prompt, a
+// raw output) are drawn in blocks the browser lays out only when in view, and a line of a
+// million characters (a reply of 80,000 unfinished calls) must not be one block: laying it out
+// (a click's scrollIntoView, a list reading its height) took 0.4–2.6 s at once.
+
+/** A run with no line end in this many characters ends there (the next starts on a row of its own). */
+export const LONG_LINE_RUN_CHARS = 16_000;
+
+/** `at`, or one less where `at` would split a surrogate pair of `text`. */
+export function cutOutsidePair(text: string, at: number): number {
+  return at > 0 && at < text.length && /[\uD800-\uDBFF]/.test(text.charAt(at - 1)) ? at - 1 : at;
+}
