@@ -70,7 +70,7 @@ export async function runDetectFormatBenchmark(): Promise<void> {
   // A 2,000-token reply recorded with and without its tokens' top-5 alternatives (issue #31: ≤ 3x).
   const size = (log: LoopEvent[]) => JSON.stringify(encodeEventLog(log)).length;
   const without = size(syntheticTokenLog(null));
-  for (const kind of ["simple", "server-like"] as const) {
+  for (const kind of ["simple", "server-like", "server-exact"] as const) {
     const log = syntheticTokenLog(kind);
     const withTokens = size(log);
     const asRecorded = JSON.stringify(log).length;
