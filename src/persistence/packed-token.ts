@@ -1,7 +1,7 @@
 // One token's probabilities packed into a string, the shared-text codec's shortest form for a
 // token (shared-text-tokens.ts has the array form it falls back to). A string of numbers, each a
-// varint of 5-bit groups (a character of `MORE` for each group but the last, one of `LAST` for
-// the last), with the texts of new alternatives written in place after their length:
+// varint (digits of `MORE`, base 29, then one of `LAST`, base 64: below 64 one character, below
+// 1,856 two), with the texts of new alternatives written in place after their length:
 //   [t] h P alternative…
 //   t: the token's text as the next t characters of the delta (left out where the token is the
 //      delta's only one and spells it);
@@ -12,19 +12,16 @@
 //   alternative: 0 — the token itself again; 1 + 2d — the step's d-th most recent alternative,
 //      then P; 2 + 2x — a new one with id x − 1 (none at 0), then its text's length, the text,
 //      and P;
-//   P: 2d — the step's d-th most recently noted probability; 2q + 1 — the probability m·10^e
-//      with three significant digits (m 100…999) as q = 1 + (m − 100) + 900·(−2 − e), 0 as q = 0.
+//   P: a probability: below 32 the step's d-th most recently noted one; then, in two
+//      characters, the decimal code q of a probability of three significant digits down to
+//      about 0.01 (see decimalCode); beyond, farther references and smaller probabilities
+//      alternate (probabilityCode).
 // "Most recent" counts back from the end of the step's tables as they stood before the token:
 // a token is noted whole after it is read, in the order noteTokens walks it, so writer and
 // reader, and logs in the older forms, keep the same tables. Only what the form holds exactly
 // is packed — a probability of three significant digits (recorded-precision.ts), ids ≥ 0,
 // texts the delta spells — and the writer checks its own output decodes to the very token.
 import type { TokenProbability } from "toolcall-middleware/types.ts";
-
-const LAST = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef";
-const MORE = "ghijklmnopqrstuvwxyz0123456789-_";
-/** Groups a varint may have: 8 × 5 bits, well within a safe integer. */
-const MAX_GROUPS = 8;
 
 /** The tables a packed token refers to: the step's distinct alternatives and probabilities, oldest first. */
 export interface PackTables {
@@ -38,29 +35,55 @@ export interface PackTables {
 
 export class PackedTokenError extends Error {}
 
+/** A varint's last digit: 64 values. */
+const LAST = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/** Its digits before the last: 29 values (JSON writes none of these with an escape). */
+const MORE = "!#$%&'()*+,./:;<=>?@[]^`{|}~ ";
+/** Digits a varint may have: well within a safe integer. */
+const MAX_GROUPS = 8;
+/** P codes below this are the probability that many back in the step's table. */
+const NEAR_REFERENCES = 32;
+/** Two-digit P codes hold this many decimal codes after the near references (p down to about 0.01). */
+const NEAR_LITERALS = LAST.length * MORE.length - NEAR_REFERENCES;
+
 function varint(value: number): string {
-  let out = LAST[value % 32]!;
-  for (let v = Math.floor(value / 32); v > 0; v = Math.floor(v / 32)) out = MORE[v % 32]! + out;
+  let out = LAST[value % LAST.length]!;
+  for (let v = Math.floor(value / LAST.length); v > 0; v = Math.floor(v / MORE.length)) out = MORE[v % MORE.length]! + out;
   return out;
 }
 
-/** The decimal code of a probability with at most three significant digits in [0, 1], or undefined. */
+/**
+ * The decimal code of a probability with at most three significant digits in [0, 1], or
+ * undefined: 0 for 0, 1 for 1, 2 + (m − 100) + 900·(−3 − e) for m·10^e (m 100…999, e ≤ −3).
+ */
 function decimalCode(p: number): number | undefined {
   if (p === 0 && Object.is(p, 0)) return 0;
-  if (!(p > 0 && p <= 1)) return undefined;
-  const match = /^(\d)\.(\d\d)e([+-]\d+)$/.exec(p.toExponential(2));
+  if (p === 1) return 1;
+  if (!(p > 0 && p < 1)) return undefined;
+  const match = /^(\d)\.(\d\d)e-(\d+)$/.exec(p.toExponential(2));
   if (!match) return undefined;
-  const m = Number(match[1]! + match[2]!);
-  const e = Number(match[3]) - 2;
-  if (!Object.is(fromDecimalCode(1 + (m - 100) + 900 * (-2 - e)), p)) return undefined;
-  return 1 + (m - 100) + 900 * (-2 - e);
+  const q = 2 + (Number(match[1]! + match[2]!) - 100) + 900 * (Number(match[3]) - 1);
+  return Object.is(fromDecimalCode(q), p) ? q : undefined;
 }
 
 function fromDecimalCode(q: number): number {
-  if (q === 0) return 0;
-  const m = ((q - 1) % 900) + 100;
-  const e = -2 - Math.floor((q - 1) / 900);
+  if (q <= 1) return q;
+  const m = ((q - 2) % 900) + 100;
+  const e = -3 - Math.floor((q - 2) / 900);
   return Number(`${m}e${e}`);
+}
+
+/** A P code: a reference `d` back, or a decimal code `q` (near ones take two digits, see above). */
+function probabilityCode(kind: "reference" | "literal", n: number): number {
+  if (kind === "reference") return n < NEAR_REFERENCES ? n : NEAR_REFERENCES + NEAR_LITERALS + 2 * (n - NEAR_REFERENCES);
+  return n < NEAR_LITERALS ? NEAR_REFERENCES + n : NEAR_REFERENCES + NEAR_LITERALS + 2 * (n - NEAR_LITERALS) + 1;
+}
+
+function fromProbabilityCode(v: number): { kind: "reference" | "literal"; n: number } {
+  if (v < NEAR_REFERENCES) return { kind: "reference", n: v };
+  if (v < NEAR_REFERENCES + NEAR_LITERALS) return { kind: "literal", n: v - NEAR_REFERENCES };
+  const far = v - NEAR_REFERENCES - NEAR_LITERALS;
+  return far % 2 === 0 ? { kind: "reference", n: NEAR_REFERENCES + far / 2 } : { kind: "literal", n: NEAR_LITERALS + (far - 1) / 2 };
 }
 
 /** Writes `token` packed, or undefined where the form cannot hold it exactly. */
@@ -72,9 +95,9 @@ export function packToken(tables: PackTables, token: TokenProbability, spelled: 
   const idCode = (id: number | undefined) => (id === undefined ? 0 : id + 1);
   const probability = (p: number): string | undefined => {
     const q = decimalCode(p);
-    const literal = q === undefined ? undefined : varint(2 * q + 1);
+    const literal = q === undefined ? undefined : varint(probabilityCode("literal", q));
     const n = tables.numberRef(p);
-    const reference = n === undefined ? undefined : varint(2 * (tables.numbers.length - 1 - n));
+    const reference = n === undefined ? undefined : varint(probabilityCode("reference", tables.numbers.length - 1 - n));
     if (literal === undefined) return reference;
     return reference !== undefined && reference.length < literal.length ? reference : literal;
   };
@@ -118,10 +141,10 @@ export function unpackToken(tables: PackTables, packed: string, delta: { text: s
       if (at >= packed.length) return fail(`${what} is missing`);
       const c = packed[at++]!;
       const last = LAST.indexOf(c);
-      if (last >= 0) return value * 32 + last;
+      if (last >= 0) return value * LAST.length + last;
       const more = MORE.indexOf(c);
       if (more < 0) return fail(`${what} has a character that is no digit`);
-      value = value * 32 + more;
+      value = value * MORE.length + more;
     }
     return fail(`${what} is too long a number`);
   };
@@ -132,12 +155,9 @@ export function unpackToken(tables: PackTables, packed: string, delta: { text: s
     return a;
   };
   const probability = (label: string): number => {
-    const v = next(label);
-    if (v % 2 === 1) {
-      const p = fromDecimalCode((v - 1) / 2);
-      return p <= 1 ? p : fail(`${label} is above 1`);
-    }
-    const d = v / 2;
+    const code = fromProbabilityCode(next(label));
+    if (code.kind === "literal") return fromDecimalCode(code.n);
+    const d = code.n;
     if (d >= tables.numbers.length) fail(`${label} refers to the probability ${d} back, but the step has ${tables.numbers.length}`);
     return tables.numbers[tables.numbers.length - 1 - d]!;
   };

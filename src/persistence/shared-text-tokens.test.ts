@@ -142,14 +142,14 @@ describe("token probabilities in the shared-text codec", () => {
     const stream = encoded[2] as { items: unknown[][] };
     expect(typeof stream.items[1]![2]).toBe("string");
     const cases: [unknown, RegExp][] = [
-      // h = 1 + 2·40: the first alternative 40 back; the step has fewer.
-      ["iRA", /token 0: its first alternative refers to the alternative 40 back, but the step has \d+ \(at character 2 of the packed token\)/],
-      // h = 2 (new, no id), then a p 40 back.
-      ["CiQ", /token 0: its p refers to the probability 40 back, but the step has \d+/],
+      // h = 1 + 2·40 = 81 = 1·64 + 17: the first alternative 40 back; the step has fewer.
+      ["#RA", /token 0: its first alternative refers to the alternative 40 back, but the step has \d+ \(at character 2 of the packed token\)/],
+      // h = 2 (new, no id), then a p 40 back: code 32 + 1,824 + 2·8 = 1,872 = (1·29 + 0)·64 + 16.
+      ["C#!Q", /token 0: its p refers to the probability 40 back, but the step has \d+/],
       ["C", /token 0: its p is missing/],
-      ["CB!", /token 0: alternative 1 has a character that is no digit/],
+      ["CBé", /token 0: alternative 1 has a character that is no digit/],
       ["CBEZab", /token 0: alternative 1's text is 25 characters, but the packed token has 2 left/],
-      ["CBEgggggggggA", /token 0: alternative 1's text length is too long a number/],
+      ["CBE!!!!!!!!!A", /token 0: alternative 1's text length is too long a number/],
       [["Z"], /token 0: its text is the next 25 characters of the delta, which has 3 left/],
     ];
     for (const [tokens, message] of cases) {
