@@ -94,8 +94,8 @@ describe("token probabilities in the shared-text codec", () => {
     }
   });
 
-  it("reads a log written before the compact encoding, and one a writer continued after it", () => {
-    const events = syntheticTokenLog("server-like", 60);
+  it.each(["server-like", "server-exact"] as const)("reads a log written before the compact encoding, and one a writer continued after it (%s probabilities)", (kind) => {
+    const events = syntheticTokenLog(kind, 60);
     // The earlier codec wrote a delta with tokens as the event itself, each its own record.
     const old = events.map((event) => JSON.parse(JSON.stringify(event)) as unknown);
     const issues: DecodeIssue[] = [];
