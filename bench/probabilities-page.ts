@@ -14,6 +14,45 @@ import { build, withBuiltApp } from "./ui-perf.ts";
 const MODEL = "smollm2-135m-instruct-q4_1";
 const PROMPT = "Write a short story about a lighthouse keeper.";
 
+/** Chromium processes under this one. */
+function chromiumPids(): number[] {
+  const parent = new Map<number, number>();
+  const chromium: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      if (/chrom/i.test(readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0")[0] ?? "")) chromium.push(Number(entry));
+    } catch {
+      // A process that ended while we looked.
+    }
+  }
+  const mine = (pid: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  return chromium.filter(mine);
+}
+
+/** CPU time (ms) of Chromium's threads by name (the page's main thread, its workers, …). */
+function cpuByThread(): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const pid of chromiumPids()) {
+    try {
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+        const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        byName.set(name, (byName.get(name) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+      }
+    } catch {
+      // A process or thread that ended while we looked.
+    }
+  }
+  return byName;
+}
+
 /** CPU time (ms) of every Chromium process under this one. */
 function chromiumCpuMs(): number {
   const parent = new Map<number, number>();
@@ -54,9 +93,10 @@ async function loaded(browser: Browser, base: string, topProbabilities: number):
 }
 
 /** Sends the prompt in a new conversation; the CPU time it took and the step's decode figure. */
-async function reply(page: Page): Promise<{ cpuMs: number; decode: number; probabilities: boolean }> {
+async function reply(page: Page): Promise<{ cpuMs: number; decode: number; probabilities: boolean; threads: Map<string, number> }> {
   await page.getByTestId("new-conversation").click();
   const before = chromiumCpuMs();
+  const threadsBefore = cpuByThread();
   await page.getByTestId("chat-input").fill(PROMPT);
   await page.getByTestId("chat-input").press("Enter");
   const message = page.getByTestId("message-assistant").first();
@@ -67,10 +107,11 @@ async function reply(page: Page): Promise<{ cpuMs: number; decode: number; proba
     await page.waitForTimeout(100);
   }
   const cpuMs = chromiumCpuMs() - before;
+  const threads = new Map([...cpuByThread()].map(([name, ms]) => [name, ms - (threadsBefore.get(name) ?? 0)]));
   await page.getByTestId("step-item").last().click();
   const speed = (await page.getByTestId("step-speed").textContent({ timeout: 60_000 })) ?? "";
   const probabilities = (await page.getByTestId("probabilities-toggle").count()) > 0;
-  return { cpuMs, decode: Number(/decode ([\d.]+) tok\/s/.exec(speed)?.[1] ?? NaN), probabilities };
+  return { cpuMs, decode: Number(/decode ([\d.]+) tok\/s/.exec(speed)?.[1] ?? NaN), probabilities, threads };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -80,6 +121,7 @@ export async function runProbabilitiesPageBenchmark(rounds = Number(process.env.
   await withBuiltApp(async (browser, base) => {
     const pages = { 0: await loaded(browser, base, 0), 5: await loaded(browser, base, 5) };
     const figures: Record<0 | 5, { cpuMs: number[]; decode: number[] }> = { 0: { cpuMs: [], decode: [] }, 5: { cpuMs: [], decode: [] } };
+    const threadTotals: Record<0 | 5, Map<string, number>> = { 0: new Map(), 5: new Map() };
     await reply(pages[0]);
     await reply(pages[5]);
     const load = loadavg()[0]!;
@@ -89,6 +131,7 @@ export async function runProbabilitiesPageBenchmark(rounds = Number(process.env.
         if (r.probabilities !== (n === 5)) throw new Error(`the page asked for ${n} alternatives, but its step ${r.probabilities ? "has" : "has no"} probabilities`);
         figures[n].cpuMs.push(r.cpuMs);
         figures[n].decode.push(r.decode);
+        for (const [name, ms] of r.threads) threadTotals[n].set(name, (threadTotals[n].get(name) ?? 0) + ms);
       }
       console.log(`  round ${i + 1}: ${figures[0].cpuMs.at(-1)!.toFixed(0)} / ${figures[5].cpuMs.at(-1)!.toFixed(0)} CPU ms per reply, decode ${figures[0].decode.at(-1)} / ${figures[5].decode.at(-1)} tok/s (without / with top 5)`);
     }
@@ -97,6 +140,12 @@ export async function runProbabilitiesPageBenchmark(rounds = Number(process.env.
     console.log(`\nIn the page (CPU engine, wllama), SmolLM2 135M, 1 thread, the same greedy reply (≤ 64 tokens), median of ${rounds}, load average ${load.toFixed(2)} → ${loadavg()[0]!.toFixed(2)} (goal: top 5 costs ≤ 10%)`);
     console.log(`  Chromium CPU per reply: ${cpu0.toFixed(0)} ms without probabilities, ${cpu5.toFixed(0)} ms with top 5 (${(((cpu5 - cpu0) / cpu0) * 100).toFixed(1)}% more)`);
     console.log(`  llama.cpp's decode rate (wall): ${rate0.toFixed(1)} tok/s without, ${rate5.toFixed(1)} with top 5 (${(((rate0 - rate5) / rate0) * 100).toFixed(1)}% slower)`);
+    // Where the difference goes: CPU per reply of Chromium's threads by name, the largest first.
+    const names = [...new Set([...threadTotals[0].keys(), ...threadTotals[5].keys()])].sort((a, b) => (threadTotals[5].get(b) ?? 0) - (threadTotals[5].get(a) ?? 0));
+    for (const name of names.slice(0, 6)) {
+      const [a, b] = [(threadTotals[0].get(name) ?? 0) / rounds, (threadTotals[5].get(name) ?? 0) / rounds];
+      console.log(`    thread ${name.padEnd(18)} ${a.toFixed(0).padStart(6)} ms without, ${b.toFixed(0).padStart(6)} ms with top 5 per reply`);
+    }
   });
 }
 
