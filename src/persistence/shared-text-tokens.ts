@@ -1,7 +1,9 @@
 // A delta's token probabilities as the shared-text codec writes them. Written as recorded, each
 // token with its top 5 alternatives took about 330 characters ({text, p, id} six times) for
-// about 4 characters of output: an exported log with them was 27 times the size without. Here a
-// token is one array,
+// about 4 characters of output: an exported log with them was 27 times the size without. A
+// token whose probabilities are as the loop records them now (three significant digits) is
+// packed into one string (packed-token.ts, about 20 characters); any other — exact doubles of
+// an older recording — is one array,
 //   [t, p, id, alternative…]   each alternative either  −1  or  a, p
 // t: the token's text: a whole number n for the next n characters of the delta's text (the
 //    tokens of a delta usually spell it), else the text as a string;
