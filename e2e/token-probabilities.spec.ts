@@ -58,6 +58,9 @@ test("the decision point, the alternatives of a token, and forcing one as a bran
   await expect(alternatives).toHaveCount(3);
   await expect(alternatives.nth(2)).toContainText("<tool_call>");
   await expect(alternatives.nth(2)).toContainText("0.04");
+  // The recorded number itself (three significant digits), not the server's exp(log 0.04) = 0.04000000000000001.
+  await expect(alternatives.nth(1).getByTestId("tp-alternative-p")).toHaveAttribute("title", "p = 0.1, as recorded");
+  await expect(alternatives.nth(2).getByTestId("tp-alternative-p")).toHaveAttribute("title", "p = 0.04, as recorded");
 
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });

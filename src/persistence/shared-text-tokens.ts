@@ -1,7 +1,9 @@
 // A delta's token probabilities as the shared-text codec writes them. Written as recorded, each
 // token with its top 5 alternatives took about 330 characters ({text, p, id} six times) for
-// about 4 characters of output: an exported log with them was 27 times the size without. Here a
-// token is one array,
+// about 4 characters of output: an exported log with them was 27 times the size without. A
+// token whose probabilities are as the loop records them now (three significant digits) is
+// packed into one string (packed-token.ts, about 20 characters); any other — exact doubles of
+// an older recording — is one array,
 //   [t, p, id, alternative…]   each alternative either  −1  or  a, p
 // t: the token's text: a whole number n for the next n characters of the delta's text (the
 //    tokens of a delta usually spell it), else the text as a string;
@@ -20,6 +22,7 @@
 // events themselves (`noteTokens`), however those were written, so a log written before this
 // encoding, or partly in it, reads the same.
 import type { TokenAlternative, TokenProbability } from "toolcall-middleware/types.ts";
+import { PackedTokenError, packToken, unpackToken } from "./packed-token.ts";
 
 /** Why a compact token cannot be read; the message names the token and the part. */
 export class TokenCodeError extends Error {}
@@ -101,10 +104,31 @@ export function noteTokens(tables: StepTokenTables, tokens: unknown): void {
   }
 }
 
+function sameAlternative(a: TokenAlternative, b: TokenAlternative): boolean {
+  return a.text === b.text && Object.is(a.p, b.p) && "id" in a === "id" in b && a.id === b.id;
+}
+
+function sameToken(a: TokenProbability, b: TokenProbability): boolean {
+  return sameAlternative(a, b) && a.top.length === b.top.length && a.top.every((x, i) => sameAlternative(x, b.top[i]!));
+}
+
+/** The token packed (packed-token.ts) where that form holds it exactly: checked by reading it back. */
+function packed(tables: StepTokenTables, token: TokenProbability, deltaText: string, from: number, whole: boolean): string | undefined {
+  if (!whole && (token.text === "" || !deltaText.startsWith(token.text, from))) return undefined;
+  const code = packToken(tables, token, !whole);
+  if (code === undefined) return undefined;
+  try {
+    return sameToken(unpackToken(tables, code, { text: deltaText, from, whole }, () => {}).token, token) ? code : undefined;
+  } catch (error) {
+    if (error instanceof PackedTokenError) return undefined;
+    throw error;
+  }
+}
+
 /** A delta's tokens as written; undefined when one is not shaped as recorded (it is then written as it is). */
-export function encodeTokens(tables: StepTokenTables, deltaText: string, tokens: readonly unknown[]): unknown[] | undefined {
+export function encodeTokens(tables: StepTokenTables, deltaText: string, tokens: readonly unknown[]): unknown {
   if (!tokens.every(isPlainToken)) return undefined;
-  const out: unknown[][] = [];
+  const out: unknown[] = [];
   let cursor = 0;
   const whole = tokens.length === 1 && (tokens[0] as TokenProbability).text === deltaText && deltaText !== "";
   const number = (p: number) => {
@@ -113,6 +137,13 @@ export function encodeTokens(tables: StepTokenTables, deltaText: string, tokens:
     return n === undefined ? p : -1 - n;
   };
   for (const token of tokens as TokenProbability[]) {
+    const pack = packed(tables, token, deltaText, cursor, whole);
+    if (pack !== undefined) {
+      out.push(pack);
+      cursor += token.text.length;
+      noteTokens(tables, [token]);
+      continue;
+    }
     let t: string | number = token.text;
     if (token.text !== "" && deltaText.startsWith(token.text, cursor)) {
       t = token.text.length;
@@ -132,7 +163,8 @@ export function encodeTokens(tables: StepTokenTables, deltaText: string, tokens:
     }
     out.push(code);
   }
-  return whole ? out[0]!.slice(1) : out;
+  if (!whole) return out;
+  return typeof out[0] === "string" ? out[0] : (out[0] as unknown[]).slice(1);
 }
 
 /**
@@ -140,6 +172,21 @@ export function encodeTokens(tables: StepTokenTables, deltaText: string, tokens:
  * as it is). `spend` is charged for the text each reference stands for. Throws TokenCodeError.
  */
 export function decodeTokens(tables: StepTokenTables, deltaText: string, encoded: unknown, spend: (chars: number) => void): unknown[] {
+  const unpack = (code: string, i: number, from: number, whole: boolean) => {
+    try {
+      const read = unpackToken(tables, code, { text: deltaText, from, whole }, spend);
+      noteTokens(tables, [read.token]);
+      return read;
+    } catch (error) {
+      if (error instanceof PackedTokenError) throw new TokenCodeError(`token ${i}: ${error.message}`);
+      throw error;
+    }
+  };
+  // One packed token spelling the whole delta.
+  if (typeof encoded === "string") {
+    if (deltaText === "") throw new TokenCodeError("token 0: a packed token spelling the delta, but the delta has no text");
+    return [unpack(encoded, 0, 0, true).token];
+  }
   if (!Array.isArray(encoded)) throw new TokenCodeError(`"tokens" must be a list`);
   // One token spelling the whole delta, written without its text.
   const whole = typeof encoded[0] === "number";
@@ -147,6 +194,12 @@ export function decodeTokens(tables: StepTokenTables, deltaText: string, encoded
   const out: unknown[] = [];
   let cursor = 0;
   for (const [i, code] of codes.entries()) {
+    if (typeof code === "string") {
+      const read = unpack(code, i, cursor, false);
+      cursor += read.spelled;
+      out.push(read.token);
+      continue;
+    }
     if (!Array.isArray(code)) {
       noteTokens(tables, [code]);
       out.push(code);

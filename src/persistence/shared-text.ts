@@ -577,7 +577,7 @@ export class SharedTextCodec {
   private decodeField(value: unknown, kind: FieldKind, e: Record<string, unknown>): unknown {
     if (kind === "tokens") {
       // A list of recorded tokens (an older log's) is taken as it is; a compact one is decoded.
-      if (!Array.isArray(value) || value.length === 0 || isRecord(value[0])) return value;
+      if (typeof value !== "string" && (!Array.isArray(value) || value.length === 0 || isRecord(value[0]))) return value;
       const step = this.stepOf(e);
       if (!step) throw new RefError("its tokens refer to their step, but no step-start of this step came before it");
       if (typeof e.text !== "string") throw new RefError(`its tokens refer to the delta's "text", which is not a string`);

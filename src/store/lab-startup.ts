@@ -27,10 +27,20 @@ export interface LabStartupStores {
   tabStatus: TabStatusStore;
 }
 
+/**
+ * `?topProbabilities=N` sets how many alternatives each run records (bench/probabilities-page.ts
+ * compares 0 and 5 in the page); else the loop's default.
+ */
+function topProbabilitiesFromUrl(): { topProbabilities?: number } {
+  const raw = new URLSearchParams(globalThis.location?.search ?? "").get("topProbabilities");
+  const value = Number(raw);
+  return raw !== null && raw !== "" && Number.isInteger(value) && value >= 0 ? { topProbabilities: value } : {};
+}
+
 export function startLab(stores: LabStartupStores): void {
   const { engines, conversations } = stores;
   stores.runController.configureRunEnvironment({
-    runLoop: (options) => runToolLoop(options),
+    runLoop: (options) => runToolLoop({ ...topProbabilitiesFromUrl(), ...options }),
     resolveProtocol: getProtocol,
     resolveEngine: engines.resolveActiveEngine,
     resolveTools: (settings) => stores.tools.enabledTools(settings),

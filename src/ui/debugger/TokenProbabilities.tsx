@@ -78,7 +78,9 @@ export const TokenProbabilities = memo(function TokenProbabilities({ tokens, con
                     const sampled = alternative.text === token.token.text;
                     return (
                       <tr key={i} className={sampled ? "is-sampled" : undefined} data-testid="tp-alternative">
-                        <td className="num">{formatP(alternative.p)}</td>
+                        <td className="num" title={`p = ${alternative.p}, as recorded`} data-testid="tp-alternative-p">
+                          {formatP(alternative.p)}
+                        </td>
                         <td>
                           <span className="tp-bar" style={{ width: `${Math.round(alternative.p * 100)}%` }} />
                         </td>

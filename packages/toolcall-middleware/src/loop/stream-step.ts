@@ -3,6 +3,7 @@
 // output amounts to and how the stream ended; an abort or an engine failure keeps everything
 // generated until then.
 import { NativeCallAssembler } from "../native/native-call-assembler.ts";
+import { recordedToken } from "../probabilities/recorded-precision.ts";
 import type { CutOffLimit, Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSettings, LoopEvent, StreamParser, TokenProbability, ToolSpec } from "../types.ts";
 import { untilAborted } from "./abortable-iteration.ts";
 import { scopeParseEvent, type StampEvent } from "./event-shapes.ts";
@@ -175,14 +176,14 @@ export async function* streamStep(input: StreamStepInput): AsyncGenerator<LoopEv
   };
 }
 
-/** The tokens whose texts fit in the first `length` characters of their chunk (all of them unless the chunk was cut). */
+/** The tokens whose texts fit in the first `length` characters of their chunk (all of them unless the chunk was cut), their probabilities as recorded (recorded-precision.ts). */
 function tokensWithin(tokens: TokenProbability[], length: number): TokenProbability[] {
   const kept: TokenProbability[] = [];
   let used = 0;
   for (const token of tokens) {
     used += token.text.length;
     if (used > length) break;
-    kept.push(token);
+    kept.push(recordedToken(token));
   }
   return kept;
 }

@@ -43,6 +43,18 @@ describe("token probabilities in the event log", () => {
     for (const event of events) expect(loopEventSchema.safeParse(JSON.parse(JSON.stringify(event))).success).toBe(true);
   });
 
+  it("records every probability at three significant digits (recorded-precision.ts), whatever the engine gave", async () => {
+    const exact = Math.exp(-0.4731234567);
+    const tokens = [token("Hel", exact, ["Hel", exact], ["I", 0.000123456789], ["He", 1], ["Hi", 0])];
+    const chunks: EngineChunk[] = [
+      { type: "text", text: "Hel", tokens },
+      { type: "text", text: "lo", tokens: [token("lo", 0.99996, ["lo", 0.99996])] },
+    ];
+    const { deltas } = await run(engineWith(chunks, { supported: true }));
+    expect(deltas[0]!.tokens).toEqual([token("Hel", 0.623, ["Hel", 0.623], ["I", 0.000123], ["He", 1], ["Hi", 0])]);
+    expect(deltas[1]!.tokens).toEqual([token("lo", 1, ["lo", 1])]);
+  });
+
   it("bounds the number asked for, and asks for none at 0", async () => {
     const many = engineWith([{ type: "text", text: "a" }], { supported: true });
     expect((await run(many, 500)).stepStart.probabilities).toEqual({ topK: 20 });

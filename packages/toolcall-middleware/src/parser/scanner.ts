@@ -7,7 +7,11 @@ import { THINK_TAGS, type CallSyntax } from "./call-syntax.ts";
 import { ReasoningStage } from "./reasoning-stage.ts";
 
 export class ToolCallScanner extends ReasoningStage {
+  /** The format it reads (what a pre-scan may check before reading: detect-format.ts). */
+  readonly syntax: CallSyntax;
+
   constructor(syntax: CallSyntax, tools: readonly ToolSpec[]) {
     super(syntax.reasoning === undefined ? THINK_TAGS : syntax.reasoning, new CallScanner(syntax, tools));
+    this.syntax = syntax;
   }
 }

@@ -1,9 +1,14 @@
 // "Which format is this output?": every registered protocol's parser reads the output, and
 // those that find calls are named with the calls they found. Each parser is the streaming one
 // the loop uses, given the whole output at once: linear in the output, so all of them together
-// stay fast (bench/detect-format.ts).
+// stay fast (bench/detect-format.ts). A parser that cannot find a call in the output is not
+// run at all: a pre-scan looks for the texts every call of its format must begin with
+// (could-open.ts), so an output in one format costs about one parser, not eighteen.
+import type { CallSyntax } from "../parser/call-syntax.ts";
+import { ToolCallScanner } from "../parser/scanner.ts";
 import { listProtocols } from "../protocols/registry.ts";
 import type { ToolSpec } from "../types.ts";
+import { mayHoldCall } from "./could-open.ts";
 
 export interface FoundCall {
   name: string;
@@ -32,6 +37,11 @@ export interface DetectOptions {
    * a piece more): a view on the main thread bounds its work on a huge output this way.
    */
   maxChars?: number;
+  /**
+   * False: run every protocol's parser, also where the pre-scan shows it cannot find a call
+   * (the reference the pre-scan is tested against; the result is the same).
+   */
+  prescan?: boolean;
 }
 
 /**
@@ -60,9 +70,15 @@ export async function detectFormatsPaced(output: string, tools: readonly ToolSpe
 /** The reading itself, one yield after each piece given to a parser (the drivers above decide what a yield is). */
 function* readFormats(output: string, tools: readonly ToolSpec[], options: DetectOptions): Generator<void, DetectedFormat[]> {
   const readable = Math.min(output.length, options.maxChars ?? output.length);
+  // Each parser reads whole pieces: what it may see is the readable part rounded up to a piece.
+  const seen = Math.min(output.length, Math.ceil(readable / PIECE_CHARS) * PIECE_CHARS);
+  const scanned = seen === output.length ? output : output.slice(0, seen);
+  const prescan = options.prescan ?? true;
   const found: DetectedFormat[] = [];
   for (const protocol of listProtocols()) {
     const parser = protocol.createParser([...tools]);
+    const syntax: CallSyntax | undefined = parser instanceof ToolCallScanner ? parser.syntax : undefined;
+    if (prescan && syntax && !mayHoldCall(scanned, syntax)) continue;
     const calls: FoundCall[] = [];
     const take = (events: ReturnType<typeof parser.push>) => {
       for (const event of events) {
