@@ -73,13 +73,18 @@ describe("detectFormatsPaced", () => {
 
   it("finds what detectFormats finds, pausing after each piece a parser reads", async () => {
     let pauses = 0;
+    // Without the pre-scan every parser reads the whole output here (fewer calls than it stops
+    // at), one piece between pauses; with it, the parsers that cannot find a call read nothing.
     const paced = await detectFormatsPaced(output, tools, async () => {
       pauses += 1;
-    });
+    }, { prescan: false });
     expect(paced).toEqual(detectFormats(output, tools));
     expect(paced.map((f) => f.protocol)).toContain("hermes");
-    // Every parser reads the whole output here (fewer calls than it stops at), one piece between pauses.
     expect(pauses).toBe(listProtocols().length * Math.ceil(output.length / PIECE_CHARS));
+    let prescanPauses = 0;
+    expect(await detectFormatsPaced(output, tools, async () => { prescanPauses += 1; })).toEqual(paced);
+    expect(prescanPauses % Math.ceil(output.length / PIECE_CHARS)).toBe(0);
+    expect(prescanPauses).toBeLessThan(pauses);
   });
 
   it("gives the drift formatDrift gives", async () => {
