@@ -18,6 +18,8 @@ const ON_DEMAND: { name: string; module: RegExp; loadsWhen: string }[] = [
   { name: "the parser playground", module: /src\/ui\/playground\/Playground\.tsx$/, loadsWhen: "the parser playground is opened" },
   { name: "the re-parse panel", module: /src\/ui\/experiments\/ReparsePanel\.tsx$/, loadsWhen: "a step's re-parse is opened" },
   { name: "the re-run panel", module: /src\/ui\/experiments\/RerunPanel\.tsx$/, loadsWhen: "a step's re-run is opened" },
+  { name: "the tool loop", module: /packages\/toolcall-middleware\/src\/loop\/run-tool-loop\.ts$/, loadsWhen: "the first turn is sent (or deep_research first runs)" },
+  { name: "the branch runner", module: /src\/experiments\/branch-run\.ts$/, loadsWhen: "a step is first re-run, continued or discarded" },
   { name: "the MCP SDK", module: /node_modules\/@modelcontextprotocol\/sdk\//, loadsWhen: "the first MCP connect" },
 ];
 

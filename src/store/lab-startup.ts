@@ -1,6 +1,5 @@
 // Starts the lab (main.tsx calls it once, with the page's stores): storage, engines, and the run controller's wiring to the real loop,
 // protocols, engine and tools. The protocol follows a replay transcript's own protocol.
-import { runToolLoop } from "toolcall-middleware/loop/run-tool-loop.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import { createIndexedDbRepository } from "../persistence/conversation-db.ts";
 import { createTabLink } from "../persistence/tab-link.ts";
@@ -8,7 +7,8 @@ import type { Conversations } from "./conversation-store.ts";
 import { followOtherTabs } from "./follow-other-tabs.ts";
 import { DEFAULT_TRANSCRIPT, type Engines, type EngineStore } from "./engine-store.ts";
 import type { ProtocolStore } from "./protocol-store.ts";
-import type { RunController } from "./run-controller.ts";
+import type { RunController, RunLoopOptions } from "./run-controller.ts";
+import type { LoopEvent } from "toolcall-middleware";
 import { activeSamplingDefaults, serverModelChoice } from "./sampling.ts";
 import type { ServerEngine } from "./server-engine.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
@@ -30,7 +30,7 @@ export interface LabStartupStores {
 export function startLab(stores: LabStartupStores): void {
   const { engines, conversations } = stores;
   stores.runController.configureRunEnvironment({
-    runLoop: (options) => runToolLoop(options),
+    runLoop: runToolLoopOnDemand,
     resolveProtocol: getProtocol,
     resolveEngine: engines.resolveActiveEngine,
     resolveTools: (settings) => stores.tools.enabledTools(settings),
@@ -70,4 +70,10 @@ function saveWhenThePageGoes(saveActive: () => Promise<void>): void {
     if (document.visibilityState === "hidden") save();
   });
   window.addEventListener("pagehide", save);
+}
+
+/** The tool loop's code (the loop, its prompt rendering and tool runs) loads with the first turn, not with the page. */
+async function* runToolLoopOnDemand(options: RunLoopOptions): AsyncIterable<LoopEvent> {
+  const { runToolLoop } = await import("toolcall-middleware/loop/run-tool-loop.ts");
+  yield* runToolLoop(options);
 }
