@@ -24,6 +24,9 @@ const ON_DEMAND: { name: string; module: RegExp; loadsWhen: string }[] = [
   { name: "the step experiments", module: /src\/ui\/experiments\/StepExperiments\.tsx$/, loadsWhen: "the debugger first shows a step" },
   { name: "the empty debugger's tool definitions", module: /src\/ui\/debugger\/NextTurnToolDefinitions\.tsx$/, loadsWhen: "the empty debugger's tool list is opened" },
   { name: "native-vs-prompt comparison", module: /src\/ui\/model\/CompareRuns\.tsx$/, loadsWhen: "a server is ready" },
+  { name: "the protocols (their registry and code)", module: /packages\/toolcall-middleware\/src\/protocols\/registry\.ts$/, loadsWhen: "the first turn is sent or a draft's prompt is first checked" },
+  { name: "the prompt renderer", module: /packages\/toolcall-middleware\/src\/loop\/render-conversation\.ts$/, loadsWhen: "the first turn is sent or a draft's prompt is first checked" },
+  { name: "export and transcripts", module: /src\/store\/conversation-export\.ts$/, loadsWhen: "a conversation is first exported, imported or made a transcript" },
   { name: "the MCP SDK", module: /node_modules\/@modelcontextprotocol\/sdk\//, loadsWhen: "the first MCP connect" },
 ];
 

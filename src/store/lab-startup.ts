@@ -1,6 +1,6 @@
 // Starts the lab (main.tsx calls it once, with the page's stores): storage, engines, and the run controller's wiring to the real loop,
 // protocols, engine and tools. The protocol follows a replay transcript's own protocol.
-import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
+import { isBuiltInProtocol } from "toolcall-middleware/protocols/built-in-protocol-names.ts";
 import { createIndexedDbRepository } from "../persistence/conversation-db.ts";
 import { createTabLink } from "../persistence/tab-link.ts";
 import type { Conversations } from "./conversation-store.ts";
@@ -31,7 +31,8 @@ export function startLab(stores: LabStartupStores): void {
   const { engines, conversations } = stores;
   stores.runController.configureRunEnvironment({
     runLoop: runToolLoopOnDemand,
-    resolveProtocol: getProtocol,
+    // The protocols' code loads with the first turn (or the first check of a draft), not with the page.
+    resolveProtocol: async (name) => (await import("toolcall-middleware/protocols/registry.ts")).getProtocol(name),
     resolveEngine: engines.resolveActiveEngine,
     resolveTools: (settings) => stores.tools.enabledTools(settings),
     protocolName: () => stores.protocol.getState().protocol,
@@ -51,7 +52,7 @@ export function startLab(stores: LabStartupStores): void {
 /** When a replay transcript says which protocol it is written in, the next turn uses it. */
 function followTranscriptProtocol(protocol: ProtocolStore, engineStore: EngineStore): void {
   const apply = (name: string | null) => {
-    if (name && getProtocol(name)) protocol.getState().setProtocol(name);
+    if (name && isBuiltInProtocol(name)) protocol.getState().setProtocol(name);
   };
   apply(engineStore.getState().transcriptProtocol);
   engineStore.subscribe((state, previous) => {

@@ -4,7 +4,6 @@
 // (ctx.emit), which stamps it with the calling step and call, so the debugger nests it there.
 import { z } from "zod";
 import type { RunToolLoopOptions, LoopResult } from "toolcall-middleware/loop/run-tool-loop.ts";
-import { promptEscaper } from "toolcall-middleware/protocols/escape-tool-definitions.ts";
 import { defineTool } from "toolcall-middleware/tools/define-tool.ts";
 import type { LoopEvent, Protocol, ToolContext } from "toolcall-middleware/types.ts";
 import { DELIVERABLE_FORMATS, DELIVERABLE_INSTRUCTIONS, DeliverableError, parseJsonOutline, type DeliverableFormat } from "./deliverable.ts";
@@ -72,6 +71,7 @@ export function createDeepResearchTool(settings: DeepResearchSettings = {}, depe
     // The loop and the protocols load when the tool first runs, not with the page's tool list.
     const runToolLoop = dependencies.runToolLoop ?? (await import("toolcall-middleware/loop/run-tool-loop.ts")).runToolLoop;
     const getProtocol = dependencies.getProtocol ?? (await import("toolcall-middleware/protocols/registry.ts")).getProtocol;
+    const { promptEscaper } = await import("toolcall-middleware/protocols/escape-tool-definitions.ts");
     const protocol = getProtocol(context.run.protocol);
     if (!protocol) throw new DeepResearchError(`the calling run's protocol "${context.run.protocol}" is not registered`);
     const generator = runToolLoop({
