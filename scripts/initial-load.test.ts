@@ -28,6 +28,7 @@ const ON_DEMAND: { name: string; module: RegExp; loadsWhen: string }[] = [
   { name: "the prompt renderer", module: /packages\/toolcall-middleware\/src\/loop\/render-conversation\.ts$/, loadsWhen: "the first turn is sent or a draft's prompt is first checked" },
   { name: "export and transcripts", module: /src\/store\/conversation-export\.ts$/, loadsWhen: "a conversation is first exported, imported or made a transcript" },
   { name: "the streaming parser", module: /packages\/toolcall-middleware\/src\/parser\/call-scanner\.ts$/, loadsWhen: "the protocols load (the first turn)" },
+  { name: "run_javascript's sandbox frame", module: /src\/tools\/javascript\/sandbox-frame\.ts$/, loadsWhen: "run_javascript first runs" },
   { name: "the MCP SDK", module: /node_modules\/@modelcontextprotocol\/sdk\//, loadsWhen: "the first MCP connect" },
 ];
 
