@@ -30,6 +30,7 @@ const ON_DEMAND: { name: string; module: RegExp; loadsWhen: string }[] = [
   { name: "the streaming parser", module: /packages\/toolcall-middleware\/src\/parser\/call-scanner\.ts$/, loadsWhen: "the protocols load (the first turn)" },
   { name: "run_javascript's sandbox frame", module: /src\/tools\/javascript\/sandbox-frame\.ts$/, loadsWhen: "run_javascript first runs" },
   { name: "the shared-text codec", module: /src\/persistence\/shared-text\.ts$/, loadsWhen: "the conversation database opens (after the first paint)" },
+  { name: "the calculator's expression reader", module: /src\/tools\/calculator\/expression\.ts$/, loadsWhen: "calculator first runs" },
   { name: "the MCP SDK", module: /node_modules\/@modelcontextprotocol\/sdk\//, loadsWhen: "the first MCP connect" },
 ];
 
