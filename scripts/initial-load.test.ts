@@ -21,6 +21,7 @@ const ON_DEMAND: { name: string; module: RegExp; loadsWhen: string }[] = [
   { name: "the tool loop", module: /packages\/toolcall-middleware\/src\/loop\/run-tool-loop\.ts$/, loadsWhen: "the first turn is sent (or deep_research first runs)" },
   { name: "the branch runner", module: /src\/experiments\/branch-run\.ts$/, loadsWhen: "a step is first re-run, continued or discarded" },
   { name: "the debugger's step views", module: /src\/ui\/debugger\/DebuggerSteps\.tsx$/, loadsWhen: "the open conversation first has a loop step" },
+  { name: "the debugger's step folding", module: /src\/ui\/debugger\/build-steps\.ts$/, loadsWhen: "the open conversation first has a loop step" },
   { name: "the step experiments", module: /src\/ui\/experiments\/StepExperiments\.tsx$/, loadsWhen: "the debugger first shows a step" },
   { name: "the empty debugger's tool definitions", module: /src\/ui\/debugger\/NextTurnToolDefinitions\.tsx$/, loadsWhen: "the empty debugger's tool list is opened" },
   { name: "native-vs-prompt comparison", module: /src\/ui\/model\/CompareRuns\.tsx$/, loadsWhen: "a server is ready" },

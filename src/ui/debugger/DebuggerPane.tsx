@@ -1,14 +1,12 @@
 // The step debugger: a timeline of the run's loop steps and, for the selected step, the prompt,
 // the raw output, the parse steps and the tool executions side by side, plus the tool
 // definitions. A view of the event log; selection lives in the debugger store (useDebuggerSelection).
-// This shell folds the log and shows the empty state; the step views (DebuggerSteps) and the
-// tool definitions load when first needed, so the first screen does not carry them.
+// This shell shows the empty state; the step views (DebuggerSteps, which also folds the log into
+// steps) and the tool definitions load when first needed, so the first screen does not carry them.
 import "./debugger.css";
-import { lazy, Suspense, useDeferredValue, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import type { LoopEvent, ToolSpec } from "toolcall-middleware/types.ts";
 import { useEngineState, useProtocolChoice } from "../../app/lab-stores-context.tsx";
-import { markInterrupted, StepFolder } from "./build-steps.ts";
-import { useThrottled } from "./use-throttled.ts";
 
 const DebuggerSteps = lazy(() => import("./DebuggerSteps.tsx").then((m) => ({ default: m.DebuggerSteps })));
 const NextTurnToolDefinitions = lazy(() => import("./NextTurnToolDefinitions.tsx").then((m) => ({ default: m.NextTurnToolDefinitions })));
@@ -22,24 +20,15 @@ export interface DebuggerPaneProps {
   startedOnThisPage?: (runId: string) => boolean;
 }
 
-const STREAM_REDRAW_MS = 100;
-
 export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneProps) {
-  // Streaming appends many events a second: the pane redraws at most every STREAM_REDRAW_MS, and
-  // at low priority, so React skips intermediate logs rather than fall behind.
-  const deferredEvents = useDeferredValue(useThrottled(events, STREAM_REDRAW_MS));
-  const folder = useRef<StepFolder | null>(null);
-  const folded = useMemo(() => {
-    folder.current ??= new StepFolder();
-    return folder.current.update(deferredEvents);
-  }, [deferredEvents]);
-  const model = useMemo(() => (startedOnThisPage ? markInterrupted(folded, startedOnThisPage) : folded), [folded, startedOnThisPage]);
+  // A log has a step once it has a step-start (every step, branches included, begins with one).
+  const hasSteps = useMemo(() => events.some((event) => event.type === "step-start"), [events]);
   const [toolsOpen, setToolsOpen] = useState(false);
   // With no step yet, the tools are shown as the protocol chosen for the next turn will write them.
   const nextProtocol = useProtocolChoice((s) => s.protocol);
   const nextTemplate = useEngineState((s) => s.template.name);
 
-  if (model.order.length === 0) {
+  if (!hasSteps) {
     return (
       <div className="dbg dbg-empty-state" data-testid="debugger-pane">
         <p className="dbg-empty">
@@ -67,7 +56,7 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
         </div>
       }
     >
-      <DebuggerSteps model={model} tools={tools} />
+      <DebuggerSteps events={events} tools={tools} {...(startedOnThisPage ? { startedOnThisPage } : {})} />
     </Suspense>
   );
 }

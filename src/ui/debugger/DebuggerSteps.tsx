@@ -1,11 +1,11 @@
 // The debugger's view of a log with steps: the timeline and, for the selected step, the prompt,
 // the raw output, the parse steps and the tool executions side by side, plus the tool
 // definitions. It loads when a log first has a step (DebuggerPane shows the empty state without it).
-import { useCallback, useMemo, useState } from "react";
-import type { ToolSpec } from "toolcall-middleware/types.ts";
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from "react";
+import type { LoopEvent, ToolSpec } from "toolcall-middleware/types.ts";
 import { useDebuggerSelection } from "../../app/lab-stores-context.tsx";
 import { EngineFigures } from "./EngineFigures.tsx";
-import { previousStepInRun, resolveSelectedStep, selectionIdFor, type StepsModel, type StepView } from "./build-steps.ts";
+import { markInterrupted, previousStepInRun, resolveSelectedStep, selectionIdFor, StepFolder, type StepView } from "./build-steps.ts";
 import { describeCutOff, formatBudget, formatUnknownBudgetBriefly, formatDuration, formatSettings, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
 import { ParseStepsView } from "./ParseStepsView.tsx";
 import { PromptView } from "./PromptView.tsx";
@@ -19,10 +19,31 @@ import { StepTokenCount } from "../tokens/StepTokenCount.tsx";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { StepExperiments } from "../experiments/StepExperiments.tsx";
 import { StepDecision } from "./StepDecision.tsx";
+import { useThrottled } from "./use-throttled.ts";
 
 type Tab = "step" | "tools";
 
-export function DebuggerSteps({ model, tools }: { model: StepsModel; tools: ToolSpec[] }) {
+const STREAM_REDRAW_MS = 100;
+
+export interface DebuggerStepsProps {
+  /** The conversation's event log (it has at least one step). */
+  events: LoopEvent[];
+  /** The tools enabled now (shown when no step's run says which tools it had). */
+  tools: ToolSpec[];
+  /** Whether this page started a top-level run; a step left running in any other was interrupted (a reload). Absent: none was. */
+  startedOnThisPage?: (runId: string) => boolean;
+}
+
+export function DebuggerSteps({ events, tools, startedOnThisPage }: DebuggerStepsProps) {
+  // Streaming appends many events a second: the pane redraws at most every STREAM_REDRAW_MS, and
+  // at low priority, so React skips intermediate logs rather than fall behind.
+  const deferredEvents = useDeferredValue(useThrottled(events, STREAM_REDRAW_MS));
+  const folder = useRef<StepFolder | null>(null);
+  const folded = useMemo(() => {
+    folder.current ??= new StepFolder();
+    return folder.current.update(deferredEvents);
+  }, [deferredEvents]);
+  const model = useMemo(() => (startedOnThisPage ? markInterrupted(folded, startedOnThisPage) : folded), [folded, startedOnThisPage]);
   const selectedId = useDebuggerSelection((s) => s.stepId);
   const parseIndex = useDebuggerSelection((s) => s.parseIndex);
   const selectStep = useDebuggerSelection((s) => s.selectStep);
