@@ -28,7 +28,7 @@ import type { LoopEvent } from "toolcall-middleware/types.ts";
 import type { Conversation, ConversationMeta } from "../store/conversation.ts";
 import { openDatabase, requestToPromise, transactionDone } from "./idb.ts";
 import { jsonBlob, readJsonBlob } from "./json-blob.ts";
-import { SharedTextCodec, type DecodeIssue } from "./shared-text.ts";
+import type { DecodeIssue, SharedTextCodec } from "./shared-text.ts";
 
 const DB_NAME = "toolcall-lab";
 /**
@@ -183,6 +183,13 @@ export function createIndexedDbRepository(
   // chunk is written, or read, on from there. Taken out while a save uses it and put back once
   // the save is stored, so a save cut short never leaves one that is ahead of the store.
   const codecs = new Map<string, SharedTextCodec>();
+  // The shared-text codec's code loads with the database (db() resolves once both are there), so
+  // it stays out of the page's first load and every read or write that has the database has it.
+  let codecModule: typeof import("./shared-text.ts") | null = null;
+  const newCodec = (): SharedTextCodec => {
+    if (!codecModule) throw new Error("the shared-text codec is used before the database is open");
+    return new codecModule.SharedTextCodec();
+  };
   const keepCodec = (id: string, codec: SharedTextCodec) => {
     codecs.delete(id);
     codecs.set(id, codec);
@@ -196,16 +203,25 @@ export function createIndexedDbRepository(
     const kept = codecs.get(id);
     codecs.delete(id);
     if (kept && kept.count === from) return kept;
-    const codec = new SharedTextCodec();
+    const codec = newCodec();
     for (let i = 0; i < from; i += 1) codec.encode(events[i]!);
     return codec;
   };
-  const db = () => {
-    dbPromise ??= openDatabase(factory, DB_NAME, DB_VERSION, (database) => {
+  const open = () => {
+    const opening = openDatabase(factory, DB_NAME, DB_VERSION, (database) => {
       if (!database.objectStoreNames.contains(CONVERSATIONS)) database.createObjectStore(CONVERSATIONS, { keyPath: "id" });
       if (!database.objectStoreNames.contains(EVENT_CHUNKS)) database.createObjectStore(EVENT_CHUNKS, { keyPath: ["conversationId", "seq"] });
-    }).then(
-      (database) => {
+    });
+    return Promise.all([opening, import("./shared-text.ts")]).catch((error: unknown) => {
+      // The codec failed to load: a database that did open is closed, not left holding its version.
+      opening.then((database) => database.close(), () => undefined);
+      throw error;
+    });
+  };
+  const db = () => {
+    dbPromise ??= open().then(
+      ([database, codec]) => {
+        codecModule = codec;
         // A newer build asks for the database in another tab: let it go (this tab's next read or
         // write reopens and, at an older version than the database's, fails with a clear error).
         database.onversionchange = () => {
@@ -283,7 +299,7 @@ export function createIndexedDbRepository(
 
   /** The whole log, read from its first chunk; the codec it leaves is kept for the next read or save. */
   const readLog = async (tx: IDBTransaction, record: ConversationRecord, pause?: () => Promise<void>): Promise<Conversation> => {
-    const codec = new SharedTextCodec();
+    const codec = newCodec();
     const events = await readChunks(tx, record, record.firstChunk ?? 0, codec, record.eventCount, pause);
     if (codec.count === record.eventCount) keepCodec(record.id, codec);
     else codecs.delete(record.id);

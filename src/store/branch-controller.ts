@@ -3,7 +3,8 @@
 // time), every event is appended to its log, and the log is saved at the end. While one runs,
 // the lab counts as running, so no turn starts beside it.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { runBranch, continueBranch, discardBranchEvent, type BranchRequest, type BranchResult, type BranchToContinue } from "../experiments/branch-run.ts";
+// The branch runner (the loop's step machinery) loads with the first re-run or continuation, not with the page.
+import type { BranchRequest, BranchResult, BranchToContinue } from "../experiments/branch-run.ts";
 import { chatmlTemplate } from "toolcall-middleware/templates/chatml.ts";
 import type { ChatMessage, ChatTemplate, Engine, LoopEvent } from "toolcall-middleware/types.ts";
 import type { Conversations } from "./conversation-store.ts";
@@ -91,6 +92,7 @@ export function createBranchController(stores: { branch: BranchStore; run: RunSt
     const now = currentEngine(runController, stores.engines.store.getState());
     if ("error" in now) return Promise.resolve({ error: `No engine to re-run on: ${now.error}` });
     return writing("re-run", async (append, signal) => {
+      const { runBranch } = await import("../experiments/branch-run.ts");
       const branch = runBranch(request, given !== null ? { output: given } : { engine: now.engine }, signal);
       for (;;) {
         const next = await branch.next();
@@ -118,6 +120,7 @@ export function createBranchController(stores: { branch: BranchStore; run: RunSt
       // A replay script plays on from where the conversation (not its branches) stopped.
       const latest = conversations.store.getState().active;
       if (latest) alignReplayPosition(conversations, now.engine, latest);
+      const { continueBranch } = await import("../experiments/branch-run.ts");
       const run = continueBranch({
         branch,
         tools: env.resolveTools(settings),
@@ -139,6 +142,7 @@ export function createBranchController(stores: { branch: BranchStore; run: RunSt
   /** Discards an open branch: its events stay in the log, marked, and leave the timeline. */
   function discardBranch(runId: string, messages: ChatMessage[]): Promise<true | { error: string }> {
     return writing("discard", async (append) => {
+      const { discardBranchEvent } = await import("../experiments/branch-run.ts");
       append(discardBranchEvent(runId, messages));
       return true as const;
     });

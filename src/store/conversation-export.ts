@@ -8,7 +8,7 @@
 // they are) still import. Either way the events read are checked against the log's schema.
 import { z } from "zod";
 import { EventLogChecker, loopEventSchema } from "toolcall-middleware/event-log-schema.ts";
-import { NATIVE_PROTOCOL } from "toolcall-middleware/loop/run-tool-loop.ts";
+import { NATIVE_PROTOCOL } from "toolcall-middleware/loop/loop-defaults.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import { parseJsonLenient } from "toolcall-middleware/repair/json-repair.ts";
 import type { CutOffLimit, LoopEvent, ParseEvent, Protocol, ToolCall } from "toolcall-middleware/types.ts";

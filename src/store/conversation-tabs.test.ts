@@ -38,7 +38,7 @@ async function openTab(factory: IDBFactory, link: TabLink = soloTabLink) {
   const run = createRunController({ run: runStore, conversations: store });
   run.configureRunEnvironment({
     runLoop: answer,
-    resolveProtocol: () => protocol,
+    resolveProtocol: async () => protocol,
     resolveEngine: () => ({ engine }),
     resolveTools: () => [],
     protocolName: () => "hermes",

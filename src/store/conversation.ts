@@ -2,7 +2,7 @@
 // source of truth; messages, tool-call cards and step lists are derived from it.
 import { z } from "zod";
 import { toolChoiceSchema } from "toolcall-middleware/event-log-schema.ts";
-import { DEFAULT_MAX_CALLS_PER_STEP } from "toolcall-middleware/loop/run-tool-loop.ts";
+import { DEFAULT_MAX_CALLS_PER_STEP } from "toolcall-middleware/loop/loop-defaults.ts";
 import type { LoopEvent, ToolChoiceSetting } from "toolcall-middleware/types.ts";
 import { DEFAULT_RESEARCH_TIMEOUT_MS, DELIVERABLE_FORMATS, type DeliverableFormat } from "../tools/index.ts";
 

@@ -161,7 +161,7 @@ describe("engine store: WebLLM life cycle", () => {
         order.push("turn stopped");
         throw new DOMException("aborted", "AbortError");
       },
-      resolveProtocol: () => ({ name: "hermes" }) as Protocol,
+      resolveProtocol: async () => ({ name: "hermes" }) as Protocol,
       resolveEngine: () => ({ engine: fakeEngine }),
       resolveTools: () => [],
       protocolName: () => "hermes",

@@ -1,14 +1,14 @@
 // Starts the lab (main.tsx calls it once, with the page's stores): storage, engines, and the run controller's wiring to the real loop,
 // protocols, engine and tools. The protocol follows a replay transcript's own protocol.
-import { runToolLoop } from "toolcall-middleware/loop/run-tool-loop.ts";
-import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
+import { isBuiltInProtocol } from "toolcall-middleware/protocols/built-in-protocol-names.ts";
 import { createIndexedDbRepository } from "../persistence/conversation-db.ts";
 import { createTabLink } from "../persistence/tab-link.ts";
 import type { Conversations } from "./conversation-store.ts";
 import { followOtherTabs } from "./follow-other-tabs.ts";
 import { DEFAULT_TRANSCRIPT, type Engines, type EngineStore } from "./engine-store.ts";
 import type { ProtocolStore } from "./protocol-store.ts";
-import type { RunController } from "./run-controller.ts";
+import type { RunController, RunLoopOptions } from "./run-controller.ts";
+import type { LoopEvent } from "toolcall-middleware";
 import { activeSamplingDefaults, serverModelChoice } from "./sampling.ts";
 import type { ServerEngine } from "./server-engine.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
@@ -40,8 +40,9 @@ function topProbabilitiesFromUrl(): { topProbabilities?: number } {
 export function startLab(stores: LabStartupStores): void {
   const { engines, conversations } = stores;
   stores.runController.configureRunEnvironment({
-    runLoop: (options) => runToolLoop({ ...topProbabilitiesFromUrl(), ...options }),
-    resolveProtocol: getProtocol,
+    runLoop: (options) => runToolLoopOnDemand({ ...topProbabilitiesFromUrl(), ...options }),
+    // The protocols' code loads with the first turn (or the first check of a draft), not with the page.
+    resolveProtocol: async (name) => (await import("toolcall-middleware/protocols/registry.ts")).getProtocol(name),
     resolveEngine: engines.resolveActiveEngine,
     resolveTools: (settings) => stores.tools.enabledTools(settings),
     protocolName: () => stores.protocol.getState().protocol,
@@ -61,7 +62,7 @@ export function startLab(stores: LabStartupStores): void {
 /** When a replay transcript says which protocol it is written in, the next turn uses it. */
 function followTranscriptProtocol(protocol: ProtocolStore, engineStore: EngineStore): void {
   const apply = (name: string | null) => {
-    if (name && getProtocol(name)) protocol.getState().setProtocol(name);
+    if (name && isBuiltInProtocol(name)) protocol.getState().setProtocol(name);
   };
   apply(engineStore.getState().transcriptProtocol);
   engineStore.subscribe((state, previous) => {
@@ -80,4 +81,10 @@ function saveWhenThePageGoes(saveActive: () => Promise<void>): void {
     if (document.visibilityState === "hidden") save();
   });
   window.addEventListener("pagehide", save);
+}
+
+/** The tool loop's code (the loop, its prompt rendering and tool runs) loads with the first turn, not with the page. */
+async function* runToolLoopOnDemand(options: RunLoopOptions): AsyncIterable<LoopEvent> {
+  const { runToolLoop } = await import("toolcall-middleware/loop/run-tool-loop.ts");
+  yield* runToolLoop(options);
 }

@@ -27,7 +27,7 @@ function environment(overrides: Partial<RunEnvironment> = {}): RunEnvironment {
       yield { type: "run-start", runId: "r", at: 1, protocol: "hermes", messages: options.messages, tools: [], limits: { maxSteps: 1, toolTimeoutMs: 1 } };
       yield { type: "run-end", runId: "r", at: 2, status: "final", messages: options.messages };
     },
-    resolveProtocol: () => protocol,
+    resolveProtocol: async () => protocol,
     resolveEngine: () => ({ engine }),
     resolveTools: () => [],
     protocolName: () => "hermes",

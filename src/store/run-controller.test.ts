@@ -24,7 +24,7 @@ const protocol = { name: "hermes", label: "Hermes" } as Protocol;
 function environment(runLoop: (o: RunLoopOptions) => AsyncIterable<LoopEvent>, overrides: Partial<RunEnvironment> = {}): RunEnvironment {
   return {
     runLoop,
-    resolveProtocol: (name) => (name === "hermes" ? protocol : undefined),
+    resolveProtocol: async (name) => (name === "hermes" ? protocol : undefined),
     resolveEngine: () => ({ engine }),
     resolveTools: () => [],
     protocolName: () => "hermes",

@@ -27,7 +27,7 @@ export type EngineResolution = { engine: Engine; template?: ChatTemplate } | { e
 /** Where the controller gets what a run needs; the app wires the real modules in. */
 export interface RunEnvironment {
   runLoop: RunLoop;
-  resolveProtocol: (name: string) => Protocol | undefined;
+  resolveProtocol: (name: string) => Promise<Protocol | undefined>;
   resolveEngine: () => EngineResolution;
   resolveTools: (settings: ConversationSettings) => ExecutableTool[];
   protocolName: () => string;
@@ -151,11 +151,6 @@ export function createRunController(stores: { run: RunStore; conversations: Conv
       return false;
     }
     const protocolName = env.protocolName();
-    const protocol = env.resolveProtocol(protocolName);
-    if (!protocol) {
-      runStore.setState({ notice: `Unknown protocol "${protocolName}": pick one in the header.` });
-      return false;
-    }
     const { settings, id: conversationId } = conversation;
 
     // One tab writes a conversation at a time, starting from the latest stored log. The turn
@@ -168,6 +163,15 @@ export function createRunController(stores: { run: RunStore; conversations: Conv
       runStore.setState({ running: false, ...(notice !== null ? { notice } : {}) });
       return false;
     };
+    // The protocols' code may load only now (the first turn): the turn counts as running meanwhile.
+    let protocol: Protocol | undefined;
+    try {
+      protocol = await env.resolveProtocol(protocolName);
+    } catch (error) {
+      return notStarted(`The protocols could not load: ${describe(error)}`);
+    }
+    if (!protocol) return notStarted(`Unknown protocol "${protocolName}": pick one in the header.`);
+    if (abort.signal.aborted) return notStarted(null);
     let claim: Awaited<ReturnType<typeof conversationActions.claimForTurn>>;
     try {
       claim = await conversationActions.claimForTurn(conversationId);

@@ -10,10 +10,10 @@ import { createDeepResearchTool, type DeepResearchDependencies, type DeepResearc
 import { createCurrentTimeTool, type CurrentTimeOptions } from "./time/current-time.ts";
 import { createConvertUnitsTool } from "./units/convert-units.ts";
 
-export { CalculatorError, evaluateExpression } from "./calculator/expression.ts";
+export { CalculatorError } from "./calculator/calculator-functions.ts";
 export { createCalculatorTool } from "./calculator/calculator-tool.ts";
 export { createCurrentTimeTool, timeInZone, TimeZoneError } from "./time/current-time.ts";
-export { convertUnits, createConvertUnitsTool, UnitConversionError } from "./units/convert-units.ts";
+export { createConvertUnitsTool, UnitConversionError } from "./units/convert-units.ts";
 export { createRunJavascriptTool, DEFAULT_JAVASCRIPT_TIMEOUT_MS } from "./javascript/run-javascript.ts";
 export { JavascriptError, JavascriptTimeoutError } from "./javascript/sandbox-host.ts";
 export { createFetchUrlTool, FetchUrlError } from "./fetch-url/fetch-url.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "toolcall-middleware/tools/define-tool.ts";
-import { CALCULATOR_CONSTANTS, CALCULATOR_FUNCTIONS, evaluateExpression } from "./expression.ts";
+import { CALCULATOR_CONSTANTS, CALCULATOR_FUNCTIONS } from "./calculator-functions.ts";
 
 export const calculatorParameters = z.object({
   expression: z.string().describe("An arithmetic expression, for example `(2 + 3) * sqrt(16) / 4`"),
@@ -15,6 +15,9 @@ export function createCalculatorTool() {
       `Constants: ${CALCULATOR_CONSTANTS.join(", ")}.`,
     parameters: calculatorParameters,
     execute: async ({ expression }, { signal }) => {
+      signal.throwIfAborted();
+      // The expression reader loads when the tool first runs, not with the tool list.
+      const { evaluateExpression } = await import("./expression.ts");
       signal.throwIfAborted();
       return evaluateExpression(expression);
     },

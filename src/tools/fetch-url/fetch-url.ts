@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "toolcall-middleware/tools/define-tool.ts";
-import { collapseWhitespace, htmlToReadableText } from "./readable-text.ts";
 
 export class FetchUrlError extends Error {
   override name = "FetchUrlError";
@@ -96,6 +95,8 @@ export async function fetchReadable(rawUrl: string, signal: AbortSignal, options
     throw new FetchUrlError(`${url.href} is not a text page (content type ${contentType}); only HTML and text can be read.`);
   }
   const isHtml = /html/i.test(contentType) || (!contentType && /^\s*<(?:!doctype|html)/i.test(body.text));
+  // The HTML reader loads when a page is first read, not with the tool list.
+  const { collapseWhitespace, htmlToReadableText } = await import("./readable-text.ts");
   const page = isHtml ? htmlToReadableText(body.text) : { text: collapseWhitespace(body.text) };
   const truncated = page.text.length > maxChars || body.cut;
   const text = page.text.length > maxChars ? page.text.slice(0, maxChars) : page.text;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ToolContext } from "toolcall-middleware/types.ts";
 import { createRunJavascriptTool } from "./run-javascript.ts";
 import { SANDBOX_CRASHED_MESSAGE } from "./sandbox-frame.ts";
@@ -86,7 +86,8 @@ describe("run_javascript tool", () => {
     const { tool, workers } = setup(60_000);
     const controller = new AbortController();
     const running = tool.execute({ code: "HANG" }, context(controller.signal));
-    await Promise.resolve();
+    // The sandbox's code loads on first use: abort once the worker runs the code.
+    await vi.waitFor(() => expect(workers).toHaveLength(1));
     controller.abort(new Error("user pressed stop"));
     await expect(running).rejects.toThrow("user pressed stop");
     expect(workers[0]?.terminated).toBe(true);

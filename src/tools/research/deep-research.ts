@@ -3,9 +3,7 @@
 // final answer as the deliverable. Every event of the sub-run is forwarded to the calling run
 // (ctx.emit), which stamps it with the calling step and call, so the debugger nests it there.
 import { z } from "zod";
-import { runToolLoop as defaultRunToolLoop, type RunToolLoopOptions, type LoopResult } from "toolcall-middleware/loop/run-tool-loop.ts";
-import { promptEscaper } from "toolcall-middleware/protocols/escape-tool-definitions.ts";
-import { getProtocol as defaultGetProtocol } from "toolcall-middleware/protocols/registry.ts";
+import type { RunToolLoopOptions, LoopResult } from "toolcall-middleware/loop/run-tool-loop.ts";
 import { defineTool } from "toolcall-middleware/tools/define-tool.ts";
 import type { LoopEvent, Protocol, ToolContext } from "toolcall-middleware/types.ts";
 import { DELIVERABLE_FORMATS, DELIVERABLE_INSTRUCTIONS, DeliverableError, parseJsonOutline, type DeliverableFormat } from "./deliverable.ts";
@@ -63,8 +61,6 @@ function failure(result: LoopResult, events: LoopEvent[], maxSteps: number): Dee
 }
 
 export function createDeepResearchTool(settings: DeepResearchSettings = {}, dependencies: DeepResearchDependencies = {}) {
-  const runToolLoop = dependencies.runToolLoop ?? defaultRunToolLoop;
-  const getProtocol = dependencies.getProtocol ?? defaultGetProtocol;
   const maxSteps = settings.maxSteps ?? DEFAULT_RESEARCH_MAX_STEPS;
 
   const execute = async (
@@ -72,6 +68,10 @@ export function createDeepResearchTool(settings: DeepResearchSettings = {}, depe
     context: ToolContext,
   ) => {
     const format = deliverable_format ?? settings.fallbackFormat ?? "markdown_brief";
+    // The loop and the protocols load when the tool first runs, not with the page's tool list.
+    const runToolLoop = dependencies.runToolLoop ?? (await import("toolcall-middleware/loop/run-tool-loop.ts")).runToolLoop;
+    const getProtocol = dependencies.getProtocol ?? (await import("toolcall-middleware/protocols/registry.ts")).getProtocol;
+    const { promptEscaper } = await import("toolcall-middleware/protocols/escape-tool-definitions.ts");
     const protocol = getProtocol(context.run.protocol);
     if (!protocol) throw new DeepResearchError(`the calling run's protocol "${context.run.protocol}" is not registered`);
     const generator = runToolLoop({

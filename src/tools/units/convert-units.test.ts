@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ToolContext } from "toolcall-middleware/types.ts";
-import { convertUnits, createConvertUnitsTool, UnitConversionError } from "./convert-units.ts";
+import { createConvertUnitsTool, UnitConversionError } from "./convert-units.ts";
+import { convertUnits } from "./unit-conversion.ts";
 import { UNITS } from "./unit-table.ts";
 
 const context = { signal: new AbortController().signal } as ToolContext;

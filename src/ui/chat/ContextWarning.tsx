@@ -2,7 +2,7 @@
 // context window (or leaves almost no room for a reply), with what to cut. Counted with the
 // engine's own tokenizer a moment after typing stops; engines that cannot count show nothing.
 import { useEffect, useState } from "react";
-import { adviceFor, checkNextPrompt, type NextPromptCheck } from "toolcall-middleware/loop/check-next-prompt.ts";
+import type { NextPromptCheck } from "toolcall-middleware/loop/check-next-prompt.ts";
 import { deriveHistory } from "../../store/derive-history.ts";
 import { useConversation, useEngineState, useLabStores } from "../../app/lab-stores-context.tsx";
 
@@ -13,7 +13,7 @@ export function ContextWarning({ draft }: { draft: string }) {
   const active = useConversation((s) => s.active);
   const engine = useEngineState((s) => s.engine);
   const { runController } = useLabStores();
-  const [warning, setWarning] = useState<{ check: Extract<NextPromptCheck, { kind: "no-room" | "tight" }>; toolCount: number } | null>(null);
+  const [warning, setWarning] = useState<{ check: Extract<NextPromptCheck, { kind: "no-room" | "tight" }>; advice: string[] } | null>(null);
 
   useEffect(() => {
     const env = runController.currentRunEnvironment();
@@ -24,16 +24,21 @@ export function ContextWarning({ draft }: { draft: string }) {
     const abort = new AbortController();
     const timer = setTimeout(() => {
       const resolved = env.resolveEngine();
-      const protocol = env.resolveProtocol(env.protocolName());
-      if ("error" in resolved || !resolved.template || !protocol) return;
+      if ("error" in resolved || !resolved.template) return;
+      const { template } = resolved;
       const tools = env.resolveTools(active.settings).map(({ name, description, parameters }) => ({ name, description, parameters }));
       const messages = [...deriveHistory(active.events), { role: "user" as const, content: draft.trim() || " " }];
       const systemPrompt = active.settings.systemPrompt.trim() ? active.settings.systemPrompt : undefined;
-      checkNextPrompt({ engine: resolved.engine, template: resolved.template, protocol, tools, messages, ...(systemPrompt ? { systemPrompt } : {}) }, abort.signal).then(
-        (check) => {
-          if (abort.signal.aborted) return;
-          setWarning(check.kind === "no-room" || check.kind === "tight" ? { check, toolCount: tools.length } : null);
-        },
+      // The protocols and the prompt renderer load with the first check, not with the page.
+      const check = async () => {
+        const protocol = await env.resolveProtocol(env.protocolName());
+        if (!protocol) return null;
+        const { adviceFor, checkNextPrompt } = await import("toolcall-middleware/loop/check-next-prompt.ts");
+        const result = await checkNextPrompt({ engine: resolved.engine, template, protocol, tools, messages, ...(systemPrompt ? { systemPrompt } : {}) }, abort.signal);
+        return result.kind === "no-room" || result.kind === "tight" ? { check: result, advice: adviceFor(result, tools.length) } : null;
+      };
+      check().then(
+        (next) => !abort.signal.aborted && setWarning(next),
         // A count that fails (the model unloaded meanwhile) leaves the check to the loop's budget.
         () => !abort.signal.aborted && setWarning(null),
       );
@@ -53,7 +58,7 @@ export function ContextWarning({ draft }: { draft: string }) {
           ? `This message would make a prompt of ${n(check.promptTokens)} tokens: more than the model's ${n(check.contextWindow)}-token context window, so there is no room for a reply.`
           : `This message would leave only ${n(check.contextWindow - check.promptTokens)} tokens of the ${n(check.contextWindow)}-token context window for the reply.`}
         <ul>
-          {adviceFor(check, warning.toolCount).map((line) => (
+          {warning.advice.map((line) => (
             <li key={line}>{line}</li>
           ))}
         </ul>

@@ -1,27 +1,15 @@
 // The step debugger: a timeline of the run's loop steps and, for the selected step, the prompt,
 // the raw output, the parse steps and the tool executions side by side, plus the tool
 // definitions. A view of the event log; selection lives in the debugger store (useDebuggerSelection).
+// This shell shows the empty state; the step views (DebuggerSteps, which also folds the log into
+// steps) and the tool definitions load when first needed, so the first screen does not carry them.
 import "./debugger.css";
-import { useCallback, useDeferredValue, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import type { LoopEvent, ToolSpec } from "toolcall-middleware/types.ts";
-import { useDebuggerSelection, useEngineState, useProtocolChoice } from "../../app/lab-stores-context.tsx";
-import { EngineFigures } from "./EngineFigures.tsx";
-import { markInterrupted, previousStepInRun, resolveSelectedStep, selectionIdFor, StepFolder, type StepView } from "./build-steps.ts";
-import { describeCutOff, formatBudget, formatUnknownBudgetBriefly, formatDuration, formatSettings, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
-import { ParseStepsView } from "./ParseStepsView.tsx";
-import { PromptView } from "./PromptView.tsx";
-import { toolSectionOf } from "./protocol-support.ts";
-import { notRecordedNote, recordedPromptParts, type ToolSectionView } from "./recorded-prompt-parts.ts";
-import { RawOutputView } from "./RawOutputView.tsx";
-import { StepTimeline } from "./StepTimeline.tsx";
-import { ToolDefinitions } from "./ToolDefinitions.tsx";
-import { ToolExecView } from "./ToolExecView.tsx";
-import { ContextBudgetBar } from "../tokens/ContextBudgetBar.tsx";
-import { StepTokenCount } from "../tokens/StepTokenCount.tsx";
-import { useThrottled } from "./use-throttled.ts";
-import { visibleBidi } from "../bidi/VisibleBidi.tsx";
-import { StepExperiments } from "../experiments/StepExperiments.tsx";
-import { StepDecision } from "./StepDecision.tsx";
+import { useEngineState, useProtocolChoice } from "../../app/lab-stores-context.tsx";
+
+const DebuggerSteps = lazy(() => import("./DebuggerSteps.tsx").then((m) => ({ default: m.DebuggerSteps })));
+const NextTurnToolDefinitions = lazy(() => import("./NextTurnToolDefinitions.tsx").then((m) => ({ default: m.NextTurnToolDefinitions })));
 
 export interface DebuggerPaneProps {
   /** The conversation's event log. */
@@ -32,57 +20,15 @@ export interface DebuggerPaneProps {
   startedOnThisPage?: (runId: string) => boolean;
 }
 
-type Tab = "step" | "tools";
-
-const STREAM_REDRAW_MS = 100;
-
 export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneProps) {
-  // Streaming appends many events a second: the pane redraws at most every STREAM_REDRAW_MS, and
-  // at low priority, so React skips intermediate logs rather than fall behind.
-  const deferredEvents = useDeferredValue(useThrottled(events, STREAM_REDRAW_MS));
-  const folder = useRef<StepFolder | null>(null);
-  const folded = useMemo(() => {
-    folder.current ??= new StepFolder();
-    return folder.current.update(deferredEvents);
-  }, [deferredEvents]);
-  const model = useMemo(() => (startedOnThisPage ? markInterrupted(folded, startedOnThisPage) : folded), [folded, startedOnThisPage]);
-
-  const selectedId = useDebuggerSelection((s) => s.stepId);
-  const parseIndex = useDebuggerSelection((s) => s.parseIndex);
-  const selectStep = useDebuggerSelection((s) => s.selectStep);
-  const selectParseEvent = useDebuggerSelection((s) => s.selectParseEvent);
-  const [tab, setTab] = useState<Tab>("step");
+  // A log has a step once it has a step-start (every step, branches included, begins with one).
+  const hasSteps = useMemo(() => events.some((event) => event.type === "step-start"), [events]);
   const [toolsOpen, setToolsOpen] = useState(false);
   // With no step yet, the tools are shown as the protocol chosen for the next turn will write them.
   const nextProtocol = useProtocolChoice((s) => s.protocol);
   const nextTemplate = useEngineState((s) => s.template.name);
 
-  const step = resolveSelectedStep(model, selectedId);
-  const pinned = step !== undefined && selectedId !== null && (selectedId === step.key || selectedId === step.id);
-  const selectedParseIndex = pinned ? parseIndex : null;
-  const previous = useMemo(() => (step ? previousStepInRun(model, step) : undefined), [model, step]);
-
-  const onSelectStep = useCallback((target: StepView) => selectStep(selectionIdFor(model, target)), [model, selectStep]);
-  const onFollowLatest = useCallback(() => selectStep(null), [selectStep]);
-  const onSelectParseEvent = useCallback(
-    (index: number | null) => {
-      if (step) selectParseEvent(selectionIdFor(model, step), index);
-    },
-    [model, step, selectParseEvent],
-  );
-
-  const run = step ? model.runs.get(step.runId) : undefined;
-  const runTools = run && run.tools.length > 0 ? run.tools : null;
-  const shownTools = runTools ?? tools;
-  // What the step's run recorded (older logs: today's code, with a note saying so).
-  const parts = useMemo(() => (step ? recordedPromptParts(step, run, shownTools) : null), [step, run, shownTools]);
-  // With no step yet, the tools are shown as the next turn's protocol will write them today.
-  const nextSection = useMemo<ToolSectionView | null>(
-    () => (tools.length > 0 && (toolsOpen || tab === "tools") ? { ...toolSectionOf(nextProtocol, tools), recorded: false } : null),
-    [nextProtocol, tools, toolsOpen, tab],
-  );
-
-  if (model.order.length === 0) {
+  if (!hasSteps) {
     return (
       <div className="dbg dbg-empty-state" data-testid="debugger-pane">
         <p className="dbg-empty">
@@ -92,67 +38,25 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
         <details className="dbg-empty-tools" onToggle={(event) => setToolsOpen(event.currentTarget.open)}>
           <summary>Tool definitions ({tools.length})</summary>
           {/* Written only when opened: with thousands of MCP tools the definitions are megabytes of text. */}
-          {toolsOpen && <ToolDefinitions protocol={nextProtocol} section={nextSection} tools={tools} source="enabled" template={nextTemplate} />}
+          {toolsOpen && (
+            <Suspense fallback={<p className="dbg-hint">Loading the tool definitions…</p>}>
+              <NextTurnToolDefinitions protocol={nextProtocol} tools={tools} template={nextTemplate} />
+            </Suspense>
+          )}
         </details>
       </div>
     );
   }
 
   return (
-    <div className="dbg" data-testid="debugger-pane">
-      <StepTimeline model={model} selectedKey={step?.key} following={!pinned} onSelect={onSelectStep} onFollowLatest={onFollowLatest} />
-      {step && (
-        <div className="dbg-detail">
-          <div className="dbg-step-head">
-            <strong>
-              {stepLabel(step)}
-            </strong>
-            <span className="dbg-protocol">{step.protocol}</span>
-            <span className={`dbg-badge tone-${statusTone(step.status)}`}>{STEP_STATUS_LABEL[step.status]}</span>
-            <span className="dbg-hint">
-              {formatDuration(step.durationMs)} · <StepTokenCount step={step} controlTokens={parts!.controlTokens} />
-            </span>
-            <div className="dbg-tabs" role="tablist" aria-label="Debugger views">
-              <button type="button" role="tab" aria-selected={tab === "step"} onClick={() => setTab("step")}>
-                Step
-              </button>
-              <button type="button" role="tab" aria-selected={tab === "tools"} onClick={() => setTab("tools")}>
-                Tool definitions
-              </button>
-            </div>
-          </div>
-          <p className="dbg-hint dbg-step-settings" data-testid="step-settings">
-            {formatSettings(step.settings)}
-            <br />
-            {/* An unknown cap's reason is the budget bar's, below (a native step has no bar). */}
-            <span data-testid="step-budget">{(!step.request && formatUnknownBudgetBriefly(step.budget)) || formatBudget(step.budget)}</span>
-          </p>
-          <StepExperiments step={step} run={run} model={model} tools={shownTools} />
-          <StepDecision step={step} tools={shownTools} />
-          <EngineFigures step={step} />
-          {!step.request && <ContextBudgetBar step={step} controlTokens={parts!.controlTokens} />}
-          {step.status === "cut-off" && (
-            <p className="dbg-step-note" role="status" data-testid="step-cut-off">
-              {describeCutOff(step)}: the model had not finished; its output is kept.
-            </p>
-          )}
-          {step.error && (
-            <p className="dbg-step-error" role="status">
-              {visibleBidi(step.error)}
-            </p>
-          )}
-          {tab === "step" ? (
-            <div className="dbg-grid">
-              <PromptView step={step} previous={previous} controlTokens={parts!.controlTokens} toolBlock={parts!.toolBlock} note={notRecordedNote(parts!.notRecorded)} />
-              <RawOutputView step={step} tools={shownTools} controlTokens={parts!.controlTokens} selectedParseIndex={selectedParseIndex} onSelectParseEvent={onSelectParseEvent} />
-              <ParseStepsView step={step} selectedParseIndex={selectedParseIndex} onSelectParseEvent={onSelectParseEvent} />
-              <ToolExecView step={step} model={model} onSelectStep={onSelectStep} />
-            </div>
-          ) : (
-            <ToolDefinitions protocol={step.protocol} section={parts!.toolSection} tools={shownTools} source={runTools ? "run" : "enabled"} template={step.template} />
-          )}
+    <Suspense
+      fallback={
+        <div className="dbg" data-testid="debugger-pane">
+          <p className="dbg-hint">Loading the step view…</p>
         </div>
-      )}
-    </div>
+      }
+    >
+      <DebuggerSteps events={events} tools={tools} {...(startedOnThisPage ? { startedOnThisPage } : {})} />
+    </Suspense>
   );
 }

@@ -1,13 +1,15 @@
 // An OpenAI-compatible server (vLLM, SGLang, Ollama, llama.cpp's server): where it is, which of
 // its models, and how the lab talks to it — prompt mode (our template, our protocols, raw
 // completions) or native mode (the server's template and tool parser).
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { serverTemplateHasThinkingSwitch, serverTemplateLabels, serverTemplateNames, type ServerTemplateName } from "toolcall-middleware/families/server-templates.ts";
 import { useEngineState, useLabStores, useServerEngine } from "../../app/lab-stores-context.tsx";
 import { effectiveTemplate } from "../../store/server-engine.ts";
-import { CompareRuns } from "./CompareRuns.tsx";
 import { ThinkingNote } from "./ThinkingNote.tsx";
 import { EngineErrorBox, StatusLine } from "./EngineStatusBox.tsx";
+
+// Comparing native and prompt mode is offered once a server is ready: its code loads then.
+const CompareRuns = lazy(() => import("./CompareRuns.tsx").then((m) => ({ default: m.CompareRuns })));
 
 export function ServerSection() {
   const state = useServerEngine((s) => s);
@@ -97,7 +99,11 @@ export function ServerSection() {
       )}
       {status.state === "error" && <EngineErrorBox status={status} offerReplay={false} />}
       <StatusLine status={status} readyText="Connected." />
-      {status.state === "ready" && <CompareRuns />}
+      {status.state === "ready" && (
+        <Suspense fallback={null}>
+          <CompareRuns />
+        </Suspense>
+      )}
       <p className="model-hint">
         The server must allow this page's origin (CORS) and, for prompt mode, offer /v1/completions. See the README for vLLM, Ollama and llama.cpp flags.
       </p>

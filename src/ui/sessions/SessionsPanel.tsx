@@ -2,8 +2,6 @@
 // event log), make a replay transcript from it, or import an exported file.
 import { useRef, useState } from "react";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
-import { exportConversationInSlices, transcriptFromEvents } from "../../store/conversation-export.ts";
-import { importConversationFile } from "../../store/import-file.ts";
 import { useConversation, useLabStores, useRunState } from "../../app/lab-stores-context.tsx";
 import { downloadJson, safeFileName } from "./download.ts";
 import "./sessions.css";
@@ -15,6 +13,10 @@ function formatWhen(ms: number): string {
     ? date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })
     : date.toLocaleDateString(undefined, { month: "short", day: "numeric" });
 }
+
+// Export, transcripts and import (with the protocols a transcript is written in) load at first use.
+const conversationExport = () => import("../../store/conversation-export.ts");
+const importFile = () => import("../../store/import-file.ts");
 
 export function SessionsPanel() {
   const { conversationActions, store: conversationStore } = useLabStores().conversations;
@@ -49,14 +51,22 @@ export function SessionsPanel() {
     const current = conversationStore.getState().active ?? conversation;
     // Written with each long text once, a slice of events at a time (the page keeps its turns).
     try {
+      const { exportConversationInSlices } = await conversationExport();
       downloadJson(`${safeFileName(current.title)}.toolcall-lab.json`, await exportConversationInSlices(current));
     } catch (error) {
       setImportMessage({ tone: "error", text: `Could not export "${current.title}": ${error instanceof Error ? error.message : String(error)}` });
     }
   };
 
-  const exportTranscript = () => {
+  const exportTranscript = async () => {
     conversationActions.flush();
+    let transcriptFromEvents: Awaited<ReturnType<typeof conversationExport>>["transcriptFromEvents"];
+    try {
+      ({ transcriptFromEvents } = await conversationExport());
+    } catch (error) {
+      setImportMessage({ tone: "error", text: `Could not make a transcript: ${error instanceof Error ? error.message : String(error)}` });
+      return;
+    }
     const conversation = conversationStore.getState().active;
     if (!conversation) return;
     const transcript = transcriptFromEvents(conversation.events, conversation.title);
@@ -69,6 +79,7 @@ export function SessionsPanel() {
 
   const onImport = async (file: File) => {
     try {
+      const { importConversationFile } = await importFile();
       const conversation = await importConversationFile(file);
       await switchTo(() => conversationActions.adopt(conversation));
       setImportMessage({ tone: "ok", text: `Imported "${conversation.title}" (${conversation.events.length} events).` });
@@ -89,7 +100,7 @@ export function SessionsPanel() {
         <button type="button" data-testid="import-json" onClick={() => fileInput.current?.click()} title="Open an exported conversation">
           Import
         </button>
-        <button type="button" data-testid="export-transcript" onClick={exportTranscript} title="Download a replay transcript made from this conversation's model outputs">
+        <button type="button" data-testid="export-transcript" onClick={() => void exportTranscript()} title="Download a replay transcript made from this conversation's model outputs">
           Transcript
         </button>
         <input

@@ -2,7 +2,7 @@
 // the tool list as plain JSON after "List of tools: " (no <|tool_list_start|>),
 // calls as a pythonic list between <|tool_call_start|> and <|tool_call_end|> after the reply's
 // text, results as the bare text of a `tool` turn. The lfm2 protocol reads its calls.
-import { pythonLiteral } from "../protocols/pythonic/protocol.ts";
+import { pythonLiteral } from "../protocols/pythonic/python-literal.ts";
 import { protectJson } from "../protocols/protect-markers.ts";
 import type { ToolCall, ToolFraming } from "../types.ts";
 import { lfm2, LFM2_BOS, LFM2_TOKENS, openAiTool } from "./lfm2.ts";

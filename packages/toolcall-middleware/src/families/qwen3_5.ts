@@ -2,7 +2,9 @@
 // XML tool calls of Qwen3-Coder (<tool_call><function=…><parameter=…>), which the lab's
 // qwen3-coder protocol reads. A hybrid model: Gated DeltaNet (recurrent) layers beside attention,
 // so WebLLM keeps a recurrent state next to its KV cache (see kvState below).
-import { getProtocol } from "../protocols/registry.ts";
+// The registered protocols (not the registry of built-ins): a prompt is rendered only through
+// renderPrompt, whose module loads the built-in protocols, so this family file need not.
+import { getProtocol } from "../protocols/registered-protocols.ts";
 import type { ToolFraming, ToolSpec } from "../types.ts";
 import { chatmlTurns, CHATML_TOKENS } from "./chatml-turns.ts";
 import { QWEN_STOP } from "./qwen3.ts";

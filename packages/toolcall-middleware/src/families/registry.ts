@@ -1,7 +1,10 @@
 // The model families, one line each; a family is one file (see types.ts). Both engines look
 // families up here: WebLLM by model id, a server by the model name it lists, a recorded step by
 // its template name. Order matters where names overlap (Hermes 3 before Llama 3).
-import { getProtocol } from "../protocols/registry.ts";
+// Protocols by name only: the families need no protocol's code, so a page can show the model
+// list and its recommendations before the protocols load.
+import { isBuiltInProtocol } from "../protocols/built-in-protocol-names.ts";
+import { getProtocol } from "../protocols/registered-protocols.ts";
 import type { ChatTemplate } from "../types.ts";
 import { chatTemplateFromConv, type ModelChatTemplate } from "./conv-template.ts";
 import { deepseekR1DistillLlama, deepseekR1DistillQwen } from "./deepseek-r1-distill.ts";
@@ -172,7 +175,7 @@ export interface ProtocolRecommendation {
 export function recommendedProtocolOf(family: ModelFamily | undefined): ProtocolRecommendation {
   if (!family) return { protocol: "xml", why: "no trained tool format; tags are the easiest to follow" };
   const { trained, fallback, why } = family.protocol;
-  if (trained && getProtocol(trained)) return { protocol: trained, why };
+  if (trained && (isBuiltInProtocol(trained) || getProtocol(trained))) return { protocol: trained, why };
   if (trained) return { protocol: fallback, why: `${why}; the lab has no "${trained}" protocol yet, so the nearest one`, trained };
   return { protocol: fallback, why };
 }

@@ -2,7 +2,9 @@
 // whole reply). Two templates, after vLLM's examples/tool_chat_template_xlam_{llama,qwen}.jinja
 // (fixtures/): Llama-xLAM-2-8b / 70b in Llama 3's header turns (results in an `ipython` turn), and
 // xLAM-2-1b / 3b / 32b (Qwen2.5-based) in ChatML (results in a `tool` turn).
-import { getProtocol } from "../protocols/registry.ts";
+// The registered protocols (not the registry of built-ins): a prompt is rendered only through
+// renderPrompt, whose module loads the built-in protocols, so this family file need not.
+import { getProtocol } from "../protocols/registered-protocols.ts";
 import type { ChatTemplate, TemplateMessage, ToolFraming, ToolSpec } from "../types.ts";
 import { labDefaults } from "./sampling.ts";
 import type { ModelFamily } from "./types.ts";

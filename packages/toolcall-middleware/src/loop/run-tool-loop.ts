@@ -35,13 +35,9 @@ import { constrainStep } from "./step-constraint.ts";
 import { streamStep, type StepOutput, type StepOutputLimits } from "./stream-step.ts";
 import { describeError } from "./tool-result-content.ts";
 
-export const DEFAULT_MAX_STEPS = 8;
-/** What a native-mode step records as its protocol and template: the server's own. */
-export const NATIVE_PROTOCOL = "native";
-export const NATIVE_TEMPLATE = "server template (native tool calling)";
-export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
-/** Calls run per step: a reply with more gets an error result for each call past it. */
-export const DEFAULT_MAX_CALLS_PER_STEP = 16;
+import { DEFAULT_MAX_CALLS_PER_STEP, DEFAULT_MAX_STEPS, DEFAULT_TOOL_TIMEOUT_MS, NATIVE_PROTOCOL, NATIVE_TEMPLATE } from "./loop-defaults.ts";
+
+export { DEFAULT_MAX_CALLS_PER_STEP, DEFAULT_MAX_STEPS, DEFAULT_TOOL_TIMEOUT_MS, NATIVE_PROTOCOL, NATIVE_TEMPLATE };
 
 export interface RunToolLoopOptions {
   engine: Engine;

@@ -10,7 +10,7 @@ import type { Protocol, ToolCall } from "../../types.ts";
 import { toolResultEscaper } from "../escape-tool-result.ts";
 import { callStructuralTag } from "../structural-tags.ts";
 import { joinAssistantTurn } from "../tool-response.ts";
-import { protectPythonString } from "../protect-markers.ts";
+import { pythonLiteral } from "./python-literal.ts";
 import { toolsAsIndentedJson } from "../tools-intro.ts";
 
 const START = "<|python_start|>";
@@ -48,31 +48,7 @@ const pythonicSyntax: CallSyntax = {
 /** The `[` that begins a call list: `[name(`. */
 const CALL_LIST_START = /\[(?=\s*[A-Za-z_][\w.]*\s*\()/g;
 
-/** A value as a Python literal. */
-export function pythonLiteral(value: unknown): string {
-  if (value === null || value === undefined) return "None";
-  if (value === true) return "True";
-  if (value === false) return "False";
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "None";
-  if (typeof value === "string") {
-    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-    const body = value
-      .replace(/\\/g, "\\\\")
-      .replace(quote === "'" ? /'/g : /"/g, `\\${quote}`)
-      .replace(/\n/g, "\\n")
-      .replace(/\r/g, "\\r")
-      .replace(/\t/g, "\\t");
-    // A marker inside the string is broken (`\x3c`), so the history cannot show a forged call.
-    return `${quote}${protectPythonString(body)}${quote}`;
-  }
-  if (Array.isArray(value)) return `[${value.map(pythonLiteral).join(", ")}]`;
-  if (typeof value === "object") {
-    return `{${Object.entries(value as Record<string, unknown>)
-      .map(([k, v]) => `${pythonLiteral(k)}: ${pythonLiteral(v)}`)
-      .join(", ")}}`;
-  }
-  return pythonLiteral(String(value));
-}
+export { pythonLiteral };
 
 export function renderPythonicCall(call: ToolCall): string {
   const args = Object.entries(call.arguments).map(([k, v]) => `${k}=${pythonLiteral(v)}`);
