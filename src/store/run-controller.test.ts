@@ -135,6 +135,25 @@ describe("the run controller", () => {
     expect(items[1]).toMatchObject({ kind: "assistant", status: "engine-error", error: "Could not download the model: 404" });
   });
 
+  it("a message sent while startup is still reading the saved conversation waits for it, then goes", async () => {
+    let seen: RunLoopOptions | undefined;
+    run.configureRunEnvironment(
+      environment(async function* (options) {
+        seen = options;
+        yield { type: "run-start", runId: "r", at: 1, protocol: "hermes", messages: options.messages, tools: [], limits: { maxSteps: 1, toolTimeoutMs: 1 } };
+        yield { type: "run-end", runId: "r", at: 2, status: "final", messages: options.messages };
+      }),
+    );
+    const sent = run.sendMessage("remember this");
+    await Promise.resolve();
+    expect(runStore.getState().running).toBe(true); // waiting counts as running: a second press does not send twice
+    expect(await run.sendMessage("twice")).toBe(false);
+    await page.conversationActions.init(null);
+    expect(await sent).toBe(true);
+    expect(seen!.messages).toEqual([{ role: "user", content: "remember this" }]);
+    expect(runStore.getState().notice).toBeNull();
+  });
+
   it("refuses to send without an engine or with an unknown protocol, keeping the log untouched", async () => {
     await page.conversationActions.init(null);
     run.configureRunEnvironment(environment(streamingThenWait, { resolveEngine: () => ({ error: "Load a model or choose the replay engine first." }) }));

@@ -98,6 +98,9 @@ function endRun(
   append({ type: "run-end", runId: id, at, status, error, messages });
 }
 
+/** How long a message sent in the page's first moment waits for startup to read the saved conversation. */
+const STARTUP_WAIT_MS = 15_000;
+
 /** The page's turns: sends messages through the environment startLab configures, writing to the run store. */
 export function createRunController(stores: { run: RunStore; conversations: Conversations }) {
   const runStore = stores.run;
@@ -136,11 +139,37 @@ export function createRunController(stores: { run: RunStore; conversations: Conv
     return turn;
   }
 
+  /**
+   * The open conversation; in the page's first moment, once startup has read it (at most
+   * STARTUP_WAIT_MS): a message sent while the saved conversation is being read goes once it is.
+   */
+  function openConversation(): Promise<Conversation | null> {
+    const now = conversations.store.getState().active;
+    if (now) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      const done = (conversation: Conversation | null) => {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve(conversation);
+      };
+      const timer = setTimeout(() => done(conversations.store.getState().active), STARTUP_WAIT_MS);
+      const unsubscribe = conversations.store.subscribe((state) => {
+        if (state.active) done(state.active);
+      });
+    });
+  }
+
   async function runTurn(text: string, writing: { claim?: { release: () => void } }): Promise<boolean> {
     const content = text.trim();
     if (!content || runStore.getState().running) return false;
     const env = environment;
-    const conversation = conversations.store.getState().active;
+    let conversation = conversations.store.getState().active;
+    if (env && !conversation) {
+      // Started, but the saved conversation is still being read: the turn waits for it (as running, so a second press does not queue another).
+      runStore.setState({ running: true, notice: null });
+      conversation = await openConversation();
+      runStore.setState({ running: false });
+    }
     if (!env || !conversation) {
       runStore.setState({ notice: "The lab is still starting; try again in a moment." });
       return false;
