@@ -169,6 +169,17 @@ describe("npm run eval", () => {
     expect(run.stderr).toMatch(/eval: 2 cases in [\d.]+s \([\d.]+ cases\/s\)/);
   });
 
+  it("prints where the time went: per protocol the cases, prompt and reply tokens, how replies ended; --stop-repetition is recorded", async () => {
+    const run = await command([...base(), "--mode", "prompt", "--protocols", "hermes,xml", "--suite", "simple_python", "--limit", "2", "--stop-repetition"]);
+    expect(run.code).toBe(0);
+    expect(run.file!.run!.settings).toMatchObject({ stopRepetition: true });
+    const table = run.stdout.slice(run.stdout.indexOf("\nprotocol  cases"));
+    expect(table).toMatch(/^\nprotocol\s+cases\s+prompt tok\s+reused\s+reply tok\s+stop\s+max-tokens\s+repetition\s+other\s+prefill s\s+decode s\n/);
+    // Both cases of each protocol ended by themselves (the stand-in server's replies are short).
+    expect(table).toMatch(/\nhermes\s+2\s+\d+\s+\S+\s+\S+\s+2\s+0\s+0\s+0\s/);
+    expect(table).toMatch(/\nxml\s+2\s+\d+\s+\S+\s+\S+\s+2\s+0\s+0\s+0\s/);
+  });
+
   it("--resume runs only the cases the file does not hold, keeps the ones it does and the run's date", async () => {
     const out = join(dir, "resumed.json");
     const io = { stdout: () => undefined, stderr: () => undefined };

@@ -34,10 +34,12 @@ import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from ".
 import { jobKey, planJobs, runJobs } from "../src/eval/run-matrix.ts";
 import { categoryOf, importBfclSuite, type EvalCase } from "../src/eval/suite.ts";
 import { withTokenDeadline } from "../src/eval/token-deadline.ts";
+import { timedResults, timingTable } from "../src/eval/case-timing.ts";
+import { withRepetitionStop } from "../src/eval/repetition-stop.ts";
 import { getProtocol, listProtocols } from "toolcall-middleware/protocols/registry.ts";
 
 const USAGE =
-  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>] [--parallel <llama-server slots; default 1>] [--port <llama-server port>] [--resume]";
+  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>] [--parallel <llama-server slots; default 1>] [--port <llama-server port>] [--resume] [--stop-repetition]";
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -94,6 +96,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
         parallel: { type: "string" },
         port: { type: "string" },
         resume: { type: "boolean" },
+        "stop-repetition": { type: "boolean" },
       },
       strict: true,
       allowPositionals: false,
@@ -140,9 +143,9 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
   // A resumed run keeps what the file holds (its results and when it started) and adds the rest.
   const previous = options.resume && existsSync(out) ? readPrevious(out) : undefined;
   if (options.resume && !previous) io.stderr(`eval: --resume: ${out} does not exist yet; starting from the beginning.\n`);
-  const settings: RunInfo["settings"] = { suite, mode, protocols: mode === "native" ? "native" : protocolNames.join(","), constrained: Boolean(options.constrained), temperature, maxTokens, ...(limit !== undefined ? { casesPerCategory: limit } : {}), concurrency };
+  const settings: RunInfo["settings"] = { suite, mode, protocols: mode === "native" ? "native" : protocolNames.join(","), constrained: Boolean(options.constrained), temperature, maxTokens, ...(limit !== undefined ? { casesPerCategory: limit } : {}), concurrency, ...(options["stop-repetition"] ? { stopRepetition: true } : {}) };
 
-  if (!llamaServerModel) return evaluateOn({ baseUrl, model }, cases, { model: { id: model } });
+  if (!llamaServerModel) return evaluateOn({ baseUrl, model }, cases, { model: { id: model } }, () => undefined);
   io.stderr(`eval: starting llama-server with ${llamaServerModel}\n`);
   let server: LlamaServer | undefined;
   try {
@@ -150,12 +153,13 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     const [served] = await listModels({ baseUrl: server.baseUrl });
     if (!served) throw new Error("llama-server lists no model");
     const runModel = { id: server.model.id, sha256: server.model.sha256, file: server.model.file };
-    return await evaluateOn({ baseUrl: server.baseUrl, model: served.id }, cases, { model: runModel, llamaCpp: { commit: server.build.commit, parallelSlots: parallel ?? 1 } });
+    const started = server;
+    return await evaluateOn({ baseUrl: server.baseUrl, model: served.id }, cases, { model: runModel, llamaCpp: { commit: server.build.commit, parallelSlots: parallel ?? 1 } }, () => started.cpuSeconds());
   } finally {
     await server?.stop();
   }
 
-  async function evaluateOn({ baseUrl, model }: { baseUrl: string; model: string }, cases: EvalCase[], where: Pick<RunInfo, "model" | "llamaCpp">): Promise<number> {
+  async function evaluateOn({ baseUrl, model }: { baseUrl: string; model: string }, cases: EvalCase[], where: Pick<RunInfo, "model" | "llamaCpp">, serverCpuSeconds: () => number | undefined): Promise<number> {
     // The server and the model.
     const connection = { baseUrl, ...(options["api-key"] ? { apiKey: options["api-key"] } : {}) };
     const models = await listModels(connection);
@@ -176,7 +180,9 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     const llamaCpp = mode === "prompt" ? await probeLlamaCpp(baseUrl, options["api-key"]) : undefined;
     const servedEngine = new OpenAiEngine({ ...connection, model, mode, ...(served.contextWindowSize !== undefined ? { contextWindowSize: served.contextWindowSize } : {}), constrain: Boolean(options.constrained), ...(llamaCpp ? { llamaCpp } : {}) });
     // Keep-alive comments are not tokens: a case with none for this long fails, and the run goes on.
-    const engine = withTokenDeadline(servedEngine, idleTimeoutSeconds * 1000);
+    const withDeadline = withTokenDeadline(servedEngine, idleTimeoutSeconds * 1000);
+    // Stated in the file's settings and counted in the timing table: a looping reply stops there.
+    const engine = options["stop-repetition"] ? withRepetitionStop(withDeadline) : withDeadline;
 
     const jobs = planJobs({ cases, mode, protocols: protocolNames, constrained: options.constrained ? [true] : [false], repeats: 1 });
     const valuesAsText = new Map(protocolNames.map((name) => [name, readsValuesAsText(getProtocol(name)!)]));
@@ -187,12 +193,17 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     const done = new Set(results.map(keyOf));
     if (previous) io.stderr(`eval: resuming ${out}: ${done.size} of ${jobs.length} cases already done.\n`);
     const startedAt = performance.now();
+    const cpuAtStart = serverCpuSeconds();
     const runInfo = (): RunInfo => {
       const durationSeconds = (previous?.run?.durationSeconds ?? 0) + (performance.now() - startedAt) / 1000;
+      const cpuNow = serverCpuSeconds();
+      // The server's CPU time while this run's cases ran (its start-up left out), added to the earlier sessions'.
+      const cpuSeconds = where.llamaCpp && cpuNow !== undefined && cpuAtStart !== undefined ? (previous?.run?.llamaCpp?.cpuSeconds ?? 0) + cpuNow - cpuAtStart : undefined;
       return {
         date: previous?.run?.date ?? new Date(Date.now() - (performance.now() - startedAt)).toISOString(),
         machine: machineInfo(),
         ...where,
+        ...(where.llamaCpp && cpuSeconds !== undefined ? { llamaCpp: { ...where.llamaCpp, cpuSeconds: Math.round(cpuSeconds * 10) / 10 } } : {}),
         settings,
         durationSeconds: Math.round(durationSeconds * 10) / 10,
         casesPerSecond: durationSeconds > 0 ? Math.round((results.length / durationSeconds) * 1000) / 1000 : 0,
@@ -247,7 +258,10 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     save();
     io.stdout(`${matrixTable(results)}\n`);
     const info = runInfo();
-    io.stderr(`eval: ${results.length} cases in ${info.durationSeconds}s (${info.casesPerSecond} cases/s)\n`);
+    io.stdout(`\n${timingTable(timedResults(results))}\n`);
+    const cpu = info.llamaCpp?.cpuSeconds;
+    const cpuText = cpu !== undefined && results.length > 0 ? `; llama-server used ${cpu} CPU-seconds (${(cpu / results.length).toFixed(2)} a case)` : "";
+    io.stderr(`eval: ${results.length} cases in ${info.durationSeconds}s (${info.casesPerSecond} cases/s)${cpuText}\n`);
     const failedToRun = results.filter((r) => r.reason.startsWith("the case failed to run"));
     if (failedToRun.length > 0) io.stderr(`eval: ${failedToRun.length} of ${results.length} cases failed to run; the first: ${failedToRun[0]!.id}: ${failedToRun[0]!.reason}\n`);
     const unconstrained = results.find((r) => r.unconstrained);
