@@ -5,7 +5,9 @@ import { expect, test, type Page } from "@playwright/test";
 import { evalAnswerer, type EvalBehaviour } from "./openai-server/eval-replies.ts";
 import { startOpenAiTestServer, type OpenAiTestServer, type RecordedRequest } from "./openai-server/server.ts";
 import { bfclCategory, bfclFile } from "../src/eval/bfcl-fixtures.test-helper.ts";
-import { openLab, send } from "./lab-helpers.ts";
+import { readCaseLog } from "../src/eval/case-log.ts";
+import type { ResultsFile } from "../src/eval/results-file.ts";
+import { openLab, send, shownPrompt } from "./lab-helpers.ts";
 
 const cases = [...bfclCategory("simple_python"), ...bfclCategory("irrelevance"), ...bfclCategory("multiple")];
 // simple_python_1: hermes gets a wrong answer, xml the right one (the protocols disagree);
@@ -140,9 +142,20 @@ test("a run survives a reload mid-way and resumes where it stopped; results can 
   await page.getByTestId("eval-export-json").click();
   const file = await download;
   const text = await (await file.createReadStream()).toArray();
-  const exported = JSON.parse(Buffer.concat(text).toString("utf8")) as { results: unknown[]; summary: Array<{ n: number }> };
+  const exportedText = Buffer.concat(text).toString("utf8");
+  const exported = JSON.parse(exportedText) as ResultsFile;
   expect(exported.results).toHaveLength(4);
   expect(exported.summary[0]?.n).toBe(4);
+  // Each case with its step's log (read back from IndexedDB, across the reload): the prompt it was sent.
+  const prompts = exported.results.map((r) => readCaseLog(r.log!).find((e) => e.type === "step-start"));
+  for (const stepStart of prompts) expect(stepStart?.type === "step-start" && asked.includes(stepStart.prompt)).toBe(true);
+  // The exported file, imported again, opens its cases in the debugger.
+  await page.getByTestId("eval-import-file").setInputFiles({ name: "exported.json", mimeType: "application/json", buffer: Buffer.from(exportedText) });
+  await page.getByTestId("eval-cases-source").selectOption("exported.json");
+  await page.locator('[data-testid="eval-case-row"][data-case="simple_python_0"] [data-testid="eval-verdict"]').click();
+  await expect(page.getByTestId("eval-opened-source")).toContainText("exported.json");
+  const recorded = prompts[exported.results.findIndex((r) => r.id === "simple_python_0")];
+  expect(await shownPrompt(page)).toBe(recorded?.type === "step-start" ? recorded.prompt : "");
 });
 
 test("Stop holds the run, Resume finishes it; a results file imported beside it is compared in the matrix; the chat stays usable", async ({ page }) => {

@@ -71,6 +71,8 @@ describe("npm run eval", () => {
     expect(run.stdout).toMatch(/\nhermes\s+67% \[\d+%–\d+%\] strict 33% n=3/);
     expect(run.stdout).toMatch(/\nxml\s+67%/);
     expect(run.stderr).toMatch(/eval: 6\/6 {2}pass 66\.7%/);
+    // The file's size and how many cases kept their log.
+    expect(run.stderr).toMatch(/eval: results written to .+\.json \([\d.]+ KB; 6 of 6 cases with their step's log\)/);
   });
 
   it("native mode: tools go to chat completions with _ for dots, calls are mapped back; irrelevance passes on no call", async () => {

@@ -16,7 +16,7 @@
 // results file, shows a progress line on stderr while it runs and prints the matrix at the end.
 // A case that fails to run is recorded as failed with its reason, and the run goes on.
 import { setMaxListeners } from "node:events";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -266,7 +266,8 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     if (failedToRun.length > 0) io.stderr(`eval: ${failedToRun.length} of ${results.length} cases failed to run; the first: ${failedToRun[0]!.id}: ${failedToRun[0]!.reason}\n`);
     const unconstrained = results.find((r) => r.unconstrained);
     if (unconstrained) io.stderr(`eval: constrained decoding could not be used for some cases: ${unconstrained.unconstrained}\n`);
-    io.stderr(`eval: results written to ${out}\n`);
+    const logged = results.filter((r) => r.log).length;
+    io.stderr(`eval: results written to ${out} (${fileSize(statSync(out).size)}; ${logged} of ${results.length} cases with their step's log)\n`);
     if (controller.signal.aborted) {
       io.stderr(`eval: stopped; ${results.length} of ${jobs.length} cases done (--resume runs the rest).\n`);
       return STOPPED_EXIT_CODE;
@@ -353,6 +354,11 @@ function progressLine(total: number, io: CommandIo): { update: (results: readonl
       if (shownInteractive) io.stderr("\n");
     },
   };
+}
+
+/** A file's size for a person: the logs make results files large enough to watch. */
+function fileSize(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 }
 
 function pct(k: number, n: number): string {

@@ -1,6 +1,6 @@
 // The case list: one line per case (and repeat), a verdict per protocol row side by side; filters
 // for failed cases and for cases where the rows disagree. A click on a verdict opens that case's
-// step in the debugger.
+// step in the debugger (a case of this run, or of an imported results file).
 import { useMemo, useState } from "react";
 import { rowKey } from "../../eval/summary.ts";
 import type { EvalResult } from "../../eval/run-case.ts";
@@ -10,11 +10,15 @@ interface Props {
   jobKeys: readonly string[];
   openedKey: string | null;
   onOpen: (jobKey: string) => void;
+  /** Whether a case can be opened (default: it ran in this page, so its step is stored). */
+  openable?: (result: EvalResult) => boolean;
 }
+
+const ranHere = (result: EvalResult) => result.runId !== "";
 
 const SHOWN = 200;
 
-export function EvalCaseList({ results, jobKeys, openedKey, onOpen }: Props) {
+export function EvalCaseList({ results, jobKeys, openedKey, onOpen, openable = ranHere }: Props) {
   const [failedOnly, setFailedOnly] = useState(false);
   const [disagreeOnly, setDisagreeOnly] = useState(false);
   const { columns, lines } = useMemo(() => {
@@ -84,7 +88,7 @@ export function EvalCaseList({ results, jobKeys, openedKey, onOpen }: Props) {
                       data-testid="eval-verdict"
                       data-protocol={result.protocol}
                       data-pass={String(result.pass)}
-                      disabled={!verdict.jobKey || !result.runId}
+                      disabled={!verdict.jobKey || !openable(result)}
                       title={result.reason || "pass"}
                       onClick={() => onOpen(verdict.jobKey)}
                     >

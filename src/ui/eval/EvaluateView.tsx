@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useEngineState } from "../../app/lab-stores-context.tsx";
 import { serverTemplateLabels, serverTemplateNames } from "toolcall-middleware/families/server-templates.ts";
 import { BUILTIN_CATEGORIES, type BuiltinCategory } from "../../eval/builtin-suite.ts";
-import { resultsCsv, toResultsFile } from "../../eval/results-file.ts";
+import { resultsCsv } from "../../eval/results-file.ts";
 import { listProtocols } from "toolcall-middleware/protocols/registry.ts";
 import { PanelBoundary } from "../ErrorBoundary.tsx";
 import { DebuggerPane } from "../debugger/DebuggerPane.tsx";
@@ -19,7 +19,7 @@ import { useEvalState, useEvaluation } from "./use-evaluation.ts";
 import "./eval.css";
 
 export default function EvaluateView() {
-  const { initEval, openCase, closeCase, dismissEvalError, setConfig, openExamples } = useEvaluation();
+  const { initEval, openCase, openImportedCase, closeCase, dismissEvalError, setConfig, openExamples } = useEvaluation();
   const status = useEvalState((s) => s.status);
   const error = useEvalState((s) => s.error);
   const run = useEvalState((s) => s.run);
@@ -35,6 +35,14 @@ export default function EvaluateView() {
   const throttled = useThrottled(listedNow, running ? 2000 : 0);
   const { results: listed, jobKeys: listedKeys } = running ? throttled : listedNow;
   const sources: MatrixSource[] = useMemo(() => [...(results.length > 0 ? [{ label: run?.label ?? "this run", results }] : []), ...imported], [results, run, imported]);
+
+  // Whose cases the list shows: this run's, or an imported results file's (its cases open from the logs it holds).
+  const [chosenSource, setChosenSource] = useState<string | null>(null);
+  const caseSources: Array<string | null> = [...(results.length > 0 ? [null] : []), ...imported.map((i) => i.label)];
+  const shownSource = caseSources.includes(chosenSource) ? chosenSource : (caseSources[0] ?? null);
+  const shownImport = shownSource === null ? undefined : imported.find((i) => i.label === shownSource);
+  // An imported file's cases are keyed by their place in it.
+  const importKeys = useMemo(() => shownImport?.results.map((_, index) => String(index)) ?? [], [shownImport]);
 
   const empty = sources.length === 0 && status === "idle";
   /** The empty state's choice: the setup shows that engine's fields, the first one focused. */
@@ -68,10 +76,35 @@ export default function EvaluateView() {
           <EvalMatrix sources={sources} />
         </>
       ) : null}
-      {results.length > 0 && (
+      {(results.length > 0 || imported.length > 0) && (
         <>
-          <h3 className="eval-heading">Cases</h3>
-          <EvalCaseList results={listed} jobKeys={listedKeys} openedKey={opened?.jobKey ?? null} onOpen={(key) => void openCase(key)} />
+          <div className="eval-cases-head">
+            <h3 className="eval-heading">Cases</h3>
+            {caseSources.length > 1 && (
+              <label className="eval-field eval-cases-source">
+                <span>of</span>
+                <select data-testid="eval-cases-source" value={shownSource ?? THIS_RUN} onChange={(e) => setChosenSource(e.target.value === THIS_RUN ? null : e.target.value)}>
+                  {caseSources.map((source) => (
+                    <option key={source ?? THIS_RUN} value={source ?? THIS_RUN}>
+                      {source ?? `this run${run?.label ? ` (${run.label})` : ""}`}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+          </div>
+          {shownImport ? (
+            <EvalCaseList
+              key={shownImport.label}
+              results={shownImport.results}
+              jobKeys={importKeys}
+              openedKey={opened?.source === shownImport.label ? opened.jobKey : null}
+              onOpen={(key) => openImportedCase(shownImport.label, Number(key))}
+              openable={always}
+            />
+          ) : (
+            <EvalCaseList results={listed} jobKeys={listedKeys} openedKey={opened && opened.source === undefined ? opened.jobKey : null} onOpen={(key) => void openCase(key)} />
+          )}
         </>
       )}
       {opened && (
@@ -80,6 +113,7 @@ export default function EvaluateView() {
             <h3 className="eval-heading">
               {opened.result.id} · {opened.result.protocol}
               {opened.result.constrained ? " + constrained" : ""}
+              {opened.source !== undefined && <span className="eval-muted" data-testid="eval-opened-source"> · {opened.source}</span>}
             </h3>
             <span className={`eval-verdict eval-verdict-${opened.result.pass ? (opened.result.strictPass ? "strict" : "pass") : "fail"}`} data-testid="eval-opened-verdict">
               {opened.result.pass ? (opened.result.strictPass ? "pass" : "pass, not strict") : "fail"}
@@ -90,9 +124,11 @@ export default function EvaluateView() {
             </button>
           </div>
           {opened.events.length === 0 ? (
-            <p className="eval-muted">This case has no recorded step (it failed before it ran, or it was imported).</p>
+            <p className="eval-muted" data-testid="eval-opened-note">
+              {opened.note ?? "This case has no recorded step (it failed before it ran)."}
+            </p>
           ) : (
-            <PanelBoundary name="Debugger" resetKeys={[opened.jobKey]}>
+            <PanelBoundary name="Debugger" resetKeys={[opened.jobKey, opened.source]}>
               <CaseDebugger events={opened.events} />
             </PanelBoundary>
           )}
@@ -101,6 +137,10 @@ export default function EvaluateView() {
     </div>
   );
 }
+
+/** The select's value for this run's cases (an imported file's value is its label). */
+const THIS_RUN = "\u0000this run";
+const always = () => true;
 
 function CaseDebugger({ events }: { events: import("toolcall-middleware/types.ts").LoopEvent[] }) {
   const start = events.find((event) => event.type === "run-start");
@@ -305,7 +345,8 @@ function EvalProgress() {
 }
 
 function EvalFiles() {
-  const { importResults, removeImported } = useEvaluation();
+  const { importResults, removeImported, exportResultsText } = useEvaluation();
+  const [exporting, setExporting] = useState(false);
   const results = useEvalState((s) => s.results);
   const imported = useEvalState((s) => s.imported);
   const input = useRef<HTMLInputElement>(null);
@@ -319,8 +360,18 @@ function EvalFiles() {
   };
   return (
     <div className="eval-files">
-      <button type="button" data-testid="eval-export-json" disabled={results.length === 0} onClick={() => download("eval-results.json", "application/json", `${JSON.stringify(toResultsFile(results), null, 2)}\n`)}>
-        Export JSON
+      <button
+        type="button"
+        data-testid="eval-export-json"
+        disabled={results.length === 0 || exporting}
+        onClick={() => {
+          setExporting(true);
+          void exportResultsText()
+            .then((text) => text !== undefined && download("eval-results.json", "application/json", text))
+            .finally(() => setExporting(false));
+        }}
+      >
+        {exporting ? "Exporting…" : "Export JSON"}
       </button>
       <button type="button" data-testid="eval-export-csv" disabled={results.length === 0} onClick={() => download("eval-results.csv", "text/csv", resultsCsv(results))}>
         Export CSV

@@ -8,7 +8,8 @@ import { ServerFailure } from "../../engine/openai/server-failure.ts";
 import { inferServerTemplate, serverChatTemplate, serverTemplateNames, type ServerTemplateName } from "toolcall-middleware/families/server-templates.ts";
 import { chatTemplateForModel } from "toolcall-middleware/families/registry.ts";
 import { BUILTIN_CATEGORIES, loadBuiltinSuite, sampleCases, type BuiltinCategory } from "../../eval/builtin-suite.ts";
-import { readResultsFile } from "../../eval/results-file.ts";
+import { caseLogOf, readCaseLog } from "../../eval/case-log.ts";
+import { readResultsFile, resultsFileText, toResultsFile } from "../../eval/results-file.ts";
 import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from "../../eval/run-case.ts";
 import { planJobs, runJobs } from "../../eval/run-matrix.ts";
 import { categoryOf, importBfclSuite, type EvalCase } from "../../eval/suite.ts";
@@ -94,9 +95,21 @@ export interface EvalState {
   session: { startedAt: number; doneAtStart: number; tokens: number } | null;
   imported: ImportedResults[];
   /** The case whose step the debugger shows. */
-  opened: { jobKey: string; result: EvalResult; events: LoopEvent[] } | null;
+  opened: OpenedCase | null;
   /** Cases saved from conversation turns. */
   saved: StoredSavedCase[];
+}
+
+/** A case shown in the debugger: of this run (read from IndexedDB) or of an imported results file (its `log`). */
+export interface OpenedCase {
+  /** The case's key in its list: a job key for this run, its place in the file for an imported one. */
+  jobKey: string;
+  /** The imported results file's label; absent for a case of this run. */
+  source?: string;
+  result: EvalResult;
+  events: LoopEvent[];
+  /** Why no step is shown, when none is. */
+  note?: string;
 }
 
 export type EvalStore = StoreApi<EvalState>;
@@ -293,6 +306,56 @@ export function createEvaluation(engineStore: EngineStore) {
     set({ opened: { jobKey, result, events } });
   }
 
+  /** Opens a case of an imported results file in the debugger: the step its `log` holds, or why there is none. */
+  function openImportedCase(source: string, index: number): void {
+    const result = get().imported.find((i) => i.label === source)?.results[index];
+    if (!result) return;
+    const jobKey = String(index);
+    if (!result.log) {
+      const note = `This results file holds no log for this case${result.logOmitted ? `: ${result.logOmitted}` : " (it was written before results files kept logs, or the case failed before it ran)"}.`;
+      set({ opened: { jobKey, source, result, events: [], note } });
+      return;
+    }
+    try {
+      set({ opened: { jobKey, source, result, events: readCaseLog(result.log) } });
+    } catch (error) {
+      set({ opened: { jobKey, source, result, events: [], note: `This case cannot be shown: ${describe(error)}.` } });
+    }
+  }
+
+  /**
+   * This run's results as a results file, each case with its step's log (read from IndexedDB and
+   * encoded a case at a time, with a turn for the page between cases).
+   */
+  async function exportResultsText(): Promise<string | undefined> {
+    try {
+      return await resultsWithLogsText();
+    } catch (error) {
+      set({ error: `The results could not be exported: ${describe(error)}` });
+      return undefined;
+    }
+  }
+
+  async function resultsWithLogsText(): Promise<string> {
+    const { results, jobKeys, run } = get();
+    const withLogs: EvalResult[] = [];
+    for (const [index, result] of results.entries()) {
+      const jobKey = jobKeys[index];
+      let events: LoopEvent[] = [];
+      if (run && jobKey && result.runId) {
+        await nextTask();
+        try {
+          events = (await repo().events(run.id, jobKey)) ?? [];
+        } catch (error) {
+          withLogs.push({ ...result, logOmitted: `its stored log could not be read: ${describe(error)}` });
+          continue;
+        }
+      }
+      withLogs.push({ ...result, ...caseLogOf(events) });
+    }
+    return resultsFileText(toResultsFile(withLogs));
+  }
+
   function closeCase(): void {
     set({ opened: null });
   }
@@ -301,7 +364,8 @@ export function createEvaluation(engineStore: EngineStore) {
   function importResults(label: string, text: string): void {
     try {
       const results = readResultsFile(text, categoryOf);
-      set({ imported: [...get().imported.filter((i) => i.label !== label), { label, results }], error: null });
+      const opened = get().opened;
+      set({ imported: [...get().imported.filter((i) => i.label !== label), { label, results }], error: null, ...(opened?.source === label ? { opened: null } : {}) });
     } catch (error) {
       set({ error: `${label}: ${describe(error)}` });
     }
@@ -320,7 +384,7 @@ export function createEvaluation(engineStore: EngineStore) {
   }
 
   function removeImported(label: string): void {
-    set({ imported: get().imported.filter((i) => i.label !== label) });
+    set({ imported: get().imported.filter((i) => i.label !== label), ...(get().opened?.source === label ? { opened: null } : {}) });
   }
 
   function dismissEvalError(): void {
@@ -353,7 +417,7 @@ export function createEvaluation(engineStore: EngineStore) {
     setImportedSuite({ questionsName: "saved cases", questions: files.questions, answersName: "saved answers", answers: files.answers });
   }
 
-  return { store, initEval, setConfig, startEval, resumeEval, stopEval, setImportedSuite, chooseBuiltinSuite, openCase, closeCase, importResults, openExamples, removeImported, dismissEvalError, saveTurnAsCase, removeSavedCase, runSavedCases };
+  return { store, initEval, setConfig, startEval, resumeEval, stopEval, setImportedSuite, chooseBuiltinSuite, openCase, openImportedCase, closeCase, exportResultsText, importResults, openExamples, removeImported, dismissEvalError, saveTurnAsCase, removeSavedCase, runSavedCases };
 }
 
 export type Evaluation = ReturnType<typeof createEvaluation>;
