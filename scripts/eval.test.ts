@@ -11,7 +11,7 @@ import { startOpenAiTestServer, type OpenAiTestServer } from "../e2e/openai-serv
 import { bfclCategory, bfclFile } from "../src/eval/bfcl-fixtures.test-helper.ts";
 import { readCaseLog } from "../src/eval/case-log.ts";
 import type { ResultsFile } from "../src/eval/results-file.ts";
-import { runEvalCommand } from "./eval.ts";
+import { runEvalCommand, totalCpuSeconds } from "./eval.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "eval-command-"));
 const cases = [...bfclCategory("simple_python"), ...bfclCategory("parallel"), ...bfclCategory("irrelevance")];
@@ -236,6 +236,13 @@ describe("npm run eval", () => {
     expect(sent).toHaveLength(2);
     expect(sent.some((p) => p.includes("calculate_triangle_area"))).toBe(false);
     expect((JSON.parse(readFileSync(out, "utf8")) as ResultsFile).results.map((r) => r.id)).toEqual(["simple_python_0", "simple_python_1", "simple_python_2"]);
+  });
+
+  it("the server's CPU time adds up over resumed sessions, and is unknown when a kept session did not record it", () => {
+    const earlier = (cpuSeconds?: number) => ({ date: "2026-11-27T15:00:00.000Z", machine: { cpu: "x", cores: 2 }, model: { id: "m" }, llamaCpp: { commit: "c", ...(cpuSeconds !== undefined ? { cpuSeconds } : {}) }, settings: {} });
+    expect(totalCpuSeconds(undefined, 12.5)).toBe(12.5);
+    expect(totalCpuSeconds(earlier(30), 12.5)).toBe(42.5);
+    expect(totalCpuSeconds(earlier(), 12.5)).toBeUndefined();
   });
 
   it("--parallel and --port without --llama-server are usage errors", async () => {

@@ -198,7 +198,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
       const durationSeconds = (previous?.run?.durationSeconds ?? 0) + (performance.now() - startedAt) / 1000;
       const cpuNow = serverCpuSeconds();
       // The server's CPU time while this run's cases ran (its start-up left out), added to the earlier sessions'.
-      const cpuSeconds = where.llamaCpp && cpuNow !== undefined && cpuAtStart !== undefined ? (previous?.run?.llamaCpp?.cpuSeconds ?? 0) + cpuNow - cpuAtStart : undefined;
+      const cpuSeconds = where.llamaCpp && cpuNow !== undefined && cpuAtStart !== undefined ? totalCpuSeconds(done.size > 0 ? previous?.run : undefined, cpuNow - cpuAtStart) : undefined;
       return {
         date: previous?.run?.date ?? new Date(Date.now() - (performance.now() - startedAt)).toISOString(),
         machine: machineInfo(),
@@ -274,6 +274,16 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     }
     return 0;
   }
+}
+
+/**
+ * A run's server CPU time, all sessions together: unknown (undefined) when an earlier session
+ * whose cases the file keeps did not record its own, rather than counting only this session's.
+ */
+export function totalCpuSeconds(earlier: RunInfo | undefined, session: number): number | undefined {
+  if (!earlier) return session;
+  const before = earlier.llamaCpp?.cpuSeconds;
+  return before === undefined ? undefined : before + session;
 }
 
 function readPrevious(path: string): { results: EvalResult[]; run: RunInfo | undefined } {
