@@ -76,6 +76,23 @@ describe.skipIf(missing !== undefined)("npm run eval -- --llama-server", () => {
     }
   });
 
+  it("SmolLM2, --both-constraints: each constrained run finds its prompt in llama-server's cache, left there by the free run just before", { timeout: 300_000 }, async () => {
+    let stderr = "";
+    const out = join(dir, "both.json");
+    const code = await runEvalCommand(["--llama-server", SMOLLM2, "--parallel", "2", "--mode", "prompt", "--protocols", "hermes", "--both-constraints", "--suite", "simple_python", "--limit", "3", "--max-tokens", "16", "--out", out], { stdout: () => {}, stderr: (t) => (stderr += t) });
+    expect(code, stderr).toBe(0);
+    const file = JSON.parse(readFileSync(out, "utf8")) as ResultsFile;
+    const timed = timedResults(file.results as EvalResult[]);
+    expect(timed).toHaveLength(6);
+    for (const { result, timing } of timed.filter((t) => t.result.constrained)) {
+      const free = timed.find((t) => !t.result.constrained && (t.result as EvalResult).id === (result as EvalResult).id)!;
+      expect(timing.promptTokens).toBe(free.timing.promptTokens);
+      // llama.cpp evaluates at least the prompt's last token again; the rest comes from the cache.
+      expect(timing.reusedTokens).toBeGreaterThanOrEqual(timing.promptTokens! - 2);
+      expect(timing.prefilledTokens).toBeLessThanOrEqual(2);
+    }
+  });
+
   it("SmolLM2, native mode: llama.cpp's own template and tool-call parser", { timeout: 300_000 }, async () => {
     const run = await evalOn(["--llama-server", SMOLLM2, "--mode", "native"]);
     expectAllRan(run.file, "native", "native");

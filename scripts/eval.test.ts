@@ -112,6 +112,26 @@ describe("npm run eval", () => {
     expect(refused.stderr).toMatch(/1 of 1 cases failed to run/);
   });
 
+  it("--both-constraints runs each case free, then constrained after it (one prompt, sent twice in turn); with --constrained it is a usage error", async () => {
+    server.requests.length = 0;
+    const run = await command([...base(), "--mode", "prompt", "--protocols", "hermes", "--both-constraints", "--suite", "simple_python", "--limit", "3", "--concurrency", "2"]);
+    expect(run.code).toBe(0);
+    expect(run.file!.run!.settings).toMatchObject({ constrained: "both" });
+    expect(run.file!.results.map((r) => `${r.id} ${r.constrained}`).sort()).toEqual(["simple_python_0 false", "simple_python_0 true", "simple_python_1 false", "simple_python_1 true", "simple_python_2 false", "simple_python_2 true"]);
+    const sent = server.requests.filter((r) => r.path === "/v1/completions").map((r) => r.body!);
+    expect(sent).toHaveLength(6);
+    // Each prompt is sent twice: first free (no structural tag), then constrained; never the constrained one first.
+    for (const prompt of new Set(sent.map((body) => String(body.prompt)))) {
+      expect(sent.filter((body) => body.prompt === prompt).map((body) => body.response_format !== undefined)).toEqual([false, true]);
+    }
+    expect(run.stdout).toMatch(/\nhermes\s+\d+%/);
+    expect(run.stdout).toMatch(/\nhermes \+constrained\s+\d+%/);
+
+    const both = await command([...base(), "--mode", "prompt", "--constrained", "--both-constraints", "--suite", "simple_python"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("leave out --constrained");
+  });
+
   it("a case that fails to run is recorded as failed with its reason, and the run goes on", async () => {
     server.script({ error: { status: 500, message: "out of memory" } });
     const run = await command([...base(), "--mode", "prompt", "--suite", "simple_python", "--limit", "3", "--concurrency", "1"]);
