@@ -73,6 +73,8 @@ test("a case of a results file opens in the debugger: its prompt, its tokens by 
     await page.setViewportSize({ width, height: 900 });
     await page.getByTestId("token-probabilities").scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/evaluate-results-case-${width}.png` });
+    // docs/evaluate.md shows the wide one.
+    if (width === 1440) await page.screenshot({ path: new URL("../docs/images/evaluate-results-case-1440.png", import.meta.url).pathname });
   }
 });
 

@@ -107,6 +107,10 @@ test("importing 2,000 results with distinct protocols and categories draws a bou
   await expect(page.getByTestId("eval-matrix-row")).toHaveCount(60);
   // The protocol, 24 categories, "all", then the format-drift and call-p columns.
   await expect(page.getByTestId("eval-matrix").locator("thead th")).toHaveCount(1 + 24 + 1 + 2);
+  // The file's case list is bounded too: its first 24 protocol columns, the first 200 cases.
+  await expect(page.getByTestId("eval-case-table").locator("thead th")).toHaveCount(1 + 24);
+  await expect(page.getByTestId("eval-case-row")).toHaveCount(200);
+  await expect(page.getByTestId("eval-case-columns-omitted")).toHaveText(/^1,976 more protocol rows not shown as columns/);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.getByTestId("eval-matrix-omitted").screenshot({ path: `${SHOTS}/matrix-omitted-1440.png` });
   await page.screenshot({ path: `${SHOTS}/matrix-2000-1440.png` });

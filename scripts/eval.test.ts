@@ -265,6 +265,16 @@ describe("npm run eval", () => {
     expect(totalCpuSeconds(earlier(), 12.5)).toBeUndefined();
   });
 
+  it("--no-logs writes verdicts only", async () => {
+    const run = await command([...base(), "--mode", "prompt", "--suite", "simple_python", "--limit", "2", "--no-logs"]);
+    expect(run.code).toBe(0);
+    expect(run.file!.results).toHaveLength(2);
+    expect(run.file!.results.some((r) => "log" in r || "logOmitted" in r)).toBe(false);
+    expect(run.stderr).toMatch(/\(\d+\.\d KB; 0 of 2 cases with their step's log\)/);
+    // Where the time went is still printed: this session's cases are timed from their events.
+    expect(run.stdout).toMatch(/\nhermes\s+2\s+\d+/);
+  });
+
   it("--parallel and --port without --llama-server are usage errors", async () => {
     for (const flag of ["--parallel", "--port"]) {
       const run = await command([...base(), "--mode", "prompt", "--suite", "simple_python", flag, "2"]);

@@ -1,7 +1,7 @@
 // `npm run --silent eval -- --base-url <URL ending in /v1> --model <id> --mode prompt|native
 //   [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category>
 //   [--answers <possible_answer file>] --out <results.json> [--limit N] [--concurrency N]
-//   [--template <family>] [--idle-timeout <seconds>] [--resume] [--both-constraints] [--stop-repetition]`
+//   [--template <family>] [--idle-timeout <seconds>] [--resume] [--both-constraints] [--stop-repetition] [--no-logs]`
 // or, instead of --base-url and --model, `--llama-server <model id of models/models.json>
 // [--parallel N] [--port P]`: the command starts llama.cpp's llama-server with that model on
 // 127.0.0.1 itself (`npm run models` and `npm run llama-server` first), with N slots (and N cases
@@ -12,7 +12,9 @@
 // connection, so the second finds the (identical) prompt in the server's cache. --stop-repetition
 // stops a reply that has fallen into a loop (repetition-stop.ts); the file's settings say so.
 // Each case keeps its step's event log (prompt, raw output and token probabilities, parse events)
-// in the file, so it opens in the Evaluate view's debugger (src/eval/case-log.ts).
+// in the file, so it opens in the Evaluate view's debugger (src/eval/case-log.ts); `--no-logs`
+// writes verdicts only (a large run: about 40 KB a case at 256 tokens with their probabilities,
+// and the file is rewritten after every case).
 // Runs BFCL-style cases against an OpenAI-compatible server with the lab's own suites, scorer and
 // middleware (src/eval/): prompt mode renders each prompt with the model's chat template and
 // streams /v1/completions; native mode sends the tools to /v1/chat/completions. Writes the
@@ -37,12 +39,12 @@ import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from ".
 import { jobKey, planJobs, runJobs, samePrompt } from "../src/eval/run-matrix.ts";
 import { categoryOf, importBfclSuite, type EvalCase } from "../src/eval/suite.ts";
 import { withTokenDeadline } from "../src/eval/token-deadline.ts";
-import { timedResults, timingTable } from "../src/eval/case-timing.ts";
+import { caseTiming, timedResults, timingTable, type CaseTiming } from "../src/eval/case-timing.ts";
 import { withRepetitionStop } from "../src/eval/repetition-stop.ts";
 import { getProtocol, listProtocols } from "toolcall-middleware/protocols/registry.ts";
 
 const USAGE =
-  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>] [--parallel <llama-server slots; default 1>] [--port <llama-server port>] [--resume] [--stop-repetition] [--both-constraints]";
+  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>] [--parallel <llama-server slots; default 1>] [--port <llama-server port>] [--resume] [--stop-repetition] [--both-constraints] [--no-logs <verdicts only: no step log per case>]";
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -101,6 +103,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
         port: { type: "string" },
         resume: { type: "boolean" },
         "stop-repetition": { type: "boolean" },
+        "no-logs": { type: "boolean" },
       },
       strict: true,
       allowPositionals: false,
@@ -199,6 +202,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     const results: EvalResult[] = (previous?.results ?? []).filter((r) => planned.has(keyOf(r)));
     const done = new Set(results.map(keyOf));
     if (previous) io.stderr(`eval: resuming ${out}: ${done.size} of ${jobs.length} cases already done.\n`);
+    const sessionTimings = new Map<string, CaseTiming>();
     const startedAt = performance.now();
     const cpuAtStart = serverCpuSeconds();
     const runInfo = (): RunInfo => {
@@ -251,8 +255,9 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
             signal,
             valuesAsText: valuesAsText.get(job.protocol) ?? false,
           });
+          if (run) sessionTimings.set(keyOf(run.result), caseTiming(run.events));
           // The step's log goes into the file with its verdict: the case opens in the debugger.
-          return run ? { ...run.result, ...caseLogOf(run.events) } : undefined;
+          return run ? { ...run.result, ...(options["no-logs"] ? {} : caseLogOf(run.events)) } : undefined;
         } catch (error) {
           return failedResult(job, error instanceof Error ? error.message : String(error));
         }
@@ -268,7 +273,12 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     save();
     io.stdout(`${matrixTable(results)}\n`);
     const info = runInfo();
-    io.stdout(`\n${timingTable(timedResults(results))}\n`);
+    // This session's cases from their events (also under --no-logs), resumed ones from their logs.
+    const timed = [...timedResults(results.filter((r) => !sessionTimings.has(keyOf(r)))), ...results.flatMap((result) => {
+      const timing = sessionTimings.get(keyOf(result));
+      return timing ? [{ result, timing }] : [];
+    })];
+    io.stdout(`\n${timingTable(timed)}\n`);
     const cpu = info.llamaCpp?.cpuSeconds;
     const cpuText = cpu !== undefined && results.length > 0 ? `; llama-server used ${cpu} CPU-seconds (${(cpu / results.length).toFixed(2)} a case)` : "";
     io.stderr(`eval: ${results.length} cases in ${info.durationSeconds}s (${info.casesPerSecond} cases/s)${cpuText}\n`);

@@ -17,12 +17,19 @@ interface Props {
 const ranHere = (result: EvalResult) => result.runId !== "";
 
 const SHOWN = 200;
+/**
+ * Protocol columns drawn. An imported file may name thousands of protocol rows (2,000 distinct
+ * ones: 200 lines × 2,000 cells); the matrix draws its first 60 rows, the list its first columns.
+ */
+export const MAX_CASE_COLUMNS = 24;
 
 export function EvalCaseList({ results, jobKeys, openedKey, onOpen, openable = ranHere }: Props) {
   const [failedOnly, setFailedOnly] = useState(false);
   const [disagreeOnly, setDisagreeOnly] = useState(false);
-  const { columns, lines } = useMemo(() => {
-    const columns = [...new Map(results.map((r) => [rowKey(r), `${r.protocol}${r.mode === "native" ? "" : r.constrained ? " + c" : ""}`])).entries()];
+  const { columns, hiddenColumns, lines } = useMemo(() => {
+    const allColumns = [...new Map(results.map((r) => [rowKey(r), `${r.protocol}${r.mode === "native" ? "" : r.constrained ? " + c" : ""}`])).entries()];
+    const columns = allColumns.slice(0, MAX_CASE_COLUMNS);
+    const hiddenColumns = allColumns.length - columns.length;
     const byCase = new Map<string, { id: string; repeat: number; verdicts: Map<string, { result: EvalResult; jobKey: string }> }>();
     results.forEach((result, index) => {
       const caseKey = `${result.id}#${result.repeat}`;
@@ -36,7 +43,7 @@ export function EvalCaseList({ results, jobKeys, openedKey, onOpen, openable = r
       const category = a.id.replace(/_\d+$/, "").localeCompare(b.id.replace(/_\d+$/, ""));
       return category !== 0 ? category : order(a.id) - order(b.id) || a.repeat - b.repeat;
     });
-    return { columns, lines };
+    return { columns, hiddenColumns, lines };
   }, [results, jobKeys]);
   const shown = lines.filter((line) => {
     const verdicts = [...line.verdicts.values()];
@@ -56,6 +63,11 @@ export function EvalCaseList({ results, jobKeys, openedKey, onOpen, openable = r
         <span className="eval-muted">
           {shown.length} of {lines.length} cases{shown.length > SHOWN ? ` (first ${SHOWN} shown)` : ""}
         </span>
+        {hiddenColumns > 0 && (
+          <span className="eval-muted" data-testid="eval-case-columns-omitted">
+            {hiddenColumns.toLocaleString("en-US")} more protocol rows not shown as columns (the first {MAX_CASE_COLUMNS} are)
+          </span>
+        )}
       </div>
       <table className="eval-case-table" data-testid="eval-case-table">
         <thead>
