@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readCaseLog } from "../src/eval/case-log.ts";
+import { timedResults } from "../src/eval/case-timing.ts";
+import type { EvalResult } from "../src/eval/run-case.ts";
 import type { ResultsFile } from "../src/eval/results-file.ts";
 import { runEvalCommand } from "./eval.ts";
 import { manifestModel, realModelsForTests } from "./real-models/llama-server-process.ts";
@@ -49,6 +51,19 @@ describe.skipIf(missing !== undefined)("npm run eval -- --llama-server", () => {
     expect(run.stderr).toContain("2 at a time");
     expect(run.file.run).toMatchObject({ model: { id: SMOLLM2, sha256: manifestModel(SMOLLM2).sha256 }, llamaCpp: { commit: real.run ? real.build.commit : "", parallelSlots: 2 } });
     expect(run.file.run!.llamaCpp!.commit).toMatch(/^[0-9a-f]{40}$/);
+    // The server's CPU time over the cases, as /proc reports it (Linux), is recorded and printed.
+    if (process.platform === "linux") {
+      expect(run.file.run!.llamaCpp!.cpuSeconds).toBeGreaterThan(0);
+      expect(run.stderr).toMatch(/llama-server used [\d.]+ CPU-seconds \([\d.]+ a case\)/);
+    }
+    // Where each case's time went: llama-server's own prefill and decode timings reach the log.
+    const timed = timedResults(run.file.results as EvalResult[]);
+    expect(timed).toHaveLength(5);
+    for (const { timing } of timed) {
+      expect(timing.prefillMs).toBeGreaterThan(0);
+      expect(timing.decodeMs).toBeGreaterThan(0);
+      expect(timing.promptTokens).toBeGreaterThan(timing.completionTokens ?? 0);
+    }
     expect(run.stderr).toContain("SmolLM2-135M-Instruct.Q4_1.gguf (template chatml)");
     expectAllRan(run.file, "prompt", "xml");
     // Each case keeps its step's log, with the tokens' probabilities llama-server reported.
@@ -58,6 +73,23 @@ describe.skipIf(missing !== undefined)("npm run eval -- --llama-server", () => {
       const tokens = events.flatMap((event) => (event.type === "output-delta" ? (event.tokens ?? []) : []));
       expect(tokens.length).toBeGreaterThan(0);
       expect(tokens.every((token) => token.p >= 0 && token.p <= 1 && (token.top?.length ?? 0) > 0)).toBe(true);
+    }
+  });
+
+  it("SmolLM2, --both-constraints: each constrained run finds its prompt in llama-server's cache, left there by the free run just before", { timeout: 300_000 }, async () => {
+    let stderr = "";
+    const out = join(dir, "both.json");
+    const code = await runEvalCommand(["--llama-server", SMOLLM2, "--parallel", "2", "--mode", "prompt", "--protocols", "hermes", "--both-constraints", "--suite", "simple_python", "--limit", "3", "--max-tokens", "16", "--out", out], { stdout: () => {}, stderr: (t) => (stderr += t) });
+    expect(code, stderr).toBe(0);
+    const file = JSON.parse(readFileSync(out, "utf8")) as ResultsFile;
+    const timed = timedResults(file.results as EvalResult[]);
+    expect(timed).toHaveLength(6);
+    for (const { result, timing } of timed.filter((t) => t.result.constrained)) {
+      const free = timed.find((t) => !t.result.constrained && (t.result as EvalResult).id === (result as EvalResult).id)!;
+      expect(timing.promptTokens).toBe(free.timing.promptTokens);
+      // llama.cpp evaluates at least the prompt's last token again; the rest comes from the cache.
+      expect(timing.reusedTokens).toBeGreaterThanOrEqual(timing.promptTokens! - 2);
+      expect(timing.prefilledTokens).toBeLessThanOrEqual(2);
     }
   });
 

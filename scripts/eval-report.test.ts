@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { EvalResult } from "../src/eval/run-case.ts";
+import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
+import type { EngineChunk } from "toolcall-middleware/types.ts";
+import { bfclCase } from "../src/eval/bfcl-fixtures.test-helper.ts";
+import { caseLogOf } from "../src/eval/case-log.ts";
+import { runEvalCase, type EvalResult } from "../src/eval/run-case.ts";
 import { evalReport } from "./eval-report.ts";
 
 const result = (id: string, category: string, protocol: string, callP: number | null | undefined, pass = false): EvalResult => ({ id, category, protocol, mode: "prompt", constrained: false, repeat: 0, pass, strictPass: pass, reason: "", calls: [], durationMs: 0, runId: "", ...(callP !== undefined ? { callP } : {}) });
@@ -19,5 +23,30 @@ describe("eval report", () => {
     expect(report).toMatch(/\nhermes\s+50% \[\d+%–\d+%\] strict 50% n=2\s+100%/);
     expect(report).toContain("| hermes | 0.250 (2; 1) | 0.100 (1; 0) |");
     expect(report).toContain("| xml | – | – |");
+  });
+
+  it("with the server's CPU time and, from the cases' logs, where the time went (prefill, decode, how replies ended)", async () => {
+    const run = await runEvalCase({
+      engine: {
+        name: "llama.cpp-like",
+        async *generate(): AsyncGenerator<EngineChunk> {
+          yield { type: "text", text: "It is sunny." };
+          yield { type: "usage", usage: { promptTokens: 300, reusedTokens: 64, prefilledTokens: 236, prefillTokensPerSecond: 118, completionTokens: 40, decodeTokensPerSecond: 20, finishReason: "stop" } };
+        },
+      },
+      mode: "prompt",
+      protocol: getProtocol("hermes")!,
+      testCase: bfclCase("irrelevance_0"),
+      constrained: false,
+    });
+    const report = evalReport([
+      {
+        name: "timed.json",
+        run: { date: "2026-11-27T15:00:00.000Z", machine: { cpu: "Xeon", cores: 2 }, model: { id: "smollm2" }, llamaCpp: { commit: "de3ff815ea7d559ee917f063901b8986f038abc6", parallelSlots: 2, cpuSeconds: 7.5 }, settings: { temperature: 0 }, durationSeconds: 4, casesPerSecond: 0.25 },
+        results: [{ ...run!.result, ...caseLogOf(run!.events) }],
+      },
+    ]);
+    expect(report).toContain("4 s, 0.25 cases/s; llama-server CPU 7.5 s (7.50 s a case)");
+    expect(report).toMatch(/\nprotocol\s+cases\s+prompt tok\s+reused\s+reply tok\s+stop\s+max-tokens\s+repetition\s+other\s+prefill s\s+decode s\n[- ]+\nhermes\s+1\s+300\s+64\s+40\s+1\s+0\s+0\s+0\s+2\.0\s+2\.0\n/);
   });
 });

@@ -4,6 +4,7 @@
 // drift, call p), and the decision point per protocol where a call is expected and where not.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { timedResults, timingTable } from "../src/eval/case-timing.ts";
 import { matrixTable } from "../src/eval/matrix-table.ts";
 import { readResultsFile, readRunInfo, type RunInfo } from "../src/eval/results-file.ts";
 import type { EvalResult } from "../src/eval/run-case.ts";
@@ -24,8 +25,9 @@ export function evalReport(sources: readonly ReportSource[]): string {
       continue;
     }
     const server = run.llamaCpp ? `, llama.cpp ${run.llamaCpp.commit.slice(0, 12)} (${run.llamaCpp.parallelSlots ?? 1} slots)` : "";
+    const cpu = run.llamaCpp?.cpuSeconds !== undefined && results.length > 0 ? `; llama-server CPU ${run.llamaCpp.cpuSeconds} s (${(run.llamaCpp.cpuSeconds / results.length).toFixed(2)} s a case)` : "";
     const settings = Object.entries(run.settings).map(([k, v]) => `${k} ${String(v)}`).join(", ");
-    lines.push(`- \`${name}\`: ${results.length} cases on ${run.date.slice(0, 16).replace("T", " ")} UTC, ${run.machine.cpu} × ${run.machine.cores} cores; model ${run.model.id}${run.model.sha256 ? ` (sha256 ${run.model.sha256.slice(0, 12)}…)` : ""}${server}; ${settings}; ${run.durationSeconds ?? "?"} s, ${run.casesPerSecond ?? "?"} cases/s`);
+    lines.push(`- \`${name}\`: ${results.length} cases on ${run.date.slice(0, 16).replace("T", " ")} UTC, ${run.machine.cpu} × ${run.machine.cores} cores; model ${run.model.id}${run.model.sha256 ? ` (sha256 ${run.model.sha256.slice(0, 12)}…)` : ""}${server}; ${settings}; ${run.durationSeconds ?? "?"} s, ${run.casesPerSecond ?? "?"} cases/s${cpu}`);
   }
   const all = sources.flatMap((s) => s.results);
   lines.push("", "```", matrixTable(all), "```", "", "| protocol | call expected: mean call p (n; opener not in top 5) | no call expected (irrelevance): mean call p (n; not in top 5) |", "|---|---|---|");
@@ -41,6 +43,9 @@ export function evalReport(sources: readonly ReportSource[]): string {
     };
     lines.push(`| ${first.protocol}${first.constrained ? " +constrained" : ""} | ${cell(results.filter((r) => r.category !== "irrelevance"))} | ${cell(results.filter((r) => r.category === "irrelevance"))} |`);
   }
+  // Where the time went, from the cases' logs (files without logs have none to give).
+  const timed = timedResults(all);
+  if (timed.length > 0) lines.push("", "Where the time went (from the cases' logs; llama-server's own prefill and decode times, which overlap across slots):", "", "```", timingTable(timed), "```");
   return `${lines.join("\n")}\n`;
 }
 

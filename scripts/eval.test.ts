@@ -11,7 +11,7 @@ import { startOpenAiTestServer, type OpenAiTestServer } from "../e2e/openai-serv
 import { bfclCategory, bfclFile } from "../src/eval/bfcl-fixtures.test-helper.ts";
 import { readCaseLog } from "../src/eval/case-log.ts";
 import type { ResultsFile } from "../src/eval/results-file.ts";
-import { runEvalCommand } from "./eval.ts";
+import { runEvalCommand, totalCpuSeconds } from "./eval.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "eval-command-"));
 const cases = [...bfclCategory("simple_python"), ...bfclCategory("parallel"), ...bfclCategory("irrelevance")];
@@ -112,6 +112,26 @@ describe("npm run eval", () => {
     expect(refused.stderr).toMatch(/1 of 1 cases failed to run/);
   });
 
+  it("--both-constraints runs each case free, then constrained after it (one prompt, sent twice in turn); with --constrained it is a usage error", async () => {
+    server.requests.length = 0;
+    const run = await command([...base(), "--mode", "prompt", "--protocols", "hermes", "--both-constraints", "--suite", "simple_python", "--limit", "3", "--concurrency", "2"]);
+    expect(run.code).toBe(0);
+    expect(run.file!.run!.settings).toMatchObject({ constrained: "both" });
+    expect(run.file!.results.map((r) => `${r.id} ${r.constrained}`).sort()).toEqual(["simple_python_0 false", "simple_python_0 true", "simple_python_1 false", "simple_python_1 true", "simple_python_2 false", "simple_python_2 true"]);
+    const sent = server.requests.filter((r) => r.path === "/v1/completions").map((r) => r.body!);
+    expect(sent).toHaveLength(6);
+    // Each prompt is sent twice: first free (no structural tag), then constrained; never the constrained one first.
+    for (const prompt of new Set(sent.map((body) => String(body.prompt)))) {
+      expect(sent.filter((body) => body.prompt === prompt).map((body) => body.response_format !== undefined)).toEqual([false, true]);
+    }
+    expect(run.stdout).toMatch(/\nhermes\s+\d+%/);
+    expect(run.stdout).toMatch(/\nhermes \+constrained\s+\d+%/);
+
+    const both = await command([...base(), "--mode", "prompt", "--constrained", "--both-constraints", "--suite", "simple_python"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("leave out --constrained");
+  });
+
   it("a case that fails to run is recorded as failed with its reason, and the run goes on", async () => {
     server.script({ error: { status: 500, message: "out of memory" } });
     const run = await command([...base(), "--mode", "prompt", "--suite", "simple_python", "--limit", "3", "--concurrency", "1"]);
@@ -171,6 +191,17 @@ describe("npm run eval", () => {
     expect(run.stderr).toMatch(/eval: 2 cases in [\d.]+s \([\d.]+ cases\/s\)/);
   });
 
+  it("prints where the time went: per protocol the cases, prompt and reply tokens, how replies ended; --stop-repetition is recorded", async () => {
+    const run = await command([...base(), "--mode", "prompt", "--protocols", "hermes,xml", "--suite", "simple_python", "--limit", "2", "--stop-repetition"]);
+    expect(run.code).toBe(0);
+    expect(run.file!.run!.settings).toMatchObject({ stopRepetition: true });
+    const table = run.stdout.slice(run.stdout.indexOf("\nprotocol  cases"));
+    expect(table).toMatch(/^\nprotocol\s+cases\s+prompt tok\s+reused\s+reply tok\s+stop\s+max-tokens\s+repetition\s+other\s+prefill s\s+decode s\n/);
+    // Both cases of each protocol ended by themselves (the stand-in server's replies are short).
+    expect(table).toMatch(/\nhermes\s+2\s+\d+\s+\S+\s+\S+\s+2\s+0\s+0\s+0\s/);
+    expect(table).toMatch(/\nxml\s+2\s+\d+\s+\S+\s+\S+\s+2\s+0\s+0\s+0\s/);
+  });
+
   it("--resume runs only the cases the file does not hold, keeps the ones it does and the run's date", async () => {
     const out = join(dir, "resumed.json");
     const io = { stdout: () => undefined, stderr: () => undefined };
@@ -227,12 +258,21 @@ describe("npm run eval", () => {
     expect((JSON.parse(readFileSync(out, "utf8")) as ResultsFile).results.map((r) => r.id)).toEqual(["simple_python_0", "simple_python_1", "simple_python_2"]);
   });
 
+  it("the server's CPU time adds up over resumed sessions, and is unknown when a kept session did not record it", () => {
+    const earlier = (cpuSeconds?: number) => ({ date: "2026-11-27T15:00:00.000Z", machine: { cpu: "x", cores: 2 }, model: { id: "m" }, llamaCpp: { commit: "c", ...(cpuSeconds !== undefined ? { cpuSeconds } : {}) }, settings: {} });
+    expect(totalCpuSeconds(undefined, 12.5)).toBe(12.5);
+    expect(totalCpuSeconds(earlier(30), 12.5)).toBe(42.5);
+    expect(totalCpuSeconds(earlier(), 12.5)).toBeUndefined();
+  });
+
   it("--no-logs writes verdicts only", async () => {
     const run = await command([...base(), "--mode", "prompt", "--suite", "simple_python", "--limit", "2", "--no-logs"]);
     expect(run.code).toBe(0);
     expect(run.file!.results).toHaveLength(2);
     expect(run.file!.results.some((r) => "log" in r || "logOmitted" in r)).toBe(false);
     expect(run.stderr).toMatch(/\(\d+\.\d KB; 0 of 2 cases with their step's log\)/);
+    // Where the time went is still printed: this session's cases are timed from their events.
+    expect(run.stdout).toMatch(/\nhermes\s+2\s+\d+/);
   });
 
   it("--parallel and --port without --llama-server are usage errors", async () => {

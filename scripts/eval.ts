@@ -1,13 +1,16 @@
 // `npm run --silent eval -- --base-url <URL ending in /v1> --model <id> --mode prompt|native
 //   [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category>
 //   [--answers <possible_answer file>] --out <results.json> [--limit N] [--concurrency N]
-//   [--template <family>] [--idle-timeout <seconds>] [--resume] [--no-logs]`
+//   [--template <family>] [--idle-timeout <seconds>] [--resume] [--both-constraints] [--stop-repetition] [--no-logs]`
 // or, instead of --base-url and --model, `--llama-server <model id of models/models.json>
 // [--parallel N] [--port P]`: the command starts llama.cpp's llama-server with that model on
 // 127.0.0.1 itself (`npm run models` and `npm run llama-server` first), with N slots (and N cases
 // sent at once unless --concurrency says otherwise), and stops it when done.
 // The results file is rewritten after every finished case, so a stopped or killed run loses only
 // the cases in flight; `--resume` reads it back and runs only the cases it does not hold yet.
+// --both-constraints runs each case free and then constrained, the two one after the other on one
+// connection, so the second finds the (identical) prompt in the server's cache. --stop-repetition
+// stops a reply that has fallen into a loop (repetition-stop.ts); the file's settings say so.
 // Each case keeps its step's event log (prompt, raw output and token probabilities, parse events)
 // in the file, so it opens in the Evaluate view's debugger (src/eval/case-log.ts); `--no-logs`
 // writes verdicts only (a large run: about 40 KB a case at 256 tokens with their probabilities,
@@ -33,13 +36,15 @@ import { matrixTable } from "../src/eval/matrix-table.ts";
 import { caseLogOf } from "../src/eval/case-log.ts";
 import { readResultsFile, readRunInfo, resultsFileText, toResultsFile, type RunInfo } from "../src/eval/results-file.ts";
 import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from "../src/eval/run-case.ts";
-import { jobKey, planJobs, runJobs } from "../src/eval/run-matrix.ts";
+import { jobKey, planJobs, runJobs, samePrompt } from "../src/eval/run-matrix.ts";
 import { categoryOf, importBfclSuite, type EvalCase } from "../src/eval/suite.ts";
 import { withTokenDeadline } from "../src/eval/token-deadline.ts";
+import { caseTiming, timedResults, timingTable, type CaseTiming } from "../src/eval/case-timing.ts";
+import { withRepetitionStop } from "../src/eval/repetition-stop.ts";
 import { getProtocol, listProtocols } from "toolcall-middleware/protocols/registry.ts";
 
 const USAGE =
-  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>] [--parallel <llama-server slots; default 1>] [--port <llama-server port>] [--resume] [--no-logs <verdicts only: no step log per case>]";
+  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>] [--parallel <llama-server slots; default 1>] [--port <llama-server port>] [--resume] [--stop-repetition] [--both-constraints] [--no-logs <verdicts only: no step log per case>]";
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -82,6 +87,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
         mode: { type: "string" },
         protocols: { type: "string" },
         constrained: { type: "boolean" },
+        "both-constraints": { type: "boolean" },
         suite: { type: "string" },
         answers: { type: "string" },
         out: { type: "string" },
@@ -96,6 +102,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
         parallel: { type: "string" },
         port: { type: "string" },
         resume: { type: "boolean" },
+        "stop-repetition": { type: "boolean" },
         "no-logs": { type: "boolean" },
       },
       strict: true,
@@ -134,7 +141,10 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     if (!getProtocol(name)) throw new UsageError(`unknown protocol "${name}" (known: ${listProtocols().map((p) => p.name).join(", ")}).`);
   }
   if (mode === "native" && options.protocols) io.stderr("eval: native mode: the server's own template and parser make the calls; --protocols is ignored.\n");
-  if (mode === "native" && options.constrained) io.stderr("eval: native mode: --constrained applies to prompt mode only; ignored.\n");
+  if (options.constrained && options["both-constraints"]) throw new UsageError("--both-constraints already runs every case constrained (and free): leave out --constrained.");
+  if (mode === "native" && (options.constrained || options["both-constraints"])) io.stderr("eval: native mode: --constrained applies to prompt mode only; ignored.\n");
+  const constraints = options["both-constraints"] ? [false, true] : options.constrained ? [true] : [false];
+  const constraintText = constraints.length === 2 ? "free and constrained" : constraints[0] ? "constrained" : "";
 
   // The suite first: a broken line is reported before any request is sent.
   let cases = await loadSuite(suite, options.answers);
@@ -143,9 +153,9 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
   // A resumed run keeps what the file holds (its results and when it started) and adds the rest.
   const previous = options.resume && existsSync(out) ? readPrevious(out) : undefined;
   if (options.resume && !previous) io.stderr(`eval: --resume: ${out} does not exist yet; starting from the beginning.\n`);
-  const settings: RunInfo["settings"] = { suite, mode, protocols: mode === "native" ? "native" : protocolNames.join(","), constrained: Boolean(options.constrained), temperature, maxTokens, ...(limit !== undefined ? { casesPerCategory: limit } : {}), concurrency };
+  const settings: RunInfo["settings"] = { suite, mode, protocols: mode === "native" ? "native" : protocolNames.join(","), constrained: constraints.length === 2 ? "both" : constraints[0]!, temperature, maxTokens, ...(limit !== undefined ? { casesPerCategory: limit } : {}), concurrency, ...(options["stop-repetition"] ? { stopRepetition: true } : {}) };
 
-  if (!llamaServerModel) return evaluateOn({ baseUrl, model }, cases, { model: { id: model } });
+  if (!llamaServerModel) return evaluateOn({ baseUrl, model }, cases, { model: { id: model } }, () => undefined);
   io.stderr(`eval: starting llama-server with ${llamaServerModel}\n`);
   let server: LlamaServer | undefined;
   try {
@@ -153,12 +163,13 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     const [served] = await listModels({ baseUrl: server.baseUrl });
     if (!served) throw new Error("llama-server lists no model");
     const runModel = { id: server.model.id, sha256: server.model.sha256, file: server.model.file };
-    return await evaluateOn({ baseUrl: server.baseUrl, model: served.id }, cases, { model: runModel, llamaCpp: { commit: server.build.commit, parallelSlots: parallel ?? 1 } });
+    const started = server;
+    return await evaluateOn({ baseUrl: server.baseUrl, model: served.id }, cases, { model: runModel, llamaCpp: { commit: server.build.commit, parallelSlots: parallel ?? 1 } }, () => started.cpuSeconds());
   } finally {
     await server?.stop();
   }
 
-  async function evaluateOn({ baseUrl, model }: { baseUrl: string; model: string }, cases: EvalCase[], where: Pick<RunInfo, "model" | "llamaCpp">): Promise<number> {
+  async function evaluateOn({ baseUrl, model }: { baseUrl: string; model: string }, cases: EvalCase[], where: Pick<RunInfo, "model" | "llamaCpp">, serverCpuSeconds: () => number | undefined): Promise<number> {
     // The server and the model.
     const connection = { baseUrl, ...(options["api-key"] ? { apiKey: options["api-key"] } : {}) };
     const models = await listModels(connection);
@@ -177,11 +188,13 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     const template = templateName ? serverChatTemplate(templateName) : undefined;
     // llama.cpp adds a BOS itself: the engine then leaves the template's out (see llama-cpp-probe.ts).
     const llamaCpp = mode === "prompt" ? await probeLlamaCpp(baseUrl, options["api-key"]) : undefined;
-    const servedEngine = new OpenAiEngine({ ...connection, model, mode, ...(served.contextWindowSize !== undefined ? { contextWindowSize: served.contextWindowSize } : {}), constrain: Boolean(options.constrained), ...(llamaCpp ? { llamaCpp } : {}) });
+    const servedEngine = new OpenAiEngine({ ...connection, model, mode, ...(served.contextWindowSize !== undefined ? { contextWindowSize: served.contextWindowSize } : {}), constrain: constraints.includes(true), ...(llamaCpp ? { llamaCpp } : {}) });
     // Keep-alive comments are not tokens: a case with none for this long fails, and the run goes on.
-    const engine = withTokenDeadline(servedEngine, idleTimeoutSeconds * 1000);
+    const withDeadline = withTokenDeadline(servedEngine, idleTimeoutSeconds * 1000);
+    // Stated in the file's settings and counted in the timing table: a looping reply stops there.
+    const engine = options["stop-repetition"] ? withRepetitionStop(withDeadline) : withDeadline;
 
-    const jobs = planJobs({ cases, mode, protocols: protocolNames, constrained: options.constrained ? [true] : [false], repeats: 1 });
+    const jobs = planJobs({ cases, mode, protocols: protocolNames, constrained: constraints, repeats: 1 });
     const valuesAsText = new Map(protocolNames.map((name) => [name, readsValuesAsText(getProtocol(name)!)]));
     const planned = new Set(jobs.map((job) => job.key));
     const keyOf = (r: EvalResult) => jobKey({ id: r.id, protocol: r.protocol, mode: r.mode, constrained: r.constrained, repeat: r.repeat });
@@ -189,13 +202,19 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     const results: EvalResult[] = (previous?.results ?? []).filter((r) => planned.has(keyOf(r)));
     const done = new Set(results.map(keyOf));
     if (previous) io.stderr(`eval: resuming ${out}: ${done.size} of ${jobs.length} cases already done.\n`);
+    const sessionTimings = new Map<string, CaseTiming>();
     const startedAt = performance.now();
+    const cpuAtStart = serverCpuSeconds();
     const runInfo = (): RunInfo => {
       const durationSeconds = (previous?.run?.durationSeconds ?? 0) + (performance.now() - startedAt) / 1000;
+      const cpuNow = serverCpuSeconds();
+      // The server's CPU time while this run's cases ran (its start-up left out), added to the earlier sessions'.
+      const cpuSeconds = where.llamaCpp && cpuNow !== undefined && cpuAtStart !== undefined ? totalCpuSeconds(done.size > 0 ? previous?.run : undefined, cpuNow - cpuAtStart) : undefined;
       return {
         date: previous?.run?.date ?? new Date(Date.now() - (performance.now() - startedAt)).toISOString(),
         machine: machineInfo(),
         ...where,
+        ...(where.llamaCpp && cpuSeconds !== undefined ? { llamaCpp: { ...where.llamaCpp, cpuSeconds: Math.round(cpuSeconds * 10) / 10 } } : {}),
         settings,
         durationSeconds: Math.round(durationSeconds * 10) / 10,
         casesPerSecond: durationSeconds > 0 ? Math.round((results.length / durationSeconds) * 1000) / 1000 : 0,
@@ -212,12 +231,15 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     // Each case in flight listens to this signal (16 at --concurrency 16): not a leak.
     setMaxListeners(0, controller.signal);
     io.signal?.addEventListener("abort", () => controller.abort(), { once: true });
-    io.stderr(`eval: ${jobs.length} cases (${cases.length} questions × ${mode === "native" ? "native" : protocolNames.join(", ")}${options.constrained ? ", constrained" : ""}) against ${model}${templateName ? ` (template ${templateName})` : ""}, ${concurrency} at a time\n`);
+    io.stderr(`eval: ${jobs.length} cases (${cases.length} questions × ${mode === "native" ? "native" : protocolNames.join(", ")}${constraintText ? `, ${constraintText}` : ""}) against ${model}${templateName ? ` (template ${templateName})` : ""}, ${concurrency} at a time\n`);
     await runJobs({
       jobs,
       concurrency,
       signal: controller.signal,
       done,
+      // A case's free and constrained runs send one prompt: the second, sent on the same
+      // connection once the first is done, finds it in the server's prompt cache (llama.cpp).
+      together: samePrompt,
       run: async (job, signal) => {
         const protocol = getProtocol(job.protocol === "native" ? "hermes" : job.protocol)!;
         try {
@@ -233,6 +255,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
             signal,
             valuesAsText: valuesAsText.get(job.protocol) ?? false,
           });
+          if (run) sessionTimings.set(keyOf(run.result), caseTiming(run.events));
           // The step's log goes into the file with its verdict: the case opens in the debugger.
           return run ? { ...run.result, ...(options["no-logs"] ? {} : caseLogOf(run.events)) } : undefined;
         } catch (error) {
@@ -250,7 +273,15 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     save();
     io.stdout(`${matrixTable(results)}\n`);
     const info = runInfo();
-    io.stderr(`eval: ${results.length} cases in ${info.durationSeconds}s (${info.casesPerSecond} cases/s)\n`);
+    // This session's cases from their events (also under --no-logs), resumed ones from their logs.
+    const timed = [...timedResults(results.filter((r) => !sessionTimings.has(keyOf(r)))), ...results.flatMap((result) => {
+      const timing = sessionTimings.get(keyOf(result));
+      return timing ? [{ result, timing }] : [];
+    })];
+    io.stdout(`\n${timingTable(timed)}\n`);
+    const cpu = info.llamaCpp?.cpuSeconds;
+    const cpuText = cpu !== undefined && results.length > 0 ? `; llama-server used ${cpu} CPU-seconds (${(cpu / results.length).toFixed(2)} a case)` : "";
+    io.stderr(`eval: ${results.length} cases in ${info.durationSeconds}s (${info.casesPerSecond} cases/s)${cpuText}\n`);
     const failedToRun = results.filter((r) => r.reason.startsWith("the case failed to run"));
     if (failedToRun.length > 0) io.stderr(`eval: ${failedToRun.length} of ${results.length} cases failed to run; the first: ${failedToRun[0]!.id}: ${failedToRun[0]!.reason}\n`);
     const unconstrained = results.find((r) => r.unconstrained);
@@ -263,6 +294,16 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     }
     return 0;
   }
+}
+
+/**
+ * A run's server CPU time, all sessions together: unknown (undefined) when an earlier session
+ * whose cases the file keeps did not record its own, rather than counting only this session's.
+ */
+export function totalCpuSeconds(earlier: RunInfo | undefined, session: number): number | undefined {
+  if (!earlier) return session;
+  const before = earlier.llamaCpp?.cpuSeconds;
+  return before === undefined ? undefined : before + session;
 }
 
 function readPrevious(path: string): { results: EvalResult[]; run: RunInfo | undefined } {

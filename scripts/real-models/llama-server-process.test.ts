@@ -13,6 +13,8 @@ describe.skipIf(!real.run)(`llama-server process${real.run ? "" : ` (skipped: ${
       const props = (await (await fetch(`${server.url}/props`)).json()) as { model_path?: string; chat_template?: string };
       expect(props.model_path).toBe(server.modelFile);
       expect(props.chat_template).toContain("<|im_start|>");
+      // The server's own CPU time (loading the model took some); undefined only off Linux.
+      if (process.platform === "linux") expect(server.cpuSeconds()).toBeGreaterThan(0);
     } finally {
       await server.stop();
     }

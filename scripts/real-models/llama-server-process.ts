@@ -8,7 +8,7 @@
 // when this process ends in any way (an exit, a crash, a SIGKILL of a test worker or a timed-out
 // Playwright run), not only when an exit handler gets to run.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { modelPath, readManifest, type ManifestModel } from "./cache-dir.mjs";
@@ -49,6 +49,12 @@ export interface LlamaServer {
   build: LlamaServerBuild;
   /** The last lines the server wrote, for error messages. */
   logTail: () => string;
+  /**
+   * CPU time the server process has used so far (user + system, seconds), where the system says
+   * (Linux /proc); undefined elsewhere. Unlike wall time it hardly depends on what else the
+   * machine runs: how much work a run is, beside how long it took.
+   */
+  cpuSeconds: () => number | undefined;
   stop: () => Promise<void>;
 }
 
@@ -208,5 +214,37 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { url, baseUrl: `${url}/v1`, port, model, modelFile, chatTemplateFile, build, logTail, stop };
+  const cpuSeconds = () => (child.pid === undefined ? undefined : childCpuSeconds(child.pid));
+  return { url, baseUrl: `${url}/v1`, port, model, modelFile, chatTemplateFile, build, logTail, stop, cpuSeconds };
+}
+
+/** /proc/<pid>/stat's fields after the command name (which may hold spaces and parentheses). */
+function procStat(pid: string): string[] | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return text.slice(text.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux reports /proc times in USER_HZ ticks, 100 a second on every architecture. */
+const PROC_TICKS_PER_SECOND = 100;
+
+/** User + system CPU seconds of the watchdog's children (the server itself), from /proc; undefined where there is none. */
+function childCpuSeconds(watchdogPid: number): number | undefined {
+  let dirs: string[];
+  try {
+    dirs = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  let ticks: number | undefined;
+  for (const pid of dirs) {
+    const fields = procStat(pid);
+    // After the name: state, ppid, …; utime and stime are the 12th and 13th.
+    if (!fields || Number(fields[1]) !== watchdogPid) continue;
+    ticks = (ticks ?? 0) + Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks === undefined ? undefined : ticks / PROC_TICKS_PER_SECOND;
 }

@@ -37,7 +37,12 @@ export interface RunInfo {
   machine: { cpu: string; cores: number; memoryGiB?: number };
   model: { id: string; sha256?: string; file?: string };
   /** The llama.cpp commit of the llama-server that ran the model, when the command started one. */
-  llamaCpp?: { commit: string; parallelSlots?: number };
+  llamaCpp?: {
+    commit: string;
+    parallelSlots?: number;
+    /** The server's CPU time (user + system seconds) over the run's cases, all sessions together: the run's work whatever else the machine ran. */
+    cpuSeconds?: number;
+  };
   settings: Record<string, string | number | boolean>;
   /** Wall time of all sessions together (a stopped and resumed run adds up). */
   durationSeconds?: number;
@@ -78,7 +83,7 @@ const runSchema = z.object({
   date: z.string(),
   machine: z.object({ cpu: z.string(), cores: z.number().int().nonnegative(), memoryGiB: z.number().optional() }),
   model: z.object({ id: z.string(), sha256: z.string().optional(), file: z.string().optional() }),
-  llamaCpp: z.object({ commit: z.string(), parallelSlots: z.number().int().positive().optional() }).optional(),
+  llamaCpp: z.object({ commit: z.string(), parallelSlots: z.number().int().positive().optional(), cpuSeconds: z.number().nonnegative().optional() }).optional(),
   settings: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   durationSeconds: z.number().nonnegative().optional(),
   casesPerSecond: z.number().nonnegative().optional(),

@@ -3,7 +3,7 @@ import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { Engine, EngineChunk, ToolCall } from "toolcall-middleware/types.ts";
 import { bfclCase } from "./bfcl-fixtures.test-helper.ts";
 import { NOT_RUN_RESULT, readsValuesAsText, runEvalCase } from "./run-case.ts";
-import { jobKey, planJobs, runJobs } from "./run-matrix.ts";
+import { jobKey, planJobs, runJobs, samePrompt } from "./run-matrix.ts";
 import { summarise, wilson } from "./summary.ts";
 
 /** An engine that answers each prompt with the text `reply` makes of it. */
@@ -104,6 +104,33 @@ describe("the matrix: jobs, concurrency, resume, summary", () => {
     expect(new Set(jobs.map((job) => job.key)).size).toBe(jobs.length);
     const native = planJobs({ cases, mode: "native", protocols: ["hermes", "xml"], constrained: [false, true], repeats: 1 });
     expect(native.map((job) => [job.protocol, job.constrained])).toEqual([["native", false], ["native", false], ["native", false]]);
+  });
+
+  it("jobs kept together (a case's free and constrained runs: one prompt) run one after the other on one worker, never side by side", async () => {
+    const jobs = planJobs({ cases, mode: "prompt", protocols: ["hermes"], constrained: [false, true], repeats: 1 });
+    const log: string[] = [];
+    await runJobs({
+      jobs,
+      concurrency: 2,
+      signal: new AbortController().signal,
+      together: samePrompt,
+      run: async (job) => {
+        log.push(`start ${job.testCase.id} ${job.constrained ? "on" : "off"}`);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        log.push(`end ${job.testCase.id} ${job.constrained ? "on" : "off"}`);
+        return job.key;
+      },
+      onDone: () => undefined,
+    });
+    for (const testCase of cases) {
+      // The constrained run starts only once the free one of the same case has ended.
+      const endOff = log.indexOf(`end ${testCase.id} off`);
+      const startOn = log.indexOf(`start ${testCase.id} on`);
+      expect(endOff).toBeGreaterThanOrEqual(0);
+      expect(startOn).toBeGreaterThan(endOff);
+    }
+    // Two workers were busy at once (the pairs ran side by side, not one at a time).
+    expect(log.slice(0, 2)).toEqual([`start ${cases[0]!.id} off`, `start ${cases[1]!.id} off`]);
   });
 
   it("runs at most `concurrency` jobs at once, skips those done, and stops on the signal", async () => {

@@ -55,18 +55,44 @@ export interface RunJobsOptions<R> {
   /** Jobs already done (by key), skipped. */
   done?: ReadonlySet<string>;
   onDone: (job: EvalJob, result: R) => void;
+  /**
+   * Jobs next to each other in the list with the same key here run one after the other on the
+   * same worker (one of the `concurrency` connections), not side by side: a case's constrained
+   * and free runs send the same prompt, and the second one, sent when the first is done, finds
+   * it in the server's prompt cache instead of prefilling it again in another slot.
+   */
+  together?: (job: EvalJob) => string;
+}
+
+/** The pending jobs as units a worker runs in turn: each a run of neighbours with the same `together` key (each job alone without one). */
+function units(pending: readonly EvalJob[], together: ((job: EvalJob) => string) | undefined): EvalJob[][] {
+  const result: EvalJob[][] = [];
+  for (const job of pending) {
+    const last = result.at(-1);
+    if (together && last && together(last[0]!) === together(job)) last.push(job);
+    else result.push([job]);
+  }
+  return result;
+}
+
+/** The key that keeps a case's runs under each constraint together (same case, protocol, mode and repeat: the same prompt). */
+export function samePrompt(job: EvalJob): string {
+  return `${job.mode}|${job.protocol}|${job.repeat}|${job.testCase.id}`;
 }
 
 /** Runs the jobs not yet done, at most `concurrency` at a time; returns when all are done or the signal stops them. */
 export async function runJobs<R>(options: RunJobsOptions<R>): Promise<void> {
-  const pending = options.jobs.filter((job) => !options.done?.has(job.key));
+  const pending = units(options.jobs.filter((job) => !options.done?.has(job.key)), options.together);
   let next = 0;
   const worker = async () => {
     while (!options.signal.aborted && next < pending.length) {
-      const job = pending[next]!;
+      const unit = pending[next]!;
       next += 1;
-      const result = await options.run(job, options.signal);
-      if (result !== undefined && !options.signal.aborted) options.onDone(job, result);
+      for (const job of unit) {
+        if (options.signal.aborted) return;
+        const result = await options.run(job, options.signal);
+        if (result !== undefined && !options.signal.aborted) options.onDone(job, result);
+      }
     }
   };
   const workers = Array.from({ length: Math.max(1, Math.min(Math.floor(options.concurrency), pending.length)) }, worker);
