@@ -53,6 +53,25 @@ describe("runEvalCase: the first step, recorded and scored", () => {
     expect(leftover?.result).toMatchObject({ pass: true, strictPass: false, reason: expect.stringMatching(/^strict: .*<\/tool_call>/) });
   });
 
+  it("a call taken back while streaming (text that only began like one) is not a repair: the verdict does not depend on chunking", async () => {
+    const xlam = getProtocol("xlam")!;
+    const testCase = bfclCase("irrelevance_0"); // no call expected; its tool is determine_body_mass_index
+    const reply = 'Note {"name": "determine_body_mass_index", "arguments": {"weight": 1}, "extra": [1, 2}} done';
+    const charByChar: Engine = {
+      name: "test",
+      async *generate(): AsyncGenerator<EngineChunk> {
+        for (const ch of reply) yield { type: "text", text: ch };
+        yield { type: "usage", usage: { completionTokens: 7, finishReason: "stop" } };
+      },
+    };
+    const streamed = await runEvalCase({ engine: charByChar, mode: "prompt", protocol: xlam, testCase, constrained: false });
+    const taken = streamed!.events.filter((e) => e.type === "parse" && e.event.type === "repair" && e.event.kind === "not-a-call");
+    expect(taken).toHaveLength(1);
+    const whole = await runEvalCase({ engine: textEngine(() => reply), mode: "prompt", protocol: xlam, testCase, constrained: false });
+    expect(whole?.result).toMatchObject({ pass: true, strictPass: true });
+    expect(streamed?.result).toMatchObject({ pass: true, strictPass: true });
+  });
+
   it("an XML protocol's values arrive as text: reading them is not a repair", async () => {
     expect(readsValuesAsText(xml)).toBe(true);
     expect(readsValuesAsText(hermes)).toBe(false);

@@ -7,7 +7,7 @@ import { runToolLoop } from "toolcall-middleware/loop/run-tool-loop.ts";
 import { parseAll } from "toolcall-middleware/parser/collect.ts";
 import { formatDrift, formatDriftPaced } from "toolcall-middleware/probabilities/detect-format.ts";
 import { stepDecisionPoint } from "toolcall-middleware/probabilities/step-decision.ts";
-import type { ChatTemplate, Engine, ExecutableTool, GenerationSettings, LoopEvent, Protocol, ToolSpec } from "toolcall-middleware/types.ts";
+import type { ChatTemplate, Engine, ExecutableTool, GenerationSettings, LoopEvent, ParseEvent, Protocol, ToolSpec } from "toolcall-middleware/types.ts";
 import type { CaseLog } from "./case-log.ts";
 import { nativeToolNames } from "./native-names.ts";
 import { scoreCase, type ScoredCall, type StepOutcome } from "./score.ts";
@@ -141,6 +141,16 @@ async function decisionOf(events: LoopEvent[], input: RunEvalCaseInput, runId: s
   return { ...(drift.length > 0 ? { drift } : {}), ...(callP !== undefined ? { callP } : {}) };
 }
 
+/**
+ * Whether a repair changed what was read, for strict scoring. Not a protocol's own reading of
+ * values it carries as text, and not a call taken back while streaming (`not-a-call`: text that
+ * began like a call stayed text; the same output in one piece has no such event).
+ */
+function countsAsRepair(repair: Extract<ParseEvent, { type: "repair" }>, input: RunEvalCaseInput): boolean {
+  if (repair.kind === "not-a-call") return false;
+  return !(input.valuesAsText && repair.kind === "coerce" && repair.before.startsWith('"'));
+}
+
 /** What the first step's parse events and ending amount to, for the scorer. */
 function stepOutcome(events: LoopEvent[], input: RunEvalCaseInput, original: (name: string) => string): StepOutcome {
   const calls: ScoredCall[] = [];
@@ -153,7 +163,7 @@ function stepOutcome(events: LoopEvent[], input: RunEvalCaseInput, original: (na
       const parsed = event.event;
       if (parsed.type === "tool-call-end") calls.push({ name: original(parsed.call.name), arguments: parsed.call.arguments });
       else if (parsed.type === "parse-error") parseErrors.push(parsed.message);
-      else if (parsed.type === "repair" && !(input.valuesAsText && parsed.kind === "coerce" && parsed.before.startsWith('"'))) repairs.push(parsed.message);
+      else if (parsed.type === "repair" && countsAsRepair(parsed, input)) repairs.push(parsed.message);
       else if (parsed.type === "text") text += parsed.text;
     } else if (event.type === "step-end" && (event.status === "engine-error" || event.status === "cut-off" || event.status === "aborted")) {
       failure = event.error ?? (event.status === "cut-off" ? `the reply was cut off (${event.cutOff ?? "length limit"})` : event.status);
