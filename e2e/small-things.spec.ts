@@ -94,6 +94,9 @@ test("the playground's strict switch refuses a repaired call, as the debugger's 
   await expect(page.getByTestId("playground-agreement")).toContainText("strictly");
   // The switch travels in the link.
   await page.getByTestId("playground-share").click();
+  // The link is made asynchronously (compressed): read the address once the page says it is there.
+  await expect(page.getByTestId("playground-link-message")).toContainText(/characters/);
+  expect(page.url()).toMatch(/#pg=[A-Za-z0-9_-]+$/);
   const other = await page.context().newPage();
   await other.goto(page.url());
   await expect(other.getByTestId("playground-strict")).toBeChecked();
