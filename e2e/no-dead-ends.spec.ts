@@ -80,3 +80,13 @@ test("the parser playground is linked from the lab's header", async ({ page }) =
   await page.getByTestId("view-playground").click();
   await expect(page.getByTestId("playground-call")).toHaveCount(1);
 });
+
+test("a file that is not a GGUF, opened in the CPU pane, is refused by name with what to open instead", async ({ page }) => {
+  await page.goto("/");
+  await page.getByTestId("engine-select").selectOption("cpu");
+  await expect(page.getByTestId("cpu-open-file-button")).toBeVisible();
+  await page.getByTestId("cpu-file-input").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a model") });
+  const error = page.getByTestId("engine-error").first();
+  await expect(error).toContainText("notes.txt is not a GGUF file.");
+  await expect(error).toContainText("Open a .gguf model file");
+});

@@ -16,6 +16,7 @@ import { EvalMatrix, type MatrixSource } from "./EvalMatrix.tsx";
 import { SaveTurnAsCase } from "./SaveTurnAsCase.tsx";
 import { runsInThePage, type EvalConfig, type EvalEngineChoice } from "./eval-store.ts";
 import { useEvalState, useEvaluation } from "./use-evaluation.ts";
+import { HiddenFileInput } from "../HiddenFileInput.tsx";
 import "./eval.css";
 
 export default function EvaluateView() {
@@ -379,18 +380,7 @@ function EvalFiles() {
       <button type="button" data-testid="eval-import" onClick={() => input.current?.click()}>
         Import results to compare…
       </button>
-      <input
-        ref={input}
-        type="file"
-        accept=".json,application/json"
-        hidden
-        data-testid="eval-import-file"
-        onChange={(e) => {
-          const file = e.target.files?.[0];
-          e.target.value = "";
-          if (file) void file.text().then((text) => importResults(file.name, text));
-        }}
-      />
+      <HiddenFileInput inputRef={input} accept=".json,application/json" testId="eval-import-file" onFile={(file) => void file.text().then((text) => importResults(file.name, text))} />
       {imported.map((i) => (
         <span key={i.label} className="badge" data-testid="eval-imported">
           {i.label} ({i.results.length})

@@ -7,6 +7,7 @@ import { useCpuEngine, useEngineState, useLabStores } from "../../app/lab-stores
 import { cpuModels, findCpuModel, formatBytes } from "../../engine/cpu/cpu-models.ts";
 import type { CpuModelOrigin } from "../../store/cpu-engine-controller.ts";
 import { EngineErrorBox, LoadProgressBar, StatusLine } from "./EngineStatusBox.tsx";
+import { HiddenFileInput } from "../HiddenFileInput.tsx";
 
 /** Loads a listed CPU model with its family's recommended protocol preselected (the header still lets the person pick another). */
 export function useLoadCpuModel(): (id: string) => void {
@@ -70,18 +71,7 @@ export function CpuSection() {
         <button type="button" data-testid="cpu-open-file-button" disabled={loadingNow} onClick={() => fileInput.current?.click()}>
           Open a GGUF file…
         </button>
-        <input
-          ref={fileInput}
-          type="file"
-          accept=".gguf"
-          hidden
-          data-testid="cpu-file-input"
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = "";
-            if (file) void openGgufFile(file);
-          }}
-        />
+        <HiddenFileInput inputRef={fileInput} accept=".gguf" testId="cpu-file-input" onFile={(file) => void openGgufFile(file)} />
       </div>
       <p className="model-hint">Or drop a .gguf file on this pane: any GGUF model runs here, on the CPU.</p>
       {status.state === "loading" && <LoadProgressBar status={status} />}

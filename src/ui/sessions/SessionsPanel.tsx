@@ -4,6 +4,7 @@ import { useRef, useState } from "react";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { useConversation, useLabStores, useRunState } from "../../app/lab-stores-context.tsx";
 import { downloadJson, safeFileName } from "./download.ts";
+import { HiddenFileInput } from "../HiddenFileInput.tsx";
 import "./sessions.css";
 
 function formatWhen(ms: number): string {
@@ -103,18 +104,7 @@ export function SessionsPanel() {
         <button type="button" data-testid="export-transcript" onClick={() => void exportTranscript()} title="Download a replay transcript made from this conversation's model outputs">
           Transcript
         </button>
-        <input
-          ref={fileInput}
-          type="file"
-          accept="application/json,.json"
-          hidden
-          data-testid="import-file"
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            event.target.value = "";
-            if (file) void onImport(file);
-          }}
-        />
+        <HiddenFileInput inputRef={fileInput} accept="application/json,.json" testId="import-file" onFile={(file) => void onImport(file)} />
       </div>
       {importMessage && (
         <div className={`sessions-message ${importMessage.tone === "error" ? "is-error" : ""}`} role={importMessage.tone === "error" ? "alert" : "status"} data-testid="import-message">
