@@ -6,7 +6,7 @@
 // Prints figures; never passes or fails on speed. BENCH_CPU_MODELS=id,id picks models.
 import type { Browser, Page } from "@playwright/test";
 import { cachedModels } from "../scripts/real-models/cache-dir.mjs";
-import { build, withBuiltApp } from "./ui-perf.ts";
+import { withAppBuilt } from "./ui-perf.ts";
 
 interface StepFigures {
   prefill: string;
@@ -85,8 +85,7 @@ export async function runCpuEngineBenchmark(): Promise<void> {
     console.log("  no model in the cache: run `npm run models`");
     return;
   }
-  if (!process.env.BENCH_REUSE_BUILD) build();
-  await withBuiltApp(async (browser, base) => {
+  await withAppBuilt(async (browser, base) => {
     for (const model of models) for (const threads of [1, 2]) await benchOne(browser, base, model.id, threads);
   });
 }

@@ -18,7 +18,7 @@ import { cachedModels } from "../scripts/real-models/cache-dir.mjs";
 import { completion, tokenize } from "../scripts/real-models/llama-server-api.ts";
 import { startLlamaServer } from "../scripts/real-models/llama-server-process.ts";
 import { probeLlamaCpp, promptToSend } from "../src/engine/openai/llama-cpp-probe.ts";
-import { build, withBuiltApp } from "./ui-perf.ts";
+import { withAppBuilt } from "./ui-perf.ts";
 
 const MAX_TOKENS = Number(process.env.BENCH_AGREE_TOKENS) || 32;
 /** Ports this benchmark's llama-servers use (kept clear of other work on the machine). */
@@ -188,8 +188,7 @@ export async function runPageVsServerBenchmark(): Promise<void> {
     console.log("  no model in the cache: run `npm run models`");
     return;
   }
-  if (!process.env.BENCH_REUSE_BUILD) build();
-  await withBuiltApp(async (browser, base) => {
+  await withAppBuilt(async (browser, base) => {
     for (const model of models) {
       try {
         await benchModel(browser, base, model.id);

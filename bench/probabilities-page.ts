@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import type { Browser, Page } from "@playwright/test";
-import { build, withBuiltApp } from "./ui-perf.ts";
+import { withAppBuilt } from "./ui-perf.ts";
 
 const MODEL = "smollm2-135m-instruct-q4_1";
 const PROMPT = "Write a short story about a lighthouse keeper.";
@@ -117,8 +117,7 @@ async function reply(page: Page): Promise<{ cpuMs: number; decode: number; proba
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function runProbabilitiesPageBenchmark(rounds = Number(process.env.BENCH_ROUNDS ?? 5)): Promise<void> {
-  if (!process.env.BENCH_REUSE_BUILD) build();
-  await withBuiltApp(async (browser, base) => {
+  await withAppBuilt(async (browser, base) => {
     const pages = { 0: await loaded(browser, base, 0), 5: await loaded(browser, base, 5) };
     const figures: Record<0 | 5, { cpuMs: number[]; decode: number[] }> = { 0: { cpuMs: [], decode: [] }, 5: { cpuMs: [], decode: [] } };
     const threadTotals: Record<0 | 5, Map<string, number>> = { 0: new Map(), 5: new Map() };

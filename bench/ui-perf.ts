@@ -296,6 +296,12 @@ export async function withBuiltApp<T>(use: (browser: Browser, base: string) => P
   }
 }
 
+/** Builds the app, unless BENCH_REUSE_BUILD says the build in place will do, and runs `use` on it (withBuiltApp). */
+export async function withAppBuilt<T>(use: (browser: Browser, base: string) => Promise<T>): Promise<T> {
+  if (!process.env.BENCH_REUSE_BUILD) build();
+  return withBuiltApp(use);
+}
+
 export async function runUiPerfBenchmark(): Promise<void> {
   console.log("\n== UI performance (Chromium, built app) ==");
   build();
