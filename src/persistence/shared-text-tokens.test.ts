@@ -49,6 +49,23 @@ const token = fc
   });
 const delta = fc.record({ tokens: fc.array(token, { minLength: 0, maxLength: 4 }), text: fc.option(text, { nil: undefined }), at: fc.constantFrom(0, 1, 2.5) });
 
+/**
+ * Each case's tokens put in place of the third record's second item's tokens (a delta of the
+ * synthetic log) give exactly one issue there, with the message expected.
+ */
+function expectEachRefused(encoded: Record<string, unknown>[], cases: [unknown, RegExp][]): void {
+  const stream = encoded[2] as { items: unknown[][] };
+  for (const [tokens, message] of cases) {
+    const hostile = structuredClone(encoded);
+    (hostile[2] as { items: unknown[][] }).items[1] = [stream.items[1]![0], stream.items[1]![1], tokens];
+    const issues: DecodeIssue[] = [];
+    decodeEventLog(hostile, issues);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ index: 2, path: ["items", 1, 2] });
+    expect(issues[0]!.message).toMatch(message);
+  }
+}
+
 describe("token probabilities in the shared-text codec", () => {
   it("any recorded tokens read back exactly (property)", () => {
     fc.assert(
@@ -116,7 +133,6 @@ describe("token probabilities in the shared-text codec", () => {
 
   it("refuses references a file makes up, naming the record, the item and the token", () => {
     const encoded = JSON.parse(JSON.stringify(encodeEventLog(syntheticTokenLog("simple", 4)))) as Record<string, unknown>[];
-    const stream = encoded[2] as { items: unknown[][] };
     const cases: [unknown, RegExp][] = [
       [[-1, 2, 99, -1], /token 0: alternative 0 refers to alternative number 99, but the step has \d+ before it/],
       [[-50, 2, -1], /token 0: its p refers to probability number 49, but the step has \d+ before it/],
@@ -126,21 +142,12 @@ describe("token probabilities in the shared-text codec", () => {
       [[-1, 2, "x"], /token 0: alternative 0 has no p/],
       [[-1, 2, "x", "0.5"], /token 0: alternative 0's p must be a number/],
     ];
-    for (const [tokens, message] of cases) {
-      const hostile = structuredClone(encoded);
-      (hostile[2] as { items: unknown[][] }).items[1] = [stream.items[1]![0], stream.items[1]![1], tokens];
-      const issues: DecodeIssue[] = [];
-      decodeEventLog(hostile, issues);
-      expect(issues).toHaveLength(1);
-      expect(issues[0]).toMatchObject({ index: 2, path: ["items", 1, 2] });
-      expect(issues[0]!.message).toMatch(message);
-    }
+    expectEachRefused(encoded, cases);
   });
 
   it("refuses packed tokens that make up references or are cut, naming the token and the place", () => {
     const encoded = JSON.parse(JSON.stringify(encodeEventLog(syntheticTokenLog("simple", 4)))) as Record<string, unknown>[];
-    const stream = encoded[2] as { items: unknown[][] };
-    expect(typeof stream.items[1]![2]).toBe("string");
+    expect(typeof (encoded[2] as { items: unknown[][] }).items[1]![2]).toBe("string");
     const cases: [unknown, RegExp][] = [
       // h = 1 + 2·40 = 81 = 1·64 + 17: the first alternative 40 back; the step has fewer.
       ["#RA", /token 0: its first alternative refers to the alternative 40 back, but the step has \d+ \(at character 2 of the packed token\)/],
@@ -152,15 +159,7 @@ describe("token probabilities in the shared-text codec", () => {
       ["CBE!!!!!!!!!A", /token 0: alternative 1's text length is too long a number/],
       [["Z"], /token 0: its text is the next 25 characters of the delta, which has 3 left/],
     ];
-    for (const [tokens, message] of cases) {
-      const hostile = structuredClone(encoded);
-      (hostile[2] as { items: unknown[][] }).items[1] = [stream.items[1]![0], stream.items[1]![1], tokens];
-      const issues: DecodeIssue[] = [];
-      decodeEventLog(hostile, issues);
-      expect(issues).toHaveLength(1);
-      expect(issues[0]).toMatchObject({ index: 2, path: ["items", 1, 2] });
-      expect(issues[0]!.message).toMatch(message);
-    }
+    expectEachRefused(encoded, cases);
   });
 
   it("refuses them in a delta written as its own record too, naming its tokens", () => {
