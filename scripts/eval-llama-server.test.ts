@@ -76,12 +76,21 @@ describe.skipIf(missing !== undefined)("npm run eval -- --llama-server", () => {
     }
   });
 
-  it("SmolLM2, --both-constraints: each constrained run finds its prompt in llama-server's cache, left there by the free run just before", { timeout: 300_000 }, async () => {
+  // Two slots of one server, or two servers of one slot and one thread each (--servers): either
+  // way a case's constrained run goes where its free run went and finds the prompt in that cache.
+  it.each([
+    { how: "one server with 2 slots", args: ["--parallel", "2"], llamaCpp: { parallelSlots: 2, threads: 2 } },
+    { how: "--servers 2 --threads 1", args: ["--servers", "2", "--threads", "1"], llamaCpp: { parallelSlots: 2, servers: 2, threads: 1 } },
+  ])("SmolLM2, --both-constraints, $how: each constrained run finds its prompt in llama-server's cache, left there by the free run just before", { timeout: 300_000 }, async ({ args, llamaCpp }) => {
     let stderr = "";
-    const out = join(dir, "both.json");
-    const code = await runEvalCommand(["--llama-server", SMOLLM2, "--parallel", "2", "--mode", "prompt", "--protocols", "hermes", "--both-constraints", "--suite", "simple_python", "--limit", "3", "--max-tokens", "16", "--out", out], { stdout: () => {}, stderr: (t) => (stderr += t) });
+    const out = join(dir, `both-${args.join("")}.json`);
+    const code = await runEvalCommand(["--llama-server", SMOLLM2, ...args, "--mode", "prompt", "--protocols", "hermes", "--both-constraints", "--suite", "simple_python", "--limit", "3", "--max-tokens", "16", "--out", out], { stdout: () => {}, stderr: (t) => (stderr += t) });
     expect(code, stderr).toBe(0);
     const file = JSON.parse(readFileSync(out, "utf8")) as ResultsFile;
+    // The file says how the server(s) ran: slots, servers, threads and how their threads wait.
+    expect(file.run!.llamaCpp).toMatchObject({ ...llamaCpp, waitPolicy: process.env.OMP_WAIT_POLICY ?? "passive" });
+    if (args.includes("--servers")) expect(stderr).toContain(`starting 2 llama-servers with ${SMOLLM2}`);
+    expect(stderr).toContain("2 at a time");
     const timed = timedResults(file.results as EvalResult[]);
     expect(timed).toHaveLength(6);
     for (const { result, timing } of timed.filter((t) => t.result.constrained)) {

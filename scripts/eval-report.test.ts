@@ -42,10 +42,11 @@ describe("eval report", () => {
     const report = evalReport([
       {
         name: "timed.json",
-        run: { date: "2026-11-27T15:00:00.000Z", machine: { cpu: "Xeon", cores: 2 }, model: { id: "smollm2" }, llamaCpp: { commit: "de3ff815ea7d559ee917f063901b8986f038abc6", parallelSlots: 2, cpuSeconds: 7.5 }, settings: { temperature: 0 }, durationSeconds: 4, casesPerSecond: 0.25 },
+        run: { date: "2026-11-27T15:00:00.000Z", machine: { cpu: "Xeon", cores: 2 }, model: { id: "smollm2" }, llamaCpp: { commit: "de3ff815ea7d559ee917f063901b8986f038abc6", parallelSlots: 2, servers: 2, threads: 1, waitPolicy: "passive", cpuSeconds: 7.5 }, settings: { temperature: 0 }, durationSeconds: 4, casesPerSecond: 0.25 },
         results: [{ ...run!.result, ...caseLogOf(run!.events) }],
       },
     ]);
+    expect(report).toContain("llama.cpp de3ff815ea7d (2 servers, 2 slots, 1 thread each, OMP_WAIT_POLICY=passive)");
     expect(report).toContain("4 s, 0.25 cases/s; llama-server CPU 7.5 s (7.50 s a case)");
     expect(report).toMatch(/\nprotocol\s+cases\s+prompt tok\s+reused\s+reply tok\s+stop\s+max-tokens\s+repetition\s+other\s+prefill s\s+decode s\n[- ]+\nhermes\s+1\s+300\s+64\s+40\s+1\s+0\s+0\s+0\s+2\.0\s+2\.0\n/);
   });

@@ -24,7 +24,7 @@ export function evalReport(sources: readonly ReportSource[]): string {
       lines.push(`- \`${name}\`: ${results.length} cases (the file does not say where it was made)`);
       continue;
     }
-    const server = run.llamaCpp ? `, llama.cpp ${run.llamaCpp.commit.slice(0, 12)} (${run.llamaCpp.parallelSlots ?? 1} slots)` : "";
+    const server = run.llamaCpp ? `, llama.cpp ${run.llamaCpp.commit.slice(0, 12)} (${run.llamaCpp.servers ? `${run.llamaCpp.servers} servers, ` : ""}${run.llamaCpp.parallelSlots ?? 1} slots${run.llamaCpp.threads ? `, ${run.llamaCpp.threads} thread${run.llamaCpp.threads === 1 ? "" : "s"}${run.llamaCpp.servers ? " each" : ""}` : ""}${run.llamaCpp.waitPolicy ? `, OMP_WAIT_POLICY=${run.llamaCpp.waitPolicy}` : ""})` : "";
     const cpu = run.llamaCpp?.cpuSeconds !== undefined && results.length > 0 ? `; llama-server CPU ${run.llamaCpp.cpuSeconds} s (${(run.llamaCpp.cpuSeconds / results.length).toFixed(2)} s a case)` : "";
     const settings = Object.entries(run.settings).map(([k, v]) => `${k} ${String(v)}`).join(", ");
     lines.push(`- \`${name}\`: ${results.length} cases on ${run.date.slice(0, 16).replace("T", " ")} UTC, ${run.machine.cpu} × ${run.machine.cores} cores; model ${run.model.id}${run.model.sha256 ? ` (sha256 ${run.model.sha256.slice(0, 12)}…)` : ""}${server}; ${settings}; ${run.durationSeconds ?? "?"} s, ${run.casesPerSecond ?? "?"} cases/s${cpu}`);

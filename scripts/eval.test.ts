@@ -275,8 +275,8 @@ describe("npm run eval", () => {
     expect(run.stdout).toMatch(/\nhermes\s+2\s+\d+/);
   });
 
-  it("--parallel and --port without --llama-server are usage errors", async () => {
-    for (const flag of ["--parallel", "--port"]) {
+  it("--parallel, --threads, --servers and --port without --llama-server are usage errors", async () => {
+    for (const flag of ["--parallel", "--threads", "--servers", "--port"]) {
       const run = await command([...base(), "--mode", "prompt", "--suite", "simple_python", flag, "2"]);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain("set up the llama-server that --llama-server starts");

@@ -3,9 +3,10 @@
 //   [--answers <possible_answer file>] --out <results.json> [--limit N] [--concurrency N]
 //   [--template <family>] [--idle-timeout <seconds>] [--resume] [--both-constraints] [--stop-repetition] [--no-logs]`
 // or, instead of --base-url and --model, `--llama-server <model id of models/models.json>
-// [--parallel N] [--port P]`: the command starts llama.cpp's llama-server with that model on
-// 127.0.0.1 itself (`npm run models` and `npm run llama-server` first), with N slots (and N cases
-// sent at once unless --concurrency says otherwise), and stops it when done.
+// [--parallel N] [--threads T] [--servers S] [--port P]`: the command starts llama.cpp's llama-server with that model on
+// 127.0.0.1 itself (`npm run models` and `npm run llama-server` first), S of them (default 1) with
+// N slots and T threads each (S × N cases sent at once unless --concurrency says otherwise), and
+// stops them when done.
 // The results file is rewritten after every finished case, so a stopped or killed run loses only
 // the cases in flight; `--resume` reads it back and runs only the cases it does not hold yet.
 // --both-constraints runs each case free and then constrained, the two one after the other on one
@@ -44,7 +45,7 @@ import { withRepetitionStop } from "../src/eval/repetition-stop.ts";
 import { getProtocol, listProtocols } from "toolcall-middleware/protocols/registry.ts";
 
 const USAGE =
-  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>] [--parallel <llama-server slots; default 1>] [--port <llama-server port>] [--resume] [--stop-repetition] [--both-constraints] [--no-logs <verdicts only: no step log per case>]";
+  "usage: npm run --silent eval -- (--base-url <URL ending in /v1> --model <id> | --llama-server <model id of models/models.json>) --mode prompt|native [--protocols hermes,xml,...] [--constrained] --suite <questions file | builtin | category> [--answers <file>] --out <results.json> [--limit N] [--concurrency N] [--template <family>] [--idle-timeout <seconds without a token before a case fails; default 120>] [--parallel <llama-server slots; default 1>] [--threads <llama-server threads; default 2>] [--servers <llama-servers started, each with --parallel slots; default 1>] [--port <llama-server port>] [--resume] [--stop-repetition] [--both-constraints] [--no-logs <verdicts only: no step log per case>]";
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -100,6 +101,8 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
         "idle-timeout": { type: "string" },
         "llama-server": { type: "string" },
         parallel: { type: "string" },
+        threads: { type: "string" },
+        servers: { type: "string" },
         port: { type: "string" },
         resume: { type: "boolean" },
         "stop-repetition": { type: "boolean" },
@@ -129,8 +132,11 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
   const limit = positiveInt(options.limit, "--limit");
   const parallel = positiveInt(options.parallel, "--parallel");
   const port = positiveInt(options.port, "--port");
-  if (!llamaServerModel && (parallel !== undefined || port !== undefined)) throw new UsageError("--parallel and --port set up the llama-server that --llama-server starts.");
-  const concurrency = positiveInt(options.concurrency, "--concurrency") ?? parallel ?? 4;
+  const threads = positiveInt(options.threads, "--threads");
+  const serverCount = positiveInt(options.servers, "--servers");
+  if (!llamaServerModel && (parallel !== undefined || port !== undefined || threads !== undefined || serverCount !== undefined)) throw new UsageError("--parallel, --threads, --servers and --port set up the llama-server that --llama-server starts.");
+  if (serverCount !== undefined && serverCount > 1 && port !== undefined) throw new UsageError("--port fixes one server's port: leave it out with --servers.");
+  const concurrency = positiveInt(options.concurrency, "--concurrency") ?? (llamaServerModel ? (parallel ?? 1) * (serverCount ?? 1) : 4);
   const maxTokens = positiveInt(options["max-tokens"], "--max-tokens") ?? 512;
   const idleTimeoutSeconds = options["idle-timeout"] === undefined ? DEFAULT_IDLE_TIMEOUT_SECONDS : Number(options["idle-timeout"]);
   if (!Number.isFinite(idleTimeoutSeconds) || idleTimeoutSeconds <= 0) throw new UsageError(`--idle-timeout must be a number of seconds > 0, not "${options["idle-timeout"]}".`);
@@ -155,22 +161,37 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
   if (options.resume && !previous) io.stderr(`eval: --resume: ${out} does not exist yet; starting from the beginning.\n`);
   const settings: RunInfo["settings"] = { suite, mode, protocols: mode === "native" ? "native" : protocolNames.join(","), constrained: constraints.length === 2 ? "both" : constraints[0]!, temperature, maxTokens, ...(limit !== undefined ? { casesPerCategory: limit } : {}), concurrency, ...(options["stop-repetition"] ? { stopRepetition: true } : {}) };
 
-  if (!llamaServerModel) return evaluateOn({ baseUrl, model }, cases, { model: { id: model } }, () => undefined);
-  io.stderr(`eval: starting llama-server with ${llamaServerModel}\n`);
-  let server: LlamaServer | undefined;
+  if (!llamaServerModel) return evaluateOn([{ baseUrl, model }], cases, { model: { id: model } }, () => undefined);
+  const count = serverCount ?? 1;
+  io.stderr(`eval: starting ${count === 1 ? "llama-server" : `${count} llama-servers`} with ${llamaServerModel}\n`);
+  const servers: LlamaServer[] = [];
   try {
-    server = await startLlamaServer({ modelId: llamaServerModel, ...(parallel !== undefined ? { parallel } : {}), ...(port !== undefined ? { port } : {}) });
-    const [served] = await listModels({ baseUrl: server.baseUrl });
-    if (!served) throw new Error("llama-server lists no model");
-    const runModel = { id: server.model.id, sha256: server.model.sha256, file: server.model.file };
-    const started = server;
-    return await evaluateOn({ baseUrl: server.baseUrl, model: served.id }, cases, { model: runModel, llamaCpp: { commit: server.build.commit, parallelSlots: parallel ?? 1 } }, () => started.cpuSeconds());
+    // Several servers of one slot each (--servers) instead of one with several slots: on a small
+    // machine a server per core, one thread each, never waits for its other thread (docs/real-model-evals.md).
+    for (let index = 0; index < count; index += 1) {
+      servers.push(await startLlamaServer({ modelId: llamaServerModel, ...(parallel !== undefined ? { parallel } : {}), ...(threads !== undefined ? { threads } : {}), ...(port !== undefined ? { port } : {}) }));
+    }
+    const targets = [];
+    for (const server of servers) {
+      const [served] = await listModels({ baseUrl: server.baseUrl });
+      if (!served) throw new Error("llama-server lists no model");
+      targets.push({ baseUrl: server.baseUrl, model: served.id });
+    }
+    const first = servers[0]!;
+    const runModel = { id: first.model.id, sha256: first.model.sha256, file: first.model.file };
+    const llamaCpp = { commit: first.build.commit, parallelSlots: (parallel ?? 1) * count, ...(count > 1 ? { servers: count } : {}), threads: threads ?? 2, waitPolicy: first.waitPolicy };
+    const cpuSeconds = () => {
+      const each = servers.map((server) => server.cpuSeconds());
+      return each.every((value) => value !== undefined) ? each.reduce((sum, value) => sum + value, 0) : undefined;
+    };
+    return await evaluateOn(targets, cases, { model: runModel, llamaCpp }, cpuSeconds);
   } finally {
-    await server?.stop();
+    await Promise.all(servers.map((server) => server.stop()));
   }
 
-  async function evaluateOn({ baseUrl, model }: { baseUrl: string; model: string }, cases: EvalCase[], where: Pick<RunInfo, "model" | "llamaCpp">, serverCpuSeconds: () => number | undefined): Promise<number> {
-    // The server and the model.
+  async function evaluateOn(targets: { baseUrl: string; model: string }[], cases: EvalCase[], where: Pick<RunInfo, "model" | "llamaCpp">, serverCpuSeconds: () => number | undefined): Promise<number> {
+    // The server and the model (several servers serve the same model: the first is asked).
+    const { baseUrl, model } = targets[0]!;
     const connection = { baseUrl, ...(options["api-key"] ? { apiKey: options["api-key"] } : {}) };
     const models = await listModels(connection);
     const served = models.find((m) => m.id === model);
@@ -188,11 +209,15 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     const template = templateName ? serverChatTemplate(templateName) : undefined;
     // llama.cpp adds a BOS itself: the engine then leaves the template's out (see llama-cpp-probe.ts).
     const llamaCpp = mode === "prompt" ? await probeLlamaCpp(baseUrl, options["api-key"]) : undefined;
-    const servedEngine = new OpenAiEngine({ ...connection, model, mode, ...(served.contextWindowSize !== undefined ? { contextWindowSize: served.contextWindowSize } : {}), constrain: constraints.includes(true), ...(llamaCpp ? { llamaCpp } : {}) });
-    // Keep-alive comments are not tokens: a case with none for this long fails, and the run goes on.
-    const withDeadline = withTokenDeadline(servedEngine, idleTimeoutSeconds * 1000);
-    // Stated in the file's settings and counted in the timing table: a looping reply stops there.
-    const engine = options["stop-repetition"] ? withRepetitionStop(withDeadline) : withDeadline;
+    // One engine per server; worker i sends its cases to server i mod n (a case's free and
+    // constrained runs share a worker, so the second finds its prompt in that server's cache).
+    const engines = targets.map((target) => {
+      const servedEngine = new OpenAiEngine({ ...connection, baseUrl: target.baseUrl, model: target.model, mode, ...(served.contextWindowSize !== undefined ? { contextWindowSize: served.contextWindowSize } : {}), constrain: constraints.includes(true), ...(llamaCpp ? { llamaCpp } : {}) });
+      // Keep-alive comments are not tokens: a case with none for this long fails, and the run goes on.
+      const withDeadline = withTokenDeadline(servedEngine, idleTimeoutSeconds * 1000);
+      // Stated in the file's settings and counted in the timing table: a looping reply stops there.
+      return options["stop-repetition"] ? withRepetitionStop(withDeadline) : withDeadline;
+    });
 
     const jobs = planJobs({ cases, mode, protocols: protocolNames, constrained: constraints, repeats: 1 });
     const valuesAsText = new Map(protocolNames.map((name) => [name, readsValuesAsText(getProtocol(name)!)]));
@@ -240,11 +265,11 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
       // A case's free and constrained runs send one prompt: the second, sent on the same
       // connection once the first is done, finds it in the server's prompt cache (llama.cpp).
       together: samePrompt,
-      run: async (job, signal) => {
+      run: async (job, signal, worker) => {
         const protocol = getProtocol(job.protocol === "native" ? "hermes" : job.protocol)!;
         try {
           const run = await runEvalCase({
-            engine,
+            engine: engines[worker % engines.length]!,
             mode,
             protocol,
             testCase: job.testCase,

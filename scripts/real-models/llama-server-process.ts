@@ -55,6 +55,8 @@ export interface LlamaServer {
    * machine runs: how much work a run is, beside how long it took.
    */
   cpuSeconds: () => number | undefined;
+  /** How OpenMP threads wait between jobs (the server's OMP_WAIT_POLICY): it changes speed threefold (docs/llama-server.md). */
+  waitPolicy: string;
   stop: () => Promise<void>;
 }
 
@@ -215,7 +217,7 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const cpuSeconds = () => (child.pid === undefined ? undefined : childCpuSeconds(child.pid));
-  return { url, baseUrl: `${url}/v1`, port, model, modelFile, chatTemplateFile, build, logTail, stop, cpuSeconds };
+  return { url, baseUrl: `${url}/v1`, port, model, modelFile, chatTemplateFile, build, logTail, stop, cpuSeconds, waitPolicy: env.OMP_WAIT_POLICY };
 }
 
 /** /proc/<pid>/stat's fields after the command name (which may hold spaces and parentheses). */

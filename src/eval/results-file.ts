@@ -40,6 +40,11 @@ export interface RunInfo {
   llamaCpp?: {
     commit: string;
     parallelSlots?: number;
+    /** llama-server's threads (`-t`) and how they wait (OMP_WAIT_POLICY): together they set its speed on a small machine. */
+    threads?: number;
+    waitPolicy?: string;
+    /** How many llama-servers shared the cases (`--servers`); parallelSlots counts all their slots. */
+    servers?: number;
     /** The server's CPU time (user + system seconds) over the run's cases, all sessions together: the run's work whatever else the machine ran. */
     cpuSeconds?: number;
   };
@@ -83,7 +88,7 @@ const runSchema = z.object({
   date: z.string(),
   machine: z.object({ cpu: z.string(), cores: z.number().int().nonnegative(), memoryGiB: z.number().optional() }),
   model: z.object({ id: z.string(), sha256: z.string().optional(), file: z.string().optional() }),
-  llamaCpp: z.object({ commit: z.string(), parallelSlots: z.number().int().positive().optional(), cpuSeconds: z.number().nonnegative().optional() }).optional(),
+  llamaCpp: z.object({ commit: z.string(), parallelSlots: z.number().int().positive().optional(), threads: z.number().int().positive().optional(), waitPolicy: z.string().optional(), servers: z.number().int().positive().optional(), cpuSeconds: z.number().nonnegative().optional() }).optional(),
   settings: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   durationSeconds: z.number().nonnegative().optional(),
   casesPerSecond: z.number().nonnegative().optional(),

@@ -128,12 +128,14 @@ describe("the matrix: jobs, concurrency, resume, summary", () => {
   it("jobs kept together (a case's free and constrained runs: one prompt) run one after the other on one worker, never side by side", async () => {
     const jobs = planJobs({ cases, mode: "prompt", protocols: ["hermes"], constrained: [false, true], repeats: 1 });
     const log: string[] = [];
+    const workerOf = new Map<string, number>();
     await runJobs({
       jobs,
       concurrency: 2,
       signal: new AbortController().signal,
       together: samePrompt,
-      run: async (job) => {
+      run: async (job, _signal, worker) => {
+        workerOf.set(`${job.testCase.id} ${job.constrained ? "on" : "off"}`, worker);
         log.push(`start ${job.testCase.id} ${job.constrained ? "on" : "off"}`);
         await new Promise((resolve) => setTimeout(resolve, 2));
         log.push(`end ${job.testCase.id} ${job.constrained ? "on" : "off"}`);
@@ -150,6 +152,10 @@ describe("the matrix: jobs, concurrency, resume, summary", () => {
     }
     // Two workers were busy at once (the pairs ran side by side, not one at a time).
     expect(log.slice(0, 2)).toEqual([`start ${cases[0]!.id} off`, `start ${cases[1]!.id} off`]);
+    // Each run says which worker ran it (a caller with a server per worker sends it there): both
+    // workers were used, and a case's two runs had the same one, so the second finds its prompt cached.
+    expect(new Set(workerOf.values())).toEqual(new Set([0, 1]));
+    for (const testCase of cases) expect(workerOf.get(`${testCase.id} on`)).toBe(workerOf.get(`${testCase.id} off`));
   });
 
   it("runs at most `concurrency` jobs at once, skips those done, and stops on the signal", async () => {

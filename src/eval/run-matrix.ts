@@ -48,8 +48,11 @@ export function planJobs(plan: MatrixPlan): EvalJob[] {
 
 export interface RunJobsOptions<R> {
   jobs: EvalJob[];
-  /** Runs one job; undefined when it was stopped (it is not done). */
-  run: (job: EvalJob, signal: AbortSignal) => Promise<R | undefined>;
+  /**
+   * Runs one job; undefined when it was stopped (it is not done). `worker` (0 … concurrency − 1)
+   * says which of the workers runs it, so a caller with several servers can give each worker its own.
+   */
+  run: (job: EvalJob, signal: AbortSignal, worker: number) => Promise<R | undefined>;
   concurrency: number;
   signal: AbortSignal;
   /** Jobs already done (by key), skipped. */
@@ -84,17 +87,17 @@ export function samePrompt(job: EvalJob): string {
 export async function runJobs<R>(options: RunJobsOptions<R>): Promise<void> {
   const pending = units(options.jobs.filter((job) => !options.done?.has(job.key)), options.together);
   let next = 0;
-  const worker = async () => {
+  const worker = async (index: number) => {
     while (!options.signal.aborted && next < pending.length) {
       const unit = pending[next]!;
       next += 1;
       for (const job of unit) {
         if (options.signal.aborted) return;
-        const result = await options.run(job, options.signal);
+        const result = await options.run(job, options.signal, index);
         if (result !== undefined && !options.signal.aborted) options.onDone(job, result);
       }
     }
   };
-  const workers = Array.from({ length: Math.max(1, Math.min(Math.floor(options.concurrency), pending.length)) }, worker);
+  const workers = Array.from({ length: Math.max(1, Math.min(Math.floor(options.concurrency), pending.length)) }, (_, index) => worker(index));
   await Promise.all(workers);
 }
