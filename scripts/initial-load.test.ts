@@ -35,6 +35,10 @@ const ON_DEMAND: { name: string; module: RegExp; loadsWhen: string }[] = [
   { name: "convert_units' unit table", module: /src\/tools\/units\/unit-table\.ts$/, loadsWhen: "convert_units first runs" },
   { name: "fetch_url's HTML reader", module: /src\/tools\/fetch-url\/readable-text\.ts$/, loadsWhen: "fetch_url first reads a page" },
   { name: "the MCP SDK", module: /node_modules\/@modelcontextprotocol\/sdk\//, loadsWhen: "the first MCP connect" },
+  { name: "the model families' registry (their templates)", module: /packages\/toolcall-middleware\/src\/families\/registry\.ts$/, loadsWhen: "right after the first screen (the engine store asks for it), or a model is loaded or a server connected" },
+  { name: "a family's template (GLM-4.5's)", module: /packages\/toolcall-middleware\/src\/families\/glm45\.ts$/, loadsWhen: "the families' registry loads" },
+  { name: "the server templates' rendering", module: /packages\/toolcall-middleware\/src\/families\/server-templates\.ts$/, loadsWhen: "a server is first connected" },
+  { name: "the GGUF family detection", module: /src\/gguf\/gguf-family\.ts$/, loadsWhen: "a GGUF file is first opened on the CPU engine" },
 ];
 
 let chunks: Rollup.OutputChunk[] = [];

@@ -3,14 +3,13 @@
 // family's template and stops, or its GGUF's own template where the registry has no family. Every
 // change hands the engine, template and status to the engine store.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { familyById, familyChatTemplate, recommendedProtocolOf } from "toolcall-middleware/families/registry.ts";
+import { familyEntryById, loadFamilyRegistry, recommendedProtocolOf } from "toolcall-middleware/families/family-index.ts";
 import type { ModelFamily } from "toolcall-middleware/families/types.ts";
 import type { ChatTemplate } from "toolcall-middleware/types.ts";
 import { bosTextOf, DEFAULT_CPU_MODEL_ID, findCpuModel, formatBytes, huggingFaceModelUrl, labServedModelUrl, type CpuModel } from "../engine/cpu/cpu-models.ts";
 import { ggufMetadataFromLlamaCpp } from "../engine/cpu/llama-cpp-metadata.ts";
 import type { CpuModelSource, LoadCpuModelOptions, LoadedCpuModel } from "../engine/cpu/load-cpu-model.ts";
 import type { LoadProgress } from "../engine/webllm/load-progress.ts";
-import { familyFromGguf } from "../gguf/gguf-family.ts";
 import { ggufModelTokenizer } from "../tokens/gguf/gguf-model-tokenizer.ts";
 import { templateFamily } from "../tokens/tokenizer-choice.ts";
 import type { Engines, EngineStatus, TurnOnTheModel } from "./engine-store.ts";
@@ -77,7 +76,12 @@ export async function cpuLoadFailure(error: unknown, source: CpuModelSource): Pr
 }
 
 /** The template a loaded model runs with, and what the page says about it (Jinja loads only for a GGUF's own template). */
-async function templateFor(family: ModelFamily | undefined, loaded: LoadedCpuModel, name: string): Promise<{ template: ChatTemplate; familyId: string | null; note: string } | { error: string }> {
+async function templateFor(
+  family: ModelFamily | undefined,
+  familyChatTemplate: (family: ModelFamily) => ChatTemplate,
+  loaded: LoadedCpuModel,
+  name: string,
+): Promise<{ template: ChatTemplate; familyId: string | null; note: string } | { error: string }> {
   if (family) return { template: familyChatTemplate(family), familyId: family.id, note: `${family.label} family: the lab's ${family.templateLabel} template and stop tokens.` };
   if (loaded.chatTemplate) {
     try {
@@ -91,7 +95,8 @@ async function templateFor(family: ModelFamily | undefined, loaded: LoadedCpuMod
 }
 
 /** An opened file's family by the lab's GGUF rules (name, base name, architecture; its own template where that disagrees). */
-function familyOfOpenedFile(loaded: LoadedCpuModel): ModelFamily | undefined {
+async function familyOfOpenedFile(loaded: LoadedCpuModel): Promise<ModelFamily | undefined> {
+  const { familyFromGguf } = await import("../gguf/gguf-family.ts");
   const match = familyFromGguf(ggufMetadataFromLlamaCpp(loaded.metadata, loaded.chatTemplate));
   return match.kind === "family" ? match.family : undefined;
 }
@@ -125,7 +130,7 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
     if (model) await model.unload().catch(() => undefined);
   }
 
-  async function loadSource(source: CpuModelSource, family: ModelFamily | undefined, id: string, options: { threads?: number } = {}): Promise<void> {
+  async function loadSource(source: CpuModelSource, familyId: string | undefined, id: string, options: { threads?: number } = {}): Promise<void> {
     loading?.abort();
     const controller = new AbortController();
     loading = controller;
@@ -136,6 +141,9 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
     const what = source.name;
     engines.setCpuEngine({ cpuStatus: { state: "loading", what, progress: progressOf(0, 0, startedAt, "Starting llama.cpp (WebAssembly)") } });
     try {
+      // The families' templates load with the first model (the first screen has their light index only).
+      const { familyById, familyChatTemplate } = await loadFamilyRegistry();
+      const family = familyId !== undefined ? familyById(familyId) : undefined;
       const familyTemplate = family ? familyChatTemplate(family) : undefined;
       const bosText = familyTemplate ? bosTextOf(familyTemplate.controlTokens) : undefined;
       const loaded = await load(source, {
@@ -150,8 +158,8 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
         await loaded.unload().catch(() => undefined);
         return;
       }
-      const detected = family ?? familyOfOpenedFile(loaded);
-      const chosen = await templateFor(detected, loaded, source.name);
+      const detected = family ?? (await familyOfOpenedFile(loaded));
+      const chosen = await templateFor(detected, familyChatTemplate, loaded, source.name);
       if ("error" in chosen) {
         await loaded.unload().catch(() => undefined);
         engines.setCpuEngine({ cpuStatus: { state: "error", kind: "cpu-load", message: chosen.error, suggestion: "Open a GGUF with an embedded chat template, or one of the listed models." } });
@@ -190,9 +198,9 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
       return;
     }
     selectCpuModel(id);
-    const family = familyById(model.family);
+    const family = familyEntryById(model.family);
     if (family && protocol) protocol.getState().setProtocol(recommendedProtocolOf(family).protocol);
-    await loadSource(sourceOf(model), family, model.id, options);
+    await loadSource(sourceOf(model), family?.id, model.id, options);
   }
 
   /** Runs a GGUF the person opened (file picker or drop). */

@@ -124,3 +124,18 @@ describe("engine store", () => {
     expect(await text(resolved.engine.generate("p", {}, new AbortController().signal))).toMatch(/can't look up the weather/);
   });
 });
+
+describe("the WebLLM kind's template", () => {
+  it("is the chosen model's family template once the families load (they are not in the first screen)", async () => {
+    const { chatTemplateForModel, replayChatTemplate } = await import("toolcall-middleware/families/registry.ts");
+    const engines = (await import("./engine-store.ts")).createEngines({ turn: noTurn });
+    engines.selectEngineKind("webllm");
+    const model = engines.store.getState().selectedModelId;
+    const expected = chatTemplateForModel(model)!;
+    // SmolLM2's template, not the replay engine's Qwen3 one it shows while the families load.
+    expect(expected.name).not.toBe(replayChatTemplate().name);
+    await vi.waitFor(() => expect(engines.store.getState().template.name).toBe(expected.name));
+    const prompt = engines.store.getState().template.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true });
+    expect(prompt).toBe(expected.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true }));
+  });
+});

@@ -4,7 +4,8 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { probeWebGpu, type WebGpuStatus } from "../engine/webgpu-probe.ts";
 import { loadTranscript, ReplayEngine, readEngineChoiceFromUrl, type ReplayEngineOptions, type Transcript } from "../engine/replay/index.ts";
-import { chatTemplateForModel, replayChatTemplate } from "toolcall-middleware/families/registry.ts";
+import { loadFamilyRegistry } from "toolcall-middleware/families/family-index.ts";
+import { replayChatTemplate } from "toolcall-middleware/families/replay-template.ts";
 import { qwen3TokenizerUrl, tokenizeInWorker } from "../tokens/lab-tokenizer.ts";
 import { classifyEngineError, EngineFailure, type EngineFailureKind } from "../engine/webllm/engine-errors.ts";
 import type { LoadProgress } from "../engine/webllm/load-progress.ts";
@@ -14,6 +15,8 @@ import type { ChatTemplate, Engine } from "toolcall-middleware/types.ts";
 import { readThinkingChoices, thinkingFor, thinkingSubjectOf, webllmThinkingSubject, withThinkingChoice, type ThinkingChoices, type ThinkingSubject } from "./thinking-choice.ts";
 
 export type EngineKind = "webllm" | "replay" | "openai" | "cpu";
+
+type FamilyRegistry = Awaited<ReturnType<typeof loadFamilyRegistry>>;
 
 /** The turn that may be running on the loaded model (the page's run controller): ended before the model goes. */
 export interface TurnOnTheModel {
@@ -191,6 +194,28 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
 
   const get = () => engineStore.getState();
 
+  // The families' templates (registry.ts) are not in the first screen: they load right away, beside
+  // it. Until they are here the WebLLM kind shows the replay engine's template, as it does for a
+  // model of no family; a model is never loaded before them (loadModel awaits them), so no step
+  // runs with it. Once here, sync() gives the WebLLM kind its model's own template.
+  let familyRegistry: FamilyRegistry | null = null;
+  let familyRegistryLoad: Promise<FamilyRegistry> | null = null;
+  function loadFamilies(): Promise<FamilyRegistry> {
+    familyRegistryLoad ??= loadFamilyRegistry().then(
+      (registry) => {
+        familyRegistry = registry;
+        sync();
+        return registry;
+      },
+      (error: unknown) => {
+        familyRegistryLoad = null; // a failed fetch is tried again by the next model load
+        throw error;
+      },
+    );
+    return familyRegistryLoad;
+  }
+  void loadFamilies().catch(() => undefined);
+
   /** Recomputes what the current kind exposes (engine, template, status) and the thinking switch for its model. */
   function sync(patch: Partial<EngineState> = {}): void {
     const merged = { ...get(), ...patch };
@@ -204,7 +229,7 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
           ? { engine: next.serverEngine, status: next.serverStatus, template: next.serverTemplate ?? fallback() }
           : next.kind === "cpu"
             ? { engine: next.cpuEngine, status: next.cpuStatus, template: next.cpuTemplate ?? fallback() }
-            : { engine: next.webllmEngine, status: next.webllmStatus, template: chatTemplateForModel(modelTemplate, { enableThinking: next.thinking }) ?? fallback() };
+            : { engine: next.webllmEngine, status: next.webllmStatus, template: familyRegistry?.chatTemplateForModel(modelTemplate, { enableThinking: next.thinking }) ?? fallback() };
     engineStore.setState({ ...patch, thinking: next.thinking, ...current });
   }
 
@@ -319,7 +344,8 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
     try {
       // The loader (the engine class, the worker client) is fetched with the first model chosen,
       // not with the first screen; a failed fetch is reported like a failed load.
-      const { loadWebLlmModel } = await import("../engine/webllm/model-loader.ts");
+      // The model's template comes with the families (loaded at startup; here when that failed).
+      const [{ loadWebLlmModel }] = await Promise.all([import("../engine/webllm/model-loader.ts"), loadFamilies()]);
       const model = await loadWebLlmModel(id, {
         signal: controller.signal,
         onProgress: (progress) => {

@@ -5,7 +5,7 @@
 // (sessionStorage), the rest for this browser.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { OpenAiMode, ServerModel } from "../engine/openai/openai-engine.ts";
-import { inferServerTemplate, serverChatTemplate, type ServerTemplateName } from "toolcall-middleware/families/server-templates.ts";
+import { inferServerTemplate, type ServerTemplateName } from "toolcall-middleware/families/server-template-names.ts";
 import { ServerFailure } from "../engine/openai/server-failure.ts";
 import { probeLlamaCpp, type LlamaCppFacts } from "../engine/openai/llama-cpp-probe.ts";
 import type { Engines } from "./engine-store.ts";
@@ -93,8 +93,10 @@ export function createServerEngine({ engines }: { engines: Engines }) {
       return;
     }
     let OpenAiEngine: typeof import("../engine/openai/openai-engine.ts").OpenAiEngine;
+    let serverChatTemplate: typeof import("toolcall-middleware/families/server-templates.ts").serverChatTemplate;
     try {
-      ({ OpenAiEngine } = await loadOpenAi());
+      // The families' templates load with the engine's code (the first screen has their names only).
+      [{ OpenAiEngine }, { serverChatTemplate }] = await Promise.all([loadOpenAi(), import("toolcall-middleware/families/server-templates.ts")]);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       setServerEngine({ serverEngine: null, serverTemplate: null, serverStatus: { state: "error", kind: "unknown", message: `The server engine's code did not load: ${message}`, suggestion: "Reload the page (the app may have been updated), then connect again." } });

@@ -2,7 +2,7 @@
 // they set nothing, the model's own default (its family's `thinking.defaultOn`: Qwen3.5 off for
 // 0.8B and 2B, on for 4B and 9B). Choosing another model therefore shows that model's default, not
 // a value left over from the model before; the person's setting for a model comes back with it.
-import { familyOfTemplateName, familyOfWebLlmModel } from "toolcall-middleware/families/registry.ts";
+import { familyEntryOfTemplateName, familyEntryOfWebLlmModel, familyThinkingDefault } from "toolcall-middleware/families/family-index.ts";
 
 /** What the person set, by model (a WebLLM id or a server's model name). */
 export type ThinkingChoices = Readonly<Record<string, boolean>>;
@@ -45,13 +45,13 @@ export function thinkingFor(choices: ThinkingChoices, subject: ThinkingSubject):
 
 /** A WebLLM model's subject: its family's default, on where the family declares none (Qwen3's template). */
 export function webllmThinkingSubject(modelId: string): ThinkingSubject {
-  return { model: modelId, defaultOn: familyOfWebLlmModel(modelId)?.thinking?.defaultOn(modelId) ?? true };
+  return { model: modelId, defaultOn: familyThinkingDefault(familyEntryOfWebLlmModel(modelId), modelId) };
 }
 
 /** A server model's subject: the default of the family whose template prompt mode uses, for that model's name. */
 export function serverThinkingSubject(model: string, templateName: string | undefined): ThinkingSubject {
-  const family = templateName ? familyOfTemplateName(templateName) : undefined;
-  return { model, defaultOn: family?.thinking?.defaultOn(model) ?? true };
+  const family = templateName ? familyEntryOfTemplateName(templateName) : undefined;
+  return { model, defaultOn: familyThinkingDefault(family, model) };
 }
 
 /** What the engine store knows that decides which model the switch is for. */

@@ -3,7 +3,8 @@
 //    up: the WebLLM model picker, the WebLLM record lookup, the server-name lookup, the server
 //    pane's thinking switch, the recommended protocol and render-prompt. To put it in a registry
 //    line without editing registry.ts, the test replaces the module of one line (FunctionGemma's,
-//    which nothing else imports) with one that exports the made-up family under that line's name.
+//    which nothing else imports) with one that exports the made-up family under that line's name,
+//    and the light family index with the one scripts/write-family-index.ts writes from that registry.
 // 2. No module outside families/ keeps a table keyed by family (which a new family would have to
 //    extend): a grep over the sources, with a short allow-list.
 import { readFileSync } from "node:fs";
@@ -33,7 +34,7 @@ vi.mock("toolcall-middleware/families/functiongemma.ts", async () => {
     },
     serverNames: /acme-?chat/i,
     conv: { template: { ...qwen3.conv!.template, name: "acme_chat" }, extras: qwen3.conv!.extras },
-    thinking: { defaultOn: (model) => !/-2B-/.test(model) },
+    thinking: { defaultOn: true, otherwiseFor: /-2B-/ },
     controlTokens: qwen3.controlTokens,
     protocol: { trained: "hermes", fallback: "xml", why: "Acme Chat was trained on Hermes-style <tool_call> JSON" },
     sampling: qwen3.sampling,
@@ -41,6 +42,13 @@ vi.mock("toolcall-middleware/families/functiongemma.ts", async () => {
     contextNotes: "made up for a test",
   };
   return { functionGemma: made };
+});
+
+// The light index the first screen reads (family-index-data.ts) as `npx tsx scripts/write-family-index.ts`
+// writes it from this registry: the one step besides the file and the line.
+vi.mock("toolcall-middleware/families/family-index-data.ts", async () => {
+  const [{ families: registered }, { familyIndexEntry }] = await Promise.all([import("toolcall-middleware/families/registry.ts"), import("toolcall-middleware/families/family-index-entry.ts")]);
+  return { familyIndexEntries: registered.map(familyIndexEntry) };
 });
 
 describe("a made-up family in one registry line", () => {

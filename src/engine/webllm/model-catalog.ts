@@ -3,7 +3,7 @@
 // The list is read from a snapshot of WebLLM's records, kept in each family's file
 // (`webllmModels`), because importing WebLLM here would put its 6 MB library into the page's
 // first download; a test checks that the snapshot equals WebLLM's own list.
-import { families, familyOfWebLlmModel, webllmModelRecords } from "toolcall-middleware/families/registry.ts";
+import { familyEntryOfWebLlmModel, familyIndexEntries, webllmModelRecords } from "toolcall-middleware/families/family-index.ts";
 import type { WebLlmModelRecord } from "toolcall-middleware/families/types.ts";
 
 export interface CatalogModel {
@@ -53,8 +53,8 @@ export function buildCatalog(models: readonly WebLlmModelRecord[] = webllmModelR
   const out: CatalogModel[] = [];
   for (const record of models) {
     const id = record.model_id;
-    const modelFamily = familyOfWebLlmModel(id);
-    const family = modelFamily?.catalogLabel?.(id) ?? modelFamily?.label;
+    const modelFamily = familyEntryOfWebLlmModel(id);
+    const family = modelFamily?.catalogLabel ?? modelFamily?.label;
     const template = modelFamily?.templateName;
     const quantization = /-(q\df\d+(?:_\d)?)/.exec(id)?.[1] ?? "";
     // Only 4-bit weights: full-precision (q0) variants are several times larger for no gain here.
@@ -79,7 +79,7 @@ export function buildCatalog(models: readonly WebLlmModelRecord[] = webllmModelR
       ...(record.model_lib ? { modelLib: record.model_lib } : {}),
     });
   }
-  const order = (model: CatalogModel) => families.findIndex((f) => f.id === model.familyId);
+  const order = (model: CatalogModel) => familyIndexEntries.findIndex((f) => f.id === model.familyId);
   return out.sort((a, b) => order(a) - order(b) || a.family.localeCompare(b.family) || a.paramsB - b.paramsB || a.id.localeCompare(b.id));
 }
 

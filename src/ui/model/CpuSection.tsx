@@ -1,5 +1,5 @@
 // The CPU engine: a GGUF model on llama.cpp in WebAssembly, no GPU needed. One of the lab's real
-import { familyById, recommendedProtocolOf } from "toolcall-middleware/families/registry.ts";
+import { familyEntryById, recommendedProtocolOf } from "toolcall-middleware/families/family-index.ts";
 // models (served by the lab's own server from the per-user cache, or from Hugging Face on a
 // person's machine), or any GGUF file opened from disk or dropped on the Model pane.
 import { useRef } from "react";
@@ -45,7 +45,7 @@ export function CpuSection() {
           <dt>Licence</dt>
           <dd>{model.license}</dd>
           <dt>Protocol</dt>
-          <dd>{recommendedProtocolOf(familyById(model.family)).protocol} (recommended)</dd>
+          <dd>{recommendedProtocolOf(familyEntryById(model.family)).protocol} (recommended)</dd>
         </dl>
       )}
       <label className="model-field">

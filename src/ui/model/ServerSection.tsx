@@ -2,7 +2,7 @@
 // its models, and how the lab talks to it — prompt mode (our template, our protocols, raw
 // completions) or native mode (the server's template and tool parser).
 import { lazy, Suspense, useState } from "react";
-import { serverTemplateHasThinkingSwitch, serverTemplateLabels, serverTemplateNames, type ServerTemplateName } from "toolcall-middleware/families/server-templates.ts";
+import { serverTemplateHasThinkingSwitch, serverTemplateLabels, serverTemplateNames, type ServerTemplateName } from "toolcall-middleware/families/server-template-names.ts";
 import { useEngineState, useLabStores, useServerEngine } from "../../app/lab-stores-context.tsx";
 import { effectiveTemplate } from "../../store/server-engine.ts";
 import { ThinkingNote } from "./ThinkingNote.tsx";

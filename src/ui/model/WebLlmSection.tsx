@@ -3,7 +3,7 @@ import { useMemo } from "react";
 import { useEngineState, useLabStores, useProtocolChoice } from "../../app/lab-stores-context.tsx";
 import { catalog, modelsForAdapter, TOOL_PROMPT_TOKENS, type CatalogModel } from "../../engine/webllm/model-catalog.ts";
 import { GPU_WAIT_NOTE } from "../../store/engine-store.ts";
-import { recommendedProtocol } from "toolcall-middleware/families/registry.ts";
+import { familyEntryOfWebLlmModel, recommendedProtocol } from "toolcall-middleware/families/family-index.ts";
 import { ThinkingNote } from "./ThinkingNote.tsx";
 import { EngineErrorBox, LoadProgressBar, StatusLine } from "./EngineStatusBox.tsx";
 
@@ -20,7 +20,6 @@ export function WebLlmSection() {
   const cached = useEngineState((s) => s.cachedModels);
   const thinking = useEngineState((s) => s.thinking);
   const waitingForGpu = useEngineState((s) => s.waitingForGpu);
-  const template = useEngineState((s) => s.template);
   const setProtocol = useProtocolChoice((s) => s.setProtocol);
 
   const shaderF16 = gpu.state === "available" ? gpu.shaderF16 : true;
@@ -28,7 +27,10 @@ export function WebLlmSection() {
   const families = useMemo(() => groupByFamily(models), [models]);
   const model = catalog.find((m) => m.id === selected);
   const loadingNow = status.state === "loading";
-  const supportsThinking = "supportsThinkingToggle" in template && Boolean((template as { supportsThinkingToggle?: boolean }).supportsThinkingToggle);
+  // The model's family says whether its template has the switch (read from the light index, so the
+  // switch is there on first paint); a model of no family renders with the replay engine's Qwen3 template, which has it.
+  const modelFamily = familyEntryOfWebLlmModel(loadedId ?? selected);
+  const supportsThinking = modelFamily ? modelFamily.supportsThinkingToggle === true : true;
 
   // Without WebGPU the list stays browsable (sizes, families, protocols); loading says why it
   // cannot, in words beside the button. The browser's reason itself is the header's notice: once.

@@ -107,7 +107,7 @@ export const deepseekV31: ModelFamily = {
   serverNames: /deepseek-v3\.1/i,
   template: ({ enableThinking }) => deepseekV31Template(enableThinking === true),
   // `thinking`; the template's default is off.
-  thinking: { defaultOn: () => false },
+  thinking: { defaultOn: false },
   controlTokens,
   protocol: { trained: "deepseek-v3", fallback: "deepseek-v3", why: "DeepSeek V3.1 was trained on <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}, which the deepseek-v3 protocol reads" },
   sampling: () => labDefaults("DeepSeek V3.1"),

@@ -121,7 +121,7 @@ export const deepseekV32: ModelFamily = {
   // Thinking unset is on, as llama.cpp's template defaults enable_thinking to true.
   template: ({ enableThinking }) => deepseekV32Template(enableThinking !== false),
   // The thinking mode; on unless switched off.
-  thinking: { defaultOn: () => true },
+  thinking: { defaultOn: true },
   controlTokens,
   protocol: { trained: "deepseek-v32", fallback: "deepseek-v32", why: "DeepSeek V3.2 was trained on its <｜DSML｜function_calls> format" },
   sampling: () => labDefaults("DeepSeek V3.2"),

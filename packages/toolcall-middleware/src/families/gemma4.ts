@@ -182,13 +182,13 @@ export const gemma4: ModelFamily = {
     promptStart: "<bos><|turn>system\nS<turn|>\n<|turn>user\n",
     endTokens: ["<turn|>", "<eos>", "<|tool_response>"],
   },
-  catalogLabel: () => "Gemma 4",
+  catalogLabel: "Gemma 4",
   // google/gemma-4-E2B-it, gemma-4-31B-it, unsloth/gemma-4-E4B-it-GGUF, "gemma4:e2b" (Ollama);
   // not MedGemma 4B ("medgemma-4b-it", a Gemma 3).
   serverNames: /gemma-?4(?=$|[-_:/\s])/i,
   conv: { template: conv, extras: { prefixText: BOS, extraStop: ["<eos>", "<|tool_response>"], controlTokens: GEMMA4_TOKENS, supportsThinkingToggle: true, rules, toolFraming: gemma4ToolFraming, writer } },
   // enable_thinking; the template writes thinking off unless it is set.
-  thinking: { defaultOn: () => false },
+  thinking: { defaultOn: false },
   controlTokens: GEMMA4_TOKENS,
   protocol: { trained: "gemma4", fallback: "pythonic", why: "Gemma 4 was trained on its own <|tool_call>call:f{…} format" },
   // Google's values for Gemma 4 (temperature 1.0, top_p 0.95, top_k 64, with thinking on and off)

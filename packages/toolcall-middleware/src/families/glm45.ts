@@ -90,7 +90,7 @@ export const glm45: ModelFamily = {
   serverNames: /glm-?4\.(?:5|6)(?![\d])/i,
   template: ({ enableThinking }) => glmTemplate(enableThinking !== false),
   // enable_thinking; the template's default is on.
-  thinking: { defaultOn: () => true },
+  thinking: { defaultOn: true },
   controlTokens,
   protocol: { trained: "glm45", fallback: "xml", why: "GLM-4.5 and 4.6 were trained on <tool_call>NAME<arg_key>…</arg_key><arg_value>…</arg_value>" },
   // zai-org's model cards give no sampling values the lab checked; its defaults, with room for a think block when thinking.
@@ -172,7 +172,7 @@ export const glm47: ModelFamily = {
   serverNames: /glm-?4\.7(?![\d])/i,
   template: ({ enableThinking }) => glm47Template(enableThinking !== false),
   // enable_thinking; the template's default is on.
-  thinking: { defaultOn: () => true },
+  thinking: { defaultOn: true },
   controlTokens,
   protocol: { trained: "glm45", fallback: "xml", why: "GLM-4.7 was trained on <tool_call>NAME<arg_key>…</arg_key><arg_value>…</arg_value> (written without line breaks)" },
   sampling: (thinking) => ({ ...labDefaults(thinking ? "GLM-4.7, thinking on" : "GLM-4.7, thinking off"), ...(thinking ? { maxTokens: THINKING_MAX_TOKENS } : {}) }),

@@ -117,7 +117,7 @@ export const gptOss: ModelFamily = {
   serverNames: /gpt-oss/i,
   template: ({ enableThinking }) => gptOssTemplate(enableThinking),
   // Reasoning effort: low with the switch off, the template's medium with it on (its default).
-  thinking: { defaultOn: () => true },
+  thinking: { defaultOn: true },
   controlTokens,
   protocol: { trained: "harmony", fallback: "harmony", why: "gpt-oss was trained on OpenAI's harmony format (to=functions.NAME on the commentary channel)" },
   // OpenAI's gpt-oss README recommends temperature 1.0 and top_p 1.0; the model always reasons.

@@ -55,7 +55,7 @@ export const ministral3Reasoning: ModelFamily = {
     promptStart: "<s>[SYSTEM_PROMPT]",
     endTokens: ["</s>"],
   },
-  catalogLabel: () => "Ministral 3 Reasoning",
+  catalogLabel: "Ministral 3 Reasoning",
   serverNames: /^(?:(?!ministral-?3[-:]\d)[^])*ministral-?3[-:]\d+b[^]*?reasoning/i,
   conv: reasoningConv,
   template: v13ServerTemplate(reasoningConv, v13ThinkToolFraming),

@@ -80,7 +80,7 @@ export const ministral3: ModelFamily = {
     promptStart: "<s>[SYSTEM_PROMPT]",
     endTokens: ["</s>"],
   },
-  catalogLabel: () => "Ministral 3 Instruct",
+  catalogLabel: "Ministral 3 Instruct",
   // Hugging Face ids (Ministral-3-8B-Instruct-2512) and Ollama tags (ministral-3:8b); not the Base or Reasoning models.
   serverNames: /^(?:(?!ministral-?3[-:]\d)[^])*ministral-?3[-:]\d+b(?![^]*(?:reasoning|base))/i,
   conv: ministral3Conv,

@@ -75,7 +75,7 @@ export const mistral: ModelFamily = {
     promptStart: "<s>[INST] S\n\nHi[/INST]",
     endTokens: ["</s>"],
   },
-  catalogLabel: () => "Mistral 7B v0.3",
+  catalogLabel: "Mistral 7B v0.3",
   serverNames: /mistral|mixtral|ministral|codestral/i,
   conv: { template: v3Conv, extras: { controlTokens, toolFraming: v3ToolFraming, rules: { writeTurn: writeV3Turn } } },
   controlTokens,

@@ -5,6 +5,7 @@
 import { renderPrompt } from "../loop/render-conversation.ts";
 import type { ChatMessage, ChatTemplate, Protocol, TemplateMessage, ToolSpec } from "../types.ts";
 import { chatTemplateForModel, familyChatTemplate, familyOfModel, familyOfServerModel } from "./registry.ts";
+import { thinkingDefaultOn } from "./family-lookup.ts";
 import type { ModelFamily } from "./types.ts";
 
 export interface ModelPromptInput {
@@ -33,7 +34,7 @@ export class UnknownModelTemplateError extends Error {
 export function templateForModel(model: string, settings: { enableThinking?: boolean } = {}): { template: ChatTemplate; family?: ModelFamily } | undefined {
   const family = familyOfModel(model);
   // Nobody set the switch: the family's default for this model (Qwen3.5: off for 0.8B and 2B).
-  const withDefault = settings.enableThinking === undefined && family?.thinking ? { ...settings, enableThinking: family.thinking.defaultOn(model) } : settings;
+  const withDefault = settings.enableThinking === undefined && family?.thinking ? { ...settings, enableThinking: thinkingDefaultOn(family.thinking, model) } : settings;
   const webllm = chatTemplateForModel(model, withDefault);
   if (webllm) return { template: webllm };
   const served = familyOfServerModel(model);

@@ -39,7 +39,7 @@ export const qwen3: ModelFamily = {
     },
   },
   // enable_thinking; the template's default is on.
-  thinking: { defaultOn: () => true },
+  thinking: { defaultOn: true },
   controlTokens: [...CHATML_TOKENS, "<think>", "</think>", "<tool_call>", "</tool_call>"],
   protocol: { trained: "hermes", fallback: "hermes", why: "Qwen3 was trained on Hermes-style <tool_call> JSON" },
   sampling: (thinking) =>

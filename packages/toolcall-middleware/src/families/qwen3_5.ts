@@ -71,7 +71,7 @@ export const qwen3_5: ModelFamily = {
     },
   },
   // The model cards: thinking off by default for the small 0.8B and 2B, on for 4B and 9B.
-  thinking: { defaultOn: (model) => !/qwen-?3\.5-(0\.8|2)b/i.test(model) },
+  thinking: { defaultOn: true, otherwiseFor: /qwen-?3\.5-(0\.8|2)b/i },
   controlTokens,
   protocol: { trained: "qwen3-coder", fallback: "qwen3-coder", why: "Qwen3.5 was trained on Qwen3-Coder's XML tool calls" },
   sampling: (thinking) =>

@@ -1,12 +1,11 @@
 // The model families, one line each; a family is one file (see types.ts). Both engines look
 // families up here: WebLLM by model id, a server by the model name it lists, a recorded step by
 // its template name. Order matters where names overlap (Hermes 3 before Llama 3).
-// Protocols by name only: the families need no protocol's code, so a page can show the model
-// list and its recommendations before the protocols load.
-import { isBuiltInProtocol } from "../protocols/built-in-protocol-names.ts";
-import { getProtocol } from "../protocols/registered-protocols.ts";
+// How a family is found is family-lookup.ts (shared with the light index the first screen reads,
+// family-index.ts, which the registry's test keeps equal to this list).
 import type { ChatTemplate } from "../types.ts";
 import { chatTemplateFromConv, type ModelChatTemplate } from "./conv-template.ts";
+import { findServerFamily, findTemplateFamily, findWebLlmFamily, recommendedProtocolOf, type ProtocolRecommendation } from "./family-lookup.ts";
 import { deepseekR1DistillLlama, deepseekR1DistillQwen } from "./deepseek-r1-distill.ts";
 import { deepseekV3 } from "./deepseek-v3.ts";
 import { deepseekV31 } from "./deepseek-v31.ts";
@@ -79,19 +78,11 @@ export const families: readonly ModelFamily[] = [
   gemma2,
 ];
 
-/**
- * Ids longer than this name no family: a server's /v1/models or a command line can send any
- * string, and every family's matcher runs on it. The matchers themselves do work linear in the
- * id (one that must find a word after another, "kimi-k2 … thinking", looks from the first
- * occurrence only, from the id's start: `.*` after an unanchored prefix retried at each of
- * 40,000 repeats took 37 s).
- */
-export const MAX_MODEL_ID_CHARS = 256;
+export { MAX_MODEL_ID_CHARS, recommendedProtocolOf, type ProtocolRecommendation } from "./family-lookup.ts";
 
 /** The family of a WebLLM prebuilt model id. */
 export function familyOfWebLlmModel(modelId: string): ModelFamily | undefined {
-  if (modelId.length > MAX_MODEL_ID_CHARS) return undefined;
-  return families.find((family) => family.webllmIds?.test(modelId));
+  return findWebLlmFamily(families, modelId);
 }
 
 /** WebLLM's prebuilt-model records of every family (each family's own, in registry order): the model picker's list. */
@@ -114,8 +105,7 @@ export function sampleWebLlmModel(family: ModelFamily): string | undefined {
 
 /** The family a served model's name points to, or undefined when it is not clear (or the name is over MAX_MODEL_ID_CHARS). */
 export function familyOfServerModel(modelName: string): ModelFamily | undefined {
-  if (modelName.length > MAX_MODEL_ID_CHARS) return undefined;
-  return families.find((family) => family.serverNames?.test(modelName));
+  return findServerFamily(families, modelName);
 }
 
 /** The family of a WebLLM id or a server model name (render-prompt takes either). */
@@ -125,8 +115,7 @@ export function familyOfModel(model: string): ModelFamily | undefined {
 
 /** The family whose template a step recorded ("qwen3 (thinking off)" counts as "qwen3"), older names included. */
 export function familyOfTemplateName(name: string): ModelFamily | undefined {
-  const base = name.replace(/\s*\(.*\)$/, "");
-  return families.find((family) => family.templateName === base || family.formerTemplateNames?.includes(base));
+  return findTemplateFamily(families, name);
 }
 
 export function familyById(id: string): ModelFamily | undefined {
@@ -154,31 +143,10 @@ export function templateNameForModel(modelId: string): string | undefined {
 /** The family the replay engine's prompts are shown with: Qwen3, like its transcripts. */
 export const REPLAY_FAMILY = qwen3;
 
-export function replayChatTemplate(settings: { enableThinking?: boolean } = {}): ModelChatTemplate {
-  return chatTemplateFromConv(qwen3.conv!.template, qwen3.conv!.extras, settings);
-}
+export { replayChatTemplate } from "./replay-template.ts";
 
 /** Families a server's prompt mode can render (all of them), by template name. */
 export const serverTemplateFamilies: readonly ModelFamily[] = families;
-
-export interface ProtocolRecommendation {
-  protocol: string;
-  why: string;
-  /** The format the family was trained on, when it is not the recommended one (not registered yet). */
-  trained?: string;
-}
-
-/**
- * The protocol to preselect for a family: the one it was trained on where the lab has it
- * (looked up at use time, so a format registered later is picked up), else the fallback.
- */
-export function recommendedProtocolOf(family: ModelFamily | undefined): ProtocolRecommendation {
-  if (!family) return { protocol: "xml", why: "no trained tool format; tags are the easiest to follow" };
-  const { trained, fallback, why } = family.protocol;
-  if (trained && (isBuiltInProtocol(trained) || getProtocol(trained))) return { protocol: trained, why };
-  if (trained) return { protocol: fallback, why: `${why}; the lab has no "${trained}" protocol yet, so the nearest one`, trained };
-  return { protocol: fallback, why };
-}
 
 export function recommendedProtocol(model: string): ProtocolRecommendation {
   return recommendedProtocolOf(familyOfModel(model));

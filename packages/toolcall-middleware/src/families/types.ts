@@ -27,8 +27,13 @@ export interface ProtocolChoice {
  * (render-prompt without `thinking`) the family's default applies.
  */
 export interface ThinkingSwitch {
-  /** Whether thinking is on by default for this model (a WebLLM id or a server model name). */
-  defaultOn: (model: string) => boolean;
+  /** Whether thinking is on by default for the family's models. */
+  defaultOn: boolean;
+  /**
+   * Models (WebLLM ids or server model names) whose default is the other one (Qwen3.5's small
+   * ones: off). Data, not a function, so the light family index (family-index.ts) can carry it.
+   */
+  otherwiseFor?: RegExp;
 }
 
 /**
@@ -79,8 +84,8 @@ export interface ModelFamily {
   webllmIds?: RegExp;
   /** The family's WebLLM prebuilt models (each matched by `webllmIds`). */
   webllmModels?: WebLlmModels;
-  /** The family's name in the model picker for one of its WebLLM ids (default: `label`). */
-  catalogLabel?: (modelId: string) => string;
+  /** The family's name in the model picker for its WebLLM models (default: `label`). */
+  catalogLabel?: string;
   /** Matches model names a server lists (Hugging Face repo ids and the like). */
   serverNames?: RegExp;
   /**
