@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build, type Rollup } from "vite";
+import { initialChunksOf } from "../scripts/initial-chunks.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const TOP = Number(process.env.TOP ?? 60);
@@ -14,20 +15,7 @@ const TOP = Number(process.env.TOP ?? 60);
 const result = await build({ root: ROOT, logLevel: "silent", build: { write: false, emptyOutDir: false, outDir: resolve(ROOT, ".bench-cache", "attribution") } });
 const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[];
 const chunks = outputs.flatMap((output) => output.output.filter((item): item is Rollup.OutputChunk => item.type === "chunk"));
-const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-const entry = chunks.find((chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith("index.html"));
-if (!entry) throw new Error("no entry chunk for index.html");
-
-const initial = new Map<string, Rollup.OutputChunk>();
-const visit = (chunk: Rollup.OutputChunk) => {
-  if (initial.has(chunk.fileName)) return;
-  initial.set(chunk.fileName, chunk);
-  for (const file of chunk.imports) {
-    const next = byFile.get(file);
-    if (next) visit(next);
-  }
-};
-visit(entry);
+const initial = new Map(initialChunksOf(chunks).map((chunk) => [chunk.fileName, chunk]));
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(2).padStart(7);
 const modules: { id: string; gzip: number }[] = [];

@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import { build, type Rollup } from "vite";
 import { beforeAll, describe, expect, test } from "vitest";
+import { initialChunksOf } from "./initial-chunks.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 
@@ -54,22 +55,7 @@ beforeAll(async () => {
 }, 300_000);
 
 /** The entry chunk and every chunk it imports statically, transitively. */
-function initialChunks(): Rollup.OutputChunk[] {
-  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
-  const entry = chunks.find((c) => c.isEntry && c.facadeModuleId?.endsWith("index.html"));
-  if (!entry) throw new Error(`no entry chunk for index.html among ${chunks.map((c) => c.fileName).join(", ")}`);
-  const seen = new Map<string, Rollup.OutputChunk>();
-  const visit = (chunk: Rollup.OutputChunk) => {
-    if (seen.has(chunk.fileName)) return;
-    seen.set(chunk.fileName, chunk);
-    for (const file of chunk.imports) {
-      const next = byFile.get(file);
-      if (next) visit(next);
-    }
-  };
-  visit(entry);
-  return [...seen.values()];
-}
+const initialChunks = () => initialChunksOf(chunks);
 
 describe("the first screen's JavaScript", () => {
   test.each(ON_DEMAND)("leaves out $name (it loads when $loadsWhen)", ({ module }) => {
