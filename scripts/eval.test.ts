@@ -215,6 +215,8 @@ describe("npm run eval", () => {
     expect(await runEvalCommand([...args, "--limit", "3", "--resume"], { stdout: () => undefined, stderr: (t) => (stderr += t) })).toBe(0);
     expect(stderr).toContain("resuming");
     expect(stderr).toContain("4 of 6 cases already done");
+    // The last line gives the whole file's figures and this session's own.
+    expect(stderr).toMatch(/eval: 6 cases in [\d.]+s \([\d.]+ cases\/s\) \(this session: 2 cases in [\d.]+s, [\d.]+ cases\/s\)/);
     // Only simple_python_2 under both protocols was sent.
     const prompts = server.requests.filter((r) => r.path === "/v1/completions");
     expect(prompts).toHaveLength(2);

@@ -306,7 +306,11 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     io.stdout(`\n${timingTable(timed)}\n`);
     const cpu = info.llamaCpp?.cpuSeconds;
     const cpuText = cpu !== undefined && results.length > 0 ? `; llama-server used ${cpu} CPU-seconds (${(cpu / results.length).toFixed(2)} a case)` : "";
-    io.stderr(`eval: ${results.length} cases in ${info.durationSeconds}s (${info.casesPerSecond} cases/s)${cpuText}\n`);
+    // A resumed run's figures add up its sessions; this session's own say how fast this setup went.
+    const sessionCases = results.length - resumedCount;
+    const sessionSeconds = (performance.now() - startedAt) / 1000;
+    const sessionText = previous && sessionCases > 0 ? ` (this session: ${sessionCases} cases in ${sessionSeconds.toFixed(1)}s, ${(sessionCases / sessionSeconds).toFixed(3)} cases/s)` : "";
+    io.stderr(`eval: ${results.length} cases in ${info.durationSeconds}s (${info.casesPerSecond} cases/s)${cpuText}${sessionText}\n`);
     const failedToRun = results.filter((r) => r.reason.startsWith("the case failed to run"));
     if (failedToRun.length > 0) io.stderr(`eval: ${failedToRun.length} of ${results.length} cases failed to run; the first: ${failedToRun[0]!.id}: ${failedToRun[0]!.reason}\n`);
     const unconstrained = results.find((r) => r.unconstrained);
