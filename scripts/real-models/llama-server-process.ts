@@ -123,16 +123,35 @@ const LOG_TAIL_LINES = 40;
 
 // "$0" is the binary, "$@" its flags. fd 3 is our pipe: a background job's stdin would be
 // /dev/null, so the watchdog reads fd 3 explicitly, and when it reads end of file (we closed it,
-// or we are gone) it kills the server. TERM or INT to the shell stops the server too.
+// or we are gone) it stops the server. TERM or INT to the shell stops the server too. Stopping
+// is TERM, then KILL if the server is still there 5 s later: llama-server can hang in its own
+// shutdown (seen once in an eval run: both threads waiting on a futex, no longer listening), and
+// a server left behind keeps the stdout it shares with us open, so our process never ends.
 const WATCHDOG = `exec 3<&0
 "$0" "$@" </dev/null &
 server=$!
-trap 'kill $server 2>/dev/null' TERM INT
-( cat <&3 >/dev/null; kill $server 2>/dev/null ) &
+stop_server() {
+  kill $server 2>/dev/null
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    kill -0 $server 2>/dev/null || return 0
+    sleep 0.5
+  done
+  kill -9 $server 2>/dev/null
+}
+trap stop_server TERM INT
+( cat <&3 >/dev/null; stop_server ) &
 wait $server
 status=$?
 wait $server 2>/dev/null
 exit $status`;
+
+/**
+ * Runs `binary args` under the watchdog: it ends with our process however that ends, and a
+ * stop (our end of its stdin closed, or TERM to it) becomes KILL after 5 s. Stdio is piped.
+ */
+export function spawnUnderWatchdog(binary: string, args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn("sh", ["-c", WATCHDOG, binary, ...args], { stdio: ["pipe", "pipe", "pipe"], env });
+}
 
 // Servers still running when this process exits normally are stopped with it (the watchdog covers
 // every other way out): a test that fails between start and stop must not leave one behind.
@@ -174,7 +193,7 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
   // many processes: SmolLM2 decoded at ~1 token/s with 2 spinning threads, ~35 with passive ones).
   // Passive waiting unless the caller chose otherwise.
   const env = { ...process.env, OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? "passive" };
-  const child = spawn("sh", ["-c", WATCHDOG, build.binary, ...args], { stdio: ["pipe", "pipe", "pipe"], env });
+  const child = spawnUnderWatchdog(build.binary, args, env);
   killOnExit(child);
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {
@@ -197,7 +216,8 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
     if (exited) return;
     child.stdin?.end();
     child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    // The watchdog turns TERM into KILL after 5 s; a watchdog that is itself stuck goes after 10.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
     await exitedPromise;
     clearTimeout(timer);
   };
