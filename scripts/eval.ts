@@ -179,7 +179,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     }
     const first = servers[0]!;
     const runModel = { id: first.model.id, sha256: first.model.sha256, file: first.model.file };
-    const llamaCpp = { commit: first.build.commit, parallelSlots: (parallel ?? 1) * count, ...(count > 1 ? { servers: count } : {}), threads: threads ?? 2, waitPolicy: first.waitPolicy };
+    const llamaCpp = { commit: first.build.commit, parallelSlots: (parallel ?? 1) * count, ...(count > 1 ? { servers: count } : {}), threads: first.threads, waitPolicy: first.waitPolicy };
     const cpuSeconds = () => {
       const each = servers.map((server) => server.cpuSeconds());
       return each.every((value) => value !== undefined) ? each.reduce((sum, value) => sum + value, 0) : undefined;

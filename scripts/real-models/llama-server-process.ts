@@ -55,6 +55,8 @@ export interface LlamaServer {
    * machine runs: how much work a run is, beside how long it took.
    */
   cpuSeconds: () => number | undefined;
+  /** The threads it runs with (`-t`). */
+  threads: number;
   /** How OpenMP threads wait between jobs (the server's OMP_WAIT_POLICY): it changes speed threefold (docs/llama-server.md). */
   waitPolicy: string;
   stop: () => Promise<void>;
@@ -178,12 +180,13 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
   if (!existsSync(modelFile)) throw new Error(`model ${model.id} is not in the cache (${modelFile}): run \`npm run models\``);
   const port = options.port ?? (await freePort());
   const chatTemplateFile = options.chatTemplateFile === undefined ? manifestTemplateFile(model) : (options.chatTemplateFile ?? undefined);
+  const threads = options.threads ?? 2;
   const args = [
     "--host", "127.0.0.1",
     "--port", String(port),
     "-m", modelFile,
     "-c", String(options.contextSize ?? 4096),
-    "-t", String(options.threads ?? 2),
+    "-t", String(threads),
     "-np", String(options.parallel ?? 1),
     "--no-webui",
     ...(chatTemplateFile ? ["--chat-template-file", chatTemplateFile] : []),
@@ -237,7 +240,7 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const cpuSeconds = () => (child.pid === undefined ? undefined : childCpuSeconds(child.pid));
-  return { url, baseUrl: `${url}/v1`, port, model, modelFile, chatTemplateFile, build, logTail, stop, cpuSeconds, waitPolicy: env.OMP_WAIT_POLICY };
+  return { url, baseUrl: `${url}/v1`, port, model, modelFile, chatTemplateFile, build, logTail, stop, cpuSeconds, threads, waitPolicy: env.OMP_WAIT_POLICY };
 }
 
 /** /proc/<pid>/stat's fields after the command name (which may hold spaces and parentheses). */
