@@ -6,12 +6,15 @@ import { realModelsForTests, startLlamaServer } from "./llama-server-process.ts"
 const real = realModelsForTests(["smollm2-135m-instruct-q4_1"]);
 
 describe.skipIf(!real.run)(`llama-server process${real.run ? "" : ` (skipped: ${real.why})`}`, () => {
-  it("starts on 127.0.0.1 with SmolLM2, serves /props for that file, and stops", async () => {
-    const server = await startLlamaServer({ modelId: "smollm2-135m-instruct-q4_1", contextSize: 2048 });
+  it("starts on 127.0.0.1 with SmolLM2, serves /props for that file, gives each slot the whole context, and stops", async () => {
+    const server = await startLlamaServer({ modelId: "smollm2-135m-instruct-q4_1", contextSize: 2048, parallel: 2 });
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const props = (await (await fetch(`${server.url}/props`)).json()) as { model_path?: string; chat_template?: string };
+      const props = (await (await fetch(`${server.url}/props`)).json()) as { model_path?: string; chat_template?: string; total_slots?: number; default_generation_settings?: { n_ctx?: number } };
       expect(props.model_path).toBe(server.modelFile);
+      // llama-server splits -c among its slots; each of the two keeps 2048 tokens, not 1024.
+      expect(props.total_slots).toBe(2);
+      expect(props.default_generation_settings?.n_ctx).toBe(2048);
       expect(props.chat_template).toContain("<|im_start|>");
       // The server's own CPU time (loading the model took some); undefined only off Linux.
       if (process.platform === "linux") expect(server.cpuSeconds()).toBeGreaterThan(0);

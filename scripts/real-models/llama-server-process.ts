@@ -19,7 +19,7 @@ export interface LlamaServerOptions {
   modelId: string;
   /** A fixed port; a free one is picked when absent. */
   port?: number;
-  /** Context window in tokens (llama-server's `-c`). */
+  /** Context window of each slot in tokens (default 4096): llama-server's `-c` is this times the slots. */
   contextSize?: number;
   threads?: number;
   /** Parallel slots (`-np`). */
@@ -185,7 +185,8 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
     "--host", "127.0.0.1",
     "--port", String(port),
     "-m", modelFile,
-    "-c", String(options.contextSize ?? 4096),
+    // llama-server splits -c among its slots: each slot keeps a whole window however many there are.
+    "-c", String((options.contextSize ?? 4096) * (options.parallel ?? 1)),
     "-t", String(threads),
     "-np", String(options.parallel ?? 1),
     "--no-webui",
