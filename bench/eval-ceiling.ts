@@ -55,17 +55,23 @@ const meanReply = reply / cases;
 
 const [bfclCase] = await loadBuiltinSuite(["multiple"], (path) => Promise.resolve(readFileSync(join(ROOT, "public", path), "utf8")));
 const server = await startLlamaServer({ modelId, threads, parallel: Math.max(...slotCounts) });
-const rows: Array<{ slots: number; decode: number; ceiling: number }> = [];
-let prefillRate = 0;
-let promptTokens = 0;
-try {
+const { prefillRate, promptTokens, rows } = await (async () => {
+  try {
+    return await measure();
+  } finally {
+    await server.stop();
+  }
+})();
+
+async function measure(): Promise<{ prefillRate: number; promptTokens: number; rows: Array<{ slots: number; decode: number; ceiling: number }> }> {
   const served = ((await (await fetch(`${server.baseUrl}/models`)).json()) as { data: Array<{ id: string }> }).data[0]!.id;
   const facts = await probeLlamaCpp(server.baseUrl);
   const prompt = promptToSend(renderModelPrompt({ modelId: served, protocol: getProtocol("xml")!, tools: bfclCase!.tools, messages: bfclCase!.messages, systemPrompt: "" }).prompt, facts);
-  promptTokens = (await tokenize(server.url, prompt, { addSpecial: true })).length;
+  const promptTokens = (await tokenize(server.url, prompt, { addSpecial: true })).length;
   const prefills: number[] = [];
   for (let i = 0; i < 3; i++) prefills.push((await completion(server.url, { prompt, n_predict: 1, cache_prompt: false, temperature: 0 })).timings.prompt_per_second);
-  prefillRate = median(prefills);
+  const prefillRate = median(prefills);
+  const rows = [];
   for (const slots of slotCounts) {
     const started = performance.now();
     // Short distinct prompts, so the time is the replies' decode.
@@ -73,8 +79,7 @@ try {
     const decode = (slots * REPLY_TOKENS) / ((performance.now() - started) / 1000);
     rows.push({ slots, decode, ceiling: 1 / (meanPrefilled / prefillRate + meanReply / decode) });
   }
-} finally {
-  await server.stop();
+  return { prefillRate, promptTokens, rows };
 }
 
 console.log(`llama-server (llama.cpp ${server.build.commit.slice(0, 12)}) with ${modelId}, ${threads} thread${threads === 1 ? "" : "s"}, OMP_WAIT_POLICY=${server.waitPolicy}; load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} at the end`);
