@@ -129,10 +129,14 @@ const LOG_TAIL_LINES = 40;
 // is TERM, then KILL if the server is still there 5 s later: llama-server can hang in its own
 // shutdown (seen once in an eval run: both threads waiting on a futex, no longer listening), and
 // a server left behind keeps the stdout it shares with us open, so our process never ends.
-const WATCHDOG = `exec 3<&0
-"$0" "$@" </dev/null &
-server=$!
+// The trap is set before the server starts: a TERM that came after the server was running but
+// before the trap (a stop right after start, on a loaded machine) killed the shell alone and left
+// the server running (watchdog.test.ts failed so in a CI run beside an eval). A TERM before the
+// server's pid is known is remembered and acted on once it is.
+export const WATCHDOG = `exec 3<&0
+server=
 stop_server() {
+  [ -n "$server" ] || { stop_asked=1; return 0; }
   kill $server 2>/dev/null
   for i in 1 2 3 4 5 6 7 8 9 10; do
     kill -0 $server 2>/dev/null || return 0
@@ -141,6 +145,9 @@ stop_server() {
   kill -9 $server 2>/dev/null
 }
 trap stop_server TERM INT
+"$0" "$@" </dev/null &
+server=$!
+[ -z "$stop_asked" ] || stop_server
 ( cat <&3 >/dev/null; stop_server ) &
 wait $server
 status=$?
@@ -151,8 +158,8 @@ exit $status`;
  * Runs `binary args` under the watchdog: it ends with our process however that ends, and a
  * stop (our end of its stdin closed, or TERM to it) becomes KILL after 5 s. Stdio is piped.
  */
-export function spawnUnderWatchdog(binary: string, args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn("sh", ["-c", WATCHDOG, binary, ...args], { stdio: ["pipe", "pipe", "pipe"], env });
+export function spawnUnderWatchdog(binary: string, args: readonly string[], env: NodeJS.ProcessEnv, script = WATCHDOG): ChildProcess {
+  return spawn("sh", ["-c", script, binary, ...args], { stdio: ["pipe", "pipe", "pipe"], env });
 }
 
 // Servers still running when this process exits normally are stopped with it (the watchdog covers

@@ -3,7 +3,7 @@
 // No llama-server needed: a shell loop that ignores TERM stands in for a hung one.
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { spawnUnderWatchdog } from "./llama-server-process.ts";
+import { spawnUnderWatchdog, WATCHDOG } from "./llama-server-process.ts";
 
 /** A process that ignores TERM, under the watchdog; resolves with its pid once it runs. */
 async function stubbornServer() {
@@ -34,6 +34,24 @@ describe.skipIf(process.platform === "win32")("the llama-server watchdog", () =>
   it("kills a server that ignores TERM when told to stop (TERM to the watchdog, its stdin closed), as stop() does", { timeout: 60_000 }, async () => {
     const { child, pid } = await stubbornServer();
     expect(alive(pid)).toBe(true);
+    const exited = once(child, "exit");
+    child.stdin!.end();
+    child.kill("SIGTERM");
+    await exited;
+    expect(await goneWithin(pid, 30)).toBe(true);
+  });
+
+  // A stop can come at any moment after the start. A TERM that came after the server was running
+  // but before the watchdog had set its trap killed the shell alone and left the server running
+  // (a CI run beside an eval, the machine loaded). Here the watchdog is held up for 0.3 s right
+  // after it starts the server, as a loaded machine may, and stopped the moment the server speaks.
+  it("leaves no server behind when the stop comes right after the server started", { timeout: 60_000 }, async () => {
+    const start = '"$0" "$@" </dev/null &\n';
+    expect(WATCHDOG).toContain(start);
+    const heldUp = WATCHDOG.replace(start, `${start}sleep 0.3\n`);
+    const child = spawnUnderWatchdog("/bin/sh", ["-c", "trap '' TERM; echo $$; while :; do sleep 0.2; done"], process.env, heldUp);
+    const [first] = (await once(child.stdout!, "data")) as [Buffer];
+    const pid = Number(first.toString("utf8").trim());
     const exited = once(child, "exit");
     child.stdin!.end();
     child.kill("SIGTERM");
