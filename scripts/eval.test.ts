@@ -40,6 +40,30 @@ async function command(args: string[]): Promise<{ code: number; stdout: string; 
 const base = () => ["--base-url", server.url, "--model", "Qwen/Qwen3-8B"];
 
 describe("npm run eval", () => {
+  it("a case whose request got no answer at all (the connection closed under it) is sent once more and runs; the run says so", async () => {
+    const dropped = new Set<string>();
+    const flaky = await startOpenAiTestServer({
+      models: [{ id: "Qwen/Qwen3-8B", max_model_len: 32768 }],
+      answer: evalAnswerer(cases, () => "right"),
+      // Each question's first request is dropped before any answer; its second is answered.
+      closeUnanswered: (request) => {
+        const prompt = String(request.body?.prompt);
+        if (dropped.has(prompt)) return false;
+        dropped.add(prompt);
+        return true;
+      },
+    });
+    try {
+      const run = await command(["--base-url", flaky.url, "--model", "Qwen/Qwen3-8B", "--mode", "prompt", "--protocols", "hermes", "--suite", "simple_python", "--limit", "2"]);
+      expect(run.code).toBe(0);
+      expect(run.stderr).not.toMatch(/failed to run/);
+      expect(run.file!.results.map((r) => r.pass)).toEqual([true, true]);
+      expect(run.stderr.match(/eval: no answer from http:\/\/127\.0\.0\.1:\d+\/v1\/completions \(fetch failed: other side closed \(UND_ERR_SOCKET\)\); sent once more\./g)).toHaveLength(2);
+    } finally {
+      await flaky.close();
+    }
+  });
+
   it("prompt mode, two protocols: the results file, the verdicts (right, wrong, repairable) and the matrix", async () => {
     server.requests.length = 0;
     const run = await command([...base(), "--mode", "prompt", "--protocols", "hermes,xml", "--suite", "simple_python", "--limit", "3"]);

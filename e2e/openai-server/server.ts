@@ -62,6 +62,8 @@ export interface TestServerOptions {
   answer?: (request: RecordedRequest) => ScriptedReply | undefined;
   /** Keep no record of requests (a long benchmark run). */
   noRecording?: boolean;
+  /** Completion requests whose connection is closed before any answer, as a server that drops a kept-alive connection does. */
+  closeUnanswered?: (request: RecordedRequest) => boolean;
 }
 
 export interface OpenAiTestServer {
@@ -129,6 +131,7 @@ export async function startOpenAiTestServer(initial: TestServerOptions = {}): Pr
     const chat = path === "/v1/chat/completions";
     if (!(chat || path === "/v1/completions") || req.method !== "POST") return json(res, 404, { error: { message: `Not found: ${path}` } });
     if (!chat && options.noCompletions) return json(res, 404, { detail: "Not Found" });
+    if (options.closeUnanswered?.(recorded)) return void req.socket.destroy();
     if (body && typeof body.model === "string" && !(options.models ?? []).some((m) => m.id === body.model)) {
       return json(res, 404, { error: { message: `The model \`${body.model}\` does not exist.`, type: "NotFoundError" } });
     }

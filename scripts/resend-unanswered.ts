@@ -1,0 +1,28 @@
+// The eval's fetch: a request that got no answer at all (fetch threw before any response: the
+// connection was refused or closed under it) is sent once more. In the matrix run with two
+// llama-servers of 4 slots each, 18 of about 2,200 cases failed so — "fetch failed" 21–134 ms into
+// the case, not a token read, often the constrained run right after its free one on the same
+// connection — and so said nothing about the model (a kept-alive connection closed by the server
+// as it was reused is the likely cause; not established). A request that got a response, even an
+// error, is never sent again (the model may have run), nor is an aborted one. Each resend is told
+// through `onResend` with the socket's error, so the run's output says it happened.
+/** Why fetch threw, as far as Node's fetch says (its `cause` holds the socket's error). */
+export function connectionErrorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as Error & { cause?: unknown }).cause;
+  const causeText = cause instanceof Error ? `${cause.message}${(cause as Error & { code?: string }).code ? ` (${(cause as Error & { code?: string }).code})` : ""}` : cause !== undefined ? String(cause) : "";
+  return causeText ? `${error.message}: ${causeText}` : error.message;
+}
+
+export function resendOnceWhenUnanswered(fetchImpl: typeof fetch, onResend: (url: string, why: string) => void): typeof fetch {
+  return async (input, init) => {
+    try {
+      return await fetchImpl(input, init);
+    } catch (error) {
+      if (init?.signal?.aborted || (error instanceof Error && error.name === "AbortError")) throw error;
+      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+      onResend(url, connectionErrorText(error));
+      return fetchImpl(input, init);
+    }
+  };
+}
