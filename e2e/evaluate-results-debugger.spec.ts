@@ -105,3 +105,19 @@ test("a results file without logs still opens; each case says the file holds no 
   await page.getByTestId("eval-case-debugger").scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/evaluate-results-old-file-1440.png` });
 });
+
+test("every case of a file with more than 200 stays reachable: the list shows 200, then the rest on request, and the last one opens", async ({ page }) => {
+  // 230 questions, as a results file of the whole suite has 250 (each a copy of the recorded case under its own id).
+  const many = { ...fixture, results: Array.from({ length: 230 }, (_, i) => ({ ...opened, id: `simple_python_${i}`, category: "simple_python" })) };
+  await page.goto("/#evaluate");
+  await importFile(page, "many.json", JSON.stringify(many));
+  await expect(page.getByTestId("eval-case-row")).toHaveCount(200);
+  await expect(page.getByText("230 of 230 cases (first 200 shown)")).toBeVisible();
+  await page.getByTestId("eval-case-more").click();
+  await expect(page.getByTestId("eval-case-row")).toHaveCount(230);
+  await expect(page.getByTestId("eval-case-more")).toHaveCount(0);
+  await verdict(page, "simple_python_229").click();
+  await expect(page.getByTestId("eval-case-debugger")).toBeVisible();
+  if (stepStart.type !== "step-start") throw new Error("no step-start");
+  expect(await shownPrompt(page)).toBe(stepStart.prompt);
+});

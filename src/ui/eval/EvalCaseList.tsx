@@ -16,7 +16,8 @@ interface Props {
 
 const ranHere = (result: EvalResult) => result.runId !== "";
 
-const SHOWN = 200;
+/** Lines drawn at first, and added by each "show more" (a results file of the whole suite has 250). */
+const PAGE = 200;
 /**
  * Protocol columns drawn. An imported file may name thousands of protocol rows (2,000 distinct
  * ones: 200 lines × 2,000 cells); the matrix draws its first 60 rows, the list its first columns.
@@ -26,6 +27,7 @@ export const MAX_CASE_COLUMNS = 24;
 export function EvalCaseList({ results, jobKeys, openedKey, onOpen, openable = ranHere }: Props) {
   const [failedOnly, setFailedOnly] = useState(false);
   const [disagreeOnly, setDisagreeOnly] = useState(false);
+  const [limit, setLimit] = useState(PAGE);
   const { columns, hiddenColumns, lines } = useMemo(() => {
     const allColumns = [...new Map(results.map((r) => [rowKey(r), `${r.protocol}${r.mode === "native" ? "" : r.constrained ? " + c" : ""}`])).entries()];
     const columns = allColumns.slice(0, MAX_CASE_COLUMNS);
@@ -61,7 +63,7 @@ export function EvalCaseList({ results, jobKeys, openedKey, onOpen, openable = r
           <input type="checkbox" data-testid="eval-filter-disagree" checked={disagreeOnly} onChange={(e) => setDisagreeOnly(e.target.checked)} /> protocols disagree
         </label>
         <span className="eval-muted">
-          {shown.length} of {lines.length} cases{shown.length > SHOWN ? ` (first ${SHOWN} shown)` : ""}
+          {shown.length} of {lines.length} cases{shown.length > limit ? ` (first ${limit} shown)` : ""}
         </span>
         {hiddenColumns > 0 && (
           <span className="eval-muted" data-testid="eval-case-columns-omitted">
@@ -81,7 +83,7 @@ export function EvalCaseList({ results, jobKeys, openedKey, onOpen, openable = r
           </tr>
         </thead>
         <tbody>
-          {shown.slice(0, SHOWN).map((line) => (
+          {shown.slice(0, limit).map((line) => (
             <tr key={`${line.id}#${line.repeat}`} data-testid="eval-case-row" data-case={line.id}>
               <th scope="row" className="mono">
                 {line.id}
@@ -114,6 +116,12 @@ export function EvalCaseList({ results, jobKeys, openedKey, onOpen, openable = r
           ))}
         </tbody>
       </table>
+      {shown.length > limit && (
+        // Every case stays reachable: the rest is drawn a page at a time, not dropped.
+        <button type="button" data-testid="eval-case-more" onClick={() => setLimit(limit + PAGE)}>
+          Show {Math.min(PAGE, shown.length - limit)} more cases
+        </button>
+      )}
     </section>
   );
 }
