@@ -24,6 +24,7 @@ import { timedResults } from "../src/eval/case-timing.ts";
 import { readResultsFile } from "../src/eval/results-file.ts";
 import { categoryOf } from "../src/eval/suite.ts";
 import { probeLlamaCpp, promptToSend } from "../src/engine/openai/llama-cpp-probe.ts";
+import { listModels } from "../src/engine/openai/openai-engine.ts";
 import { completion, tokenize } from "../scripts/real-models/llama-server-api.ts";
 import { startLlamaServer } from "../scripts/real-models/llama-server-process.ts";
 
@@ -64,9 +65,10 @@ const { prefillRate, promptTokens, rows } = await (async () => {
 })();
 
 async function measure(): Promise<{ prefillRate: number; promptTokens: number; rows: Array<{ slots: number; decode: number; ceiling: number }> }> {
-  const served = ((await (await fetch(`${server.baseUrl}/models`)).json()) as { data: Array<{ id: string }> }).data[0]!.id;
+  const [served] = await listModels({ baseUrl: server.baseUrl });
+  if (!served) throw new Error("llama-server lists no model");
   const facts = await probeLlamaCpp(server.baseUrl);
-  const prompt = promptToSend(renderModelPrompt({ modelId: served, protocol: getProtocol("xml")!, tools: bfclCase!.tools, messages: bfclCase!.messages, systemPrompt: "" }).prompt, facts);
+  const prompt = promptToSend(renderModelPrompt({ modelId: served.id, protocol: getProtocol("xml")!, tools: bfclCase!.tools, messages: bfclCase!.messages, systemPrompt: "" }).prompt, facts);
   const promptTokens = (await tokenize(server.url, prompt, { addSpecial: true })).length;
   const prefills: number[] = [];
   for (let i = 0; i < 3; i++) prefills.push((await completion(server.url, { prompt, n_predict: 1, cache_prompt: false, temperature: 0 })).timings.prompt_per_second);

@@ -6,12 +6,16 @@
 // as it was reused is the likely cause; not established). A request that got a response, even an
 // error, is never sent again (the model may have run), nor is an aborted one. Each resend is told
 // through `onResend` with the socket's error, so the run's output says it happened.
+import { isAbort } from "../src/engine/openai/server-failure.ts";
+
 /** Why fetch threw, as far as Node's fetch says (its `cause` holds the socket's error). */
 export function connectionErrorText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = (error as Error & { cause?: unknown }).cause;
-  const causeText = cause instanceof Error ? `${cause.message}${(cause as Error & { code?: string }).code ? ` (${(cause as Error & { code?: string }).code})` : ""}` : cause !== undefined ? String(cause) : "";
-  return causeText ? `${error.message}: ${causeText}` : error.message;
+  const { cause } = error;
+  if (cause === undefined) return error.message;
+  if (!(cause instanceof Error)) return `${error.message}: ${String(cause)}`;
+  const { code } = cause as Error & { code?: string };
+  return `${error.message}: ${cause.message}${code ? ` (${code})` : ""}`;
 }
 
 export function resendOnceWhenUnanswered(fetchImpl: typeof fetch, onResend: (url: string, why: string) => void): typeof fetch {
@@ -19,7 +23,7 @@ export function resendOnceWhenUnanswered(fetchImpl: typeof fetch, onResend: (url
     try {
       return await fetchImpl(input, init);
     } catch (error) {
-      if (init?.signal?.aborted || (error instanceof Error && error.name === "AbortError")) throw error;
+      if (init?.signal?.aborted || isAbort(error)) throw error;
       const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
       onResend(url, connectionErrorText(error));
       return fetchImpl(input, init);
