@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { getProtocol } from "../protocols/registry.ts";
 import { runToolLoop } from "../loop/run-tool-loop.ts";
 import type { Engine, EngineChunk, ExecutableTool, LoopEvent, TokenProbability } from "../types.ts";
-import { describeDecisionPoint, findDecisionPoint } from "./decision-point.ts";
+import { describeDecisionPoint, findDecisionPoint, quoteToken } from "./decision-point.ts";
 import { openingMarkers } from "./opening-markers.ts";
 import { stepDecisionPoint } from "./step-decision.ts";
 
@@ -94,5 +94,13 @@ describe("the decision point", () => {
     expect(point.marker).toBe('{"name": "');
     expect(point.markerP).toBeCloseTo(0.3 * 0.95, 10);
     expect(point.alternative).toEqual({ text: "The", p: 0.6 });
+  });
+
+  it("quotes a token that holds a backtick in curly quotes, so a fence does not merge with the quote's own backticks", async () => {
+    expect(quoteToken("```")).toBe("\u201c```\u201d");
+    expect(quoteToken("\n```json")).toBe("\u201c\\n```json\u201d");
+    expect(quoteToken("<tool_call>\n")).toBe("`<tool_call>\\n`");
+    const point = await firstStep([token("```", 0.7, ["```", 0.7], ["<tool_call>", 0.2]), token("json", 0.9)]);
+    expect(describeDecisionPoint(point)).toBe("answered without a call, starting with \u201c```\u201d (p = 0.70); a call would have opened with `<tool_call>` at p = 0.20");
   });
 });

@@ -95,9 +95,14 @@ export function formatP(p: number): string {
   return p.toPrecision(2);
 }
 
-/** A token's text for a sentence: in backticks, with whitespace made visible. */
+/**
+ * A token's text for a sentence: in backticks, with whitespace made visible. A token that holds a
+ * backtick itself (a Markdown fence, "```") goes in curly quotes instead: in backticks it would
+ * read as "`````", with no telling where the token starts.
+ */
 export function quoteToken(text: string): string {
-  return "`" + text.replace(/\n/g, "\\n").replace(/\t/g, "\\t") + "`";
+  const visible = text.replace(/\n/g, "\\n").replace(/\t/g, "\\t");
+  return visible.includes("`") ? `\u201c${visible}\u201d` : "`" + visible + "`";
 }
 
 /** The decision point in words: "opened a tool call with p = 0.62; the most likely alternative was `I` (0.21)". */
