@@ -40,27 +40,51 @@ async function command(args: string[]): Promise<{ code: number; stdout: string; 
 const base = () => ["--base-url", server.url, "--model", "Qwen/Qwen3-8B"];
 
 describe("npm run eval", () => {
-  it("a case whose request got no answer at all (the connection closed under it) is sent once more and runs; the run says so", async () => {
-    const dropped = new Set<string>();
-    const flaky = await startOpenAiTestServer({
+  // The stand-in drops a request before any answer as often as `drops` says for its prompt (the
+  // first prompt it sees, then the second); a probe (no prompt) is always answered.
+  async function droppingServer(drops: readonly number[]) {
+    const seen = new Map<string, number>();
+    const order: string[] = [];
+    return startOpenAiTestServer({
       models: [{ id: "Qwen/Qwen3-8B", max_model_len: 32768 }],
       answer: evalAnswerer(cases, () => "right"),
-      // Each question's first request is dropped before any answer; its second is answered.
       closeUnanswered: (request) => {
-        const prompt = String(request.body?.prompt);
-        if (dropped.has(prompt)) return false;
-        dropped.add(prompt);
-        return true;
+        const prompt = request.body?.prompt;
+        if (typeof prompt !== "string") return false;
+        if (!seen.has(prompt)) order.push(prompt);
+        const sent = (seen.get(prompt) ?? 0) + 1;
+        seen.set(prompt, sent);
+        return sent <= (drops[order.indexOf(prompt)] ?? 0);
       },
     });
+  }
+  const noAnswer = /eval: no answer from http:\/\/127\.0\.0\.1:\d+\/v1\/completions \(fetch failed: other side closed \(UND_ERR_SOCKET\)\); sent again\./g;
+
+  it("a case whose request got no answer at all (the connection closed under it) is sent again, up to twice, and runs; the run says so", async () => {
+    // One question's request is dropped twice, the other's once: both run.
+    const flaky = await droppingServer([2, 1]);
     try {
       const run = await command(["--base-url", flaky.url, "--model", "Qwen/Qwen3-8B", "--mode", "prompt", "--protocols", "hermes", "--suite", "simple_python", "--limit", "2"]);
       expect(run.code).toBe(0);
       expect(run.stderr).not.toMatch(/failed to run/);
       expect(run.file!.results.map((r) => r.pass)).toEqual([true, true]);
-      expect(run.stderr.match(/eval: no answer from http:\/\/127\.0\.0\.1:\d+\/v1\/completions \(fetch failed: other side closed \(UND_ERR_SOCKET\)\); sent once more\./g)).toHaveLength(2);
+      expect(run.stderr.match(noAnswer)).toHaveLength(3);
     } finally {
       await flaky.close();
+    }
+  });
+
+  it("a request that never gets an answer fails its case after two resends, saying the connection closed (no CORS outside a page)", async () => {
+    const dead = await droppingServer([Infinity]);
+    try {
+      const run = await command(["--base-url", dead.url, "--model", "Qwen/Qwen3-8B", "--mode", "prompt", "--protocols", "hermes", "--suite", "simple_python", "--limit", "1"]);
+      expect(run.stderr.match(noAnswer)).toHaveLength(2);
+      const [result] = run.file!.results;
+      expect(result!.pass).toBe(false);
+      expect(result!.reason).toMatch(/^the case failed to run: ServerFailure: The server at http:\/\/127\.0\.0\.1:\d+ answers, but this request got no answer: its connection closed before a response\./);
+      expect(result!.reason).not.toMatch(/CORS/);
+    } finally {
+      await dead.close();
     }
   });
 

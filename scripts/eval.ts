@@ -42,7 +42,7 @@ import { categoryOf, importBfclSuite, type EvalCase } from "../src/eval/suite.ts
 import { withTokenDeadline } from "../src/eval/token-deadline.ts";
 import { caseTiming, timedResults, timingTable, type CaseTiming } from "../src/eval/case-timing.ts";
 import { withRepetitionStop } from "../src/eval/repetition-stop.ts";
-import { resendOnceWhenUnanswered } from "./resend-unanswered.ts";
+import { resendWhenUnanswered } from "./resend-unanswered.ts";
 import { getProtocol, listProtocols } from "toolcall-middleware/protocols/registry.ts";
 
 const USAGE =
@@ -210,8 +210,8 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     const template = templateName ? serverChatTemplate(templateName) : undefined;
     // llama.cpp adds a BOS itself: the engine then leaves the template's out (see llama-cpp-probe.ts).
     const llamaCpp = mode === "prompt" ? await probeLlamaCpp(baseUrl, options["api-key"]) : undefined;
-    // A request that got no answer at all is sent once more (resend-unanswered.ts), and the run says so.
-    const resendingFetch = resendOnceWhenUnanswered(globalThis.fetch.bind(globalThis), (url, why) => io.stderr(`eval: no answer from ${url} (${why}); sent once more.\n`));
+    // A request that got no answer at all is sent again, twice at most (resend-unanswered.ts), and the run says so.
+    const resendingFetch = resendWhenUnanswered(globalThis.fetch.bind(globalThis), (url, why) => io.stderr(`eval: no answer from ${url} (${why}); sent again.\n`));
     // One engine per server; worker i sends its cases to server i mod n (a case's free and
     // constrained runs share a worker, so the second finds its prompt in that server's cache).
     const engines = targets.map((target) => {

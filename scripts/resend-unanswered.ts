@@ -1,5 +1,5 @@
 // The eval's fetch: a request that got no answer at all (fetch threw before any response: the
-// connection was refused or closed under it) is sent once more. In the matrix run with two
+// connection was refused or closed under it) is sent again, up to twice. In the matrix run with two
 // llama-servers of 4 slots each, 18 of about 2,200 cases failed so — "fetch failed" 21–134 ms into
 // the case, not a token read, often the constrained run right after its free one on the same
 // connection — and so said nothing about the model (a kept-alive connection closed by the server
@@ -18,15 +18,20 @@ export function connectionErrorText(error: unknown): string {
   return `${error.message}: ${cause.message}${code ? ` (${code})` : ""}`;
 }
 
-export function resendOnceWhenUnanswered(fetchImpl: typeof fetch, onResend: (url: string, why: string) => void): typeof fetch {
+/**
+ * `fetchImpl`, but a request that got no answer is sent again, at most `resends` times (two: on
+ * 28 Nov one case's resend met a closed connection too, and the case failed for it).
+ */
+export function resendWhenUnanswered(fetchImpl: typeof fetch, onResend: (url: string, why: string) => void, resends = 2): typeof fetch {
   return async (input, init) => {
-    try {
-      return await fetchImpl(input, init);
-    } catch (error) {
-      if (init?.signal?.aborted || isAbort(error)) throw error;
-      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-      onResend(url, connectionErrorText(error));
-      return fetchImpl(input, init);
+    for (let sent = 0; ; sent++) {
+      try {
+        return await fetchImpl(input, init);
+      } catch (error) {
+        if (sent >= resends || init?.signal?.aborted || isAbort(error)) throw error;
+        const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+        onResend(url, connectionErrorText(error));
+      }
     }
   };
 }

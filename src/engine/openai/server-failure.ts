@@ -46,6 +46,11 @@ export async function explainFetchError(error: unknown, url: string, probe: type
   if (isAbort(error)) return error;
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const answered = await probeReachable(url, probe);
+  // Only a page (or its worker) has an origin for CORS to refuse. Outside one (`npm run eval` in
+  // Node) a request that threw while the server answers a probe lost its connection before any
+  // answer: a kept-alive socket the server closed as it was reused, or a server that restarted.
+  if (answered && typeof globalThis.location?.origin !== "string")
+    return new ServerFailure("unreachable", `The server at ${originOf(url)} answers, but this request got no answer: its connection closed before a response.`, "Send it again; if it keeps happening, check the server's log for restarts or dropped connections.", detail);
   if (answered) return new ServerFailure("cors", `The server at ${originOf(url)} answered, but the browser refused to let this page read it (CORS).`, corsAdvice(), detail);
   return new ServerFailure(
     "unreachable",
