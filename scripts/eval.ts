@@ -312,7 +312,7 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     // A resumed run's figures add up its sessions; this session's own say how fast this setup went.
     const sessionCases = results.length - resumedCount;
     const sessionSeconds = (performance.now() - startedAt) / 1000;
-    const sessionText = previous && sessionCases > 0 ? ` (this session: ${sessionCases} cases in ${sessionSeconds.toFixed(1)}s, ${(sessionCases / sessionSeconds).toFixed(3)} cases/s)` : "";
+    const sessionText = previous && sessionCases > 0 ? ` (this session: ${sessionCases} case${sessionCases === 1 ? "" : "s"} in ${sessionSeconds.toFixed(1)}s, ${(sessionCases / sessionSeconds).toFixed(3)} cases/s)` : "";
     io.stderr(`eval: ${results.length} cases in ${info.durationSeconds}s (${info.casesPerSecond} cases/s)${cpuText}${sessionText}\n`);
     const failedToRun = results.filter((r) => r.reason.startsWith("the case failed to run"));
     if (failedToRun.length > 0) io.stderr(`eval: ${failedToRun.length} of ${results.length} cases failed to run; the first: ${failedToRun[0]!.id}: ${failedToRun[0]!.reason}\n`);
