@@ -61,8 +61,8 @@ test.describe("WebLLM's chat path in the app", () => {
     await send(page, "What is 6 × 7?");
     await expect(page.locator('[data-testid=step-item][data-status="final"]')).toHaveCount(1);
     await page.locator('[data-testid=step-item][data-status="tool-calls"]').click();
-    await expect(page.getByTestId("step-constraint")).toContainText(/Constrained tool calls, auto \(text or calls\): structural tag sent · grammar compiled in \d+(?:\.\d+)? m?s/);
-    await page.getByText("Structural tag sent (response_format)").click();
+    await expect(page.getByTestId("step-constraint")).toContainText(/Constrained tool calls, auto \(text or calls\): structural tag sent as response_format · grammar compiled in \d+(?:\.\d+)? m?s/);
+    await page.getByText("The structural tag, as JSON").click();
     const json = JSON.parse((await page.getByTestId("structural-tag-json").textContent()) ?? "null");
     expect(json).toMatchObject({ type: "structural_tag", format: { type: "triggered_tags", triggers: ["<tool_call>"] } });
     expect(json.format.tags.map((tag: { begin: string }) => tag.begin)).toContain('<tool_call>\n{"name": "calculator", "arguments": ');

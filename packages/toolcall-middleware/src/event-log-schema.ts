@@ -141,6 +141,11 @@ export const engineUsageSchema = z.object({
   /** XGrammar's time to compile the step's grammar, and per generated token (constrained steps). */
   grammarInitMs: z.number().optional(),
   grammarPerTokenMs: z.number().optional(),
+  /**
+   * How the engine sent the step's structural tag: as the OpenAI-style `response_format` (WebLLM's
+   * XGrammar, vLLM, SGLang) or written as one GBNF grammar (llama.cpp: `grammar`). Absent in older logs.
+   */
+  constraintSentAs: z.enum(["response_format", "grammar"]).optional(),
   /** Why the step has no token probabilities although it asked for them (the engine sent none). */
   probabilitiesMissing: z.string().optional(),
 });

@@ -139,7 +139,8 @@ describe("the CPU engine's stream", () => {
       type: "structural_tag",
       format: { type: "triggered_tags", triggers: ["<tool_call>"], tags: [{ type: "tag", begin: "<tool_call>", content: { type: "json_schema", json_schema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } }, end: "</tool_call>" }] },
     };
-    await collect(engine.generate("p", {}, new AbortController().signal, { structuralTag }));
+    const chunks = await collect(engine.generate("p", {}, new AbortController().signal, { structuralTag }));
+    expect(chunks.at(-1)).toMatchObject({ type: "usage", usage: { constraintSentAs: "grammar" } });
     const grammar = runtime.bodies[0]!.grammar;
     expect(grammar).toMatch(/^root ::= /m);
     expect(grammar).toContain("<tool_call>");

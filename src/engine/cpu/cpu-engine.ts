@@ -104,6 +104,7 @@ export class CpuEngine implements Engine {
     if (signal.aborted) finishReason = "abort";
     const usage = usageFromFinalChunk({ timings, finishReason, maxTokens: body.n_predict, contextWindowSize: this.contextWindowSize, timeToFirstTokenMs });
     if (askedForProbabilities && !sawProbabilities && timeToFirstTokenMs !== undefined) usage.probabilitiesMissing = "llama.cpp (wasm) sent no token probabilities although n_probs asked for them.";
+    if (request?.structuralTag && grammar) usage.constraintSentAs = "grammar";
     yield { type: "usage", usage };
   }
 }

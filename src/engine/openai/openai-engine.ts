@@ -141,19 +141,21 @@ export class OpenAiEngine implements Engine {
 
   generate(prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest): AsyncIterable<EngineChunk> {
     const body = completionsBody(this.options.model, promptToSend(prompt, this.options.llamaCpp), settings);
+    let constraintSentAs: EngineUsage["constraintSentAs"];
     if (this.constrains?.supported && request?.structuralTag) {
       // llama.cpp's server takes no structural tag (vLLM's and SGLang's shape) but a GBNF grammar:
       // the same tag written as one (free text, the protocol's calls, free text).
       if (this.options.llamaCpp) body.grammar = llamaCppGrammar(request.structuralTag);
       else body.response_format = request.structuralTag;
+      constraintSentAs = this.options.llamaCpp ? "grammar" : "response_format";
     }
     if (request?.topProbabilities) body.logprobs = request.topProbabilities;
     // A GBNF grammar, as llama.cpp's server takes it (other servers refuse or ignore the field).
     if (settings.grammar && body.grammar === undefined) body.grammar = settings.grammar;
-    return maskKeyInStream(this.stream("/completions", body, signal), keySecrets(this.options.apiKey));
+    return maskKeyInStream(this.stream("/completions", body, signal, constraintSentAs), keySecrets(this.options.apiKey));
   }
 
-  private async *stream(path: string, body: Record<string, unknown>, signal: AbortSignal): AsyncGenerator<EngineChunk> {
+  private async *stream(path: string, body: Record<string, unknown>, signal: AbortSignal, constraintSentAs?: EngineUsage["constraintSentAs"]): AsyncGenerator<EngineChunk> {
     if (signal.aborted) return;
     const startedAt = performance.now();
     let response: Response;
@@ -167,7 +169,7 @@ export class OpenAiEngine implements Engine {
 
     let firstTokenAt: number | undefined;
     let finishReason: string | undefined;
-    let usage: EngineUsage = {};
+    let usage: EngineUsage = constraintSentAs ? { constraintSentAs } : {};
     const askedForProbabilities = typeof body.logprobs === "number" && body.logprobs > 0;
     let sawProbabilities = false;
     try {

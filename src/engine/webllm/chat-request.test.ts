@@ -53,7 +53,7 @@ describe("WebLlmEngine on WebLLM's chat path", () => {
     ]);
     expect(chunks.at(-1)).toEqual({
       type: "usage",
-      usage: expect.objectContaining({ promptTokens: 12, prefilledTokens: 12, reusedTokens: 0, grammarInitMs: 250, grammarPerTokenMs: 0.4, timeToFirstTokenMs: 500, finishReason: "stop" }),
+      usage: expect.objectContaining({ promptTokens: 12, prefilledTokens: 12, reusedTokens: 0, grammarInitMs: 250, grammarPerTokenMs: 0.4, timeToFirstTokenMs: 500, finishReason: "stop", constraintSentAs: "response_format" }),
     });
   });
 

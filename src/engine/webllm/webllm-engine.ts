@@ -230,6 +230,7 @@ export class WebLlmEngine implements Engine {
     const out: EngineUsage = { ...usage, ...(finishReason ? { finishReason } : {}) };
     if (request.topProbabilities && !sawProbabilities && reply !== "") out.probabilitiesMissing = "WebLLM sent no logprobs for this reply although they were asked for.";
     if (finishReason === "length") out.cutOff = cutOffOf(out, this.contextWindowSize);
+    if (chat && request.structuralTag) out.constraintSentAs = "response_format";
     if (usage || finishReason) yield { type: "usage", usage: out };
   }
 

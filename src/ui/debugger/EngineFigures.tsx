@@ -29,7 +29,7 @@ function StructuralTagView({ tag }: { tag: unknown }) {
   const json = toDisplayJson(tag);
   return (
     <details className="dbg-structural-tag">
-      <summary>Structural tag sent (response_format)</summary>
+      <summary>The structural tag, as JSON</summary>
       <button
         type="button"
         data-testid="copy-structural-tag"

@@ -22,6 +22,13 @@ describe("the engine's figures for a step", () => {
     expect(formatConstraint({ toolChoice: "required", structuralTag: {} }, { grammarInitMs: 120, grammarPerTokenMs: 0.42 })).toBe(
       "Constrained tool calls, required (at least one call): structural tag sent · grammar compiled in 120 ms · 0.42 ms per token.",
     );
+    // How the engine sent it, where it says (WebLLM and vLLM-style servers: the tag; llama.cpp: a grammar).
+    expect(formatConstraint({ toolChoice: "auto", structuralTag: {} }, { grammarInitMs: 120, constraintSentAs: "response_format" })).toBe(
+      "Constrained tool calls, auto (text or calls): structural tag sent as response_format · grammar compiled in 120 ms.",
+    );
+    expect(formatConstraint({ toolChoice: "auto", structuralTag: {} }, { constraintSentAs: "grammar" })).toBe(
+      "Constrained tool calls, auto (text or calls): structural tag sent as one GBNF grammar (llama.cpp's grammar field) · the engine reported no grammar timing.",
+    );
     expect(formatConstraint({ toolChoice: { name: "calculator" }, unsupported: "the replay engine plays recorded output and cannot constrain it" }, {})).toBe(
       "Constrained tool calls, only calculator: not applied — the replay engine plays recorded output and cannot constrain it.",
     );

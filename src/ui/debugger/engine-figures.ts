@@ -36,7 +36,9 @@ export function formatConstraint(constraint: StepConstraint, usage: EngineUsage)
   const timing: string[] = [];
   if (usage.grammarInitMs !== undefined) timing.push(`grammar compiled in ${formatSeconds(usage.grammarInitMs)}`);
   if (usage.grammarPerTokenMs !== undefined) timing.push(`${usage.grammarPerTokenMs.toFixed(2)} ms per token`);
-  return `${choice}: structural tag sent${timing.length > 0 ? ` · ${timing.join(" · ")}` : " · the engine reported no grammar timing"}.`;
+  // How it went (the engine says): the tag itself, or llama.cpp's GBNF grammar written from it.
+  const sentAs = usage.constraintSentAs === "response_format" ? " as response_format" : usage.constraintSentAs === "grammar" ? " as one GBNF grammar (llama.cpp's grammar field)" : "";
+  return `${choice}: structural tag sent${sentAs}${timing.length > 0 ? ` · ${timing.join(" · ")}` : " · the engine reported no grammar timing"}.`;
 }
 
 function formatSeconds(ms: number): string {
