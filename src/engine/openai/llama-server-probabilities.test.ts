@@ -17,8 +17,8 @@ import { OpenAiEngine } from "./openai-engine.ts";
 // `opens`: a GBNF grammar (llama.cpp's server takes one as `grammar`) that makes the reply open a
 // call in the protocol: the recorded probabilities are the model's own, before the grammar.
 const MODELS = [
-  { id: "smollm2-135m-instruct-q4_1", protocol: "xml", port: 8581, opens: 'root ::= "<tool_call>\\n<tool_name>get_weather</tool_name>" [^\\x01]*' },
-  { id: "gemma-3-270m-q4_k_m", protocol: "pythonic", port: 8582, opens: 'root ::= "[get_weather(" [^\\x01]*' },
+  { id: "smollm2-135m-instruct-q4_1", protocol: "xml", port: 8581, opens: 'root ::= "<tool_call>\\n<tool_name>get_weather</tool_name>" [^\\x01]*', forced: "<tool_call>\n<tool_name>get_weather</tool_name>" },
+  { id: "gemma-3-270m-q4_k_m", protocol: "pythonic", port: 8582, opens: 'root ::= "[get_weather(" [^\\x01]*', forced: "[get_weather(" },
 ];
 const real = realModelsForTests(MODELS.map((m) => m.id));
 
@@ -79,6 +79,11 @@ for (const model of MODELS) {
       expect(tokens[point.token.index]).toEqual(point.token);
       expect(point.markerP).toBeCloseTo(point.markerTokens.reduce((product, t) => product * t.token.p, 1), 10);
       expect(point.markerP).toBeGreaterThan(0);
+      // The probabilities are the model's own, taken before the grammar (llama-server's n_probs
+      // without post_sampling_probs): at the first token, where the grammar allows only the start
+      // of its fixed text, the 5 recorded alternatives still include tokens it forbids.
+      expect(tokens[0]!.token.top).toHaveLength(5);
+      expect(tokens[0]!.token.top.filter((a) => !model.forced.startsWith(a.text)).length).toBeGreaterThan(0);
     }, 300_000);
 
     it("forcing an alternative continues from the original prefix plus that token, as llama-server itself would", async () => {
