@@ -111,6 +111,29 @@ test.describe("llama-server with SmolLM2 135M", () => {
     await expect(page.getByTestId("step-settings")).toContainText("temperature 0");
   });
 
+  test("native mode: the debugger shows the prompt llama.cpp rendered from the request, and that its template left the tools out", async ({ page }) => {
+    test.setTimeout(180_000);
+    const sent = recordRequests(page, server);
+    await connect(page, server);
+    await page.getByTestId("openai-mode").selectOption("native");
+    await send(page, "What is 1234 * 5678? Use the calculator.");
+    await expect(page.getByTestId("message-assistant").last()).toHaveAttribute("data-status", /^(final|max-steps|cut-off)$/, { timeout: 120_000 });
+    await page.getByTestId("step-item").first().click();
+    // The server was asked to render the very body it was then sent.
+    const chat = sent.find((r) => r.path === "/v1/chat/completions")!.body;
+    expect(sent.find((r) => r.path === "/apply-template")?.body).toEqual(chat);
+    expect((chat.tools as unknown[]).length).toBeGreaterThan(0);
+    await expect(page.getByTestId("server-prompt")).toContainText("What is 1234 * 5678?");
+    // SmolLM2's ChatML template has no tools section: the page says the model never saw them.
+    await expect(page.getByTestId("native-tools-dropped")).toContainText("left the tools out");
+    await expect(page.getByTestId("native-request")).toContainText('"tools"');
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.getByTestId("server-prompt").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/screenshots/llama-server-native-prompt-${width}.png` });
+    }
+  });
+
   test("a second message in prompt mode reuses the first turn from llama.cpp's cache, as the debugger says", async ({ page }) => {
     test.setTimeout(180_000);
     await connect(page, server);

@@ -208,8 +208,9 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
       }
     }
     const template = templateName ? serverChatTemplate(templateName) : undefined;
-    // llama.cpp adds a BOS itself: the engine then leaves the template's out (see llama-cpp-probe.ts).
-    const llamaCpp = mode === "prompt" ? await probeLlamaCpp(baseUrl, options["api-key"]) : undefined;
+    // llama.cpp adds a BOS itself (prompt mode then leaves the template's out) and says what prompt it
+    // renders from a native request (recorded with the step): see llama-cpp-probe.ts.
+    const llamaCpp = await probeLlamaCpp(baseUrl, options["api-key"]);
     // A request that got no answer at all is sent again, twice at most (resend-unanswered.ts), and the run says so.
     const resendingFetch = resendWhenUnanswered(globalThis.fetch.bind(globalThis), (url, why) => io.stderr(`eval: no answer from ${url} (${why}); sent again.\n`));
     // One engine per server; worker i sends its cases to server i mod n (a case's free and

@@ -272,6 +272,12 @@ export const loopEventSchema = z.discriminatedUnion("type", [
     controlTokens: z.array(z.string()).optional(),
     /** Native tool calling: the request body sent instead of a prompt (`prompt` is then ""). */
     request: z.record(z.string(), z.unknown()).optional(),
+    /**
+     * Native tool calling on a server that can say what it renders (llama.cpp's /apply-template,
+     * asked with the very request body): the prompt text, or why it could not be had. Absent where
+     * the server cannot say, and in older logs.
+     */
+    serverPrompt: z.union([z.object({ text: z.string() }), z.object({ error: z.string() })]).optional(),
     /** With "Constrain tool calls" on: the tool choice and the structural tag sent. */
     constraint: constraintSchema.optional(),
     /** Whether this step records its tokens' probabilities, and how many alternatives (absent in older logs). */

@@ -275,6 +275,12 @@ export interface NativeToolCalling {
   request: (input: NativeChatInput, settings: GenerationSettings) => Record<string, unknown>;
   /** Streams the answer to a body made by `request`: text, call deltas, usage. */
   generate: (request: Record<string, unknown>, signal: AbortSignal) => AsyncIterable<EngineChunk>;
+  /**
+   * The prompt the server renders from a body made by `request`, where the server can say so
+   * (llama.cpp's /apply-template): then the step records the text the model read, and whether the
+   * server's template kept the tools in it.
+   */
+  renderPrompt?: (request: Record<string, unknown>, signal: AbortSignal) => Promise<string>;
 }
 
 /**

@@ -16,7 +16,7 @@ export interface LlamaCppFacts {
 const PROBE_TIMEOUT_MS = 3_000;
 
 /** http://host:port/v1 → http://host:port (llama.cpp's own endpoints live beside /v1). */
-function serverOrigin(baseUrl: string): string {
+export function serverOrigin(baseUrl: string): string {
   return baseUrl.replace(/\/v1\/?$/, "");
 }
 
@@ -50,4 +50,23 @@ export async function probeLlamaCpp(baseUrl: string, apiKey?: string, fetchImpl:
 export function promptToSend(prompt: string, facts: LlamaCppFacts | undefined): string {
   const bos = facts?.bosAddedByServer;
   return bos && prompt.startsWith(bos) ? prompt.slice(bos.length) : prompt;
+}
+
+/**
+ * The prompt llama.cpp's server renders from a chat completions body: POST /apply-template takes
+ * the same body and answers `{ prompt }` without generating. Native mode records it, so the
+ * debugger shows the text the model read and whether the server's template kept the tools.
+ */
+export async function llamaCppRenderedPrompt(baseUrl: string, body: Record<string, unknown>, signal: AbortSignal, apiKey?: string, fetchImpl: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<string> {
+  const url = `${serverOrigin(baseUrl)}/apply-template`;
+  const response = await fetchImpl(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}) },
+    body: JSON.stringify(body),
+    signal: AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)]),
+  });
+  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
+  const { prompt } = (await response.json()) as { prompt?: unknown };
+  if (typeof prompt !== "string") throw new Error(`${url} answered without a prompt string`);
+  return prompt;
 }

@@ -13,6 +13,7 @@ import { tokenize } from "../../../scripts/real-models/llama-server-api.ts";
 import { tools } from "../templates/parity-harness.ts";
 import { listModels, OpenAiEngine } from "./openai-engine.ts";
 import { probeLlamaCpp, type LlamaCppFacts } from "./llama-cpp-probe.ts";
+import { requestMessageTexts, requestToolNames, toolsLeftOut } from "toolcall-middleware/native/server-prompt.ts";
 
 const SMOLLM2 = "smollm2-135m-instruct-q4_1";
 const GEMMA3 = "gemma-3-270m-q4_k_m";
@@ -125,5 +126,21 @@ describe.skipIf(missing !== undefined)("SmolLM2 on llama-server, native mode (ll
     expect(["stop", "length", "tool_calls"]).toContain(usage?.finishReason);
     expect(usage?.promptTokens).toBeGreaterThan(0);
     expect(usage?.prefilledTokens).toBeGreaterThan(0);
+  });
+
+  it("the server says what prompt its template renders from the body: SmolLM2's drops the tools, which the debugger then says", async () => {
+    const [served] = await listModels({ baseUrl: server.baseUrl });
+    const llamaCpp = await probeLlamaCpp(server.baseUrl);
+    expect(llamaCpp).toBeDefined();
+    const engine = new OpenAiEngine({ baseUrl: server.baseUrl, model: served!.id, mode: "native", llamaCpp: llamaCpp! });
+    const body = engine.native!.request({ systemPrompt: "", messages: [{ role: "user", content: "What is 1234 * 5678?" }], tools }, settings(8));
+    const prompt = await engine.native!.renderPrompt!(body, new AbortController().signal);
+    // The rendered prompt is what the server tokenizes for this body: the same count as it reports.
+    let usage: EngineUsage | undefined;
+    for await (const chunk of engine.native!.generate(body, new AbortController().signal)) if (chunk.type === "usage") usage = chunk.usage;
+    expect((await tokenize(server.url, prompt, { addSpecial: true })).length).toBe(usage?.promptTokens);
+    expect(prompt).toContain("What is 1234 * 5678?");
+    // SmolLM2's embedded ChatML template has no tools section, and this llama.cpp adds none.
+    expect(toolsLeftOut(prompt, requestToolNames(body), requestMessageTexts(body))).toEqual(tools.map((t) => t.name));
   });
 });

@@ -8,7 +8,7 @@ import { keySecrets, maskError, maskKeyInStream } from "./mask-key.ts";
 import { explainFetchError, failureFromResponse, isAbort, ServerFailure } from "./server-failure.ts";
 import { tokensFromLogprobs } from "../logprobs.ts";
 import { readSseJson, StreamFormatError } from "./sse-json.ts";
-import { promptToSend, type LlamaCppFacts } from "./llama-cpp-probe.ts";
+import { llamaCppRenderedPrompt, promptToSend, type LlamaCppFacts } from "./llama-cpp-probe.ts";
 import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
 
 export type OpenAiMode = "prompt" | "native";
@@ -135,6 +135,8 @@ export class OpenAiEngine implements Engine {
       this.native = {
         request: (input: NativeChatInput, settings: GenerationSettings) => chatBody(options.model, input, settings),
         generate: (body, signal) => maskKeyInStream(this.stream("/chat/completions", body, signal), keySecrets(options.apiKey)),
+        // llama.cpp's server says what its template renders from the body (other servers cannot).
+        ...(options.llamaCpp ? { renderPrompt: (body: Record<string, unknown>, signal: AbortSignal) => llamaCppRenderedPrompt(options.baseUrl, body, signal, options.apiKey, this.fetchImpl) } : {}),
       };
     }
   }

@@ -1,6 +1,7 @@
 // The exact prompt the model read: control tokens as chips, the tool block folded, and on
 // request only what this step added to the previous step's prompt.
 import { memo, useEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { requestMessageTexts, requestToolNames, toolsLeftOut } from "toolcall-middleware/native/server-prompt.ts";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import type { StepView } from "./build-steps.ts";
 import { CopyButton } from "./CopyButton.tsx";
@@ -21,12 +22,57 @@ interface PromptViewProps {
 }
 
 export const PromptView = memo(function PromptView(props: PromptViewProps) {
-  return props.step.request ? <NativeRequestView request={props.step.request} /> : <PromptTextView {...props} />;
+  return props.step.request ? <NativeRequestView request={props.step.request} serverPrompt={props.step.serverPrompt} /> : <PromptTextView {...props} />;
 });
 
-/** Native tool calling: the server wrote the prompt; what we know is the request we sent. */
-function NativeRequestView({ request }: { request: Record<string, unknown> }) {
+/** Native tool calling: the server wrote the prompt; what we know is the request we sent, and what the server said it rendered. */
+function NativeRequestView({ request, serverPrompt }: { request: Record<string, unknown>; serverPrompt: StepView["serverPrompt"] }) {
   const json = useMemo(() => JSON.stringify(request, null, 2), [request]);
+  return (
+    // One cell of the step's grid: the rendered prompt above the request it came from.
+    <div className="dbg-native-prompt">
+      {serverPrompt && <ServerPromptView request={request} serverPrompt={serverPrompt} />}
+      <NativeRequestPanel json={json} rendered={serverPrompt !== undefined && "text" in serverPrompt} />
+    </div>
+  );
+}
+
+/** The prompt llama.cpp's template rendered from the request (its /apply-template), and whether the tools made it in. */
+function ServerPromptView({ request, serverPrompt }: { request: Record<string, unknown>; serverPrompt: NonNullable<StepView["serverPrompt"]> }) {
+  if ("error" in serverPrompt)
+    return (
+      <p className="dbg-note" data-testid="server-prompt-error">
+        The server was asked for the prompt it renders from this request and could not say: {serverPrompt.error}.
+      </p>
+    );
+  const names = requestToolNames(request);
+  const missing = toolsLeftOut(serverPrompt.text, names, requestMessageTexts(request));
+  return (
+    <section className="dbg-panel" aria-label="Prompt the server rendered">
+      <header className="dbg-panel-head">
+        <h3>Prompt</h3>
+        <span className="dbg-hint">rendered by the server (llama.cpp /apply-template) · {serverPrompt.text.length.toLocaleString()} chars</span>
+        <CopyButton text={serverPrompt.text} label="prompt" />
+      </header>
+      {names.length > 0 && missing.length === names.length && (
+        <p className="dbg-step-note" role="status" data-testid="native-tools-dropped">
+          The server&apos;s chat template left the tools out: none of the {names.length} tool names sent is in the prompt (outside the conversation&apos;s own words), so the model never saw them. This model&apos;s
+          template has no tools section; prompt mode writes the tools into the prompt itself.
+        </p>
+      )}
+      {missing.length > 0 && missing.length < names.length && (
+        <p className="dbg-step-note" role="status" data-testid="native-tools-dropped">
+          {missing.length} of the {names.length} tools sent are not named in the prompt (outside the conversation&apos;s own words): {missing.join(", ")}.
+        </p>
+      )}
+      <pre className="dbg-panel-body dbg-text" data-testid="server-prompt">
+        {visibleBidi(serverPrompt.text)}
+      </pre>
+    </section>
+  );
+}
+
+function NativeRequestPanel({ json, rendered }: { json: string; rendered: boolean }) {
   return (
     <section className="dbg-panel" aria-label="Request">
       <header className="dbg-panel-head">
@@ -35,8 +81,9 @@ function NativeRequestView({ request }: { request: Record<string, unknown> }) {
         <CopyButton text={json} label="request" />
       </header>
       <p className="dbg-note" data-testid="native-request-note">
-        No prompt text exists on our side: the server rendered the prompt with its own chat template and read the calls with its own parser. This is the
-        request it was sent.
+        {rendered
+          ? "The server rendered the prompt above from this request with its own chat template, and read the calls with its own parser. This is the request it was sent."
+          : "No prompt text exists on our side: the server rendered the prompt with its own chat template and read the calls with its own parser. This is the request it was sent."}
       </p>
       <pre className="dbg-panel-body dbg-text" data-testid="native-request">
         {json}

@@ -76,8 +76,10 @@ export interface StepView {
   durationMs?: number;
   usage: EngineUsage;
   prompt: string;
-  /** Native tool calling: the request body the server was sent (there is no prompt text). */
+  /** Native tool calling: the request body the server was sent (there is no prompt text of ours). */
   request?: Record<string, unknown>;
+  /** Native tool calling on llama.cpp: the prompt its template renders from the request, or why it could not be had. */
+  serverPrompt?: { text: string } | { error: string };
   messages: ChatMessage[];
   templateMessages: TemplateMessage[];
   settings: GenerationSettings;
@@ -303,6 +305,7 @@ export class StepFolder {
           usage: {},
           prompt: event.prompt,
           ...(event.request ? { request: event.request } : {}),
+          ...(event.serverPrompt ? { serverPrompt: event.serverPrompt } : {}),
           messages: event.messages,
           templateMessages: event.templateMessages,
           settings: event.settings,

@@ -29,6 +29,7 @@ import { renderPrompt } from "./render-conversation.ts";
 import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
 import { plainTextParser } from "../native/plain-text-parser.ts";
+import { askServerPrompt } from "../native/server-prompt.ts";
 import { checkAgainstSchema } from "./schema-check.ts";
 import { probabilityRecording } from "./probability-recording.ts";
 import { constrainStep } from "./step-constraint.ts";
@@ -206,6 +207,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   const budget = await fitToContext(options.engine, prompt, requested.maxTokens, state.signal);
   const settings = "maxTokens" in budget ? { ...requested, maxTokens: budget.maxTokens } : requested;
   const nativeRequest = native?.request({ ...systemPrompt, ...forTheServer(state.messages, toolSpecs, protocol) }, settings);
+  const serverPrompt = native && nativeRequest ? await askServerPrompt(native, nativeRequest, state.signal) : undefined;
   const protocolName = native ? NATIVE_PROTOCOL : protocol.name;
   // The same prompt as chat turns, for an engine whose chat path keeps its cache across steps.
   const chat = native ? undefined : template.chatTurns?.(templateMessages);
@@ -225,6 +227,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     ...toolSectionSpan(prompt, state.toolSection),
     controlTokens: native ? [] : [...template.controlTokens],
     ...(nativeRequest ? { request: nativeRequest } : {}),
+    ...(serverPrompt ? { serverPrompt } : {}),
     ...(constrained ? { constraint: constrained.constraint } : {}),
     probabilities,
   });

@@ -6,6 +6,7 @@ import { getProtocol } from "../protocols/registry.ts";
 import { drive } from "../loop/test-support/drive.ts";
 import { runToolLoop } from "../loop/run-tool-loop.ts";
 import type { ChatMessage, Engine, EngineChunk, ExecutableTool, LoopEvent, NativeChatInput } from "../types.ts";
+import { requestMessageTexts, requestToolNames, toolsLeftOut } from "./server-prompt.ts";
 
 type Reply = EngineChunk[];
 
@@ -85,5 +86,51 @@ describe("native tool calling in the loop", () => {
     expect(errors.map((e) => e.type === "parse-error" && e.kind)).toEqual(["unknown-tool", "invalid-arguments"]);
     expect(ofType(events, "step-end")[0]!.status).toBe("parse-error");
     expect(ofType(events, "tool-start")).toHaveLength(0);
+  });
+});
+
+describe("the prompt a server says it rendered (native mode)", () => {
+  const once: Reply[] = [[{ type: "text", text: "5." }]];
+  async function firstStepStart(renderPrompt: NonNullable<Engine["native"]>["renderPrompt"]) {
+    const engine = engineWith(once);
+    const asked: Array<Record<string, unknown>> = [];
+    engine.native!.renderPrompt = async (request, signal) => {
+      asked.push(request);
+      return renderPrompt!(request, signal);
+    };
+    const { events } = await drive(runToolLoop({ engine, protocol: getProtocol("hermes")!, tools: [add], messages: [user("2+3?")], runId: "r" }));
+    const start = ofType(events, "step-start")[0]!;
+    return { start, asked };
+  }
+
+  it("records the server's rendering of the very request sent", async () => {
+    const { start, asked } = await firstStepStart(async () => "<|im_start|>user\n2+3?<|im_end|>");
+    expect(asked).toEqual([start.request]);
+    expect(start.serverPrompt).toEqual({ text: "<|im_start|>user\n2+3?<|im_end|>" });
+  });
+
+  it("records why the server could not say, and the step still runs", async () => {
+    const { start } = await firstStepStart(async () => {
+      throw new Error("http://127.0.0.1:1/apply-template answered HTTP 404");
+    });
+    expect(start.serverPrompt).toEqual({ error: "http://127.0.0.1:1/apply-template answered HTTP 404" });
+  });
+
+  it("records nothing where the engine cannot say", async () => {
+    const { events } = await drive(runToolLoop({ engine: engineWith(once), protocol: getProtocol("hermes")!, tools: [add], messages: [user("2+3?")], runId: "r" }));
+    expect(ofType(events, "step-start")[0]!.serverPrompt).toBeUndefined();
+  });
+
+  it("names the tools a rendered prompt left out", () => {
+    const request = { tools: [{ type: "function", function: { name: "add" } }, { type: "function", function: { name: "get_weather" } }, { type: "function" }] };
+    expect(requestToolNames(request)).toEqual(["add", "get_weather"]);
+    expect(requestToolNames({})).toEqual([]);
+    expect(toolsLeftOut("You may call add(a, b).", ["add", "get_weather"])).toEqual(["get_weather"]);
+    expect(toolsLeftOut("<|im_start|>user\nWeather?<|im_end|>", ["add", "get_weather"])).toEqual(["add", "get_weather"]);
+    // A tool named in the user's own words is not in the prompt for that.
+    const asked = { messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Use the calculator: 2+3?" }, { role: "user", content: [{ type: "text", text: "and add" }] }] };
+    expect(requestMessageTexts(asked)).toEqual(["Be brief.", "Use the calculator: 2+3?", "and add"]);
+    expect(toolsLeftOut("<|im_start|>user\nUse the calculator: 2+3?<|im_end|>and add", ["calculator", "add"], requestMessageTexts(asked))).toEqual(["calculator", "add"]);
+    expect(toolsLeftOut("Tools: calculator(expression)\nUse the calculator: 2+3?", ["calculator"], requestMessageTexts(asked))).toEqual([]);
   });
 });
