@@ -130,6 +130,19 @@ test("a CPU step's prompt in the GGUF's own token ids, and its tokens' probabili
   await page.screenshot({ path: `${SHOTS}/cpu-probabilities-390.png` });
 });
 
+test("with Constrain tool calls on, a CPU step sends its structural tag as one GBNF grammar to llama.cpp, and the debugger says so", async ({ page }) => {
+  await runSmolLm2OnTheCpu(page);
+  await page.getByTestId("setting-constrain").check();
+  await page.getByTestId("protocol-select").selectOption("hermes");
+  await send(page, "What is 6 times 7?");
+  await replyEnded(page.getByTestId("message-assistant").first());
+  await page.getByTestId("step-item").first().click();
+  // The engine reported how it sent the tag: llama.cpp takes a grammar, not a structural tag.
+  await expect(page.getByTestId("step-constraint")).toContainText("structural tag sent as one GBNF grammar (llama.cpp's grammar field)");
+  await page.getByText("The structural tag, as JSON").click();
+  expect(JSON.parse((await page.getByTestId("structural-tag-json").textContent()) ?? "null")).toMatchObject({ type: "structural_tag" });
+});
+
 test("Evaluate offers the model loaded on the CPU and runs a case on it", async ({ page }) => {
   await runSmolLm2OnTheCpu(page);
   await page.getByTestId("view-evaluate").click();
