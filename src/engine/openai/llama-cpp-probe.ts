@@ -16,7 +16,7 @@ export interface LlamaCppFacts {
 const PROBE_TIMEOUT_MS = 3_000;
 
 /** http://host:port/v1 → http://host:port (llama.cpp's own endpoints live beside /v1). */
-export function serverOrigin(baseUrl: string): string {
+function serverOrigin(baseUrl: string): string {
   return baseUrl.replace(/\/v1\/?$/, "");
 }
 
@@ -57,11 +57,11 @@ export function promptToSend(prompt: string, facts: LlamaCppFacts | undefined): 
  * the same body and answers `{ prompt }` without generating. Native mode records it, so the
  * debugger shows the text the model read and whether the server's template kept the tools.
  */
-export async function llamaCppRenderedPrompt(baseUrl: string, body: Record<string, unknown>, signal: AbortSignal, apiKey?: string, fetchImpl: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<string> {
+export async function llamaCppRenderedPrompt(baseUrl: string, body: Record<string, unknown>, signal: AbortSignal, headers: Record<string, string>, fetchImpl: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<string> {
   const url = `${serverOrigin(baseUrl)}/apply-template`;
   const response = await fetchImpl(url, {
     method: "POST",
-    headers: { "Content-Type": "application/json", ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}) },
+    headers,
     body: JSON.stringify(body),
     signal: AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)]),
   });

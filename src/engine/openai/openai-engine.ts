@@ -136,7 +136,7 @@ export class OpenAiEngine implements Engine {
         request: (input: NativeChatInput, settings: GenerationSettings) => chatBody(options.model, input, settings),
         generate: (body, signal) => maskKeyInStream(this.stream("/chat/completions", body, signal), keySecrets(options.apiKey)),
         // llama.cpp's server says what its template renders from the body (other servers cannot).
-        ...(options.llamaCpp ? { renderPrompt: (body: Record<string, unknown>, signal: AbortSignal) => llamaCppRenderedPrompt(options.baseUrl, body, signal, options.apiKey, this.fetchImpl) } : {}),
+        ...(options.llamaCpp ? { renderPrompt: (body: Record<string, unknown>, signal: AbortSignal) => llamaCppRenderedPrompt(options.baseUrl, body, signal, headers(options, true), this.fetchImpl) } : {}),
       };
     }
   }
@@ -147,9 +147,13 @@ export class OpenAiEngine implements Engine {
     if (this.constrains?.supported && request?.structuralTag) {
       // llama.cpp's server takes no structural tag (vLLM's and SGLang's shape) but a GBNF grammar:
       // the same tag written as one (free text, the protocol's calls, free text).
-      if (this.options.llamaCpp) body.grammar = llamaCppGrammar(request.structuralTag);
-      else body.response_format = request.structuralTag;
-      constraintSentAs = this.options.llamaCpp ? "grammar" : "response_format";
+      if (this.options.llamaCpp) {
+        body.grammar = llamaCppGrammar(request.structuralTag);
+        constraintSentAs = "grammar";
+      } else {
+        body.response_format = request.structuralTag;
+        constraintSentAs = "response_format";
+      }
     }
     if (request?.topProbabilities) body.logprobs = request.topProbabilities;
     // A GBNF grammar, as llama.cpp's server takes it (other servers refuse or ignore the field).

@@ -81,9 +81,8 @@ function NativeRequestPanel({ json, rendered }: { json: string; rendered: boolea
         <CopyButton text={json} label="request" />
       </header>
       <p className="dbg-note" data-testid="native-request-note">
-        {rendered
-          ? "The server rendered the prompt above from this request with its own chat template, and read the calls with its own parser. This is the request it was sent."
-          : "No prompt text exists on our side: the server rendered the prompt with its own chat template and read the calls with its own parser. This is the request it was sent."}
+        {rendered ? "The server rendered the prompt above from this request" : "No prompt text exists on our side: the server rendered the prompt"} with its own chat template and read
+        the calls with its own parser. This is the request it was sent.
       </p>
       <pre className="dbg-panel-body dbg-text" data-testid="native-request">
         {json}
