@@ -34,16 +34,22 @@ async function sendMessage(page: Page, text: string) {
 
 test("loading a model with the network blocked shows a clear download error, and the app stays usable", async ({ page, context }) => {
   const blocked = await blockNetwork(context);
-  // Every script the page and its workers fetch, with its size.
+  // Every script the page and its workers fetch, with its size. Each is fetched here and then
+  // handed to the page, so its body is read whatever becomes of the worker that asked for it:
+  // read after the fact, a failed load's worker could be gone first and its script read as empty.
   const scripts = new Map<string, number>();
   const testCode: string[] = [];
-  context.on("requestfinished", async (request) => {
-    if (!/\.js(\?|$)/.test(request.url())) return;
-    const body = await (await request.response())?.body().catch(() => undefined);
-    scripts.set(request.url(), body?.length ?? 0);
-    // The scripted GPU stand-in and the harness's access to WebLLM's internals are for tests only.
-    if (body && /Scripted model|__LLMChatPipeline/.test(body.toString("utf8"))) testCode.push(request.url());
-  });
+  await context.route(
+    (url) => ["127.0.0.1", "localhost"].includes(url.hostname) && /\.js$/.test(url.pathname),
+    async (route) => {
+      const response = await route.fetch();
+      const body = await response.body();
+      scripts.set(route.request().url(), body.length);
+      // The scripted GPU stand-in and the harness's access to WebLLM's internals are for tests only.
+      if (/Scripted model|__LLMChatPipeline/.test(body.toString("utf8"))) testCode.push(route.request().url());
+      await route.fulfill({ response, body });
+    },
+  );
   const large = () => [...scripts].filter(([, size]) => size > 1_000_000).map(([url]) => url);
   await page.goto("/?engine=webllm");
   const panel = await modelPanel(page);
