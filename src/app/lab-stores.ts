@@ -16,8 +16,8 @@ import { createToolCatalog, type ToolCatalog } from "../store/tool-catalog.ts";
 import { createTabStatusStore, type TabStatusStore } from "../store/tab-status.ts";
 import { createTranscriptConsentStore, type TranscriptConsentStore } from "../store/transcript-consent.ts";
 import { TokenizationCache } from "../tokens/tokenizer-choice.ts";
-import type { Evaluation } from "../ui/eval/eval-store.ts";
-import { createTokensWantedStore, type TokensWantedStore } from "../ui/tokens/tokens-wanted.ts";
+import type { Evaluation } from "../store/eval-store.ts";
+import { createTokensWantedStore, type TokensWantedStore } from "../store/tokens-wanted.ts";
 
 export interface LabStores {
   /** The conversations: the list, the open one with its event log, saving and following other tabs. */

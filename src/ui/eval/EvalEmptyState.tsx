@@ -1,7 +1,7 @@
 // Evaluate before anything has run: what each engine needs, and which one works in this browser now.
 import { useEngineState, useLabStores } from "../../app/lab-stores-context.tsx";
 import { findModel } from "../../engine/webllm/model-catalog.ts";
-import type { EvalEngineChoice } from "./eval-store.ts";
+import type { EvalEngineChoice } from "../../store/eval-store.ts";
 
 export function EvalEmptyState({ onUse, onOpenExamples }: { onUse: (engine: EvalEngineChoice) => void; onOpenExamples: () => void }) {
   const { realModel } = useLabStores();

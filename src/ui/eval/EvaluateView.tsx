@@ -14,7 +14,7 @@ import { EvalCaseList } from "./EvalCaseList.tsx";
 import { EvalEmptyState } from "./EvalEmptyState.tsx";
 import { EvalMatrix, type MatrixSource } from "./EvalMatrix.tsx";
 import { SaveTurnAsCase } from "./SaveTurnAsCase.tsx";
-import { runsInThePage, type EvalConfig, type EvalEngineChoice } from "./eval-store.ts";
+import { runsInThePage, type EvalConfig, type EvalEngineChoice } from "../../store/eval-store.ts";
 import { useEvalState, useEvaluation } from "./use-evaluation.ts";
 import { HiddenFileInput } from "../HiddenFileInput.tsx";
 import "./eval.css";

@@ -4,7 +4,7 @@
 import { useMemo, useState } from "react";
 import { useConversation } from "../../app/lab-stores-context.tsx";
 import type { LoopEvent } from "toolcall-middleware/types.ts";
-import { savedCaseFiles } from "./eval-store.ts";
+import { savedCaseFiles } from "../../store/eval-store.ts";
 import { useEvalState, useEvaluation } from "./use-evaluation.ts";
 
 const EMPTY: LoopEvent[] = [];

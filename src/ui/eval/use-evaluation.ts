@@ -2,7 +2,7 @@
 // demand) and kept in the page's stores, so a run outlives the view that started it.
 import { useStore } from "zustand";
 import { useLabStores } from "../../app/lab-stores-context.tsx";
-import { createEvaluation, type EvalState, type Evaluation } from "./eval-store.ts";
+import { createEvaluation, type EvalState, type Evaluation } from "../../store/eval-store.ts";
 
 export function useEvaluation(): Evaluation {
   const { onDemand, engines } = useLabStores();

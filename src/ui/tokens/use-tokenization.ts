@@ -9,9 +9,9 @@ import { templateNameForModel } from "toolcall-middleware/families/registry.ts";
 import { qwen3TokenizerUrl, tokenizeInWorker } from "../../tokens/lab-tokenizer.ts";
 import type { TokenizedText } from "../../tokens/token-spans.ts";
 import { chooseTokenizer, type LoadedModelTokenizer, type TokenizerSource } from "../../tokens/tokenizer-choice.ts";
-import type { TokensWanted } from "./tokens-wanted.ts";
+import type { TokensWanted } from "../../store/tokens-wanted.ts";
 
-/** Whether the person asked for token counts (the page's store, see tokens-wanted.ts). */
+/** Whether the person asked for token counts (the page's store, see src/store/tokens-wanted.ts). */
 export function useTokensWanted<T>(selector: (state: TokensWanted) => T): T {
   return useStore(useLabStores().tokensWanted, selector);
 }

@@ -3,23 +3,23 @@
 // log at once, so a reload keeps the results and the run can be resumed where it stopped.
 // Results reach the view in batches (a few times a second), not one re-render per case.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { listModels, OpenAiEngine } from "../../engine/openai/openai-engine.ts";
-import { ServerFailure } from "../../engine/openai/server-failure.ts";
+import { listModels, OpenAiEngine } from "../engine/openai/openai-engine.ts";
+import { ServerFailure } from "../engine/openai/server-failure.ts";
 import { inferServerTemplate, serverChatTemplate, serverTemplateNames, type ServerTemplateName } from "toolcall-middleware/families/server-templates.ts";
 import { chatTemplateForModel } from "toolcall-middleware/families/registry.ts";
-import { BUILTIN_CATEGORIES, loadBuiltinSuite, sampleCases, type BuiltinCategory } from "../../eval/builtin-suite.ts";
-import { caseLogOf, readCaseLog } from "../../eval/case-log.ts";
-import { readResultsFile, resultsFileText, toResultsFile } from "../../eval/results-file.ts";
-import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from "../../eval/run-case.ts";
-import { planJobs, runJobs } from "../../eval/run-matrix.ts";
-import { categoryOf, importBfclSuite, type EvalCase } from "../../eval/suite.ts";
+import { BUILTIN_CATEGORIES, loadBuiltinSuite, sampleCases, type BuiltinCategory } from "../eval/builtin-suite.ts";
+import { caseLogOf, readCaseLog } from "../eval/case-log.ts";
+import { readResultsFile, resultsFileText, toResultsFile } from "../eval/results-file.ts";
+import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from "../eval/run-case.ts";
+import { planJobs, runJobs } from "../eval/run-matrix.ts";
+import { categoryOf, importBfclSuite, type EvalCase } from "../eval/suite.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ChatTemplate, Engine, LoopEvent } from "toolcall-middleware/types.ts";
-import { createEvalRepository, type EvalRepository, type StoredEvalRun, type StoredSavedCase } from "../../persistence/eval-db.ts";
-import { savedCaseLines, type TurnToSave } from "../../eval/saved-case.ts";
-import { pacedEngine } from "../../eval/paced-engine.ts";
-import { createYieldPoint } from "../../store/yield-to-page.ts";
-import type { EngineState, EngineStore } from "../../store/engine-store.ts";
+import { createEvalRepository, type EvalRepository, type StoredEvalRun, type StoredSavedCase } from "../persistence/eval-db.ts";
+import { savedCaseLines, type TurnToSave } from "../eval/saved-case.ts";
+import { pacedEngine } from "../eval/paced-engine.ts";
+import { createYieldPoint } from "./yield-to-page.ts";
+import type { EngineState, EngineStore } from "./engine-store.ts";
 
 /** "cpu": the model loaded on llama.cpp in WebAssembly in this page (one case at a time, like WebLLM). */
 export type EvalEngineChoice = "webllm" | "cpu" | "server-prompt" | "server-native";
