@@ -8,7 +8,7 @@ import { createIndexedDbRepository } from "../src/persistence/conversation-db.ts
 import { bigCallLog, bigReplyLog } from "../src/persistence/recorded-logs.test-helper.ts";
 import { decodeEventLog, encodeEventLog, type DecodeIssue } from "../src/persistence/shared-text.ts";
 import { exportConversation, importConversation } from "../src/store/conversation-export.ts";
-import { createConversation, metaOf } from "../src/store/conversation.ts";
+import { createConversation, metaOf } from "../src/domain/conversation.ts";
 
 const time = async <T>(run: () => T | Promise<T>): Promise<{ value: T; ms: number }> => {
   const t0 = performance.now();

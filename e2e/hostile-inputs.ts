@@ -1,7 +1,7 @@
 // The inputs of hardening round 3 (issue 29) that froze the page, made the same way for the e2e
 // tests (which check what the page says) and the UI bench (which prints the long tasks).
 import type { Page } from "@playwright/test";
-import { createConversation } from "../src/store/conversation.ts";
+import { createConversation } from "../src/domain/conversation.ts";
 import { exportConversation } from "../src/store/conversation-export.ts";
 
 /**

@@ -5,7 +5,7 @@ import { IDBFactory } from "fake-indexeddb";
 import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import type { LoopEvent } from "toolcall-middleware/types.ts";
-import { createConversation, metaOf } from "../store/conversation.ts";
+import { createConversation, metaOf } from "../domain/conversation.ts";
 import { createIndexedDbRepository } from "./conversation-db.ts";
 import { bigReplyLog, recordedLogs } from "./recorded-logs.test-helper.ts";
 

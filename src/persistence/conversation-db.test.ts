@@ -1,7 +1,7 @@
 import { IDBFactory } from "fake-indexeddb";
 import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
-import { createConversation, metaOf } from "../store/conversation.ts";
+import { createConversation, metaOf } from "../domain/conversation.ts";
 import { toolCallRun } from "../store/test-events.ts";
 import { createIndexedDbRepository } from "./conversation-db.ts";
 

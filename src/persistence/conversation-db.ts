@@ -25,7 +25,7 @@
 // (json-blob.ts: IndexedDB stores it by reference, where it cloned objects in the page's task);
 // chunks stored before that hold the records as objects and still read.
 import type { LoopEvent } from "toolcall-middleware/types.ts";
-import type { Conversation, ConversationMeta } from "../store/conversation.ts";
+import type { Conversation, ConversationMeta } from "../domain/conversation.ts";
 import { openDatabase, requestToPromise, transactionDone } from "./idb.ts";
 import { jsonBlob, readJsonBlob } from "./json-blob.ts";
 import type { DecodeIssue, SharedTextCodec } from "./shared-text.ts";

@@ -2,7 +2,7 @@
 // and refuse references that point nowhere; version-1 files (full copies) still import.
 import { describe, expect, it } from "vitest";
 import { bigReplyLog, recordedLogs } from "../persistence/recorded-logs.test-helper.ts";
-import { createConversation } from "./conversation.ts";
+import { createConversation } from "../domain/conversation.ts";
 import { exportConversation, exportConversationInSlices, ImportError, importConversation } from "./conversation-export.ts";
 
 describe("exported files with each long text once", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseTranscript } from "../engine/replay/transcript.ts";
 import type { LoopEvent } from "toolcall-middleware/types.ts";
-import { createConversation, type Conversation } from "./conversation.ts";
+import { createConversation, type Conversation } from "../domain/conversation.ts";
 import { exportConversation, importConversation, transcriptFromEvents } from "./conversation-export.ts";
 import { toolCallRun } from "./test-events.ts";
 

@@ -12,7 +12,7 @@ import { NATIVE_PROTOCOL } from "toolcall-middleware/loop/loop-defaults.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import { parseJsonLenient } from "toolcall-middleware/repair/json-repair.ts";
 import type { CutOffLimit, LoopEvent, ParseEvent, Protocol, ToolCall } from "toolcall-middleware/types.ts";
-import { defaultSettings, newConversationId, upgradeSettings, type Conversation, type ConversationSettings } from "./conversation.ts";
+import { defaultSettings, newConversationId, upgradeSettings, type Conversation, type ConversationSettings } from "../domain/conversation.ts";
 import { createYieldPoint } from "./yield-to-page.ts";
 import { SharedTextCodec, encodeEventLog, type DecodeIssue } from "../persistence/shared-text.ts";
 

@@ -5,7 +5,7 @@ import { IDBFactory } from "fake-indexeddb";
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createIndexedDbRepository, type ConversationRepository } from "../persistence/conversation-db.ts";
-import { createConversation, defaultSettings, metaOf, type Conversation, type ConversationSettings } from "./conversation.ts";
+import { createConversation, defaultSettings, metaOf, type Conversation, type ConversationSettings } from "../domain/conversation.ts";
 import { createConversations, type Conversations } from "./conversation-store.ts";
 import { createTabStatusStore } from "./tab-status.ts";
 import { markShown } from "./render-guard.ts";

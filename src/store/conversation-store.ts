@@ -8,7 +8,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import type { LoopEvent } from "toolcall-middleware/types.ts";
 import type { ConversationRepository } from "../persistence/conversation-db.ts";
 import { soloTabLink, type TabLink } from "../persistence/tab-link.ts";
-import { createConversation, metaOf, newConversationId, readSettings, upgradeSettings, type Conversation, type ConversationMeta, type ConversationSettings } from "./conversation.ts";
+import { createConversation, metaOf, newConversationId, readSettings, upgradeSettings, type Conversation, type ConversationMeta, type ConversationSettings } from "../domain/conversation.ts";
 import { createFrameBatcher } from "./frame-scheduler.ts";
 import { reconcileConversation } from "./reconcile-conversation.ts";
 import { markOpening, unfinishedOpening } from "./render-guard.ts";

@@ -3,7 +3,7 @@
 // exactly what the engine was asked for.
 import type { SamplingDefaults } from "toolcall-middleware/families/sampling.ts";
 import type { GenerationSettings } from "toolcall-middleware/types.ts";
-import type { SamplingSettings } from "./conversation.ts";
+import type { SamplingSettings } from "../domain/conversation.ts";
 
 export type SamplingField = Exclude<keyof SamplingSettings, "seed">;
 

@@ -2,7 +2,7 @@
 // page has workers (see import.worker.ts), else on the page, a slice at a time.
 import type { LoopEvent } from "toolcall-middleware/types.ts";
 import { SharedTextCodec, type DecodeIssue } from "../persistence/shared-text.ts";
-import type { Conversation } from "./conversation.ts";
+import type { Conversation } from "../domain/conversation.ts";
 import { ImportError, importConversation } from "./conversation-export.ts";
 import type { ImportReply, ImportRequest } from "./import-protocol.ts";
 

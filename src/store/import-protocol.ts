@@ -1,5 +1,5 @@
 // Messages between the page and the worker that reads an imported conversation file.
-import type { Conversation } from "./conversation.ts";
+import type { Conversation } from "../domain/conversation.ts";
 
 export interface ImportRequest {
   file: Blob;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createConversation, metaOf } from "./conversation.ts";
+import { createConversation, metaOf } from "../domain/conversation.ts";
 import { reconcileConversation } from "./reconcile-conversation.ts";
 import { toolCallRun } from "./test-events.ts";
 

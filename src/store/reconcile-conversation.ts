@@ -2,7 +2,7 @@
 // tabs' events (nothing is dropped: the stored log, then what this tab added on top of what it
 // had seen) and, field by field, the title and settings each tab changed.
 import type { LoopEvent } from "toolcall-middleware/types.ts";
-import type { Conversation, ConversationMeta } from "./conversation.ts";
+import type { Conversation, ConversationMeta } from "../domain/conversation.ts";
 
 export interface Reconciled {
   conversation: Conversation;

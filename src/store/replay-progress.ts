@@ -3,7 +3,7 @@
 // conversation's replayOrigin, set when a turn is sent). Derived from the log, so the chat can
 // say the recording is over before a message asks for a turn that does not exist.
 import type { LoopEvent } from "toolcall-middleware/types.ts";
-import type { Conversation } from "./conversation.ts";
+import type { Conversation } from "../domain/conversation.ts";
 import { countGenerations } from "./derive-history.ts";
 
 /** The replay engine's name for a transcript (ReplayEngine.name). */

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Engine, LoopEvent, Protocol } from "toolcall-middleware/types.ts";
 import { samplingDefaultsFor } from "toolcall-middleware/families/registry.ts";
-import type { ConversationSettings } from "./conversation.ts";
+import type { ConversationSettings } from "../domain/conversation.ts";
 import { createConversations, type Conversations } from "./conversation-store.ts";
 import { createTabStatusStore } from "./tab-status.ts";
 import { createRunController, createRunStore, type RunController, type RunEnvironment, type RunStore } from "./run-controller.ts";

@@ -7,7 +7,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import type { SamplingDefaults } from "toolcall-middleware/families/sampling.ts";
 import type { RunToolLoopOptions } from "toolcall-middleware/loop/run-tool-loop.ts";
 import type { ChatMessage, ChatTemplate, Engine, ExecutableTool, LoopEvent, Protocol, RunStatus } from "toolcall-middleware/types.ts";
-import type { Conversation, ConversationSettings } from "./conversation.ts";
+import type { Conversation, ConversationSettings } from "../domain/conversation.ts";
 import type { Conversations } from "./conversation-store.ts";
 import { countGenerations, deriveHistory } from "./derive-history.ts";
 import { generationFor } from "./generation-settings.ts";

@@ -6,7 +6,7 @@ import type { McpServers, McpServerView } from "../mcp/mcp-servers.ts";
 import { mcpExecutableTools } from "../mcp/mcp-tools.ts";
 import type { ExecutableTool, ToolSpec } from "toolcall-middleware/types.ts";
 import { createIndexedDbNoteStore, createToolbox, selectTools, type NoteStore } from "../tools/index.ts";
-import type { ConversationSettings } from "./conversation.ts";
+import type { ConversationSettings } from "../domain/conversation.ts";
 
 /** The page's tools: one note store for the whole page (opened on first use), the page's MCP servers. */
 export function createToolCatalog({ mcp }: { mcp: McpServers }) {

@@ -11,7 +11,7 @@ import { decodePlaygroundLink, encodePlaygroundLink, type PlaygroundState } from
 import { readPastedTools } from "../../experiments/tool-source.ts";
 import { listProtocols } from "toolcall-middleware/protocols/registry.ts";
 import type { ToolSpec } from "toolcall-middleware/types.ts";
-import { defaultSettings } from "../../store/conversation.ts";
+import { defaultSettings } from "../../domain/conversation.ts";
 import { toSpecs } from "../../store/tool-catalog.ts";
 import { summarizeParseEvent, toDisplayJson } from "../debugger/format.ts";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";

@@ -3,7 +3,7 @@
 // arguments. Off by default: the grammar is compiled per step (its time is in the debugger).
 import { showNameMarks } from "../bidi/bidi-controls.ts";
 import type { ToolChoiceSetting, ToolSpec } from "toolcall-middleware/types.ts";
-import type { ConversationSettings } from "../../store/conversation.ts";
+import type { ConversationSettings } from "../../domain/conversation.ts";
 import { Field } from "./Field.tsx";
 
 const encode = (choice: ToolChoiceSetting): string => (typeof choice === "object" ? `tool:${choice.name}` : choice);

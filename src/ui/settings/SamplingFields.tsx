@@ -3,7 +3,7 @@
 import { useMemo, useState } from "react";
 import { describeBudget } from "toolcall-middleware/loop/fit-to-context.ts";
 import type { ContextBudget, Engine } from "toolcall-middleware/types.ts";
-import type { ConversationSettings, SamplingSettings } from "../../store/conversation.ts";
+import type { ConversationSettings, SamplingSettings } from "../../domain/conversation.ts";
 import type { SamplingField } from "../../store/generation-settings.ts";
 import { activeSamplingDefaults } from "../../store/sampling.ts";
 import { useConversation, useEngineState, useServerEngine } from "../../app/lab-stores-context.tsx";

@@ -5,7 +5,7 @@ import { Field } from "./Field.tsx";
 import { ConstraintFields } from "./ConstraintFields.tsx";
 import { SamplingFields } from "./SamplingFields.tsx";
 import type { ToolSpec } from "toolcall-middleware/types.ts";
-import { deliverableFormats, MAX_CALLS_PER_STEP_SETTING, type ConversationSettings, type DeliverableFormat } from "../../store/conversation.ts";
+import { deliverableFormats, MAX_CALLS_PER_STEP_SETTING, type ConversationSettings, type DeliverableFormat } from "../../domain/conversation.ts";
 import { useConversation, useLabStores, useMcpServers } from "../../app/lab-stores-context.tsx";
 import { mcpToolServers } from "../../mcp/mcp-tools.ts";
 import { TOOL_NAMES } from "../../tools/index.ts";
