@@ -6,8 +6,8 @@ import { loadavg } from "node:os";
 import { detectFormats } from "toolcall-middleware/probabilities/detect-format.ts";
 import { protocolsWithSamples } from "toolcall-middleware/protocols/testing/protocol-samples.ts";
 import type { LoopEvent } from "toolcall-middleware/types.ts";
-import { encodeEventLog } from "../src/persistence/shared-text.ts";
-import { syntheticTokenLog } from "../src/persistence/synthetic-token-log.test-helper.ts";
+import { encodeEventLog } from "../src/log-encoding/shared-text.ts";
+import { syntheticTokenLog } from "../src/log-encoding/synthetic-token-log.test-helper.ts";
 
 const TARGET = 100_000;
 const tools = [{ name: "get_weather", description: "d", parameters: { type: "object", properties: { city: { type: "string" } } } }];

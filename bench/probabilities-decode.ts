@@ -13,7 +13,7 @@ import { recordedToken } from "toolcall-middleware/probabilities/recorded-precis
 import type { LoopEvent, TokenProbability } from "toolcall-middleware/types.ts";
 import { startLlamaServer } from "../scripts/real-models/llama-server-process.ts";
 import { tokensFromLogprobs } from "../src/engine/logprobs.ts";
-import { encodeEventLog } from "../src/persistence/shared-text.ts";
+import { encodeEventLog } from "../src/log-encoding/shared-text.ts";
 
 const PROMPT = "<|im_start|>user\nWrite a short story about a lighthouse keeper.<|im_end|>\n<|im_start|>assistant\n";
 const PREDICT = 96;

@@ -6,7 +6,7 @@ import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import { createIndexedDbRepository } from "../src/persistence/conversation-db.ts";
 import { bigCallLog, bigReplyLog } from "../src/persistence/recorded-logs.test-helper.ts";
-import { decodeEventLog, encodeEventLog, type DecodeIssue } from "../src/persistence/shared-text.ts";
+import { decodeEventLog, encodeEventLog, type DecodeIssue } from "../src/log-encoding/shared-text.ts";
 import { exportConversation, importConversation } from "../src/store/conversation-export.ts";
 import { createConversation, metaOf } from "../src/domain/conversation.ts";
 

@@ -31,7 +31,7 @@ const ON_DEMAND: { name: string; module: RegExp; loadsWhen: string }[] = [
   { name: "export and transcripts", module: /src\/store\/conversation-export\.ts$/, loadsWhen: "a conversation is first exported, imported or made a transcript" },
   { name: "the streaming parser", module: /packages\/toolcall-middleware\/src\/parser\/call-scanner\.ts$/, loadsWhen: "the protocols load (the first turn)" },
   { name: "run_javascript's sandbox frame", module: /src\/tools\/javascript\/sandbox-frame\.ts$/, loadsWhen: "run_javascript first runs" },
-  { name: "the shared-text codec", module: /src\/persistence\/shared-text\.ts$/, loadsWhen: "the conversation database opens (after the first paint)" },
+  { name: "the shared-text codec", module: /src\/log-encoding\/shared-text\.ts$/, loadsWhen: "the conversation database opens (after the first paint)" },
   { name: "the calculator's expression reader", module: /src\/tools\/calculator\/expression\.ts$/, loadsWhen: "calculator first runs" },
   { name: "convert_units' unit table", module: /src\/tools\/units\/unit-table\.ts$/, loadsWhen: "convert_units first runs" },
   { name: "fetch_url's HTML reader", module: /src\/tools\/fetch-url\/readable-text\.ts$/, loadsWhen: "fetch_url first reads a page" },

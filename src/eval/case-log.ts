@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { EventLogChecker, loopEventSchema } from "toolcall-middleware/event-log-schema.ts";
 import type { LoopEvent } from "toolcall-middleware/types.ts";
-import { SharedTextCodec, type DecodeIssue } from "../persistence/shared-text.ts";
+import { SharedTextCodec, type DecodeIssue } from "../log-encoding/shared-text.ts";
 
 export const CASE_LOG_ENCODING = "shared-text-1";
 

@@ -28,7 +28,7 @@ import type { LoopEvent } from "toolcall-middleware/types.ts";
 import type { Conversation, ConversationMeta } from "../domain/conversation.ts";
 import { openDatabase, requestToPromise, transactionDone } from "./idb.ts";
 import { jsonBlob, readJsonBlob } from "./json-blob.ts";
-import type { DecodeIssue, SharedTextCodec } from "./shared-text.ts";
+import type { DecodeIssue, SharedTextCodec } from "../log-encoding/shared-text.ts";
 
 const DB_NAME = "toolcall-lab";
 /**
@@ -185,7 +185,7 @@ export function createIndexedDbRepository(
   const codecs = new Map<string, SharedTextCodec>();
   // The shared-text codec's code loads with the database (db() resolves once both are there), so
   // it stays out of the page's first load and every read or write that has the database has it.
-  let codecModule: typeof import("./shared-text.ts") | null = null;
+  let codecModule: typeof import("../log-encoding/shared-text.ts") | null = null;
   const newCodec = (): SharedTextCodec => {
     if (!codecModule) throw new Error("the shared-text codec is used before the database is open");
     return new codecModule.SharedTextCodec();
@@ -212,7 +212,7 @@ export function createIndexedDbRepository(
       if (!database.objectStoreNames.contains(CONVERSATIONS)) database.createObjectStore(CONVERSATIONS, { keyPath: "id" });
       if (!database.objectStoreNames.contains(EVENT_CHUNKS)) database.createObjectStore(EVENT_CHUNKS, { keyPath: ["conversationId", "seq"] });
     });
-    return Promise.all([opening, import("./shared-text.ts")]).catch((error: unknown) => {
+    return Promise.all([opening, import("../log-encoding/shared-text.ts")]).catch((error: unknown) => {
       // The codec failed to load: a database that did open is closed, not left holding its version.
       opening.then((database) => database.close(), () => undefined);
       throw error;

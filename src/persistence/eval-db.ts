@@ -6,7 +6,7 @@ import type { EvalResult } from "../eval/run-case.ts";
 import type { LoopEvent } from "toolcall-middleware/types.ts";
 import { openDatabase, requestToPromise, transactionDone } from "./idb.ts";
 import { encodeInBlobs, readJsonBlob } from "./json-blob.ts";
-import { decodeEventLog, SharedTextCodec, type DecodeIssue } from "./shared-text.ts";
+import { decodeEventLog, SharedTextCodec, type DecodeIssue } from "../log-encoding/shared-text.ts";
 
 const DB_NAME = "toolcall-lab-eval";
 const DB_VERSION = 2;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { encodeInBlobs, readJsonBlob } from "./json-blob.ts";
 import { recordedLogs } from "./recorded-logs.test-helper.ts";
-import { decodeEventLog, SharedTextCodec, type DecodeIssue } from "./shared-text.ts";
+import { decodeEventLog, SharedTextCodec, type DecodeIssue } from "../log-encoding/shared-text.ts";
 
 describe("event records stored as JSON blobs", () => {
   it("encodes a large log a slice at a time, with a turn for the page before each slice, and reads back exactly", async () => {

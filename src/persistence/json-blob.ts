@@ -4,7 +4,7 @@
 // events as objects in one of 4 s). Used by the conversation store's chunks and the eval store's
 // cases alike, so both write and read the same form.
 import type { LoopEvent } from "toolcall-middleware/types.ts";
-import type { SharedTextCodec } from "./shared-text.ts";
+import type { SharedTextCodec } from "../log-encoding/shared-text.ts";
 
 /** The JSON text of `value` as a Blob (JSON drops what a tool's result may hold that is not data). */
 export function jsonBlob(value: unknown): Blob {

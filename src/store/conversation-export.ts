@@ -14,7 +14,7 @@ import { parseJsonLenient } from "toolcall-middleware/repair/json-repair.ts";
 import type { CutOffLimit, LoopEvent, ParseEvent, Protocol, ToolCall } from "toolcall-middleware/types.ts";
 import { defaultSettings, newConversationId, upgradeSettings, type Conversation, type ConversationSettings } from "../domain/conversation.ts";
 import { createYieldPoint } from "./yield-to-page.ts";
-import { SharedTextCodec, encodeEventLog, type DecodeIssue } from "../persistence/shared-text.ts";
+import { SharedTextCodec, encodeEventLog, type DecodeIssue } from "../log-encoding/shared-text.ts";
 
 export const EXPORT_FORMAT = "toolcall-lab/conversation";
 

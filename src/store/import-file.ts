@@ -1,7 +1,7 @@
 // Opens an exported conversation file as a new conversation, reading it in a worker where the
 // page has workers (see import.worker.ts), else on the page, a slice at a time.
 import type { LoopEvent } from "toolcall-middleware/types.ts";
-import { SharedTextCodec, type DecodeIssue } from "../persistence/shared-text.ts";
+import { SharedTextCodec, type DecodeIssue } from "../log-encoding/shared-text.ts";
 import type { Conversation } from "../domain/conversation.ts";
 import { ImportError, importConversation } from "./conversation-export.ts";
 import type { ImportReply, ImportRequest } from "./import-protocol.ts";

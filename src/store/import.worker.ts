@@ -3,7 +3,7 @@
 // events come back in slices, each a message of its own, so taking them in is small tasks too.
 // They are sent in the shared-text encoding (each long text once): a message's copy of a reply
 // would otherwise be cloned apart from the run-end's, and the page would hold both.
-import { encodeEventLog } from "../persistence/shared-text.ts";
+import { encodeEventLog } from "../log-encoding/shared-text.ts";
 import { importConversation } from "./conversation-export.ts";
 import type { ImportReply, ImportRequest } from "./import-protocol.ts";
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { loopEventSchema } from "toolcall-middleware/event-log-schema.ts";
 import type { LoopEvent } from "toolcall-middleware/types.ts";
 import { toolCallRun } from "../store/test-events.ts";
-import { bigCallLog, bigReplyLog, recordedLogs } from "./recorded-logs.test-helper.ts";
+import { bigCallLog, bigReplyLog, recordedLogs } from "../persistence/recorded-logs.test-helper.ts";
 import { decodeEventLog, encodeEventLog, SharedTextCodec, type DecodeIssue } from "./shared-text.ts";
 
 const size = (value: unknown) => JSON.stringify(value).length;
