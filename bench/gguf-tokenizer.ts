@@ -3,7 +3,7 @@
 // of growing size (the time per KB should stay flat: linear work) and on shapes that could make a
 // tokenizer quadratic (one very long word, no spaces at all, thousands of "<" near special tokens).
 import { readGgufMetadata } from "../src/gguf/gguf-metadata.ts";
-import { missingModel, realModel, withFileReader } from "../src/gguf/testing/real-models.ts";
+import { missingModel, realModel, withFileReader } from "../scripts/real-models/model-files.ts";
 import { GgufTokenizer } from "../src/tokens/gguf/gguf-tokenizer.ts";
 
 const MIXED =

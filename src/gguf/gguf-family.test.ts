@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { familyFromGguf } from "./gguf-family.ts";
 import { readGgufMetadata } from "./gguf-metadata.ts";
 import { ggufWith, readerOver, type TestValue } from "./testing/gguf-bytes.ts";
-import { missingModel, realModel, withFileReader } from "./testing/real-models.ts";
+import { missingModel, realModel, withFileReader } from "../../scripts/real-models/model-files.ts";
 
 function metadataOf(entries: Record<string, TestValue>) {
   return readGgufMetadata(readerOver(ggufWith(entries)));

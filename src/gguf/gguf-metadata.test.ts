@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GgufFormatError, ggufBoolean, ggufNumber, ggufNumbers, ggufReaderForBlob, ggufReaderForUrl, ggufString, ggufStrings, readGgufMetadata } from "./gguf-metadata.ts";
 import { GgufBytes, ggufWith, readerOver } from "./testing/gguf-bytes.ts";
-import { missingModel, realModel, withFileReader } from "./testing/real-models.ts";
+import { missingModel, realModel, withFileReader } from "../../scripts/real-models/model-files.ts";
 import { ggufModelFacts } from "./gguf-model-facts.ts";
 
 describe("readGgufMetadata on the real models", () => {

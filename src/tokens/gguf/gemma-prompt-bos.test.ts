@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { familyById, familyChatTemplate } from "toolcall-middleware/families/registry.ts";
 import { readGgufMetadata } from "../../gguf/gguf-metadata.ts";
-import { missingModel, realModel, withFileReader } from "../../gguf/testing/real-models.ts";
+import { missingModel, realModel, withFileReader } from "../../../scripts/real-models/model-files.ts";
 import { GgufTokenizer } from "./gguf-tokenizer.ts";
 
 const gemma = realModel("gemma-3-270m-q4_k_m");

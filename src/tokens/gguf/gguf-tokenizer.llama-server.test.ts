@@ -13,7 +13,7 @@ import type { ChatMessage, Protocol, ToolSpec } from "toolcall-middleware/types.
 import { realModelsForTests, startLlamaServer, type LlamaServer } from "../../../scripts/real-models/llama-server-process.ts";
 import { tokenize } from "../../../scripts/real-models/llama-server-api.ts";
 import { readGgufMetadata } from "../../gguf/gguf-metadata.ts";
-import { realModel, withFileReader } from "../../gguf/testing/real-models.ts";
+import { realModel, withFileReader } from "../../../scripts/real-models/model-files.ts";
 import { GgufTokenizer } from "./gguf-tokenizer.ts";
 
 const MODELS = [

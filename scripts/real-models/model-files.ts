@@ -1,8 +1,8 @@
 // The real models' GGUF files in the per-user cache (`npm run models`), for tests. In CI a
 // missing file is a failure; elsewhere a test may skip with the message this gives.
 import { existsSync, openSync, readSync, closeSync } from "node:fs";
-import { readManifest, modelPath } from "../../../scripts/real-models/cache-dir.mjs";
-import type { GgufByteReader } from "../gguf-metadata.ts";
+import { readManifest, modelPath } from "./cache-dir.mjs";
+import type { GgufByteReader } from "../../src/gguf/gguf-metadata.ts";
 
 export interface RealModel {
   id: string;
