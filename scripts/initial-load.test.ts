@@ -16,6 +16,7 @@ const ON_DEMAND: { name: string; module: RegExp; loadsWhen: string }[] = [
   { name: "the OpenAI-compatible engine", module: /src\/engine\/openai\/openai-engine\.ts$/, loadsWhen: "a server is first connected" },
   { name: "eventsource-parser", module: /node_modules\/eventsource-parser\//, loadsWhen: "a server is first connected" },
   { name: "Evaluate", module: /src\/ui\/eval\/EvaluateView\.tsx$/, loadsWhen: "Evaluate is opened" },
+  { name: "the Evaluation store", module: /src\/store\/eval-store\.ts$/, loadsWhen: "Evaluate is opened" },
   { name: "the parser playground", module: /src\/ui\/playground\/Playground\.tsx$/, loadsWhen: "the parser playground is opened" },
   { name: "the re-parse panel", module: /src\/ui\/experiments\/ReparsePanel\.tsx$/, loadsWhen: "a step's re-parse is opened" },
   { name: "the re-run panel", module: /src\/ui\/experiments\/RerunPanel\.tsx$/, loadsWhen: "a step's re-run is opened" },

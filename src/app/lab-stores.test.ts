@@ -2,6 +2,7 @@
 // controllers work on their own set's stores (no module-level store ties them together).
 import { describe, expect, it } from "vitest";
 import { createLabStores } from "./lab-stores.ts";
+import { evaluationOf } from "./on-demand-stores.ts";
 
 describe("createLabStores", () => {
   it("makes stores that share no state with another page's", async () => {
@@ -32,5 +33,20 @@ describe("createLabStores", () => {
     // The branch controller of a page reads that page's run controller.
     const rerun = await b.branchController.rerunStep({} as Parameters<typeof b.branchController.rerunStep>[0], "out");
     expect(rerun).toEqual({ error: "No engine to re-run on: The lab is still starting; try again in a moment." });
+  });
+
+  it("makes a page's evaluation on first use, once, and keeps it in that page's stores", () => {
+    const a = createLabStores();
+    const b = createLabStores();
+    expect(a.onDemand.evaluation).toBeUndefined();
+    const evaluation = evaluationOf(a);
+    expect(a.onDemand.evaluation).toBe(evaluation);
+    // Asked again (the Evaluate view opened a second time), the same evaluation: a run goes on.
+    expect(evaluationOf(a)).toBe(evaluation);
+    evaluation.store.setState({ status: "running" });
+    // The other page has none until it asks, then its own.
+    expect(b.onDemand.evaluation).toBeUndefined();
+    expect(evaluationOf(b)).not.toBe(evaluation);
+    expect(evaluationOf(b).store.getState().status).toBe("idle");
   });
 });

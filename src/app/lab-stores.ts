@@ -56,7 +56,7 @@ export interface LabStores {
   mcp: McpServers;
   /** The tools a conversation can offer: the built-in ones (one note store for the page) and the MCP servers'. */
   tools: ToolCatalog;
-  /** Parts whose code loads on demand (the Evaluate view's evaluation): made on first use, then kept for the page. */
+  /** Parts whose code loads on demand (the Evaluate view's evaluation): made on first use (on-demand-stores.ts), then kept for the page. */
   onDemand: { evaluation?: Evaluation };
 }
 
