@@ -1,6 +1,6 @@
 // A case's event log as a results file carries it: the step's events (prompt, raw output with
 // its token probabilities, parse events, verdict-making ending) in the shared-text encoding the
-// lab's saved and exported conversations use (persistence/shared-text.ts: each long text once,
+// lab's saved and exported conversations use (log-encoding/shared-text.ts: each long text once,
 // token probabilities compact), so a case of a results file opens in the debugger as a case of
 // a run made in the page does. Each case is encoded on its own (its own codec): it reads back
 // alone, and a resumed run can keep the logs of the cases it does not run again.

@@ -2,7 +2,7 @@
 // elsewhere; and a replay transcript made from a log (each step's raw output, in order), so a
 // run seen once can be played again without a model.
 //
-// A file of version 2 holds its events in the shared-text encoding (persistence/shared-text.ts):
+// A file of version 2 holds its events in the shared-text encoding (log-encoding/shared-text.ts):
 // each long text once, repeats written as references to it, so a 1,000,000-character reply
 // makes a file of about that size rather than five times it. Files of version 1 (events as
 // they are) still import. Either way the events read are checked against the log's schema.

@@ -9,6 +9,6 @@ export interface ImportRequest {
 
 export type ImportReply =
   | { type: "conversation"; conversation: Omit<Conversation, "events">; eventCount: number }
-  /** Checked events, in the shared-text encoding (persistence/shared-text.ts), in order. */
+  /** Checked events, in the shared-text encoding (log-encoding/shared-text.ts), in order. */
   | { type: "events"; events: unknown[] }
   | { type: "error"; name: string; message: string };
