@@ -1,7 +1,7 @@
 // The chat as a view of the event log: user turns, and for each top-level run one assistant
 // turn made of text, reasoning, tool-call cards and notices, in the order they were produced.
 // Pure functions; `createChatDeriver` caches finished runs so streaming costs only the live run.
-import type { ChatMessage, CutOffLimit, LoopEvent, RunStatus, ToolExecutionStatus } from "toolcall-middleware/types.ts";
+import type { ChatMessage, CutOffLimit, LoopEvent, PromptProgress, RunStatus, ToolExecutionStatus } from "toolcall-middleware/types.ts";
 
 export type ToolCardStatus = "writing" | "running" | "not-run" | ToolExecutionStatus;
 
@@ -53,6 +53,22 @@ export interface AssistantTurn {
   protocols: string[];
   startedAt: number;
   endedAt?: number;
+  /**
+   * While a running step has not written its first token: how far the model has read its prompt
+   * (the engine's report), or only the prompt's size where the engine reports nothing yet.
+   */
+  readingPrompt?: ReadingPrompt;
+}
+
+export interface ReadingPrompt {
+  stepId: string;
+  /** The prompt's tokens as the lab counted them before sending (absent where not counted). */
+  promptTokens?: number;
+  /** The engine's latest report, with the time it came (event time). */
+  progress?: PromptProgress;
+  /** When the step started and when the latest report came (event times, ms). */
+  startedAt: number;
+  reportedAt?: number;
 }
 
 export interface UserTurn {
@@ -131,6 +147,7 @@ export function assistantTurnFold(runId: string, live: boolean): AssistantTurnFo
   let endedAt: number | undefined;
   let last: AssistantBlock | undefined;
   let startedAt: number | undefined;
+  let reading: ReadingPrompt | undefined;
 
   // Repairs are reported while the call's JSON is read, which can be before its card exists.
   const repairCounts = new Map<string, number>();
@@ -163,6 +180,13 @@ export function assistantTurnFold(runId: string, live: boolean): AssistantTurnFo
           if (event.settings?.maxTokens !== undefined) stepMaxTokens.set(event.stepId, event.settings.maxTokens);
           if (!protocols.includes(event.protocol)) protocols.push(event.protocol);
           last = undefined;
+          reading = { stepId: event.stepId, startedAt: event.at, ...(event.budget && "promptTokens" in event.budget ? { promptTokens: event.budget.promptTokens } : {}) };
+          break;
+        case "prompt-progress":
+          if (reading?.stepId === event.stepId) reading = { ...reading, progress: event.progress, reportedAt: event.at };
+          break;
+        case "output-delta":
+          if (reading?.stepId === event.stepId) reading = undefined;
           break;
         case "parse": {
           const p = event.event;
@@ -277,6 +301,7 @@ export function assistantTurnFold(runId: string, live: boolean): AssistantTurnFo
         }
         case "step-end":
           last = undefined;
+          if (reading?.stepId === event.stepId) reading = undefined;
           if (event.status === "engine-error" && event.error) {
             blocks.push({ kind: "notice", key: `step-err-${event.stepId}`, stepId: event.stepId, tone: "error", text: event.error });
           }
@@ -306,6 +331,7 @@ export function assistantTurnFold(runId: string, live: boolean): AssistantTurnFo
     if (error !== undefined) turn.error = error;
     if (cutOff !== undefined) turn.cutOff = cutOff;
     if (endedAt !== undefined) turn.endedAt = endedAt;
+    if (status === "running" && reading) turn.readingPrompt = reading;
     return turn;
   };
   return { add, turn };

@@ -150,6 +150,18 @@ export const engineUsageSchema = z.object({
   probabilitiesMissing: z.string().optional(),
 });
 
+/**
+ * How far the engine has read a step's prompt, as it reports it while prefilling (llama.cpp's
+ * prompt_progress): the prompt's tokens, how many of them came from its prompt cache, how many are
+ * read so far (the cached ones included) and the time spent reading.
+ */
+export const promptProgressSchema = z.object({
+  totalTokens: z.number().int().nonnegative(),
+  cachedTokens: z.number().int().nonnegative(),
+  processedTokens: z.number().int().nonnegative(),
+  elapsedMs: z.number().nonnegative(),
+});
+
 /** The most alternatives a step records per token (an engine or a file may offer more; the rest is not kept). */
 export const MAX_TOP_PROBABILITIES = 20;
 /** How many alternatives a step records per token unless the run asks for another number. */
@@ -294,6 +306,8 @@ export const loopEventSchema = z.discriminatedUnion("type", [
   }),
   z.object({ ...eventBase, type: z.literal("parse"), stepId: z.string(), event: parseEventSchema }),
   z.object({ ...eventBase, type: z.literal("usage"), stepId: z.string(), usage: engineUsageSchema }),
+  /** The engine's report of how far it has read the step's prompt (before the first token; absent where it does not report). */
+  z.object({ ...eventBase, type: z.literal("prompt-progress"), stepId: z.string(), progress: promptProgressSchema }),
   z.object({ ...eventBase, type: z.literal("tool-start"), stepId: z.string(), call: toolCallSchema }),
   z.object({
     ...eventBase,

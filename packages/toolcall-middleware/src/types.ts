@@ -249,7 +249,12 @@ export type TokenAlternative = z.infer<typeof schema.tokenAlternativeSchema>;
 /** What a step asked for its tokens' probabilities, and whether the engine could give them. */
 export type ProbabilityRecording = z.infer<typeof schema.probabilityRecordingSchema>;
 
+/** How far the engine has read a step's prompt (see promptProgressSchema). */
+export type PromptProgress = z.infer<typeof schema.promptProgressSchema>;
+
 export type EngineChunk =
+  /** Before the first token: how far the prompt is read, where the engine reports it (llama.cpp). */
+  | { type: "prompt-progress"; progress: PromptProgress }
   /** Text the model generated; `tokens` are its tokens with their probabilities where the engine gives them (asked for with `GenerationRequest.topProbabilities`). */
   | { type: "text"; text: string; tokens?: TokenProbability[] }
   | { type: "usage"; usage: EngineUsage }

@@ -2,7 +2,8 @@
 // (wllama hands it to llama-server's request schema as JSON): the prompt as the runtime must see
 // it, the step's sampling settings and stops, a GBNF grammar where the step has one, and the
 // prompt cache on (the step before's tokens are reused where the new prompt extends them), and
-// n_probs where the step records its tokens' probabilities.
+// n_probs where the step records its tokens' probabilities; llama.cpp reports how far it has read
+// the prompt as it reads it (return_progress), so the page can say so before the first token.
 import type { GenerationSettings } from "toolcall-middleware/types.ts";
 import { promptForRuntime, type BosHandling } from "./runtime-prompt.ts";
 
@@ -21,10 +22,12 @@ export interface CompletionBody {
   grammar?: string;
   /** Report each generated token's probability and this many alternatives (llama.cpp's n_probs). */
   n_probs?: number;
+  /** Report how far the prompt is read after each batch (llama.cpp's prompt_progress chunks). */
+  return_progress: true;
 }
 
 export function completionBody(prompt: string, settings: GenerationSettings, bos: BosHandling, topProbabilities?: number): CompletionBody {
-  const body: CompletionBody = { prompt: promptForRuntime(prompt, bos), stream: true, cache_prompt: true };
+  const body: CompletionBody = { prompt: promptForRuntime(prompt, bos), stream: true, cache_prompt: true, return_progress: true };
   if (settings.maxTokens !== undefined) body.n_predict = settings.maxTokens;
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
   if (settings.topP !== undefined) body.top_p = settings.topP;

@@ -45,6 +45,7 @@ describe("the CPU engine's request", () => {
       prompt: "<|im_start|>user\nhi<|im_end|>\n",
       stream: true,
       cache_prompt: true,
+      return_progress: true,
       n_predict: 64,
       temperature: 0,
       top_p: 0.9,

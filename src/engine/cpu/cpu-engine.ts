@@ -3,24 +3,41 @@
 // prompt; Stop aborts between two tokens and keeps what streamed; the last chunk's timings give
 // the step's usage (tokens prefilled and reused from the prompt cache, speeds). Asked for, each
 // token comes with its probability and the runtime's top alternatives (llama.cpp's n_probs).
+// While it reads a prompt, llama.cpp's reports of how far it is come as prompt-progress chunks.
+//
+// The runtime has one slot: one request at a time. A prompt-cache warm-up (warmPrompt) and the
+// steps take turns; a step waits for a warm-up whose text its prompt starts with (that reading is
+// its own first part) and stops one that is of no use to it.
 import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
-import type { Engine, EngineChunk, GenerationRequest, GenerationSettings, StructuralTag } from "toolcall-middleware/types.ts";
+import type { Engine, EngineChunk, GenerationRequest, GenerationSettings, PromptProgress, StructuralTag } from "toolcall-middleware/types.ts";
 import { completionBody, type CompletionBody } from "./completion-body.ts";
 import type { LoadedModelTokenizer } from "../../tokens/tokenizer-choice.ts";
 import { tokensFromLogprobs } from "../logprobs.ts";
 import { usageFromFinalChunk, type LlamaTimings } from "./completion-usage.ts";
+import { describeRuntimeFailure, type RuntimeFailure } from "./runtime-failure.ts";
 import type { BosHandling } from "./runtime-prompt.ts";
+
+/** llama.cpp's report of how far a prompt is read (return_progress). */
+export interface LlamaPromptProgress {
+  total?: number;
+  cache?: number;
+  processed?: number;
+  time_ms?: number;
+}
 
 /** One chunk of llama.cpp's streamed raw completion, as far as the engine reads it. */
 export interface CompletionChunk {
   /** `logprobs` is llama.cpp's `{ content: [{ token, logprob, top_logprobs }] }` where n_probs was asked for. */
   choices?: Array<{ text?: string; finish_reason?: string | null; logprobs?: unknown }>;
   timings?: LlamaTimings;
+  prompt_progress?: LlamaPromptProgress;
 }
 
 /** What the engine needs of the runtime: one streamed completion (stream-completion.ts with wllama; a script in tests). */
 export interface CompletionRuntime {
   complete: (body: CompletionBody, signal: AbortSignal) => Promise<AsyncIterable<CompletionChunk>>;
+  /** The runtime's last warnings and errors, in its own words (for a failure's message). */
+  recentLog?: () => readonly string[];
 }
 
 export interface CpuEngineOptions {
@@ -30,11 +47,35 @@ export interface CpuEngineOptions {
   contextWindowSize?: number;
   /** Counts a rendered prompt's tokens as llama.cpp reads it (the GGUF's own tokenizer). */
   countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
+  /** Told when the runtime has stopped working (it must be loaded again); the step still ends with the failure in words. */
+  onRuntimeFailure?: (failure: RuntimeFailure) => void;
   now?: () => number;
+}
+
+/** What a warm-up left in the prompt cache. */
+export interface WarmedPrompt {
+  /** Tokens of the text now in the cache (read now or already there). */
+  tokens: number;
+  /** Of those, read now (the rest were already cached). */
+  readTokens: number;
+  elapsedMs: number;
 }
 
 function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === "AbortError" || error.name === "WllamaAbortError");
+}
+
+/** llama.cpp's report as the event log records it; undefined where it is not one. */
+export function promptProgressOf(report: LlamaPromptProgress | undefined): PromptProgress | undefined {
+  if (!report) return undefined;
+  const { total, cache, processed, time_ms: elapsed } = report;
+  if (![total, processed].every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0)) return undefined;
+  return {
+    totalTokens: Math.round(total!),
+    cachedTokens: typeof cache === "number" && Number.isFinite(cache) && cache >= 0 ? Math.round(cache) : 0,
+    processedTokens: Math.round(processed!),
+    elapsedMs: typeof elapsed === "number" && Number.isFinite(elapsed) && elapsed >= 0 ? elapsed : 0,
+  };
 }
 
 /**
@@ -48,6 +89,12 @@ export function grammarOf(settings: GenerationSettings, structuralTag: Structura
   } catch (error) {
     throw new Error(`This protocol's structural tag cannot be written as a llama.cpp grammar (${error instanceof Error ? error.message : String(error)}); turn "Constrain tool calls" off for this engine.`, { cause: error });
   }
+}
+
+interface Warming {
+  prompt: string;
+  stop: AbortController;
+  done: Promise<unknown>;
 }
 
 export class CpuEngine implements Engine {
@@ -65,46 +112,123 @@ export class CpuEngine implements Engine {
   private readonly runtime: CompletionRuntime;
   private readonly bos: BosHandling;
   private readonly now: () => number;
+  private readonly onRuntimeFailure: ((failure: RuntimeFailure) => void) | undefined;
+  /** The request the runtime's one slot is busy with; the next waits for it to settle. */
+  private busy: Promise<unknown> = Promise.resolve();
+  private warming: Warming | null = null;
 
   constructor(options: CpuEngineOptions) {
     this.name = options.name;
     this.runtime = options.runtime;
     this.bos = options.bos;
     this.now = options.now ?? (() => performance.now());
+    this.onRuntimeFailure = options.onRuntimeFailure;
     if (options.contextWindowSize !== undefined) this.contextWindowSize = options.contextWindowSize;
     if (options.countPromptTokens) this.countPromptTokens = options.countPromptTokens;
+  }
+
+  /** Runs `work` when the slot is free; the next request waits for it however it ends. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.busy.then(work, work);
+    this.busy = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The failure in words; a runtime that must be loaded again is reported to the controller. */
+  private failure(error: unknown): Error {
+    const failure = describeRuntimeFailure(error, this.runtime.recentLog?.() ?? []);
+    if (failure.needsReload && failure.kind !== "unloaded") this.onRuntimeFailure?.(failure);
+    return new Error(failure.message, { cause: error });
+  }
+
+  /**
+   * Reads `prompt` into the runtime's prompt cache now (one token is generated and dropped), so
+   * that a later step whose prompt starts with it reads only the rest. Progress is reported as
+   * llama.cpp reads. Ends early, without error, when `signal` aborts or a step needs the slot for
+   * a prompt that does not start with this one.
+   */
+  warmPrompt(prompt: string, signal: AbortSignal, onProgress?: (progress: PromptProgress) => void): Promise<WarmedPrompt | "stopped"> {
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    if (signal.aborted) stop.abort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    const body = { ...completionBody(prompt, { maxTokens: 1, temperature: 0 }, this.bos), n_predict: 1 };
+    const done = this.exclusive(async (): Promise<WarmedPrompt | "stopped"> => {
+      if (stop.signal.aborted) return "stopped";
+      const started = this.now();
+      let timings: LlamaTimings | undefined;
+      try {
+        for await (const chunk of await this.runtime.complete(body, stop.signal)) {
+          const progress = promptProgressOf(chunk.prompt_progress);
+          if (progress) onProgress?.(progress);
+          if (chunk.timings) timings = chunk.timings;
+          if (stop.signal.aborted) break;
+        }
+      } catch (error) {
+        if (stop.signal.aborted || isAbortError(error)) return "stopped";
+        throw this.failure(error);
+      }
+      if (stop.signal.aborted) return "stopped";
+      const read = timings?.prompt_n ?? 0;
+      const cached = timings?.cache_n ?? 0;
+      return { tokens: read + cached, readTokens: read, elapsedMs: this.now() - started };
+    });
+    const warming: Warming = { prompt: body.prompt, stop, done };
+    this.warming = warming;
+    void done.finally(() => {
+      signal.removeEventListener("abort", onAbort);
+      if (this.warming === warming) this.warming = null;
+    }).catch(() => undefined);
+    return done;
   }
 
   async *generate(prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest): AsyncIterable<EngineChunk> {
     const grammar = grammarOf(settings, request?.structuralTag);
     const body = completionBody(prompt, { ...settings, ...(grammar ? { grammar } : {}) }, this.bos, request?.topProbabilities);
+    // A warm-up of another text is of no use to this prompt: it gives way at once.
+    if (this.warming && !body.prompt.startsWith(this.warming.prompt)) this.warming.stop.abort();
+    let release: () => void = () => undefined;
+    const slot = new Promise<void>((resolve) => (release = resolve));
+    await new Promise<void>((entered) => void this.exclusive(() => (entered(), slot)));
+    try {
+      yield* this.stream(body, signal, request);
+    } finally {
+      release();
+    }
+  }
+
+  private async *stream(body: CompletionBody, signal: AbortSignal, request: GenerationRequest | undefined): AsyncIterable<EngineChunk> {
     const askedForProbabilities = body.n_probs !== undefined;
     let sawProbabilities = false;
     const started = this.now();
     let timeToFirstTokenMs: number | undefined;
     let finishReason: string | null | undefined;
     let timings: LlamaTimings | undefined;
-    try {
-      const stream = await this.runtime.complete(body, signal);
-      for await (const chunk of stream) {
-        const choice = chunk.choices?.[0];
-        if (chunk.timings) timings = chunk.timings;
-        if (choice?.finish_reason) finishReason = choice.finish_reason;
-        if (choice?.text) {
-          timeToFirstTokenMs ??= this.now() - started;
-          const tokens = askedForProbabilities ? tokensFromLogprobs(choice.logprobs) : undefined;
-          if (tokens) sawProbabilities = true;
-          yield { type: "text", text: choice.text, ...(tokens ? { tokens } : {}) };
+    if (!signal.aborted) {
+      try {
+        const stream = await this.runtime.complete(body, signal);
+        for await (const chunk of stream) {
+          const choice = chunk.choices?.[0];
+          if (chunk.timings) timings = chunk.timings;
+          if (choice?.finish_reason) finishReason = choice.finish_reason;
+          const progress = timeToFirstTokenMs === undefined ? promptProgressOf(chunk.prompt_progress) : undefined;
+          if (progress) yield { type: "prompt-progress", progress };
+          if (choice?.text) {
+            timeToFirstTokenMs ??= this.now() - started;
+            const tokens = askedForProbabilities ? tokensFromLogprobs(choice.logprobs) : undefined;
+            if (tokens) sawProbabilities = true;
+            yield { type: "text", text: choice.text, ...(tokens ? { tokens } : {}) };
+          }
+          if (signal.aborted) break;
         }
-        if (signal.aborted) break;
+      } catch (error) {
+        if (!signal.aborted && !isAbortError(error)) throw this.failure(error);
       }
-    } catch (error) {
-      if (!signal.aborted && !isAbortError(error)) throw error;
     }
     if (signal.aborted) finishReason = "abort";
     const usage = usageFromFinalChunk({ timings, finishReason, maxTokens: body.n_predict, contextWindowSize: this.contextWindowSize, timeToFirstTokenMs });
     if (askedForProbabilities && !sawProbabilities && timeToFirstTokenMs !== undefined) usage.probabilitiesMissing = "llama.cpp (wasm) sent no token probabilities although n_probs asked for them.";
-    if (request?.structuralTag && grammar) usage.constraintSentAs = "grammar";
+    if (request?.structuralTag && body.grammar) usage.constraintSentAs = "grammar";
     yield { type: "usage", usage };
   }
 }

@@ -59,6 +59,8 @@ export async function* maskKeyInStream(source: AsyncIterable<EngineChunk>, secre
         const name = chunk.name === undefined ? undefined : maskText(chunk.name, secrets);
         const id = chunk.id === undefined ? undefined : maskText(chunk.id, secrets);
         yield { ...chunk, ...(id !== undefined ? { id } : {}), ...(name !== undefined ? { name } : {}), argumentsDelta: masker.push(chunk.argumentsDelta) };
+      } else if (chunk.type === "prompt-progress") {
+        yield chunk; // numbers only
       } else {
         // What is held back comes before the usage that ends the stream.
         yield* flush();

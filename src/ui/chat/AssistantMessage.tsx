@@ -7,6 +7,7 @@ import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
 import { boundBlocks, hiddenBlocksNote, type HiddenBlocks } from "./bounded-blocks.ts";
 import { ToolCallCard } from "./ToolCallCard.tsx";
+import { readingPromptWords } from "./reading-prompt.ts";
 import { turnEndNote } from "./turn-end-note.ts";
 
 function Block({ block, streaming }: { block: AssistantBlock; streaming: boolean }) {
@@ -42,6 +43,17 @@ function HiddenBlocksNote({ hidden }: { hidden: HiddenBlocks }) {
           </button>
         </>
       )}
+    </div>
+  );
+}
+
+/** While the model reads its prompt: how far, and about how long is left (the engine's reports). */
+function ReadingPromptLine({ reading }: { reading: NonNullable<AssistantTurn["readingPrompt"]> }) {
+  const words = readingPromptWords(reading);
+  return (
+    <div className="chat-reading-prompt" data-testid="reading-prompt" data-processed={reading.progress?.processedTokens} data-total={reading.progress?.totalTokens}>
+      <span>{words.text}</span>
+      {words.fraction !== undefined && <progress max={1} value={words.fraction} aria-label="Prompt read" />}
     </div>
   );
 }
@@ -98,6 +110,7 @@ export const AssistantMessage = memo(function AssistantMessage({ turn, replayNot
         {shown.slice(noteAt).map((block) => (
           <Block key={block.key} block={block} streaming={running && block === turn.blocks[turn.blocks.length - 1]} />
         ))}
+        {running && turn.readingPrompt && <ReadingPromptLine reading={turn.readingPrompt} />}
         {running && <span className="typing" aria-label="generating" />}
         {!running && turn.blocks.length === 0 && !note && <p className="muted">(empty reply)</p>}
         {note && !(note.tone === "error" && errorShown) && (

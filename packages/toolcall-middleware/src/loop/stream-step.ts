@@ -95,6 +95,10 @@ export async function* streamStep(input: StreamStepInput): AsyncGenerator<LoopEv
   let overLimit: string | undefined;
   try {
     for await (const chunk of engineChunks(input, generation.signal, failure)) {
+      if (chunk.type === "prompt-progress") {
+        yield stamp({ type: "prompt-progress", stepId, progress: chunk.progress });
+        continue;
+      }
       if (chunk.type === "usage") {
         usage = { ...usage, ...chunk.usage };
         yield stamp({ type: "usage", stepId, usage: chunk.usage });
