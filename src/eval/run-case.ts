@@ -72,6 +72,8 @@ export interface RunEvalCaseInput {
    * Without it the check runs at once (`npm run eval`). Same result either way.
    */
   pause?: () => Promise<void>;
+  /** Called with each event as the case records it (the view's live output of the running case). */
+  onEvent?: (event: LoopEvent) => void;
 }
 
 export interface EvalCaseRun {
@@ -98,7 +100,10 @@ export async function runEvalCase(input: RunEvalCaseInput): Promise<EvalCaseRun 
     ...(input.runId ? { runId: input.runId } : {}),
     ...(input.constrained ? { constrain: { toolChoice: "auto" as const } } : {}),
   });
-  for await (const event of loop) events.push(event);
+  for await (const event of loop) {
+    events.push(event);
+    input.onEvent?.(event);
+  }
   if (input.signal?.aborted) return undefined;
 
   const outcome = stepOutcome(events, input, names.original);
@@ -158,8 +163,15 @@ function stepOutcome(events: LoopEvent[], input: RunEvalCaseInput, original: (na
   const repairs: string[] = [];
   let text = "";
   let failure: string | undefined;
+  let cutOff: StepOutcome["cutOff"];
+  let maxTokens: number | undefined;
   for (const event of events) {
-    if (event.type === "parse") {
+    if (event.type === "step-start") maxTokens = event.settings.maxTokens;
+    else if (event.type === "step-end" && event.status === "cut-off" && (event.error === undefined || event.cutOff === "output-limit")) {
+      // Cut at a limit while it wrote: the reply ran (a prompt too long for the window did not).
+      const limit = event.cutOff ?? "max-tokens";
+      cutOff = { limit, ...(limit === "max-tokens" && maxTokens !== undefined ? { maxTokens } : {}) };
+    } else if (event.type === "parse") {
       const parsed = event.event;
       if (parsed.type === "tool-call-end") calls.push({ name: original(parsed.call.name), arguments: parsed.call.arguments });
       else if (parsed.type === "parse-error") parseErrors.push(parsed.message);
@@ -173,7 +185,7 @@ function stepOutcome(events: LoopEvent[], input: RunEvalCaseInput, original: (na
   }
   const markers = input.mode === "native" ? allReservedMarkers() : (input.protocol.reservedMarkers ?? []);
   const markupInText = markers.filter((marker) => marker.trim() !== "" && text.includes(marker));
-  return { calls, parseErrors, repairs, markupInText, ...(failure !== undefined ? { failure } : {}) };
+  return { calls, parseErrors, repairs, markupInText, ...(failure !== undefined ? { failure } : {}), ...(cutOff ? { cutOff } : {}) };
 }
 
 /**

@@ -19,6 +19,9 @@ import { createEvalRepository, type EvalRepository, type StoredEvalRun, type Sto
 import { savedCaseLines, type TurnToSave } from "../../eval/saved-case.ts";
 import { pacedEngine } from "../../eval/paced-engine.ts";
 import { createYieldPoint } from "../../store/yield-to-page.ts";
+import { caseFigures, type CaseFigures } from "../../eval/progress.ts";
+import { stepDecisionPoint } from "toolcall-middleware/probabilities/step-decision.ts";
+import { describeDecisionPoint } from "toolcall-middleware/probabilities/decision-point.ts";
 import type { EngineState, EngineStore } from "../../store/engine-store.ts";
 
 /** "cpu": the model loaded on llama.cpp in WebAssembly in this page (one case at a time, like WebLLM). */
@@ -91,8 +94,12 @@ export interface EvalState {
   error: string | null;
   /** Set when the page went away mid-run. */
   interrupted: boolean;
-  /** For the progress figures of this session's part of the run. */
-  session: { startedAt: number; doneAtStart: number; tokens: number } | null;
+  /** For the progress figures of this session's part of the run: what each case finished in it took. */
+  session: { startedAt: number; doneAtStart: number; figures: CaseFigures[]; concurrency: number } | null;
+  /** The case running now, its reply as it streams. */
+  live: LiveCase | null;
+  /** The case that ended last: its verdict, reason and decision point. */
+  lastFinished: FinishedCase | null;
   imported: ImportedResults[];
   /** The case whose step the debugger shows. */
   opened: OpenedCase | null;
@@ -112,6 +119,27 @@ export interface OpenedCase {
   note?: string;
 }
 
+/** How much of the running case's reply the view keeps (its end: what is being written). */
+export const LIVE_OUTPUT_CHARS = 4_000;
+
+export interface LiveCase {
+  jobKey: string;
+  id: string;
+  protocol: string;
+  constrained: boolean;
+  /** The reply so far, its last LIVE_OUTPUT_CHARS characters. */
+  output: string;
+  /** Characters of reply so far (all of it, also those no longer kept). */
+  outputChars: number;
+}
+
+export interface FinishedCase {
+  jobKey: string;
+  result: EvalResult;
+  /** The decision point in words (from the case's recorded tokens). */
+  decision: string;
+}
+
 export type EvalStore = StoreApi<EvalState>;
 
 /**
@@ -129,6 +157,8 @@ export function createEvaluation(engineStore: EngineStore) {
     error: null,
     interrupted: false,
     session: null,
+    live: null,
+    lastFinished: null,
     imported: [],
     opened: null,
     saved: [],
@@ -140,6 +170,10 @@ export function createEvaluation(engineStore: EngineStore) {
   // Handles, not state: the repository and the running evaluation's controller.
   let repository: EvalRepository | null = null;
   let running: AbortController | null = null;
+  /** Settles when the running evaluation's last case has given the engine back (after a Stop too). */
+  let settled: Promise<void> = Promise.resolve();
+  /** Hands the finished cases waiting for the next batch to the view at once (set while a run goes). */
+  let flushNow: (() => void) | null = null;
   const repo = () => (repository ??= createEvalRepository());
 
   let initialised = false;
@@ -189,17 +223,38 @@ export function createEvaluation(engineStore: EngineStore) {
     await go(run.config, run, false);
   }
 
+  /**
+   * Ends the run at once: the finished cases stay (each was saved as it ended), the case in
+   * flight is dropped (it runs again on Resume) and the view is free. The engine is told to stop;
+   * a later Run or Resume waits until it has.
+   */
   function stopEval(): void {
-    if (!running) return;
-    set({ status: "stopping" });
+    if (!running || running.signal.aborted) return;
     running.abort();
+    flushNow?.();
+    const run = get().run;
+    const stopped = run ? { ...run, status: "stopped" as const } : null;
+    set({ status: "stopped", live: null, ...(stopped ? { run: stopped } : {}) });
+    if (stopped) void repo().saveRun(stopped).catch(() => {});
   }
 
   async function go(config: EvalConfig, run: StoredEvalRun<EvalConfig>, fresh: boolean): Promise<void> {
-    if (running) return;
+    if (running && !running.signal.aborted) return;
+    let release = () => {};
+    const previous = settled;
+    settled = new Promise((resolve) => (release = resolve));
+    try {
+      await previous;
+      await goOn(config, run, fresh);
+    } finally {
+      release();
+    }
+  }
+
+  async function goOn(config: EvalConfig, run: StoredEvalRun<EvalConfig>, fresh: boolean): Promise<void> {
     const controller = new AbortController();
     running = controller;
-    set({ status: "starting", error: null, interrupted: false, ...(fresh ? { results: [], jobKeys: [], opened: null } : {}) });
+    set({ status: "starting", error: null, interrupted: false, live: null, lastFinished: null, ...(fresh ? { results: [], jobKeys: [], opened: null } : {}) });
     try {
       const setup = await prepare(config, engineStore.getState());
       const cases = sampleCases(await suiteCases(config), config.perCategory, config.seed);
@@ -208,20 +263,28 @@ export function createEvaluation(engineStore: EngineStore) {
       if (fresh) await repo().keepOnly("");
       await repo().saveRun(stored);
       const done = new Set(get().jobKeys);
-      set({ run: stored, status: "running", session: { startedAt: performance.now(), doneAtStart: done.size, tokens: 0 } });
+      const concurrency = runsInThePage(config.engine) ? 1 : Math.max(1, config.concurrency);
+      set({ run: stored, status: "running", session: { startedAt: performance.now(), doneAtStart: done.size, figures: [], concurrency } });
       const valuesAsText = new Map(config.protocols.map((name) => [name, getProtocol(name) ? readsValuesAsText(getProtocol(name)!) : false]));
-      const pending: Array<{ jobKey: string; result: EvalResult }> = [];
+      const pending: Array<{ jobKey: string; result: EvalResult; figures: CaseFigures }> = [];
+      // The running case's reply, handed to the view with the batches.
+      let live: LiveCase | null = null;
+      let liveChanged = false;
       const flush = () => {
+        if (liveChanged && !controller.signal.aborted) {
+          liveChanged = false;
+          set({ live: live && { ...live } });
+        }
         if (pending.length === 0) return;
         const batch = pending.splice(0);
         const state = get();
-        const tokens = batch.reduce((sum, { result }) => sum + (result.completionTokens ?? 0), 0);
         set({
           results: [...state.results, ...batch.map((b) => b.result)],
           jobKeys: [...state.jobKeys, ...batch.map((b) => b.jobKey)],
-          ...(state.session ? { session: { ...state.session, tokens: state.session.tokens + tokens } } : {}),
+          ...(state.session ? { session: { ...state.session, figures: [...state.session.figures, ...batch.map((b) => b.figures)] } } : {}),
         });
       };
+      flushNow = flush;
       const timer = setInterval(flush, 250);
       // Replies are parsed on this thread as they stream: handed on in pieces, with turns for the page.
       const pacedSetupEngine = pacedEngine(setup.engine, createYieldPoint(16));
@@ -229,13 +292,25 @@ export function createEvaluation(engineStore: EngineStore) {
         await runJobs({
           jobs,
           done,
-          concurrency: runsInThePage(config.engine) ? 1 : Math.max(1, config.concurrency),
+          concurrency,
           signal: controller.signal,
           run: async (job, signal) => {
             // A turn of the event loop before each case: cases that finish together do not add up
             // to one long task on the page's main thread.
             await nextTask();
             const protocol = getProtocol(job.protocol === "native" ? "hermes" : job.protocol);
+            const startedAt = performance.now();
+            const watched: LiveCase = { jobKey: job.key, id: job.testCase.id, protocol: job.protocol, constrained: job.constrained, output: "", outputChars: 0 };
+            if (concurrency === 1) {
+              live = watched;
+              liveChanged = true;
+            }
+            const onEvent = (event: LoopEvent) => {
+              if (event.type !== "output-delta" || live !== watched) return;
+              watched.output = (watched.output + event.text).slice(-LIVE_OUTPUT_CHARS);
+              watched.outputChars += event.text.length;
+              liveChanged = true;
+            };
             let outcome: { result: EvalResult; events: LoopEvent[] } | undefined;
             if (!protocol) outcome = { result: failedResult(job, `unknown protocol "${job.protocol}"`), events: [] };
             else {
@@ -252,32 +327,38 @@ export function createEvaluation(engineStore: EngineStore) {
                   signal,
                   valuesAsText: valuesAsText.get(job.protocol) ?? false,
                   pause: createYieldPoint(16),
+                  onEvent,
                 });
               } catch (error) {
-                outcome = { result: failedResult(job, describe(error)), events: [] };
+                // An engine that ends a stopped generation by throwing: the case did not finish.
+                outcome = signal.aborted ? undefined : { result: failedResult(job, describe(error)), events: [] };
               }
             }
             if (!outcome) return undefined;
+            const finished: FinishedCase = { jobKey: job.key, result: outcome.result, decision: decisionInWords(outcome.events) };
+            if (!signal.aborted) set({ lastFinished: finished });
             await nextTask();
             await repo().saveCase(run.id, job.key, outcome.result, outcome.events, createYieldPoint(16));
+            // Saved: it is a finished case, also when Stop came meanwhile.
+            pending.push({ jobKey: job.key, result: outcome.result, figures: caseFigures(outcome.events, performance.now() - startedAt) });
+            if (controller.signal.aborted) flush();
             return outcome.result;
           },
-          onDone: (job, result) => {
-            pending.push({ jobKey: job.key, result });
-          },
+          onDone: () => {},
         });
       } finally {
         clearInterval(timer);
         flush();
+        flushNow = null;
       }
       const finished = !controller.signal.aborted;
       const final: StoredEvalRun<EvalConfig> = { ...stored, status: finished ? "done" : "stopped" };
       await repo().saveRun(final);
-      set({ run: final, status: finished ? "done" : "stopped" });
+      set({ run: final, status: finished ? "done" : "stopped", live: null });
     } catch (error) {
-      set({ status: get().run ? "stopped" : "idle", error: describe(error) });
+      set({ status: get().run ? "stopped" : "idle", error: describe(error), live: null });
     } finally {
-      running = null;
+      if (running === controller) running = null;
     }
   }
 
@@ -301,7 +382,8 @@ export function createEvaluation(engineStore: EngineStore) {
   async function openCase(jobKey: string): Promise<void> {
     const state = get();
     const index = state.jobKeys.indexOf(jobKey);
-    const result = state.results[index];
+    // The case that just ended may not have reached the list's batch yet.
+    const result = state.results[index] ?? (state.lastFinished?.jobKey === jobKey ? state.lastFinished.result : undefined);
     if (!result || !state.run) return;
     const events = (await repo().events(state.run.id, jobKey)) ?? [];
     set({ opened: { jobKey, result, events } });
@@ -484,6 +566,15 @@ export function describeConfig(config: EvalConfig, engineState: Pick<EngineState
 function describe(error: unknown): string {
   if (error instanceof ServerFailure) return `${error.message} ${error.suggestion}`.trim();
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A finished case's decision point in words, from its recorded tokens. */
+function decisionInWords(events: readonly LoopEvent[]): string {
+  const start = events.find((event) => event.type === "step-start");
+  if (start?.type !== "step-start") return "This case has no recorded step.";
+  const point = stepDecisionPoint(events, start.runId, start.stepId);
+  const words = describeDecisionPoint(point);
+  return point.kind === "unknown" ? `not known: ${words}` : `the model ${words}.`;
 }
 
 function nextTask(): Promise<void> {
