@@ -10,7 +10,7 @@ import { stepDecisionPoint } from "toolcall-middleware/probabilities/step-decisi
 import type { ChatTemplate, Engine, ExecutableTool, GenerationSettings, LoopEvent, ParseEvent, Protocol, ToolSpec } from "toolcall-middleware/types.ts";
 import type { CaseLog } from "./case-log.ts";
 import { nativeToolNames } from "./native-names.ts";
-import { scoreCase, type ScoredCall, type StepOutcome } from "./score.ts";
+import { scoreCase, type ScoredCall, type StepOutcome, type Verdict } from "./score.ts";
 import type { EvalCase } from "./suite.ts";
 
 export type EvalMode = "prompt" | "native";
@@ -133,6 +133,17 @@ export async function runEvalCase(input: RunEvalCaseInput): Promise<EvalCaseRun 
   };
 }
 
+/**
+ * Scores a case again from its recorded log, with today's scorer: the step's recorded parse
+ * events and ending as they are (nothing re-parsed, nothing run). For results files made before
+ * a scoring rule changed (the reason a reply cut at its budget gives, say).
+ */
+export function scoreRecordedCase(input: { testCase: EvalCase; events: readonly LoopEvent[]; protocol: Protocol; mode: EvalMode }): Verdict & { calls: ScoredCall[] } {
+  const names = input.mode === "native" ? nativeToolNames(input.testCase.tools) : { original: (name: string) => name };
+  const outcome = stepOutcome(input.events, { mode: input.mode, protocol: input.protocol, valuesAsText: readsValuesAsText(input.protocol) }, names.original);
+  return { ...scoreCase(input.testCase, outcome), calls: outcome.calls };
+}
+
 /** Drift of a failed prompt-mode case without calls, and the decision point's probability of a call. */
 async function decisionOf(events: LoopEvent[], input: RunEvalCaseInput, runId: string, pass: boolean, calls: number, tools: readonly ToolSpec[]): Promise<Pick<EvalResult, "drift" | "callP">> {
   const stepStart = events.find((event) => event.type === "step-start");
@@ -151,13 +162,13 @@ async function decisionOf(events: LoopEvent[], input: RunEvalCaseInput, runId: s
  * values it carries as text, and not a call taken back while streaming (`not-a-call`: text that
  * began like a call stayed text; the same output in one piece has no such event).
  */
-function countsAsRepair(repair: Extract<ParseEvent, { type: "repair" }>, input: RunEvalCaseInput): boolean {
+function countsAsRepair(repair: Extract<ParseEvent, { type: "repair" }>, input: Pick<RunEvalCaseInput, "valuesAsText">): boolean {
   if (repair.kind === "not-a-call") return false;
   return !(input.valuesAsText && repair.kind === "coerce" && repair.before.startsWith('"'));
 }
 
 /** What the first step's parse events and ending amount to, for the scorer. */
-function stepOutcome(events: LoopEvent[], input: RunEvalCaseInput, original: (name: string) => string): StepOutcome {
+function stepOutcome(events: readonly LoopEvent[], input: Pick<RunEvalCaseInput, "mode" | "protocol" | "valuesAsText">, original: (name: string) => string): StepOutcome {
   const calls: ScoredCall[] = [];
   const parseErrors: string[] = [];
   const repairs: string[] = [];
