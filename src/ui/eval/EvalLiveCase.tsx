@@ -13,7 +13,7 @@ export function EvalLiveCase() {
   return (
     <section className="eval-live" aria-label="The running case" data-testid="eval-live">
       {live && status === "running" && (
-        <div className="eval-live-case" data-testid="eval-live-running" data-case={live.id}>
+        <div className="eval-live-case" data-testid="eval-live-running" data-case={live.id} data-chars={live.outputChars}>
           <h3 className="eval-heading">Running now</h3>
           <p className="eval-live-title">
             <span className="mono">{live.id}</span> · {live.protocol}

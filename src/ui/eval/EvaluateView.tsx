@@ -14,6 +14,7 @@ import { useThrottled } from "../debugger/use-throttled.ts";
 import { EvalCaseList } from "./EvalCaseList.tsx";
 import { EvalEmptyState } from "./EvalEmptyState.tsx";
 import { EvalLiveCase } from "./EvalLiveCase.tsx";
+import { EvalQuickRun } from "./EvalQuickRun.tsx";
 import { EvalMatrix, type MatrixSource } from "./EvalMatrix.tsx";
 import { SaveTurnAsCase } from "./SaveTurnAsCase.tsx";
 import { runsInThePage, type EvalConfig, type EvalEngineChoice } from "./eval-store.ts";
@@ -80,6 +81,7 @@ export default function EvaluateView() {
           <span className="eval-muted">choose an engine: a model in this page, on the CPU, or a server</span>
         </div>
       )}
+      <EvalQuickRun />
       <EvalSetup />
       <SaveTurnAsCase />
       {error && (
@@ -199,7 +201,18 @@ function EvalSetup() {
     <fieldset className="eval-setup" disabled={busy} data-testid="eval-setup">
       <legend>Evaluate tool calling (BFCL cases)</legend>
       <SuiteChoice />
-      <div className="eval-row" hidden={config.importedSuite !== undefined}>
+      {config.caseIds && !config.importedSuite && (
+        <div className="eval-row" data-testid="eval-preset-cases">
+          <span className="eval-label">Cases</span>
+          <span>
+            the quick CPU run's: <span className="mono">{config.caseIds.join(", ")}</span>
+          </span>
+          <button type="button" onClick={() => patch({ categories: config.categories })}>
+            Choose by category instead
+          </button>
+        </div>
+      )}
+      <div className="eval-row" hidden={config.importedSuite !== undefined || config.caseIds !== undefined}>
         <span className="eval-label">Categories</span>
         {BUILTIN_CATEGORIES.map((category) => (
           <label key={category} className="eval-check">

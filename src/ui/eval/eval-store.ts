@@ -7,7 +7,8 @@ import { listModels, OpenAiEngine } from "../../engine/openai/openai-engine.ts";
 import { ServerFailure } from "../../engine/openai/server-failure.ts";
 import { inferServerTemplate, serverChatTemplate, serverTemplateNames, type ServerTemplateName } from "toolcall-middleware/families/server-templates.ts";
 import { chatTemplateForModel } from "toolcall-middleware/families/registry.ts";
-import { BUILTIN_CATEGORIES, loadBuiltinSuite, sampleCases, type BuiltinCategory } from "../../eval/builtin-suite.ts";
+import { BUILTIN_CATEGORIES, isBuiltinCategory, loadBuiltinSuite, sampleCases, type BuiltinCategory } from "../../eval/builtin-suite.ts";
+import { QUICK_CPU_PRESET, type MeasuredRates } from "../../eval/quick-preset.ts";
 import { caseLogOf, readCaseLog } from "../../eval/case-log.ts";
 import { readResultsFile, resultsFileText, toResultsFile } from "../../eval/results-file.ts";
 import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from "../../eval/run-case.ts";
@@ -42,6 +43,8 @@ export interface EvalConfig {
   /** When set, the run's cases come from these files instead of the built-in categories. */
   importedSuite?: ImportedSuite;
   categories: BuiltinCategory[];
+  /** When set, only these built-in cases run, in this order (a preset's); categories and cases per category are ignored. */
+  caseIds?: string[];
   perCategory: number;
   seed: number;
   engine: EvalEngineChoice;
@@ -105,6 +108,8 @@ export interface EvalState {
   opened: OpenedCase | null;
   /** Cases saved from conversation turns. */
   saved: StoredSavedCase[];
+  /** Prefill and decode rates the in-page CPU engine last reached in an Evaluate case (for what a run will take). */
+  measuredRates: MeasuredRates | null;
 }
 
 /** A case shown in the debugger: of this run (read from IndexedDB) or of an imported results file (its `log`). */
@@ -162,6 +167,7 @@ export function createEvaluation(engineStore: EngineStore) {
     imported: [],
     opened: null,
     saved: [],
+    measuredRates: null,
   }));
 
   const set = store.setState;
@@ -204,8 +210,11 @@ export function createEvaluation(engineStore: EngineStore) {
     }
   }
 
+  /** Changes settings; a change to which cases run leaves a preset's list of cases. */
   function setConfig(patch: Partial<EvalConfig>): void {
-    set({ config: { ...get().config, ...patch } });
+    const choosesCases = "categories" in patch || "perCategory" in patch || "seed" in patch;
+    const { caseIds, ...rest } = get().config;
+    set({ config: { ...rest, ...(caseIds && !choosesCases ? { caseIds } : {}), ...patch } });
   }
 
   /** Starts a new run with the current settings (the previous run's results are replaced). */
@@ -214,6 +223,26 @@ export function createEvaluation(engineStore: EngineStore) {
     const id = `eval-${Date.now().toString(36)}`;
     const label = describeConfig(config, engineStore.getState());
     await go(config, { id, config, total: 0, status: "running", startedAt: Date.now(), label }, true);
+  }
+
+  /** The quick run on the CPU: the preset's cases on the model loaded in the page, with its settings. */
+  async function startQuickCpuRun(): Promise<void> {
+    const { importedSuite: _suite, ...rest } = get().config;
+    set({
+      config: {
+        ...rest,
+        engine: "cpu",
+        caseIds: QUICK_CPU_PRESET.cases.map((c) => c.id),
+        categories: [...new Set(QUICK_CPU_PRESET.cases.map((c) => categoryOf(c.id)))].filter(isBuiltinCategory),
+        protocols: [QUICK_CPU_PRESET.protocol],
+        constrained: [false],
+        repeats: 1,
+        seed: 0,
+        maxTokens: QUICK_CPU_PRESET.maxTokens,
+        temperature: QUICK_CPU_PRESET.temperature,
+      },
+    });
+    await startEval();
   }
 
   /** Continues the shown run: the cases not done yet. */
@@ -257,7 +286,7 @@ export function createEvaluation(engineStore: EngineStore) {
     set({ status: "starting", error: null, interrupted: false, live: null, lastFinished: null, ...(fresh ? { results: [], jobKeys: [], opened: null } : {}) });
     try {
       const setup = await prepare(config, engineStore.getState());
-      const cases = sampleCases(await suiteCases(config), config.perCategory, config.seed);
+      const cases = config.caseIds && !config.importedSuite ? chosenCases(await suiteCases(config), config.caseIds) : sampleCases(await suiteCases(config), config.perCategory, config.seed);
       const jobs = planJobs({ cases, mode: setup.mode, protocols: config.protocols, constrained: config.constrained, repeats: config.repeats });
       const stored: StoredEvalRun<EvalConfig> = { ...run, total: jobs.length, status: "running" };
       if (fresh) await repo().keepOnly("");
@@ -340,7 +369,11 @@ export function createEvaluation(engineStore: EngineStore) {
             await nextTask();
             await repo().saveCase(run.id, job.key, outcome.result, outcome.events, createYieldPoint(16));
             // Saved: it is a finished case, also when Stop came meanwhile.
-            pending.push({ jobKey: job.key, result: outcome.result, figures: caseFigures(outcome.events, performance.now() - startedAt) });
+            const figures = caseFigures(outcome.events, performance.now() - startedAt);
+            pending.push({ jobKey: job.key, result: outcome.result, figures });
+            if (config.engine === "cpu" && figures.prefillMs && figures.decodeMs && figures.prefilledTokens && figures.completionTokens) {
+              set({ measuredRates: { prefillTokensPerSecond: (figures.prefilledTokens / figures.prefillMs) * 1000, decodeTokensPerSecond: (figures.completionTokens / figures.decodeMs) * 1000, source: `the last Evaluate case on the CPU (${job.testCase.id})` } });
+            }
             if (controller.signal.aborted) flush();
             return outcome.result;
           },
@@ -500,10 +533,20 @@ export function createEvaluation(engineStore: EngineStore) {
     setImportedSuite({ questionsName: "saved cases", questions: files.questions, answersName: "saved answers", answers: files.answers });
   }
 
-  return { store, initEval, setConfig, startEval, resumeEval, stopEval, setImportedSuite, chooseBuiltinSuite, openCase, openImportedCase, closeCase, exportResultsText, importResults, openExamples, removeImported, dismissEvalError, saveTurnAsCase, removeSavedCase, runSavedCases };
+  return { store, initEval, setConfig, startEval, startQuickCpuRun, resumeEval, stopEval, setImportedSuite, chooseBuiltinSuite, openCase, openImportedCase, closeCase, exportResultsText, importResults, openExamples, removeImported, dismissEvalError, saveTurnAsCase, removeSavedCase, runSavedCases };
 }
 
 export type Evaluation = ReturnType<typeof createEvaluation>;
+
+/** The cases named, in the order named (an id the suite lacks is an error, not a silent gap). */
+function chosenCases(cases: readonly EvalCase[], ids: readonly string[]): EvalCase[] {
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  return ids.map((id) => {
+    const found = byId.get(id);
+    if (!found) throw new Error(`The built-in suite has no case ${id}.`);
+    return found;
+  });
+}
 
 async function suiteCases(config: EvalConfig): Promise<EvalCase[]> {
   const imported = config.importedSuite;
