@@ -72,6 +72,17 @@ test("before any run, the bundled example results of the real models open as a m
   await expect(page.getByTestId("eval-base-url")).toBeFocused();
   await expect(page.getByTestId("eval-show-needs")).toBeVisible();
   await page.getByTestId("eval-matrix").first().scrollIntoViewIfNeeded();
+  // The view beside the Lab's look at the three widths: its top, the matrix, the opened case.
+  for (const width of [1440, 768, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.getByTestId("evaluate-view").evaluate((view) => view.scrollTo(0, 0));
+    await page.screenshot({ path: `test-results/screens/evaluate-top-${width}.png` });
+    await page.getByTestId("eval-matrix").first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/screens/evaluate-matrix-${width}.png` });
+    await page.getByTestId("eval-case-debugger").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/screens/evaluate-debugger-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.screenshot({ path: new URL("../docs/images/evaluate-examples-1440.png", import.meta.url).pathname, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByTestId("eval-matrix").scrollIntoViewIfNeeded();
