@@ -39,7 +39,7 @@ function expectAllRan(file: ResultsFile, mode: "prompt" | "native", protocol: st
     expect(typeof result.pass).toBe("boolean");
     // Every case reached the model and back: a verdict, or a reply the model ran past the small
     // token budget (the eval records that as a case that could not finish), never a server error.
-    expect(result.reason).toMatch(/^(?!the case failed to run)|^the case failed to run: the reply was cut off \(max-tokens\)$/);
+    expect(result.reason).toMatch(/^(?!the case failed to run)|^cut off at max tokens \(\d+\)$/);
   }
   expect(file.summary).toContainEqual(expect.objectContaining({ protocol, mode, category: "simple_python", n: 5 }));
 }

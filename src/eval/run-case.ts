@@ -10,7 +10,7 @@ import { stepDecisionPoint } from "toolcall-middleware/probabilities/step-decisi
 import type { ChatTemplate, Engine, ExecutableTool, GenerationSettings, LoopEvent, ParseEvent, Protocol, ToolSpec } from "toolcall-middleware/types.ts";
 import type { CaseLog } from "./case-log.ts";
 import { nativeToolNames } from "./native-names.ts";
-import { scoreCase, type ScoredCall, type StepOutcome } from "./score.ts";
+import { scoreCase, type ScoredCall, type StepOutcome, type Verdict } from "./score.ts";
 import type { EvalCase } from "./suite.ts";
 
 export type EvalMode = "prompt" | "native";
@@ -72,6 +72,8 @@ export interface RunEvalCaseInput {
    * Without it the check runs at once (`npm run eval`). Same result either way.
    */
   pause?: () => Promise<void>;
+  /** Called with each event as the case records it (the view's live output of the running case). */
+  onEvent?: (event: LoopEvent) => void;
 }
 
 export interface EvalCaseRun {
@@ -98,7 +100,10 @@ export async function runEvalCase(input: RunEvalCaseInput): Promise<EvalCaseRun 
     ...(input.runId ? { runId: input.runId } : {}),
     ...(input.constrained ? { constrain: { toolChoice: "auto" as const } } : {}),
   });
-  for await (const event of loop) events.push(event);
+  for await (const event of loop) {
+    events.push(event);
+    input.onEvent?.(event);
+  }
   if (input.signal?.aborted) return undefined;
 
   const outcome = stepOutcome(events, input, names.original);
@@ -128,6 +133,17 @@ export async function runEvalCase(input: RunEvalCaseInput): Promise<EvalCaseRun 
   };
 }
 
+/**
+ * Scores a case again from its recorded log, with today's scorer: the step's recorded parse
+ * events and ending as they are (nothing re-parsed, nothing run). For results files made before
+ * a scoring rule changed (the reason a reply cut at its budget gives, say).
+ */
+export function scoreRecordedCase(input: { testCase: EvalCase; events: readonly LoopEvent[]; protocol: Protocol; mode: EvalMode }): Verdict & { calls: ScoredCall[] } {
+  const names = input.mode === "native" ? nativeToolNames(input.testCase.tools) : { original: (name: string) => name };
+  const outcome = stepOutcome(input.events, { mode: input.mode, protocol: input.protocol, valuesAsText: readsValuesAsText(input.protocol) }, names.original);
+  return { ...scoreCase(input.testCase, outcome), calls: outcome.calls };
+}
+
 /** Drift of a failed prompt-mode case without calls, and the decision point's probability of a call. */
 async function decisionOf(events: LoopEvent[], input: RunEvalCaseInput, runId: string, pass: boolean, calls: number, tools: readonly ToolSpec[]): Promise<Pick<EvalResult, "drift" | "callP">> {
   const stepStart = events.find((event) => event.type === "step-start");
@@ -146,20 +162,27 @@ async function decisionOf(events: LoopEvent[], input: RunEvalCaseInput, runId: s
  * values it carries as text, and not a call taken back while streaming (`not-a-call`: text that
  * began like a call stayed text; the same output in one piece has no such event).
  */
-function countsAsRepair(repair: Extract<ParseEvent, { type: "repair" }>, input: RunEvalCaseInput): boolean {
+function countsAsRepair(repair: Extract<ParseEvent, { type: "repair" }>, input: Pick<RunEvalCaseInput, "valuesAsText">): boolean {
   if (repair.kind === "not-a-call") return false;
   return !(input.valuesAsText && repair.kind === "coerce" && repair.before.startsWith('"'));
 }
 
 /** What the first step's parse events and ending amount to, for the scorer. */
-function stepOutcome(events: LoopEvent[], input: RunEvalCaseInput, original: (name: string) => string): StepOutcome {
+function stepOutcome(events: readonly LoopEvent[], input: Pick<RunEvalCaseInput, "mode" | "protocol" | "valuesAsText">, original: (name: string) => string): StepOutcome {
   const calls: ScoredCall[] = [];
   const parseErrors: string[] = [];
   const repairs: string[] = [];
   let text = "";
   let failure: string | undefined;
+  let cutOff: StepOutcome["cutOff"];
+  let maxTokens: number | undefined;
   for (const event of events) {
-    if (event.type === "parse") {
+    if (event.type === "step-start") maxTokens = event.settings.maxTokens;
+    else if (event.type === "step-end" && event.status === "cut-off" && (event.error === undefined || event.cutOff === "output-limit")) {
+      // Cut at a limit while it wrote: the reply ran (a prompt too long for the window did not).
+      const limit = event.cutOff ?? "max-tokens";
+      cutOff = { limit, ...(limit === "max-tokens" && maxTokens !== undefined ? { maxTokens } : {}) };
+    } else if (event.type === "parse") {
       const parsed = event.event;
       if (parsed.type === "tool-call-end") calls.push({ name: original(parsed.call.name), arguments: parsed.call.arguments });
       else if (parsed.type === "parse-error") parseErrors.push(parsed.message);
@@ -173,7 +196,7 @@ function stepOutcome(events: LoopEvent[], input: RunEvalCaseInput, original: (na
   }
   const markers = input.mode === "native" ? allReservedMarkers() : (input.protocol.reservedMarkers ?? []);
   const markupInText = markers.filter((marker) => marker.trim() !== "" && text.includes(marker));
-  return { calls, parseErrors, repairs, markupInText, ...(failure !== undefined ? { failure } : {}) };
+  return { calls, parseErrors, repairs, markupInText, ...(failure !== undefined ? { failure } : {}), ...(cutOff ? { cutOff } : {}) };
 }
 
 /**

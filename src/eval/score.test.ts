@@ -144,6 +144,11 @@ describe("scorer: BFCL's AST rules", () => {
   it("a case that failed to run fails both verdicts with the reason", () => {
     expect(score(triangle(), [], { failure: "the server answered 500" })).toEqual({ pass: false, strictPass: false, reason: "the case failed to run: the server answered 500" });
   });
+
+  it("a reply cut at a limit ran: it fails saying where it was cut, not that it failed to run", () => {
+    expect(score(triangle(), [], { cutOff: { limit: "max-tokens", maxTokens: 64 } })).toEqual({ pass: false, strictPass: false, reason: "cut off at max tokens (64)" });
+    expect(score(triangle(), [], { cutOff: { limit: "context-window" } }).reason).toBe("cut off at the model's context window");
+  });
 });
 
 describe("parameters named like what every object inherits", () => {

@@ -46,8 +46,10 @@ export interface StepOutcome {
   repairs: string[];
   /** Protocol markup left in the reply's text (each marker found). */
   markupInText: string[];
-  /** Set when the step did not complete (engine error, cut off, aborted): the case failed to run. */
+  /** Set when the step did not complete (engine error, aborted): the case failed to run. */
   failure?: string;
+  /** Set when the reply was cut at a length limit before it ended: the case fails, saying where. */
+  cutOff?: { limit: "max-tokens" | "context-window" | "output-limit"; maxTokens?: number };
 }
 
 export interface Verdict {
@@ -62,10 +64,20 @@ const OK: Check = { ok: true };
 const fail = (reason: string): Check => ({ ok: false, reason });
 
 export function scoreCase(testCase: EvalCase, outcome: StepOutcome): Verdict {
-  const checked = outcome.failure !== undefined ? fail(`the case failed to run: ${outcome.failure}`) : checkCalls(testCase, outcome);
+  const checked =
+    outcome.failure !== undefined ? fail(`the case failed to run: ${outcome.failure}`)
+    : outcome.cutOff ? fail(cutOffReason(outcome.cutOff))
+    : checkCalls(testCase, outcome);
   if (!checked.ok) return { pass: false, strictPass: false, reason: checked.reason };
   const strict = strictCheck(outcome);
   return { pass: true, strictPass: strict.ok, reason: strict.ok ? "" : strict.reason };
+}
+
+/** A reply cut at a limit ran, and was cut: "cut off at max tokens (256)". */
+export function cutOffReason(cutOff: NonNullable<StepOutcome["cutOff"]>): string {
+  if (cutOff.limit === "context-window") return "cut off at the model's context window";
+  if (cutOff.limit === "output-limit") return "cut off at the lab's limit on one reply";
+  return `cut off at max tokens${cutOff.maxTokens !== undefined ? ` (${cutOff.maxTokens})` : ""}`;
 }
 
 /** strictPass: also no repair, no coercion, no parse error, no protocol markup left in the text. */

@@ -7,7 +7,8 @@ import { listModels, OpenAiEngine } from "../engine/openai/openai-engine.ts";
 import { ServerFailure } from "../engine/openai/server-failure.ts";
 import { inferServerTemplate, serverChatTemplate, serverTemplateNames, type ServerTemplateName } from "toolcall-middleware/families/server-templates.ts";
 import { chatTemplateForModel } from "toolcall-middleware/families/registry.ts";
-import { BUILTIN_CATEGORIES, loadBuiltinSuite, sampleCases, type BuiltinCategory } from "../eval/builtin-suite.ts";
+import { BUILTIN_CATEGORIES, isBuiltinCategory, loadBuiltinSuite, sampleCases, type BuiltinCategory } from "../eval/builtin-suite.ts";
+import { QUICK_CPU_PRESET, type MeasuredRates } from "../eval/quick-preset.ts";
 import { caseLogOf, readCaseLog } from "../eval/case-log.ts";
 import { readResultsFile, resultsFileText, toResultsFile } from "../eval/results-file.ts";
 import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from "../eval/run-case.ts";
@@ -19,6 +20,9 @@ import { createEvalRepository, type EvalRepository, type StoredEvalRun, type Sto
 import { savedCaseLines, type TurnToSave } from "../eval/saved-case.ts";
 import { pacedEngine } from "../eval/paced-engine.ts";
 import { createYieldPoint } from "./yield-to-page.ts";
+import { caseFigures, type CaseFigures } from "../eval/progress.ts";
+import { stepDecisionPoint } from "toolcall-middleware/probabilities/step-decision.ts";
+import { describeDecisionPoint } from "toolcall-middleware/probabilities/decision-point.ts";
 import type { EngineState, EngineStore } from "./engine-store.ts";
 
 /** "cpu": the model loaded on llama.cpp in WebAssembly in this page (one case at a time, like WebLLM). */
@@ -39,6 +43,8 @@ export interface EvalConfig {
   /** When set, the run's cases come from these files instead of the built-in categories. */
   importedSuite?: ImportedSuite;
   categories: BuiltinCategory[];
+  /** When set, only these built-in cases run, in this order (a preset's); categories and cases per category are ignored. */
+  caseIds?: string[];
   perCategory: number;
   seed: number;
   engine: EvalEngineChoice;
@@ -91,13 +97,19 @@ export interface EvalState {
   error: string | null;
   /** Set when the page went away mid-run. */
   interrupted: boolean;
-  /** For the progress figures of this session's part of the run. */
-  session: { startedAt: number; doneAtStart: number; tokens: number } | null;
+  /** For the progress figures of this session's part of the run: what each case finished in it took. */
+  session: { startedAt: number; doneAtStart: number; figures: CaseFigures[]; concurrency: number } | null;
+  /** The case running now, its reply as it streams. */
+  live: LiveCase | null;
+  /** The case that ended last: its verdict, reason and decision point. */
+  lastFinished: FinishedCase | null;
   imported: ImportedResults[];
   /** The case whose step the debugger shows. */
   opened: OpenedCase | null;
   /** Cases saved from conversation turns. */
   saved: StoredSavedCase[];
+  /** Prefill and decode rates the in-page CPU engine last reached in an Evaluate case (for what a run will take). */
+  measuredRates: MeasuredRates | null;
 }
 
 /** A case shown in the debugger: of this run (read from IndexedDB) or of an imported results file (its `log`). */
@@ -110,6 +122,27 @@ export interface OpenedCase {
   events: LoopEvent[];
   /** Why no step is shown, when none is. */
   note?: string;
+}
+
+/** How much of the running case's reply the view keeps (its end: what is being written). */
+export const LIVE_OUTPUT_CHARS = 4_000;
+
+export interface LiveCase {
+  jobKey: string;
+  id: string;
+  protocol: string;
+  constrained: boolean;
+  /** The reply so far, its last LIVE_OUTPUT_CHARS characters. */
+  output: string;
+  /** Characters of reply so far (all of it, also those no longer kept). */
+  outputChars: number;
+}
+
+export interface FinishedCase {
+  jobKey: string;
+  result: EvalResult;
+  /** The decision point in words (from the case's recorded tokens). */
+  decision: string;
 }
 
 export type EvalStore = StoreApi<EvalState>;
@@ -129,9 +162,12 @@ export function createEvaluation(engineStore: EngineStore) {
     error: null,
     interrupted: false,
     session: null,
+    live: null,
+    lastFinished: null,
     imported: [],
     opened: null,
     saved: [],
+    measuredRates: null,
   }));
 
   const set = store.setState;
@@ -140,6 +176,10 @@ export function createEvaluation(engineStore: EngineStore) {
   // Handles, not state: the repository and the running evaluation's controller.
   let repository: EvalRepository | null = null;
   let running: AbortController | null = null;
+  /** Settles when the running evaluation's last case has given the engine back (after a Stop too). */
+  let settled: Promise<void> = Promise.resolve();
+  /** Hands the finished cases waiting for the next batch to the view at once (set while a run goes). */
+  let flushNow: (() => void) | null = null;
   const repo = () => (repository ??= createEvalRepository());
 
   let initialised = false;
@@ -170,8 +210,11 @@ export function createEvaluation(engineStore: EngineStore) {
     }
   }
 
+  /** Changes settings; a change to which cases run leaves a preset's list of cases. */
   function setConfig(patch: Partial<EvalConfig>): void {
-    set({ config: { ...get().config, ...patch } });
+    const choosesCases = "categories" in patch || "perCategory" in patch || "seed" in patch;
+    const { caseIds, ...rest } = get().config;
+    set({ config: { ...rest, ...(caseIds && !choosesCases ? { caseIds } : {}), ...patch } });
   }
 
   /** Starts a new run with the current settings (the previous run's results are replaced). */
@@ -182,6 +225,26 @@ export function createEvaluation(engineStore: EngineStore) {
     await go(config, { id, config, total: 0, status: "running", startedAt: Date.now(), label }, true);
   }
 
+  /** The quick run on the CPU: the preset's cases on the model loaded in the page, with its settings. */
+  async function startQuickCpuRun(): Promise<void> {
+    const { importedSuite: _suite, ...rest } = get().config;
+    set({
+      config: {
+        ...rest,
+        engine: "cpu",
+        caseIds: QUICK_CPU_PRESET.cases.map((c) => c.id),
+        categories: [...new Set(QUICK_CPU_PRESET.cases.map((c) => categoryOf(c.id)))].filter(isBuiltinCategory),
+        protocols: [QUICK_CPU_PRESET.protocol],
+        constrained: [false],
+        repeats: 1,
+        seed: 0,
+        maxTokens: QUICK_CPU_PRESET.maxTokens,
+        temperature: QUICK_CPU_PRESET.temperature,
+      },
+    });
+    await startEval();
+  }
+
   /** Continues the shown run: the cases not done yet. */
   async function resumeEval(): Promise<void> {
     const run = get().run;
@@ -189,39 +252,68 @@ export function createEvaluation(engineStore: EngineStore) {
     await go(run.config, run, false);
   }
 
+  /**
+   * Ends the run at once: the finished cases stay (each was saved as it ended), the case in
+   * flight is dropped (it runs again on Resume) and the view is free. The engine is told to stop;
+   * a later Run or Resume waits until it has.
+   */
   function stopEval(): void {
-    if (!running) return;
-    set({ status: "stopping" });
+    if (!running || running.signal.aborted) return;
     running.abort();
+    flushNow?.();
+    const run = get().run;
+    const stopped = run ? { ...run, status: "stopped" as const } : null;
+    set({ status: "stopped", live: null, ...(stopped ? { run: stopped } : {}) });
+    if (stopped) void repo().saveRun(stopped).catch(() => {});
   }
 
   async function go(config: EvalConfig, run: StoredEvalRun<EvalConfig>, fresh: boolean): Promise<void> {
-    if (running) return;
+    if (running && !running.signal.aborted) return;
+    let release = () => {};
+    const previous = settled;
+    settled = new Promise((resolve) => (release = resolve));
+    try {
+      await previous;
+      await goOn(config, run, fresh);
+    } finally {
+      release();
+    }
+  }
+
+  async function goOn(config: EvalConfig, run: StoredEvalRun<EvalConfig>, fresh: boolean): Promise<void> {
     const controller = new AbortController();
     running = controller;
-    set({ status: "starting", error: null, interrupted: false, ...(fresh ? { results: [], jobKeys: [], opened: null } : {}) });
+    set({ status: "starting", error: null, interrupted: false, live: null, lastFinished: null, ...(fresh ? { results: [], jobKeys: [], opened: null } : {}) });
     try {
       const setup = await prepare(config, engineStore.getState());
-      const cases = sampleCases(await suiteCases(config), config.perCategory, config.seed);
+      const cases = config.caseIds && !config.importedSuite ? chosenCases(await suiteCases(config), config.caseIds) : sampleCases(await suiteCases(config), config.perCategory, config.seed);
       const jobs = planJobs({ cases, mode: setup.mode, protocols: config.protocols, constrained: config.constrained, repeats: config.repeats });
       const stored: StoredEvalRun<EvalConfig> = { ...run, total: jobs.length, status: "running" };
       if (fresh) await repo().keepOnly("");
       await repo().saveRun(stored);
       const done = new Set(get().jobKeys);
-      set({ run: stored, status: "running", session: { startedAt: performance.now(), doneAtStart: done.size, tokens: 0 } });
+      const concurrency = runsInThePage(config.engine) ? 1 : Math.max(1, config.concurrency);
+      set({ run: stored, status: "running", session: { startedAt: performance.now(), doneAtStart: done.size, figures: [], concurrency } });
       const valuesAsText = new Map(config.protocols.map((name) => [name, getProtocol(name) ? readsValuesAsText(getProtocol(name)!) : false]));
-      const pending: Array<{ jobKey: string; result: EvalResult }> = [];
+      const pending: Array<{ jobKey: string; result: EvalResult; figures: CaseFigures }> = [];
+      // The running case's reply, handed to the view with the batches.
+      let live: LiveCase | null = null;
+      let liveChanged = false;
       const flush = () => {
+        if (liveChanged && !controller.signal.aborted) {
+          liveChanged = false;
+          set({ live: live && { ...live } });
+        }
         if (pending.length === 0) return;
         const batch = pending.splice(0);
         const state = get();
-        const tokens = batch.reduce((sum, { result }) => sum + (result.completionTokens ?? 0), 0);
         set({
           results: [...state.results, ...batch.map((b) => b.result)],
           jobKeys: [...state.jobKeys, ...batch.map((b) => b.jobKey)],
-          ...(state.session ? { session: { ...state.session, tokens: state.session.tokens + tokens } } : {}),
+          ...(state.session ? { session: { ...state.session, figures: [...state.session.figures, ...batch.map((b) => b.figures)] } } : {}),
         });
       };
+      flushNow = flush;
       const timer = setInterval(flush, 250);
       // Replies are parsed on this thread as they stream: handed on in pieces, with turns for the page.
       const pacedSetupEngine = pacedEngine(setup.engine, createYieldPoint(16));
@@ -229,13 +321,25 @@ export function createEvaluation(engineStore: EngineStore) {
         await runJobs({
           jobs,
           done,
-          concurrency: runsInThePage(config.engine) ? 1 : Math.max(1, config.concurrency),
+          concurrency,
           signal: controller.signal,
           run: async (job, signal) => {
             // A turn of the event loop before each case: cases that finish together do not add up
             // to one long task on the page's main thread.
             await nextTask();
             const protocol = getProtocol(job.protocol === "native" ? "hermes" : job.protocol);
+            const startedAt = performance.now();
+            const watched: LiveCase = { jobKey: job.key, id: job.testCase.id, protocol: job.protocol, constrained: job.constrained, output: "", outputChars: 0 };
+            if (concurrency === 1) {
+              live = watched;
+              liveChanged = true;
+            }
+            const onEvent = (event: LoopEvent) => {
+              if (event.type !== "output-delta" || live !== watched) return;
+              watched.output = (watched.output + event.text).slice(-LIVE_OUTPUT_CHARS);
+              watched.outputChars += event.text.length;
+              liveChanged = true;
+            };
             let outcome: { result: EvalResult; events: LoopEvent[] } | undefined;
             if (!protocol) outcome = { result: failedResult(job, `unknown protocol "${job.protocol}"`), events: [] };
             else {
@@ -252,32 +356,42 @@ export function createEvaluation(engineStore: EngineStore) {
                   signal,
                   valuesAsText: valuesAsText.get(job.protocol) ?? false,
                   pause: createYieldPoint(16),
+                  onEvent,
                 });
               } catch (error) {
-                outcome = { result: failedResult(job, describe(error)), events: [] };
+                // An engine that ends a stopped generation by throwing: the case did not finish.
+                outcome = signal.aborted ? undefined : { result: failedResult(job, describe(error)), events: [] };
               }
             }
             if (!outcome) return undefined;
+            const finished: FinishedCase = { jobKey: job.key, result: outcome.result, decision: decisionInWords(outcome.events) };
+            if (!signal.aborted) set({ lastFinished: finished });
             await nextTask();
             await repo().saveCase(run.id, job.key, outcome.result, outcome.events, createYieldPoint(16));
+            // Saved: it is a finished case, also when Stop came meanwhile.
+            const figures = caseFigures(outcome.events, performance.now() - startedAt);
+            pending.push({ jobKey: job.key, result: outcome.result, figures });
+            if (config.engine === "cpu" && figures.prefillMs && figures.decodeMs && figures.prefilledTokens && figures.completionTokens) {
+              set({ measuredRates: { prefillTokensPerSecond: (figures.prefilledTokens / figures.prefillMs) * 1000, decodeTokensPerSecond: (figures.completionTokens / figures.decodeMs) * 1000, source: `the last Evaluate case on the CPU (${job.testCase.id})` } });
+            }
+            if (controller.signal.aborted) flush();
             return outcome.result;
           },
-          onDone: (job, result) => {
-            pending.push({ jobKey: job.key, result });
-          },
+          onDone: () => {},
         });
       } finally {
         clearInterval(timer);
         flush();
+        flushNow = null;
       }
       const finished = !controller.signal.aborted;
       const final: StoredEvalRun<EvalConfig> = { ...stored, status: finished ? "done" : "stopped" };
       await repo().saveRun(final);
-      set({ run: final, status: finished ? "done" : "stopped" });
+      set({ run: final, status: finished ? "done" : "stopped", live: null });
     } catch (error) {
-      set({ status: get().run ? "stopped" : "idle", error: describe(error) });
+      set({ status: get().run ? "stopped" : "idle", error: describe(error), live: null });
     } finally {
-      running = null;
+      if (running === controller) running = null;
     }
   }
 
@@ -301,7 +415,8 @@ export function createEvaluation(engineStore: EngineStore) {
   async function openCase(jobKey: string): Promise<void> {
     const state = get();
     const index = state.jobKeys.indexOf(jobKey);
-    const result = state.results[index];
+    // The case that just ended may not have reached the list's batch yet.
+    const result = state.results[index] ?? (state.lastFinished?.jobKey === jobKey ? state.lastFinished.result : undefined);
     if (!result || !state.run) return;
     const events = (await repo().events(state.run.id, jobKey)) ?? [];
     set({ opened: { jobKey, result, events } });
@@ -418,10 +533,20 @@ export function createEvaluation(engineStore: EngineStore) {
     setImportedSuite({ questionsName: "saved cases", questions: files.questions, answersName: "saved answers", answers: files.answers });
   }
 
-  return { store, initEval, setConfig, startEval, resumeEval, stopEval, setImportedSuite, chooseBuiltinSuite, openCase, openImportedCase, closeCase, exportResultsText, importResults, openExamples, removeImported, dismissEvalError, saveTurnAsCase, removeSavedCase, runSavedCases };
+  return { store, initEval, setConfig, startEval, startQuickCpuRun, resumeEval, stopEval, setImportedSuite, chooseBuiltinSuite, openCase, openImportedCase, closeCase, exportResultsText, importResults, openExamples, removeImported, dismissEvalError, saveTurnAsCase, removeSavedCase, runSavedCases };
 }
 
 export type Evaluation = ReturnType<typeof createEvaluation>;
+
+/** The cases named, in the order named (an id the suite lacks is an error, not a silent gap). */
+function chosenCases(cases: readonly EvalCase[], ids: readonly string[]): EvalCase[] {
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  return ids.map((id) => {
+    const found = byId.get(id);
+    if (!found) throw new Error(`The built-in suite has no case ${id}.`);
+    return found;
+  });
+}
 
 async function suiteCases(config: EvalConfig): Promise<EvalCase[]> {
   const imported = config.importedSuite;
@@ -484,6 +609,15 @@ export function describeConfig(config: EvalConfig, engineState: Pick<EngineState
 function describe(error: unknown): string {
   if (error instanceof ServerFailure) return `${error.message} ${error.suggestion}`.trim();
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A finished case's decision point in words, from its recorded tokens. */
+function decisionInWords(events: readonly LoopEvent[]): string {
+  const start = events.find((event) => event.type === "step-start");
+  if (start?.type !== "step-start") return "This case has no recorded step.";
+  const point = stepDecisionPoint(events, start.runId, start.stepId);
+  const words = describeDecisionPoint(point);
+  return point.kind === "unknown" ? `not known: ${words}` : `the model ${words}.`;
 }
 
 function nextTask(): Promise<void> {

@@ -191,6 +191,12 @@ export interface ProtocolSamples {
   hostileShapes: (n: number) => Record<string, string>;
   /** One call as a model writes it in this format, with what ends it so that prose can follow (the benchmark's outputs). */
   benchOutput: (call: ToolCall) => string;
+  /**
+   * One call as the protocol's own prompt asks the model to write it, where that differs from
+   * what the history writes (`benchOutput`): pythonic's bare `[f(a=1)]`, Llama 3's JSON without
+   * <|python_tag|>, xLAM's array. Read as written: no repair (the eval's strict scoring checks it).
+   */
+  promptedOutput?: (call: ToolCall) => string;
   /** Tags the parser consumes without an event (reasoning and framing tags other than <think></think>), for the fuzz test's accounting. */
   consumedTags?: readonly string[];
 }

@@ -3,7 +3,7 @@ import { useEngineState, useLabStores } from "../../app/lab-stores-context.tsx";
 import { findModel } from "../../engine/webllm/model-catalog.ts";
 import type { EvalEngineChoice } from "../../store/eval-store.ts";
 
-export function EvalEmptyState({ onUse, onOpenExamples }: { onUse: (engine: EvalEngineChoice) => void; onOpenExamples: () => void }) {
+export function EvalEmptyState({ onUse, onOpenExamples, onClose }: { onUse: (engine: EvalEngineChoice) => void; onOpenExamples: () => void; onClose?: () => void }) {
   const { realModel } = useLabStores();
   const gpu = useEngineState((s) => s.gpu);
   const loadedModelId = useEngineState((s) => s.loadedModelId);
@@ -14,7 +14,14 @@ export function EvalEmptyState({ onUse, onOpenExamples }: { onUse: (engine: Eval
 
   return (
     <section className="eval-empty" aria-label="What Evaluate needs" data-testid="eval-empty">
-      <h3 className="eval-heading">What Evaluate needs</h3>
+      <div className="eval-empty-head">
+        <h3 className="eval-heading">What Evaluate needs</h3>
+        {onClose && (
+          <button type="button" data-testid="eval-hide-needs" onClick={onClose}>
+            Hide
+          </button>
+        )}
+      </div>
       <p className="eval-muted">
         Evaluate asks a model each question of a suite, with every protocol chosen, and scores the tool calls it writes. It needs one of these:
       </p>

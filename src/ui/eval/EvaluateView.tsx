@@ -6,12 +6,15 @@ import { useEngineState } from "../../app/lab-stores-context.tsx";
 import { serverTemplateLabels, serverTemplateNames } from "toolcall-middleware/families/server-templates.ts";
 import { BUILTIN_CATEGORIES, type BuiltinCategory } from "../../eval/builtin-suite.ts";
 import { resultsCsv } from "../../eval/results-file.ts";
+import { formatDuration, formatRate, progressFigures } from "../../eval/progress.ts";
 import { listProtocols } from "toolcall-middleware/protocols/registry.ts";
 import { PanelBoundary } from "../ErrorBoundary.tsx";
 import { DebuggerPane } from "../debugger/DebuggerPane.tsx";
 import { useThrottled } from "../debugger/use-throttled.ts";
 import { EvalCaseList } from "./EvalCaseList.tsx";
 import { EvalEmptyState } from "./EvalEmptyState.tsx";
+import { EvalLiveCase } from "./EvalLiveCase.tsx";
+import { EvalQuickRun } from "./EvalQuickRun.tsx";
 import { EvalMatrix, type MatrixSource } from "./EvalMatrix.tsx";
 import { SaveTurnAsCase } from "./SaveTurnAsCase.tsx";
 import { runsInThePage, type EvalConfig, type EvalEngineChoice } from "../../store/eval-store.ts";
@@ -32,6 +35,7 @@ export default function EvaluateView() {
   // The case list (hundreds of rows) redraws at most every 2 s while a run adds results; the
   // matrix and the progress follow every batch.
   const running = status === "running";
+  const busyRun = status === "running" || status === "starting";
   const listedNow = useMemo(() => ({ results, jobKeys }), [results, jobKeys]);
   const throttled = useThrottled(listedNow, running ? 2000 : 0);
   const { results: listed, jobKeys: listedKeys } = running ? throttled : listedNow;
@@ -46,6 +50,8 @@ export default function EvaluateView() {
   const importKeys = useMemo(() => shownImport?.results.map((_, index) => String(index)) ?? [], [shownImport]);
 
   const empty = sources.length === 0 && status === "idle";
+  // Once results exist, what Evaluate needs (and the way to choose an engine) is one click away.
+  const [needsShown, setNeedsShown] = useState(false);
   /** The empty state's choice: the setup shows that engine's fields, the first one focused. */
   const chooseEngine = (engine: EvalEngineChoice) => {
     setConfig({ engine });
@@ -58,7 +64,24 @@ export default function EvaluateView() {
 
   return (
     <div className="eval-view" data-testid="evaluate-view">
-      {empty && <EvalEmptyState onUse={chooseEngine} onOpenExamples={() => void openExamples()} />}
+      {empty || needsShown ? (
+        <EvalEmptyState
+          onUse={(engine) => {
+            setNeedsShown(false);
+            chooseEngine(engine);
+          }}
+          onOpenExamples={() => void openExamples()}
+          {...(empty ? {} : { onClose: () => setNeedsShown(false) })}
+        />
+      ) : (
+        <div className="eval-needs-toggle">
+          <button type="button" data-testid="eval-show-needs" onClick={() => setNeedsShown(true)}>
+            What Evaluate needs
+          </button>
+          <span className="eval-muted">choose an engine: a model in this page, on the CPU, or a server</span>
+        </div>
+      )}
+      <EvalQuickRun />
       <EvalSetup />
       <SaveTurnAsCase />
       {error && (
@@ -71,11 +94,16 @@ export default function EvaluateView() {
       )}
       <EvalProgress />
       <EvalFiles />
-      {sources.length > 0 ? (
-        <>
-          <h3 className="eval-heading">Matrix</h3>
-          <EvalMatrix sources={sources} />
-        </>
+      {sources.length > 0 || busyRun ? (
+        <div className="eval-board">
+          {sources.length > 0 && (
+            <div className="eval-board-matrix">
+              <h3 className="eval-heading">Matrix</h3>
+              <EvalMatrix sources={sources} />
+            </div>
+          )}
+          <EvalLiveCase />
+        </div>
       ) : null}
       {(results.length > 0 || imported.length > 0) && (
         <>
@@ -173,7 +201,18 @@ function EvalSetup() {
     <fieldset className="eval-setup" disabled={busy} data-testid="eval-setup">
       <legend>Evaluate tool calling (BFCL cases)</legend>
       <SuiteChoice />
-      <div className="eval-row" hidden={config.importedSuite !== undefined}>
+      {config.caseIds && !config.importedSuite && (
+        <div className="eval-row" data-testid="eval-preset-cases">
+          <span className="eval-label">Cases</span>
+          <span>
+            the quick CPU run's: <span className="mono">{config.caseIds.join(", ")}</span>
+          </span>
+          <button type="button" onClick={() => patch({ categories: config.categories })}>
+            Choose by category instead
+          </button>
+        </div>
+      )}
+      <div className="eval-row" hidden={config.importedSuite !== undefined || config.caseIds !== undefined}>
         <span className="eval-label">Categories</span>
         {BUILTIN_CATEGORIES.map((category) => (
           <label key={category} className="eval-check">
@@ -306,16 +345,12 @@ function EvalProgress() {
   const results = useEvalState((s) => s.results);
   const session = useEvalState((s) => s.session);
   const interrupted = useEvalState((s) => s.interrupted);
-  const now = useTicker(status === "running");
   const busy = status === "running" || status === "starting" || status === "stopping";
   const total = run?.total ?? 0;
   const done = results.length;
   const passed = results.filter((r) => r.pass).length;
-  const elapsed = session ? Math.max(0.001, (now - session.startedAt) / 1000) : 0;
-  const doneNow = session ? done - session.doneAtStart : 0;
-  const rate = session && doneNow > 0 ? doneNow / elapsed : 0;
-  const left = rate > 0 ? Math.ceil((total - done) / rate) : undefined;
-  const tokensPerSecond = session && session.tokens > 0 ? session.tokens / elapsed : undefined;
+  // From the cases finished in this session: the engine's own timings, not the clock.
+  const figures = useMemo(() => (session ? progressFigures(session.figures, total - done, session.concurrency) : {}), [session, total, done]);
   const resumable = !busy && run !== null && status === "stopped" && done < total;
   return (
     <div className="eval-progress" data-testid="eval-progress" data-status={status}>
@@ -335,10 +370,24 @@ function EvalProgress() {
           <progress max={total} value={done} data-testid="eval-progress-bar" />
           <span data-testid="eval-progress-text">
             {done} / {total} · pass {done > 0 ? `${Math.round((passed / done) * 100)}%` : "–"}
-            {busy && left !== undefined ? ` · ${formatSeconds(left)} left` : ""}
-            {busy && tokensPerSecond !== undefined ? ` · ${tokensPerSecond.toFixed(0)} tokens/s` : ""}
             {status === "done" ? " · done" : status === "stopped" ? (interrupted ? " · interrupted (the page was closed)" : " · stopped") : ""}
           </span>
+          {busy && (
+            <span className="eval-muted" data-testid="eval-progress-figures">
+              {figures.secondsLeft === undefined ? (
+                "time left: known once the first case ends"
+              ) : (
+                <span data-testid="eval-time-left">
+                  about {formatDuration(figures.secondsLeft)} left
+                  {figures.prefillSecondsLeft !== undefined && figures.decodeSecondsLeft !== undefined
+                    ? ` (prefill ${formatDuration(figures.prefillSecondsLeft)}, decode ${formatDuration(figures.decodeSecondsLeft)})`
+                    : ""}
+                </span>
+              )}
+              {figures.decodeTokensPerSecond !== undefined && <span data-testid="eval-decode-rate"> · decode {formatRate(figures.decodeTokensPerSecond)} tokens/s</span>}
+              {figures.prefillTokensPerSecond !== undefined && <span data-testid="eval-prefill-rate"> · prefill {formatRate(figures.prefillTokensPerSecond)} tokens/s</span>}
+            </span>
+          )}
         </>
       )}
     </div>
@@ -393,22 +442,8 @@ function EvalFiles() {
   );
 }
 
-/** The current time, once a second while `on` (for time left and tokens per second). */
-function useTicker(on: boolean): number {
-  const [now, setNow] = useState(() => performance.now());
-  useEffect(() => {
-    if (!on) return;
-    const timer = setInterval(() => setNow(performance.now()), 1000);
-    return () => clearInterval(timer);
-  }, [on]);
-  return on ? now : performance.now();
-}
-
 function clampInt(text: string, min: number, max: number): number {
   const n = Math.floor(Number(text));
   return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : min;
 }
 
-function formatSeconds(seconds: number): string {
-  return seconds < 90 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
-}

@@ -860,14 +860,17 @@ export class CallScanner implements ChannelSink {
         raw: text,
         ...(startedId !== undefined ? { startedId } : {}),
         bodyOffset: span.start,
-        scannerRepairs: [
-          {
-            kind: "bare-call",
-            message: this.bareInline ? `read ${syntax.describe(text)} written without the protocol's markers` : `the whole output was ${syntax.describe(text)} without the protocol's markers`,
-            before: "",
-            after: "",
-          },
-        ],
+        // A form the protocol asks for is no repair; any other markerless call is one.
+        scannerRepairs: syntax.ownForm
+          ? []
+          : [
+              {
+                kind: "bare-call",
+                message: this.bareInline ? `read ${syntax.describe(text)} written without the protocol's markers` : `the whole output was ${syntax.describe(text)} without the protocol's markers`,
+                before: "",
+                after: "",
+              },
+            ],
         nextId: this.nextId,
       },
       settled,

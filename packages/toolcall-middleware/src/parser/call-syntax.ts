@@ -102,6 +102,12 @@ export interface BareCallSyntax {
   /** For the repair that says the markers were missing: "a call object", "a pythonic call list". */
   describe: (text: string) => string;
   /**
+   * The protocol's own prompt asks for calls written this way (pythonic's `[f(a=1)]`, Llama 3's
+   * bare JSON objects, xLAM's array): such a call is read as written, with no "bare-call" repair.
+   * Without it, a markerless call is a lenient reading of a model that left the markers out.
+   */
+  ownForm?: boolean;
+  /**
    * Where such a call may stand: "whole" (the default) — it is the whole output, nothing but
    * blanks around it; "start" — at the start of the output (after blanks and reasoning), text may
    * follow it; "anywhere" — also after text, as often as it comes (pythonic lists in prose, as

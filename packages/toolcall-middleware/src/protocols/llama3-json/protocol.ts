@@ -108,6 +108,8 @@ const bareLlamaJson: BareCallSyntax = {
   tracker: () => new BareCallTracker({ separator: ";", newlineSeparates: true }),
   read: (text, tools) => (jsonValues(text).every((value) => looksLikeJsonCall(value, tools)) ? readLlamaJsonCalls(text) : undefined),
   describe: () => "call objects",
+  // The prompt asks for exactly this form.
+  ownForm: true,
 };
 
 /**

@@ -34,6 +34,8 @@ const bareCallList: BareCallSyntax = {
   },
   nameOf: (head) => /^\s*\[\s*([A-Za-z_][\w.]*)\s*\(/.exec(head)?.[1],
   describe: () => "a call list",
+  // The prompt asks for exactly this form.
+  ownForm: true,
 };
 
 /**

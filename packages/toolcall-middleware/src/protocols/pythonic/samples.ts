@@ -1,6 +1,6 @@
 // The pythonic protocol's samples for the shared tests and the benchmark (ProtocolSamples).
 import type { ProtocolSamples } from "../../types.ts";
-import { pythonicProtocol } from "./protocol.ts";
+import { pythonicProtocol, renderPythonicCall } from "./protocol.ts";
 
 export const samples: ProtocolSamples = {
   notACall: "<|python_start|>not valid python<|python_end|>",
@@ -14,4 +14,6 @@ export const samples: ProtocolSamples = {
     };
   },
   benchOutput: (call) => pythonicProtocol.renderAssistant({ role: "assistant", content: "", toolCalls: [call] }),
+  // The prompt asks for the bare list: "reply with nothing but a list in this format".
+  promptedOutput: (call) => `[${renderPythonicCall(call)}]`,
 };

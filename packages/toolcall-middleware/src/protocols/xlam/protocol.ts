@@ -29,6 +29,8 @@ const bareCallArray: BareCallSyntax = {
   read: (text, tools) => (looksLikeJsonCall(text, tools) ? readJsonCallBody(text) : undefined),
   nameOf: (head) => jsonCallName(head.replace(/^\s*(?:```[A-Za-z0-9_]*\s*)?\[/, "")),
   describe: () => "a call array",
+  // The prompt asks for exactly this form.
+  ownForm: true,
 };
 
 const jsonBody = bodyForms(["json"]);
