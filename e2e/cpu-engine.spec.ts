@@ -175,7 +175,10 @@ test("Evaluate offers the model loaded on the CPU and runs a case on it", async 
   await page.screenshot({ path: `${SHOTS}/cpu-evaluate-390.png` });
 });
 
-test("Stop mid-generation keeps what streamed; a reload mid-generation says the reply was interrupted", async ({ page }) => {
+test("Stop mid-generation keeps what streamed and leaves no uncaught error; a reload mid-generation says the reply was interrupted", async ({ page }) => {
+  const uncaught: string[] = [];
+  page.on("pageerror", (error) => uncaught.push(error.message));
+  page.on("console", (message) => message.type() === "error" && /abort|uncaught/i.test(message.text()) && uncaught.push(message.text()));
   await runSmolLm2OnTheCpu(page);
   await page.getByTestId("setting-max-tokens").fill("400");
   await send(page, "Write a long story about a lighthouse keeper, with many details.");
@@ -191,6 +194,9 @@ test("Stop mid-generation keeps what streamed; a reload mid-generation says the 
   await step.click();
   const raw = ((await page.getByTestId("raw-output-view").textContent()) ?? "").replace(/\s+/g, " ");
   expect(raw).toContain(kept.trim().replace(/\s+/g, " ").slice(0, 20));
+  // wllama's own stream left its AbortError to a reader that had gone: an uncaught error on every Stop.
+  await page.waitForTimeout(500);
+  expect(uncaught).toEqual([]);
 
   await send(page, "Tell me another long story, about a baker.");
   const next = page.getByTestId("message-assistant").last();
@@ -200,6 +206,51 @@ test("Stop mid-generation keeps what streamed; a reload mid-generation says the 
   const cut = page.getByTestId("message-assistant").last();
   await expect(cut).toHaveAttribute("data-status", "interrupted");
   await expect(cut).toContainText("Interrupted: the page was closed or reloaded");
+});
+
+test("the one-click CPU path: the calculator only (and why), the prompt's start read ahead, a suggested message that reads only its own words, and progress while a long message is read", async ({ page }) => {
+  await page.goto("/?cpuThreads=1");
+  await page.getByTestId("cpu-offer-button").click();
+  const empty = page.getByTestId("chat-empty");
+  await expect(empty).toHaveAttribute("data-offer", "cpu-ready", { timeout: 180_000 });
+  await expect(page.getByTestId("few-tools-note")).toContainText("Only the calculator is offered");
+  await expect(page.getByTestId("suggested-message")).toHaveText("What is 17 * 23?");
+  // The tool list says the same: the calculator on, the others off but listed.
+  await expect(page.getByTestId("tool-toggle-calculator")).toBeChecked();
+  expect(await page.locator('[data-testid^="tool-toggle-"]:checked').count()).toBe(1);
+  expect(await page.locator('[data-testid^="tool-toggle-"]').count()).toBeGreaterThan(1);
+  // The prompt's start (system prompt and the calculator's tool section) is read before any message.
+  const cache = page.getByTestId("prompt-cache-status");
+  await expect(cache).toHaveAttribute("data-state", "ready", { timeout: 240_000 });
+  const cachedTokens = Number(await cache.getAttribute("data-tokens"));
+  expect(cachedTokens).toBeGreaterThan(100);
+  await page.screenshot({ path: `${SHOTS}/cpu-ready-1440.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${SHOTS}/cpu-ready-390.png` });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId("setting-temperature").fill("0");
+  await page.getByTestId("setting-max-tokens").fill("16");
+  await page.getByTestId("suggested-message").click();
+  await replyEnded(page.getByTestId("message-assistant").first());
+  // The message read only its own words: the rest came from the cache.
+  const step = await lastStepDone(page);
+  await step.click();
+  const prefill = (await page.getByTestId("step-prefill").textContent()) ?? "";
+  const [, prefilled, reused] = /([\d,]+) tokens? prefilled · ([\d,]+) reused/.exec(prefill) ?? [];
+  expect(Number(reused?.replaceAll(",", ""))).toBeGreaterThanOrEqual(cachedTokens - 4);
+  expect(Number(prefilled?.replaceAll(",", ""))).toBeLessThan(40);
+
+  // A long message: the chat says how much of the prompt is read while it reads it (llama.cpp's
+  // reports, one per batch of 128 tokens), before the first token.
+  const long = Array.from({ length: 40 }, (_, i) => `Line ${i + 1}: the quick brown fox jumps over the lazy dog.`).join("\n");
+  await send(page, `${long}\nHow many lines did I write?`);
+  const reading = page.getByTestId("message-assistant").last().getByTestId("reading-prompt");
+  await expect(reading).toContainText(/Reading the prompt/, { timeout: 60_000 });
+  await expect.poll(async () => Number(await reading.getAttribute("data-processed")), { timeout: 120_000 }).toBeGreaterThan(0);
+  await expect(reading).toContainText(/Reading the prompt: [\d,]+ of [\d,]+ tokens/);
+  await page.getByTestId("message-assistant").last().screenshot({ path: `${SHOTS}/cpu-reading-prompt.png` });
+  await replyEnded(page.getByTestId("message-assistant").last());
+  await expect(page.getByTestId("message-assistant").last().getByTestId("reading-prompt")).toHaveCount(0);
 });
 
 test("a model missing from the cache says to run npm run models", async ({ page }) => {

@@ -9,6 +9,7 @@ import type { CompareState } from "../store/compare-runs.ts";
 import type { DebuggerSelection } from "../store/debugger-store.ts";
 import type { ProtocolChoice } from "../store/protocol-store.ts";
 import type { ConversationState } from "../store/conversation-store.ts";
+import type { PromptCacheState } from "../store/prompt-cache-warmer.ts";
 import type { CpuEngineState } from "../store/cpu-engine-controller.ts";
 import type { EngineState } from "../store/engine-store.ts";
 import type { RunState } from "../store/run-controller.ts";
@@ -60,6 +61,10 @@ export function useRunState<T>(selector: (state: RunState) => T): T {
 
 export function useCpuEngine<T>(selector: (state: CpuEngineState) => T): T {
   return useStore(useLabStores().cpuEngine.store, selector);
+}
+
+export function usePromptCache<T>(selector: (state: PromptCacheState) => T): T {
+  return useStore(useLabStores().promptCache.store, selector);
 }
 
 export function useServerEngine<T>(selector: (state: ServerEngineState) => T): T {

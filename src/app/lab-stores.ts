@@ -11,6 +11,7 @@ import { createProtocolStore, type ProtocolStore } from "../store/protocol-store
 import { createRunController, createRunStore, type RunController, type RunStore } from "../store/run-controller.ts";
 import { createEngines, type Engines } from "../store/engine-store.ts";
 import { createCpuEngine, type CpuEngineController } from "../store/cpu-engine-controller.ts";
+import { createPromptCacheWarmer, type PromptCacheWarmer } from "../store/prompt-cache-warmer.ts";
 import { createServerEngine, type ServerEngine } from "../store/server-engine.ts";
 import { createToolCatalog, type ToolCatalog } from "../store/tool-catalog.ts";
 import { createTabStatusStore, type TabStatusStore } from "../store/tab-status.ts";
@@ -52,6 +53,8 @@ export interface LabStores {
   serverEngine: ServerEngine;
   /** The CPU engine's model (llama.cpp in WebAssembly): which one, loading it, opening a GGUF file. */
   cpuEngine: CpuEngineController;
+  /** The CPU engine's prompt cache, read ahead of the next message (started by startLab). */
+  promptCache: PromptCacheWarmer;
   /** The MCP servers this browser connects to, their connections and tool calls. */
   mcp: McpServers;
   /** The tools a conversation can offer: the built-in ones (one note store for the page) and the MCP servers'. */
@@ -87,6 +90,7 @@ export function createLabStores(): LabStores {
     realModel: createRealModelOffer({ engines, cpuEngine }),
     serverEngine: createServerEngine({ engines }),
     cpuEngine,
+    promptCache: createPromptCacheWarmer({ engines, conversations, protocol, run, runController }),
     mcp,
     tools: createToolCatalog({ mcp }),
     onDemand: {},

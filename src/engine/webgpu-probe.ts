@@ -20,7 +20,7 @@ export async function probeWebGpu(gpu: GPU | undefined = globalThis.navigator?.g
       state: "unavailable",
       reason: "no-api",
       message:
-        "This browser has no WebGPU. Use a recent Chrome or Edge (or Firefox/Safari with WebGPU enabled), or play a recorded transcript with the replay engine.",
+        "This browser has no WebGPU, which WebLLM models need. Run a model on this computer's CPU instead (llama.cpp in the page: Model pane), use a recent Chrome or Edge (or Firefox/Safari with WebGPU enabled), or play a recorded transcript.",
     };
   }
   try {
@@ -30,7 +30,7 @@ export async function probeWebGpu(gpu: GPU | undefined = globalThis.navigator?.g
         state: "unavailable",
         reason: "no-adapter",
         message:
-          "WebGPU is present but no GPU adapter was offered. Check that hardware acceleration is on in the browser settings, update the GPU driver, or use the replay engine.",
+          "WebGPU is present but no GPU adapter was offered, so WebLLM models cannot run. Run a model on this computer's CPU instead (llama.cpp in the page: Model pane), or check that hardware acceleration is on and the GPU driver is current.",
       };
     }
     const info = adapter.info;

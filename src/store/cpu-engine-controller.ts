@@ -9,6 +9,7 @@ import type { ChatTemplate } from "toolcall-middleware/types.ts";
 import { bosTextOf, DEFAULT_CPU_MODEL_ID, findCpuModel, formatBytes, huggingFaceModelUrl, labServedModelUrl, type CpuModel } from "../engine/cpu/cpu-models.ts";
 import { ggufMetadataFromLlamaCpp } from "../engine/cpu/llama-cpp-metadata.ts";
 import type { CpuModelSource, LoadCpuModelOptions, LoadedCpuModel } from "../engine/cpu/load-cpu-model.ts";
+import type { RuntimeFailure } from "../engine/cpu/runtime-failure.ts";
 import type { LoadProgress } from "../engine/webllm/load-progress.ts";
 import { ggufModelTokenizer } from "../tokens/gguf/gguf-model-tokenizer.ts";
 import { templateFamily } from "../tokens/tokenizer-choice.ts";
@@ -48,11 +49,12 @@ export type LoadCpuModel = (source: CpuModelSource, options: LoadCpuModelOptions
 /** wllama is imported only when a model is loaded: never in the first screen's bundle. */
 const loadOnDemand: LoadCpuModel = async (source, options) => (await import("../engine/cpu/load-cpu-model.ts")).loadCpuModel(source, options);
 
-function progressOf(loadedBytes: number, totalBytes: number, startedAt: number, text: string): LoadProgress {
+/** A file from disk is read, not downloaded; a download that is complete is being handed to llama.cpp. */
+function progressOf(loadedBytes: number, totalBytes: number, startedAt: number, text: string, fromFile = false): LoadProgress {
   const fraction = totalBytes > 0 ? Math.min(1, loadedBytes / totalBytes) : 0;
   const elapsedSeconds = (Date.now() - startedAt) / 1000;
   const secondsLeft = fraction > 0.02 && fraction < 1 ? (elapsedSeconds / fraction) * (1 - fraction) : undefined;
-  return { fraction, percent: fraction * 100, text, phase: fraction >= 1 ? "loading-from-cache" : "fetching", fetchedMB: Math.round(loadedBytes / 1_000_000), elapsedSeconds, ...(secondsLeft !== undefined ? { secondsLeft } : {}) };
+  return { fraction, percent: fraction * 100, text, phase: fraction >= 1 ? "loading-runtime" : fromFile ? "reading-file" : "fetching", fetchedMB: Math.round(loadedBytes / 1_000_000), elapsedSeconds, ...(secondsLeft !== undefined ? { secondsLeft } : {}) };
 }
 
 /** A failed load's status, with what to do: a 404 from the lab's server means the model was never fetched. */
@@ -121,6 +123,8 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
   }));
   let current: { unload: () => Promise<void> } | null = null;
   let loading: AbortController | null = null;
+  /** What was loaded last, so a model whose runtime stopped working loads again in one click. */
+  let lastLoad: { source: CpuModelSource; familyId: string | undefined; id: string } | null = null;
 
   async function unloadCurrent(): Promise<void> {
     const model = current;
@@ -130,7 +134,20 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
     if (model) await model.unload().catch(() => undefined);
   }
 
+  /** The runtime of the model that runs now stopped working: the engine goes, the status says why and offers to load it again. */
+  function runtimeFailed(model: LoadedCpuModel, failure: RuntimeFailure): void {
+    if (current !== model) return;
+    current = null;
+    store.setState({ loaded: null });
+    void model.unload().catch(() => undefined);
+    engines.setCpuEngine({
+      cpuEngine: null,
+      cpuStatus: { state: "error", kind: "cpu-load", message: failure.message, suggestion: "Reload the model: the conversation stays as it is, and its next message runs on the fresh model.", reloadCpu: true },
+    });
+  }
+
   async function loadSource(source: CpuModelSource, familyId: string | undefined, id: string, options: { threads?: number } = {}): Promise<void> {
+    lastLoad = { source, familyId, id };
     loading?.abort();
     const controller = new AbortController();
     loading = controller;
@@ -146,10 +163,15 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
       const family = familyId !== undefined ? familyById(familyId) : undefined;
       const familyTemplate = family ? familyChatTemplate(family) : undefined;
       const bosText = familyTemplate ? bosTextOf(familyTemplate.controlTokens) : undefined;
+      const failed: { model?: LoadedCpuModel; failure?: RuntimeFailure } = {};
       const loaded = await load(source, {
         signal: controller.signal,
+        onRuntimeFailure: (failure) => {
+          if (failed.model) runtimeFailed(failed.model, failure);
+          else failed.failure = failure;
+        },
         onProgress: ({ loadedBytes, totalBytes }) => {
-          if (loading === controller) engines.setCpuEngine({ cpuStatus: { state: "loading", what, progress: progressOf(loadedBytes, totalBytes, startedAt, loadedBytes >= totalBytes && totalBytes > 0 ? "Loading the weights into llama.cpp" : "Downloading the GGUF file") } });
+          if (loading === controller) engines.setCpuEngine({ cpuStatus: { state: "loading", what, progress: progressOf(loadedBytes, totalBytes, startedAt, loadedBytes >= totalBytes && totalBytes > 0 ? "Loading the weights into llama.cpp" : source.kind === "file" ? `Reading ${source.name}` : "Downloading the GGUF file", source.kind === "file") } });
         },
         ...(bosText ? { bosText } : {}),
         ...((options.threads ?? threadsFromUrl()) ? { threads: options.threads ?? threadsFromUrl() } : {}),
@@ -166,6 +188,7 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
         return;
       }
       current = loaded;
+      failed.model = loaded;
       // The token view reads a CPU step with the GGUF's own vocabulary (steps of this template only).
       loaded.engine.modelTokenizer = ggufModelTokenizer({ modelId: source.name, templateName: templateFamily(chosen.template.name), file: loaded.ggufFile });
       const threads = `${loaded.threads} thread${loaded.threads === 1 ? "" : "s"}${loaded.isolated ? "" : " (the page is not cross-origin isolated, so single-threaded)"}`;
@@ -201,6 +224,12 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
     const family = familyEntryById(model.family);
     if (family && protocol) protocol.getState().setProtocol(recommendedProtocolOf(family).protocol);
     await loadSource(sourceOf(model), family?.id, model.id, options);
+  }
+
+  /** Loads again what was loaded last (after its runtime stopped working). */
+  async function reloadCpuModel(): Promise<void> {
+    if (lastLoad) await loadSource(lastLoad.source, lastLoad.familyId, lastLoad.id);
+    else await loadCpuModel();
   }
 
   /** Runs a GGUF the person opened (file picker or drop). */
@@ -240,7 +269,7 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
     return model ? formatBytes(model.sizeBytes) : "";
   };
 
-  return { store, loadCpuModel, openGgufFile, selectCpuModel, setOrigin, cancelCpuLoad, unloadCpuModel, sizeOf };
+  return { store, loadCpuModel, reloadCpuModel, openGgufFile, selectCpuModel, setOrigin, cancelCpuLoad, unloadCpuModel, sizeOf };
 }
 
 export type CpuEngineController = ReturnType<typeof createCpuEngine>;

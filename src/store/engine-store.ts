@@ -36,6 +36,8 @@ export type EngineStatus =
       detail?: string;
       /** A model that was loaded and is gone (GPU device lost, worker failed): it can be loaded again. */
       reloadModelId?: string;
+      /** The CPU engine's model stopped working in the page: the CPU engine's last model can be loaded again. */
+      reloadCpu?: true;
     };
 
 export const DEFAULT_TRANSCRIPT = "hermes-calculator";

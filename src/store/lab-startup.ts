@@ -13,6 +13,7 @@ import { activeSamplingDefaults, serverModelChoice } from "./sampling.ts";
 import type { ServerEngine } from "./server-engine.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 import type { TabStatusStore } from "./tab-status.ts";
+import type { PromptCacheWarmer } from "./prompt-cache-warmer.ts";
 import { holdForeignTranscript, holdRememberedForeignTranscript, type TranscriptConsentStore } from "./transcript-consent.ts";
 
 /** The stores startup wires together (the page's LabStores has them all). */
@@ -25,6 +26,7 @@ export interface LabStartupStores {
   serverEngine: ServerEngine;
   conversations: Conversations;
   tabStatus: TabStatusStore;
+  promptCache: PromptCacheWarmer;
 }
 
 /**
@@ -57,6 +59,7 @@ export function startLab(stores: LabStartupStores): void {
   // that one waits for the person's yes, and the engines start without it.
   if (holdRememberedForeignTranscript(stores.transcriptConsent, engines.store.getState().transcriptSource, location.href)) engines.store.setState({ transcriptSource: DEFAULT_TRANSCRIPT });
   void engines.initEngines(holdForeignTranscript(stores.transcriptConsent, location.search, location.href));
+  stores.promptCache.start();
 }
 
 /** When a replay transcript says which protocol it is written in, the next turn uses it. */

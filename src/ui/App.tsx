@@ -13,7 +13,7 @@ import { ModelPanel } from "./model/ModelPanel.tsx";
 import { OtherTabsNotice } from "./OtherTabsNotice.tsx";
 import { SessionsPanel } from "./sessions/SessionsPanel.tsx";
 import { SettingsPanel } from "./settings/SettingsPanel.tsx";
-import { useWebGpuStatus, WebGpuBadge } from "./WebGpuBadge.tsx";
+import { WebGpuBadge } from "./WebGpuBadge.tsx";
 
 const EMPTY_EVENTS: never[] = [];
 
@@ -97,7 +97,10 @@ function DismissibleNotice({ tone, testId, text, onDismiss }: { tone: "err" | "w
 
 export function App() {
   const { conversationActions } = useLabStores().conversations;
-  const gpu = useWebGpuStatus();
+  // The engines' own probe (engine-store.ts): the browser is asked for an adapter once, not twice. The
+  // WebGPU notice is for the GPU and replay engines: on the CPU engine or a server it is beside the point.
+  const gpu = useEngineState((s) => s.gpu);
+  const engineKind = useEngineState((s) => s.kind);
   const title = useConversation((s) => s.active?.title);
   const storageError = useConversation((s) => s.storageError);
   const conversationNotice = useConversation((s) => s.conversationNotice);
@@ -155,7 +158,7 @@ export function App() {
           </button>
         )}
       </header>
-      {gpu.state === "unavailable" && (
+      {gpu.state === "unavailable" && engineKind !== "cpu" && engineKind !== "openai" && (
         <div className="notice notice-warn" role="status" data-testid="webgpu-message">
           {gpu.message}
         </div>

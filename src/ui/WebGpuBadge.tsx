@@ -1,17 +1,4 @@
-import { useEffect, useState } from "react";
-import { adapterLabel, probeWebGpu, type WebGpuStatus } from "../engine/webgpu-probe.ts";
-
-export function useWebGpuStatus(): WebGpuStatus {
-  const [status, setStatus] = useState<WebGpuStatus>({ state: "checking" });
-  useEffect(() => {
-    let live = true;
-    probeWebGpu().then((s) => live && setStatus(s));
-    return () => {
-      live = false;
-    };
-  }, []);
-  return status;
-}
+import { adapterLabel, type WebGpuStatus } from "../engine/webgpu-probe.ts";
 
 export function WebGpuBadge({ status }: { status: WebGpuStatus }) {
   if (status.state === "checking") {

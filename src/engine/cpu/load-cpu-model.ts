@@ -5,6 +5,8 @@
 import wasmUrl from "@wllama/wllama/esm/wasm/wllama.wasm?url";
 import { countGgufPromptTokens, type GgufModelFile } from "../../tokens/gguf/gguf-model-tokenizer.ts";
 import { CpuEngine } from "./cpu-engine.ts";
+import type { RuntimeFailure } from "./runtime-failure.ts";
+import { RuntimeLog } from "./runtime-log.ts";
 import { streamCompletion } from "./stream-completion.ts";
 
 export type CpuModelSource = { kind: "url"; url: string; name: string } | { kind: "file"; file: Blob; name: string };
@@ -40,7 +42,17 @@ export interface LoadCpuModelOptions {
   contextSize?: number;
   /** The BOS token's text, where the family knows it (Gemma's `<bos>`): left out of a prompt the runtime prefixes itself. */
   bosText?: string;
+  /** Told when the runtime stops working after it loaded (it must be loaded again). */
+  onRuntimeFailure?: (failure: RuntimeFailure) => void;
 }
+
+/**
+ * Prompt tokens llama.cpp reads in one go (n_batch; n_ubatch the same). It reports its progress
+ * once per batch, so this sets how often the page can say how far the prompt is read; in
+ * WebAssembly a smaller batch costs no speed (the matrix products are row by row either way:
+ * measured in docs/cpu-engine.md).
+ */
+export const CPU_BATCH_TOKENS = 128;
 
 /** A context window large enough for the tool prompts (≈ 1.3k tokens) and several loop steps, small in memory for these models. */
 export const DEFAULT_CPU_CONTEXT = 8192;
@@ -51,11 +63,17 @@ export function defaultThreads(): number {
 }
 
 export async function loadCpuModel(source: CpuModelSource, options: LoadCpuModelOptions = {}): Promise<LoadedCpuModel> {
-  const { Wllama } = await import("@wllama/wllama");
-  const wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: true, allowOffline: false });
+  const { Wllama, LogLevel } = await import("@wllama/wllama");
+  // llama.cpp's own warnings and errors are kept (bounded) for a failure's message, never printed.
+  const runtimeLog = new RuntimeLog();
+  const wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: false, logger: runtimeLog.logger, allowOffline: false });
   const threads = options.threads ?? defaultThreads();
-  const params = { n_ctx: options.contextSize ?? DEFAULT_CPU_CONTEXT, n_threads: threads, n_parallel: 1, n_gpu_layers: 0 };
-  const abort = () => void wllama.exit().catch(() => undefined);
+  const params = { n_ctx: options.contextSize ?? DEFAULT_CPU_CONTEXT, n_threads: threads, n_parallel: 1, n_gpu_layers: 0, n_batch: CPU_BATCH_TOKENS, n_ubatch: CPU_BATCH_TOKENS, log_level: LogLevel.WARN };
+  const exit = () => {
+    runtimeLog.markUnloading();
+    return wllama.exit();
+  };
+  const abort = () => void exit().catch(() => undefined);
   options.signal?.addEventListener("abort", abort, { once: true });
   try {
     if (source.kind === "file") {
@@ -69,7 +87,7 @@ export async function loadCpuModel(source: CpuModelSource, options: LoadCpuModel
       });
     }
   } catch (error) {
-    await wllama.exit().catch(() => undefined);
+    await exit().catch(() => undefined);
     throw error;
   } finally {
     options.signal?.removeEventListener("abort", abort);
@@ -83,9 +101,10 @@ export async function loadCpuModel(source: CpuModelSource, options: LoadCpuModel
   const engine = new CpuEngine({
     countPromptTokens: (prompt) => countGgufPromptTokens(ggufFile, prompt),
     name: `llama.cpp (wasm) ${source.name}`,
-    runtime: { complete: (body, signal) => streamCompletion(wllama, body, signal) },
+    runtime: { complete: (body, signal) => streamCompletion(wllama, body, signal), recentLog: () => runtimeLog.recent() },
     bos,
     contextWindowSize,
+    ...(options.onRuntimeFailure ? { onRuntimeFailure: options.onRuntimeFailure } : {}),
   });
   return {
     engine,
@@ -97,6 +116,6 @@ export async function loadCpuModel(source: CpuModelSource, options: LoadCpuModel
     isolated: Boolean(globalThis.crossOriginIsolated),
     addsBos: info.add_bos_token,
     ggufFile,
-    unload: () => wllama.exit(),
+    unload: exit,
   };
 }

@@ -22,7 +22,7 @@ export interface LoadProgress {
  * cache[i/n]", "Loading model from cache[i/n]", "Loading GPU shader modules[i/n]", and
  * "Finish loading on <GPU>" when the model is ready.
  */
-export type LoadPhase = "starting" | "fetching" | "loading-from-cache" | "compiling" | "finished";
+export type LoadPhase = "starting" | "fetching" | "loading-from-cache" | "compiling" | "finished" | "reading-file" | "loading-runtime";
 
 const PHASE_LABELS: Record<LoadPhase, string> = {
   starting: "Starting",
@@ -30,6 +30,9 @@ const PHASE_LABELS: Record<LoadPhase, string> = {
   "loading-from-cache": "Loading weights from the browser cache",
   compiling: "Preparing GPU shaders",
   finished: "Loaded",
+  // The CPU engine's (llama.cpp in WebAssembly): a file opened from this computer, and the weights handed to llama.cpp.
+  "reading-file": "Reading the file from this computer",
+  "loading-runtime": "Loading the weights into llama.cpp",
 };
 
 export function phaseLabel(phase: LoadPhase): string {

@@ -2,7 +2,9 @@
 // recorded demo that needs no download (the replay engine), and downloading the selected model.
 // With a transcript ready, the message its recording answers, one click to send.
 import { DEFAULT_TRANSCRIPT } from "../../store/engine-store.ts";
-import { useEngineState, useLabStores, useRunState } from "../../app/lab-stores-context.tsx";
+import { useMemo } from "react";
+import { useConversation, useCpuEngine, useEngineState, useLabStores, useMcpServers, useRunState } from "../../app/lab-stores-context.tsx";
+import { offersOnlySmallModelTools, SMALL_MODEL_SUGGESTION, startWithFewTools } from "../../store/small-model-tools.ts";
 import { findModel } from "../../engine/webllm/model-catalog.ts";
 import { DEFAULT_CPU_MODEL_ID, findCpuModel, formatBytes } from "../../engine/cpu/cpu-models.ts";
 import { gpuIsMissingOrSoftware } from "../../engine/webgpu-probe.ts";
@@ -22,9 +24,14 @@ export const DEMO_PACE = { chunkChars: 3, delayMs: 50 } as const;
 const focusChatInput = () => document.getElementById("chat-input")?.focus();
 
 
-/** One click to a real model without a GPU: SmolLM2 135M on llama.cpp in WebAssembly. */
+/** One click to a real model without a GPU: SmolLM2 135M on llama.cpp in WebAssembly, with the tools its suggestion needs. */
 function CpuOffer() {
-  const load = useLoadCpuModel();
+  const stores = useLabStores();
+  const loadModel = useLoadCpuModel();
+  const load = (id: string) => {
+    startWithFewTools(stores);
+    loadModel(id);
+  };
   const model = findCpuModel(DEFAULT_CPU_MODEL_ID);
   return (
     <section className="welcome-option welcome-cpu" data-testid="cpu-offer">
@@ -34,6 +41,43 @@ function CpuOffer() {
         Run SmolLM2 135M on this computer's CPU (≈ {model ? formatBytes(model.sizeBytes) : "100 MB"})
       </button>
     </section>
+  );
+}
+
+/** The CPU model is loaded: a message to try, and which tools it is offered (and why so few). */
+function CpuReady() {
+  const stores = useLabStores();
+  const { sendMessage } = stores.runController;
+  const running = useRunState((s) => s.running);
+  const label = useCpuEngine((s) => s.loaded?.label);
+  const settings = useConversation((s) => s.active?.settings);
+  const servers = useMcpServers((s) => s.servers);
+  const allNames = useMemo(() => (settings ? stores.tools.allTools(settings, servers).map((t) => t.name) : []), [settings, servers, stores.tools]);
+  const fewTools = settings ? offersOnlySmallModelTools(settings.disabledTools, allNames) : false;
+  return (
+    <div className="chat-empty chat-welcome" data-testid="chat-empty" data-offer="cpu-ready">
+      <p className="empty">{label ?? "The model"} runs on this computer's CPU. Try a message its tools can answer:</p>
+      <button
+        type="button"
+        className="suggestion"
+        data-testid="suggested-message"
+        disabled={running}
+        onClick={() => {
+          focusChatInput();
+          void sendMessage(SMALL_MODEL_SUGGESTION);
+        }}
+      >
+        {SMALL_MODEL_SUGGESTION}
+      </button>
+      {fewTools && (
+        <p className="empty" data-testid="few-tools-note">
+          Only the calculator is offered: a model this small reads every tool's definition before each message (all {allNames.length} tools are ≈ 1,300 tokens, a minute or more on a CPU), and does no better with more to choose from.{" "}
+          <button type="button" className="inline-link" data-testid="all-tools-button" onClick={() => stores.conversations.conversationActions.updateSettings({ disabledTools: [] })}>
+            Offer all {allNames.length} tools
+          </button>
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -60,6 +104,8 @@ export function ChatEmptyState() {
       </div>
     );
   }
+
+  if (kind === "cpu" && cpuStatus.state === "ready") return <CpuReady />;
 
   if (kind === "cpu" && cpuStatus.state !== "ready") {
     return (

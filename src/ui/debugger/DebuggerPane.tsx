@@ -32,7 +32,7 @@ export function DebuggerPane({ events, tools, startedOnThisPage }: DebuggerPaneP
     return (
       <div className="dbg dbg-empty-state" data-testid="debugger-pane">
         <p className="dbg-empty">
-          No loop steps yet. Send a message (the replay engine needs no GPU) and each step the loop takes appears here: the exact
+          No loop steps yet. Send a message and each step the loop takes appears here: the exact
           prompt the model read, its raw output as it streams, what the parser made of it, and every tool it ran.
         </p>
         <details className="dbg-empty-tools" onToggle={(event) => setToolsOpen(event.currentTarget.open)}>

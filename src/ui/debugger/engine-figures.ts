@@ -4,6 +4,7 @@
 import type { EngineUsage, StepConstraint, ToolChoiceSetting } from "toolcall-middleware/types.ts";
 
 const count = (n: number) => n.toLocaleString("en-US");
+const tokens = (n: number) => `${count(n)} token${n === 1 ? "" : "s"}`;
 
 /** "38 prefilled · 2,085 reused from the step before", or why the whole prompt was prefilled; null if unknown. */
 export function formatPrefill(usage: EngineUsage): string | null {
@@ -11,8 +12,8 @@ export function formatPrefill(usage: EngineUsage): string | null {
   if (prefilled === undefined) return null;
   // A hybrid model (Qwen3.5) carries a recurrent state beside its KV cache: reuse continues both.
   const kept = usage.kvState === "hybrid" ? "KV cache and recurrent state continued" : "KV cache";
-  if (reused && reused > 0) return `${count(prefilled)} tokens prefilled · ${count(reused)} reused from the step before (${kept})`;
-  return `${count(prefilled)} tokens prefilled (whole prompt${reason ? `: ${reason}` : ""})`;
+  if (reused && reused > 0) return `${tokens(prefilled)} prefilled · ${count(reused)} reused from the step before (${kept})`;
+  return `${tokens(prefilled)} prefilled (whole prompt${reason ? `: ${reason}` : ""})`;
 }
 
 /** "first token 0.84 s · prefill 1,204 tok/s · decode 31.2 tok/s", or null when the engine reported none. */

@@ -3,7 +3,8 @@ import { familyEntryById, recommendedProtocolOf } from "toolcall-middleware/fami
 // models (served by the lab's own server from the per-user cache, or from Hugging Face on a
 // person's machine), or any GGUF file opened from disk or dropped on the Model pane.
 import { useRef } from "react";
-import { useCpuEngine, useEngineState, useLabStores } from "../../app/lab-stores-context.tsx";
+import { useCpuEngine, useEngineState, useLabStores, usePromptCache } from "../../app/lab-stores-context.tsx";
+import { promptCacheWords } from "./prompt-cache-words.ts";
 import { cpuModels, findCpuModel, formatBytes } from "../../engine/cpu/cpu-models.ts";
 import type { CpuModelOrigin } from "../../store/cpu-engine-controller.ts";
 import { EngineErrorBox, LoadProgressBar, StatusLine } from "./EngineStatusBox.tsx";
@@ -23,6 +24,8 @@ export function CpuSection() {
   const origin = useCpuEngine((s) => s.origin);
   const loaded = useCpuEngine((s) => s.loaded);
   const fileInput = useRef<HTMLInputElement>(null);
+  const cache = usePromptCache((s) => s);
+  const cacheWords = promptCacheWords(cache);
   const model = findCpuModel(selected);
   const loadingNow = status.state === "loading";
 
@@ -77,6 +80,11 @@ export function CpuSection() {
       {status.state === "loading" && <LoadProgressBar status={status} />}
       {status.state === "error" && <EngineErrorBox status={status} offerReplay={false} />}
       <StatusLine status={status} readyText={loaded ? `Ready: ${loaded.label}` : "Ready."} />
+      {cacheWords && (
+        <p className="model-hint" data-testid="prompt-cache-status" data-state={cache.state} data-tokens={cache.state === "ready" ? cache.tokens : undefined}>
+          {cacheWords}
+        </p>
+      )}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { formatDuration, phaseLabel } from "../../engine/webllm/load-progress.ts
 
 export function EngineErrorBox({ status, offerReplay }: { status: Extract<EngineStatus, { state: "error" }>; offerReplay: boolean }) {
   const { loadModel, selectEngineKind } = useLabStores().engines;
+  const { reloadCpuModel } = useLabStores().cpuEngine;
   return (
     <div className="engine-error" role="alert" data-testid="engine-error" data-kind={status.kind}>
       <p className="engine-error-message">{status.message}</p>
@@ -17,6 +18,11 @@ export function EngineErrorBox({ status, offerReplay }: { status: Extract<Engine
       )}
       {status.reloadModelId && (
         <button type="button" className="primary" data-testid="reload-model-button" onClick={() => void loadModel(status.reloadModelId)}>
+          Reload the model
+        </button>
+      )}
+      {status.reloadCpu && (
+        <button type="button" className="primary" data-testid="reload-cpu-model-button" onClick={() => void reloadCpuModel()}>
           Reload the model
         </button>
       )}

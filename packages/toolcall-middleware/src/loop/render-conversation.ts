@@ -34,6 +34,20 @@ export function renderPrompt(input: Omit<RenderConversationInput, "controlTokens
   return { templateMessages, prompt: template.render(templateMessages, { addGenerationPrompt: true }) };
 }
 
+/**
+ * The text the next step's prompt starts with, whatever the next message says: the prompt
+ * rendered (by renderPrompt itself) for two different next messages, up to where they part. An
+ * engine can read it into its prompt cache before the message is written.
+ */
+export function promptBeforeNextMessage(input: Parameters<typeof renderPrompt>[0]): string {
+  const next = (content: string) => renderPrompt({ ...input, messages: [...input.messages, { role: "user", content }] }).prompt;
+  const a = next("A");
+  const b = next("B");
+  let shared = 0;
+  while (shared < a.length && a.charCodeAt(shared) === b.charCodeAt(shared)) shared += 1;
+  return a.slice(0, shared);
+}
+
 export function renderConversation({ systemPrompt, tools, protocol, messages, controlTokens = [], escapeModelText = (text) => text, framing: anyFraming }: RenderConversationInput): TemplateMessage[] {
   const framing = anyFraming?.protocol === protocol.name ? anyFraming : undefined;
   const toolSection = renderToolSection(protocol, tools, controlTokens, framing);
