@@ -8,6 +8,7 @@ import type { Engine, EngineChunk, GenerationRequest, GenerationSettings, Struct
 import { completionBody, type CompletionBody } from "./completion-body.ts";
 import type { LoadedModelTokenizer } from "../../tokens/tokenizer-choice.ts";
 import { tokensFromLogprobs } from "../logprobs.ts";
+import { HeldBackTokens } from "../held-back-tokens.ts";
 import { usageFromFinalChunk, type LlamaTimings } from "./completion-usage.ts";
 import type { BosHandling } from "./runtime-prompt.ts";
 
@@ -84,17 +85,19 @@ export class CpuEngine implements Engine {
     let timeToFirstTokenMs: number | undefined;
     let finishReason: string | null | undefined;
     let timings: LlamaTimings | undefined;
+    const heldBack = new HeldBackTokens();
     try {
       const stream = await this.runtime.complete(body, signal);
       for await (const chunk of stream) {
         const choice = chunk.choices?.[0];
         if (chunk.timings) timings = chunk.timings;
         if (choice?.finish_reason) finishReason = choice.finish_reason;
-        if (choice?.text) {
+        // A token llama.cpp held back (a possible stop string's start) comes with empty text: kept until its text follows.
+        const taken = askedForProbabilities ? heldBack.take(choice?.text ?? "", tokensFromLogprobs(choice?.logprobs)) : choice?.text ? { text: choice.text } : null;
+        if (taken) {
           timeToFirstTokenMs ??= this.now() - started;
-          const tokens = askedForProbabilities ? tokensFromLogprobs(choice.logprobs) : undefined;
-          if (tokens) sawProbabilities = true;
-          yield { type: "text", text: choice.text, ...(tokens ? { tokens } : {}) };
+          if (taken.tokens) sawProbabilities = true;
+          yield { type: "text", text: taken.text, ...(taken.tokens ? { tokens: taken.tokens } : {}) };
         }
         if (signal.aborted) break;
       }

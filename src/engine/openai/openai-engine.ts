@@ -7,6 +7,7 @@ import { chatBody, completionsBody } from "./openai-requests.ts";
 import { keySecrets, maskError, maskKeyInStream } from "./mask-key.ts";
 import { explainFetchError, failureFromResponse, isAbort, ServerFailure } from "./server-failure.ts";
 import { tokensFromLogprobs } from "../logprobs.ts";
+import { HeldBackTokens } from "../held-back-tokens.ts";
 import { readSseJson, StreamFormatError } from "./sse-json.ts";
 import { llamaCppRenderedPrompt, promptToSend, type LlamaCppFacts } from "./llama-cpp-probe.ts";
 import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
@@ -178,6 +179,7 @@ export class OpenAiEngine implements Engine {
     let usage: EngineUsage = constraintSentAs ? { constraintSentAs } : {};
     const askedForProbabilities = typeof body.logprobs === "number" && body.logprobs > 0;
     let sawProbabilities = false;
+    const heldBack = new HeldBackTokens();
     try {
       for await (const payload of readSseJson(response.body, signal) as AsyncIterable<StreamPayload>) {
         if (payload.error !== undefined) throw failureFromResponse(400, JSON.stringify({ error: payload.error }), { endpoint: path, model: this.options.model });
@@ -189,11 +191,12 @@ export class OpenAiEngine implements Engine {
           yield { type: "reasoning", text: reasoning };
         }
         const text = choice?.text ?? choice?.delta?.content ?? "";
-        if (text !== "") {
+        // llama.cpp sends a token it held back (a possible stop string's start) with empty text: kept until its text follows.
+        const taken = askedForProbabilities ? heldBack.take(text, tokensFromLogprobs(choice?.logprobs)) : text !== "" ? { text } : null;
+        if (taken) {
           firstTokenAt ??= performance.now();
-          const tokens = askedForProbabilities ? tokensFromLogprobs(choice?.logprobs) : undefined;
-          if (tokens) sawProbabilities = true;
-          yield { type: "text", text, ...(tokens ? { tokens } : {}) };
+          if (taken.tokens) sawProbabilities = true;
+          yield { type: "text", text: taken.text, ...(taken.tokens ? { tokens: taken.tokens } : {}) };
         }
         for (const call of choice?.delta?.tool_calls ?? []) {
           firstTokenAt ??= performance.now();
