@@ -21,6 +21,8 @@ export interface CompletionBody {
   grammar?: string;
   /** Report each generated token's probability and this many alternatives (llama.cpp's n_probs). */
   n_probs?: number;
+  /** Tokens banned: llama-server's `[[id, false]]` pairs. */
+  logit_bias?: Array<[number, false]>;
 }
 
 export function completionBody(prompt: string, settings: GenerationSettings, bos: BosHandling, topProbabilities?: number): CompletionBody {

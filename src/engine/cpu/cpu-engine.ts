@@ -4,11 +4,12 @@
 // the step's usage (tokens prefilled and reused from the prompt cache, speeds). Asked for, each
 // token comes with its probability and the runtime's top alternatives (llama.cpp's n_probs).
 import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
-import type { Engine, EngineChunk, GenerationRequest, GenerationSettings, StructuralTag } from "toolcall-middleware/types.ts";
+import type { Engine, EngineChunk, GenerationRequest, GenerationSettings, StructuralTag, TextProbe } from "toolcall-middleware/types.ts";
 import { completionBody, type CompletionBody } from "./completion-body.ts";
 import type { LoadedModelTokenizer } from "../../tokens/tokenizer-choice.ts";
 import { tokensFromLogprobs } from "../logprobs.ts";
 import { HeldBackTokens } from "../held-back-tokens.ts";
+import { probeTextWith } from "../text-probe.ts";
 import { usageFromFinalChunk, type LlamaTimings } from "./completion-usage.ts";
 import type { BosHandling } from "./runtime-prompt.ts";
 
@@ -56,6 +57,7 @@ export class CpuEngine implements Engine {
   readonly contextWindowSize?: number;
   readonly constrains: Engine["constrains"] = { supported: true };
   readonly tokenProbabilities: Engine["tokenProbabilities"] = { supported: true };
+  readonly bansTokens = true;
   readonly countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
   /**
    * The GGUF's own tokenizer for the token view (use-tokenization.ts reads it off the active
@@ -76,9 +78,15 @@ export class CpuEngine implements Engine {
     if (options.countPromptTokens) this.countPromptTokens = options.countPromptTokens;
   }
 
+  /** The opener probe: llama.cpp's probabilities are taken before the grammar (text-probe.ts). */
+  probeText(prompt: string, text: string, signal: AbortSignal): Promise<TextProbe> {
+    return probeTextWith(this, prompt, text, signal);
+  }
+
   async *generate(prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest): AsyncIterable<EngineChunk> {
     const grammar = grammarOf(settings, request?.structuralTag);
     const body = completionBody(prompt, { ...settings, ...(grammar ? { grammar } : {}) }, this.bos, request?.topProbabilities);
+    if (request?.bannedTokenIds?.length) body.logit_bias = request.bannedTokenIds.map((id) => [id, false]);
     const askedForProbabilities = body.n_probs !== undefined;
     let sawProbabilities = false;
     const started = this.now();

@@ -8,6 +8,7 @@ import { keySecrets, maskError, maskKeyInStream } from "./mask-key.ts";
 import { explainFetchError, failureFromResponse, isAbort, ServerFailure } from "./server-failure.ts";
 import { tokensFromLogprobs } from "../logprobs.ts";
 import { HeldBackTokens } from "../held-back-tokens.ts";
+import { probeTextWith } from "../text-probe.ts";
 import { readSseJson, StreamFormatError } from "./sse-json.ts";
 import { llamaCppRenderedPrompt, promptToSend, type LlamaCppFacts } from "./llama-cpp-probe.ts";
 import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
@@ -122,6 +123,9 @@ export class OpenAiEngine implements Engine {
   readonly native?: NativeToolCalling;
   readonly constrains?: Engine["constrains"];
   readonly tokenProbabilities?: Engine["tokenProbabilities"];
+  readonly bansTokens?: boolean;
+  /** llama.cpp's server only: its probabilities are taken before the grammar (text-probe.ts); other servers' are not known to be. */
+  readonly probeText?: Engine["probeText"];
   private readonly fetchImpl: typeof fetch;
 
   constructor(private readonly options: OpenAiEngineOptions) {
@@ -132,6 +136,10 @@ export class OpenAiEngine implements Engine {
     // Asked for as `logprobs` on /v1/completions (llama.cpp's server takes it as n_probs); a
     // server that ignores it sends none, and the step's usage says so.
     if (options.mode === "prompt") this.tokenProbabilities = { supported: true };
+    if (options.mode === "prompt" && options.llamaCpp) {
+      this.bansTokens = true;
+      this.probeText = (prompt, text, signal) => probeTextWith(this, prompt, text, signal);
+    }
     if (options.mode === "native") {
       this.native = {
         request: (input: NativeChatInput, settings: GenerationSettings) => chatBody(options.model, input, settings),
@@ -157,6 +165,7 @@ export class OpenAiEngine implements Engine {
       }
     }
     if (request?.topProbabilities) body.logprobs = request.topProbabilities;
+    if (this.bansTokens && request?.bannedTokenIds?.length) body.logit_bias = request.bannedTokenIds.map((id) => [id, false]);
     // A GBNF grammar, as llama.cpp's server takes it (other servers refuse or ignore the field).
     if (settings.grammar && body.grammar === undefined) body.grammar = settings.grammar;
     return maskKeyInStream(this.stream("/completions", body, signal, constraintSentAs), keySecrets(this.options.apiKey));

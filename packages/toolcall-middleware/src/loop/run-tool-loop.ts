@@ -11,6 +11,7 @@ import type {
   ExecutableTool,
   GenerationSettings,
   LoopEvent,
+  OpenerProbe,
   Protocol,
   ToolFraming,
   RunStatus,
@@ -32,6 +33,8 @@ import { plainTextParser } from "../native/plain-text-parser.ts";
 import { askServerPrompt } from "../native/server-prompt.ts";
 import { checkAgainstSchema } from "./schema-check.ts";
 import { probabilityRecording } from "./probability-recording.ts";
+import { measureOpeners } from "../probabilities/opener-probe.ts";
+import { openingMarkers } from "../probabilities/opening-markers.ts";
 import { constrainStep } from "./step-constraint.ts";
 import { streamStep, type StepOutput, type StepOutputLimits } from "./stream-step.ts";
 import { describeError } from "./tool-result-content.ts";
@@ -80,6 +83,12 @@ export interface RunToolLoopOptions {
   outputLimits?: StepOutputLimits;
   /** Alternatives recorded per generated token, with its probability (default DEFAULT_TOP_PROBABILITIES, at most MAX_TOP_PROBABILITIES; 0: none). */
   topProbabilities?: number;
+  /**
+   * After a step that opened no call, measure how likely each opening marker was at its first
+   * token (one short grammar-bound completion per marker, on engines with `probeText`) and record
+   * it in the step-end. Default: on wherever the step records probabilities.
+   */
+  probeOpeners?: boolean;
 }
 
 export interface LoopResult {
@@ -114,6 +123,7 @@ interface StepResult {
   runStatus?: RunStatus;
   error?: string;
   cutOff?: CutOffLimit;
+  openerProbe?: OpenerProbe;
 }
 
 /** Why the complete calls of an unfinished output were not run, as the model is told. */
@@ -286,9 +296,15 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   }
 
   const lastStep = index >= state.maxSteps;
+  // A step that opened no call: how likely a call was at its first token, measured where the engine can.
+  const openerProbe =
+    output.calls.length === 0 && !native && options.probeOpeners !== false && probabilities.topK > 0 && probabilities.unsupported === undefined
+      ? await measureOpeners(options.engine, prompt, openingMarkers(protocol, toolSpecs), state.signal)
+      : undefined;
+  const probed = openerProbe ? { openerProbe } : {};
   if (output.calls.length === 0 && output.parseErrors.length === 0) {
     yield* record(assistantMessage(output, protocolName));
-    return yield* end({ status: "final", runStatus: "final" });
+    return yield* end({ status: "final", runStatus: "final", ...probed });
   }
 
   if (output.calls.length > 0) {
@@ -325,8 +341,8 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     // neither can write a control token or a marker into the user turn it becomes.
     yield* record({ role: "user", content: promptEscaper(template.controlTokens, protocol)(correctionMessage(output.parseErrors, toolSpecs)) });
   }
-  if (lastStep) return yield* end({ status: "max-steps", runStatus: "max-steps" });
-  return yield* end({ status: output.calls.length > 0 ? "tool-calls" : "parse-error" });
+  if (lastStep) return yield* end({ status: "max-steps", runStatus: "max-steps", ...probed });
+  return yield* end({ status: output.calls.length > 0 ? "tool-calls" : "parse-error", ...probed });
 }
 
 function* endStep(state: RunState, stepId: string, startedAt: number, result: StepResult): Generator<LoopEvent, StepResult> {
@@ -338,6 +354,7 @@ function* endStep(state: RunState, stepId: string, startedAt: number, result: St
     durationMs: performance.now() - startedAt,
     ...(result.error !== undefined ? { error: result.error } : {}),
     ...(result.cutOff !== undefined ? { cutOff: result.cutOff } : {}),
+    ...(result.openerProbe !== undefined ? { openerProbe: result.openerProbe } : {}),
   });
   return result;
 }
