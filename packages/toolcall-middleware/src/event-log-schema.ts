@@ -251,6 +251,13 @@ export const branchSchema = z.object({
    * prompt is the original prompt followed by that prefix.
    */
   forced: z.object({ offset: offsetSchema, token: z.string(), replaced: z.string(), prefix: z.string() }).optional(),
+  /**
+   * "Force no call": at the end of the forced prefix the engine was not allowed these tokens (the
+   * call opener's first token; llama.cpp's logit_bias) for the first token only, then generated on freely.
+   */
+  banned: z.array(z.object({ id: z.number().int(), text: z.string() })).max(64).optional(),
+  /** What the branch forced, in kind: a call opened here, no call here, a text typed at a token (absent: an alternative token). */
+  force: z.enum(["call", "no-call", "text", "token"]).optional(),
 });
 
 /** Fields every event has. Nested runs (a sub-agent) carry `parent`: the step and call they run under. */
