@@ -9,8 +9,9 @@ import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import type { StepView } from "./build-steps.ts";
 import { decisionPointOf, driftOf } from "./step-decision.ts";
 import { useForceToken, type ForceToken } from "./use-force-token.ts";
+import { ProtocolLeanTable } from "./ProtocolLeanTable.tsx";
 
-export const StepDecision = memo(function StepDecision({ step, tools }: { step: StepView; tools: readonly ToolSpec[] }) {
+export const StepDecision = memo(function StepDecision({ step, tools, toolSection }: { step: StepView; tools: readonly ToolSpec[]; toolSection?: string | undefined }) {
   const finished = step.status !== "running";
   const point = useMemo(() => (finished ? decisionPointOf(step, tools) : null), [finished, step, tools]);
   // The drift check runs every protocol's parser over the output's start (tens of ms, more on a
@@ -29,6 +30,7 @@ export const StepDecision = memo(function StepDecision({ step, tools }: { step: 
         <strong>Decision point:</strong> {point.kind === "unknown" ? `not known. ${words}` : `the model ${words}.`}
       </p>
       {!step.branch && point.kind !== "unknown" && <ForceDecision point={point} force={force} />}
+      {!step.branch && <ProtocolLeanTable step={step} tools={tools} toolSection={toolSection} />}
       {driftWords && (
         <div className="dbg-step-note" role="status" data-testid="format-drift">
           <p>

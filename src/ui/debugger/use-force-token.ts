@@ -12,6 +12,7 @@ import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { BranchRef, TokenAlternative, ToolSpec } from "toolcall-middleware/types.ts";
 import { useBranchRun, useConversation, useEngineState, useLabStores } from "../../app/lab-stores-context.tsx";
 import type { BranchRequest, BranchResult } from "../../experiments/branch-run.ts";
+import { openerTokensToBan } from "../../experiments/force-decision.ts";
 import type { StepView } from "./build-steps.ts";
 
 /** Where a debugger's branches run: absent, the conversation's log; Evaluate gives its case's. */
@@ -43,19 +44,6 @@ export interface ForceToken {
 /** The words a forced branch is labelled with. */
 export function describeForce(token: PlacedToken, alternative: TokenAlternative): string {
   return `forced ${quoteToken(alternative.text)} (p = ${formatP(alternative.p)}) at token ${token.index + 1} in place of ${quoteToken(token.token.text)} (p = ${formatP(token.token.p)})`;
-}
-
-/** The tokens "Force no call" bans at a call's decision point: the sampled opener token and every recorded alternative there that begins an opening marker. */
-export function openerTokensToBan(point: Extract<DecisionPoint, { kind: "call" }>, markers: readonly string[]): Array<{ id: number; text: string }> {
-  const opens = (text: string) => {
-    const body = text.trimStart();
-    return body !== "" && markers.some((m) => m.startsWith(body) || body.startsWith(m));
-  };
-  const banned = new Map<number, string>();
-  const own = point.token.token;
-  if (own.id !== undefined) banned.set(own.id, own.top.find((a) => a.id === own.id)?.text ?? own.text);
-  for (const a of own.top) if (a.id !== undefined && opens(a.text)) banned.set(a.id, a.text);
-  return [...banned].map(([id, text]) => ({ id, text }));
 }
 
 export function useForceToken(step: StepView, tools: readonly ToolSpec[]): ForceToken {
