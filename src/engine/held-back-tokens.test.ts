@@ -18,12 +18,21 @@ describe("tokens llama.cpp held back", () => {
     expect(taken?.tokens?.map((t) => t.text).join("")).toBe(taken?.text);
   });
 
-  it("where the held token's own text is unknown, puts the held text in front of the next token's alternatives", () => {
+  it("gives one held token whose own text was not recorded the chunk's text less the next token's own", () => {
     const reader = new HeldBackTokens();
     reader.take("", [{ ...lt, top: [{ text: "I", p: 0.7, id: 40 }] }]);
     const taken = reader.take("<tool", [tool]);
-    expect(taken?.tokens?.map((t) => t.text)).toEqual(["<tool"]);
-    expect(taken?.tokens?.[0]?.top.map((a) => a.text)).toEqual(["<tool", "<script"]);
+    expect(taken?.tokens?.map((t) => [t.text, t.id])).toEqual([["<", 27], ["tool", 1000]]);
+  });
+
+  it("where no own text is known, puts the held text in front of the next token's alternatives", () => {
+    const reader = new HeldBackTokens();
+    const unknown = { text: "", p: 0.1, id: 5, top: [{ text: "I", p: 0.7, id: 40 }] };
+    reader.take("", [unknown]);
+    reader.take("", [unknown]);
+    const taken = reader.take("<<tool", [tool]);
+    expect(taken?.tokens?.map((t) => t.text)).toEqual(["<<tool"]);
+    expect(taken?.tokens?.[0]?.top.map((a) => a.text)).toEqual(["<<tool", "<<script"]);
   });
 
   it("passes chunks through when nothing was held", () => {

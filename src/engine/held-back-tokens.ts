@@ -6,9 +6,10 @@
 // with alternatives that dropped the `<`. Here each held token gets its own text back (the text
 // of its own id among its alternatives), so `<` is a token with its own probability and
 // alternatives, and the next one is `tool` with `script` beside it: llama-server's own
-// alternatives at that position. Where a held token's own text is not known (it was sampled
-// outside its recorded alternatives), the held text goes to the next token and to each of its
-// alternatives instead, so what they say is still what would have been written there.
+// alternatives at that position. A held token's own text is that of its id among its
+// alternatives, or, for one held token, the chunk's text less the next token's own. Where neither
+// is known, the held text goes to the next token and to each of its alternatives instead, so what
+// they say is still what would have been written there.
 import type { TokenAlternative, TokenProbability } from "toolcall-middleware/types.ts";
 
 /** A token's own text: that of its own id among its alternatives, where it is there. */
@@ -40,6 +41,10 @@ export class HeldBackTokens {
     const own = ownText(token);
     if (heldText !== undefined && text.startsWith(heldText) && (own === undefined || text.slice(heldText.length) === own)) {
       return { text, tokens: [...held.map((t, i) => ({ ...t, text: heldTexts[i]! })), { ...token, text: text.slice(heldText.length) }] };
+    }
+    // One held token whose own text is not among its alternatives (a grammar or sampling chose an unlikely one): the rest of the text is its.
+    if (held.length === 1 && own !== undefined && text.endsWith(own) && text.length > own.length) {
+      return { text, tokens: [{ ...held[0]!, text: text.slice(0, text.length - own.length) }, { ...token, text: own }] };
     }
     // The held token's own text is not known: the held text belongs to this token and to each of its alternatives.
     if (own !== undefined && text.endsWith(own) && text.length > own.length) {

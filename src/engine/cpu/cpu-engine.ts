@@ -32,6 +32,8 @@ export interface CpuEngineOptions {
   contextWindowSize?: number;
   /** Counts a rendered prompt's tokens as llama.cpp reads it (the GGUF's own tokenizer). */
   countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
+  /** A text's token ids in the GGUF's own tokenizer (control tokens parsed): the opener probe pins them. */
+  tokenize?: (text: string) => Promise<number[]>;
   now?: () => number;
 }
 
@@ -76,12 +78,12 @@ export class CpuEngine implements Engine {
     this.now = options.now ?? (() => performance.now());
     if (options.contextWindowSize !== undefined) this.contextWindowSize = options.contextWindowSize;
     if (options.countPromptTokens) this.countPromptTokens = options.countPromptTokens;
+    const { tokenize } = options;
+    if (tokenize) this.probeText = (prompt, text, signal) => probeTextWith(this, (t) => tokenize(t), prompt, text, signal);
   }
 
-  /** The opener probe: llama.cpp's probabilities are taken before the grammar (text-probe.ts). */
-  probeText(prompt: string, text: string, signal: AbortSignal): Promise<TextProbe> {
-    return probeTextWith(this, prompt, text, signal);
-  }
+  /** The opener probe: llama.cpp's probabilities are taken before the grammar (text-probe.ts); it needs the model's tokenizer. */
+  readonly probeText?: (prompt: string, text: string, signal: AbortSignal) => Promise<TextProbe>;
 
   async *generate(prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest): AsyncIterable<EngineChunk> {
     const grammar = grammarOf(settings, request?.structuralTag);

@@ -4,6 +4,7 @@
 // tokens (its own /completion, /tokenize), never with words a model writes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { familyById, familyChatTemplate } from "toolcall-middleware/families/registry.ts";
+import { gbnfLiteral } from "toolcall-middleware/grammar/gbnf-builder.ts";
 import { renderPrompt } from "toolcall-middleware/loop/render-conversation.ts";
 import { runToolLoop } from "toolcall-middleware/loop/run-tool-loop.ts";
 import { openingMarkers } from "toolcall-middleware/probabilities/opening-markers.ts";
@@ -19,12 +20,13 @@ import { protocolLean } from "../../experiments/protocol-lean.ts";
 import { probeLlamaCpp } from "./llama-cpp-probe.ts";
 import { OpenAiEngine } from "./openai-engine.ts";
 
-// Two protocols per model; `opens`: a grammar that makes the reply open a call with `<` (so
-// llama.cpp holds that `<` back: it could start the template's stop string).
+// Two protocols per model.
 const MODELS = [
-  { id: "smollm2-135m-instruct-q4_1", protocols: ["hermes", "xml"], opens: 'root ::= "<tool_call>\\n" [^\\x01]*' },
-  { id: "gemma-3-270m-q4_k_m", protocols: ["pythonic", "hermes"], opens: 'root ::= "<tool_call>\\n" [^\\x01]*' },
+  { id: "smollm2-135m-instruct-q4_1", protocols: ["hermes", "xml"] },
+  { id: "gemma-3-270m-q4_k_m", protocols: ["pythonic", "hermes"] },
 ];
+// A reply that is a whole Hermes call, made so by a grammar.
+const HERMES_CALL = `root ::= ${gbnfLiteral('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call>')}`;
 const real = realModelsForTests(MODELS.map((m) => m.id));
 
 const weather: ExecutableTool = {
@@ -71,10 +73,10 @@ async function expectAsLlamaServer(server: LlamaServer, prompt: string, measured
   expect(relativelyClose(measured.p, product, 0.006), `marker ${measured.marker}: probe ${measured.p}, llama-server ${product}`).toBe(true);
 }
 
-async function firstStep(engine: OpenAiEngine, protocol: string, family: string, content: string, grammar?: string) {
+async function firstStep(engine: OpenAiEngine, protocol: string, family: string, content: string, grammar?: string, maxTokens = generation.maxTokens) {
   const events: LoopEvent[] = [];
   const template = familyChatTemplate(familyById(family)!);
-  for await (const event of runToolLoop({ engine, protocol: getProtocol(protocol)!, tools: [weather], messages: [{ role: "user", content }], template, generation: { ...generation, ...(grammar ? { grammar } : {}) }, maxSteps: 1, runId: "r" })) events.push(event);
+  for await (const event of runToolLoop({ engine, protocol: getProtocol(protocol)!, tools: [weather], messages: [{ role: "user", content }], template, generation: { ...generation, maxTokens, ...(grammar ? { grammar } : {}) }, maxSteps: 1, runId: "r" })) events.push(event);
   const start = events.find((e): e is Of<"step-start"> => e.type === "step-start")!;
   const end = events.find((e): e is Of<"step-end"> => e.type === "step-end")!;
   return { events, start, end, tokens: stepTokens(events, "r", start.stepId), point: stepDecisionPoint(events, "r", start.stepId) };
@@ -114,7 +116,11 @@ for (const model of MODELS) {
     let engine: OpenAiEngine;
     const family = real.run ? manifestModel(model.id).family : "";
     beforeAll(async () => {
-      server = await startLlamaServer({ modelId: model.id, contextSize: 4096 });
+      // One token per evaluation (-ub 1): llama.cpp's probabilities depend on how many prompt tokens
+      // are evaluated together (SmolLM2, the same 199-token prefix: p(`<`) = 0.00101 with the last
+      // token in a batch, 0.000884 alone); with single-token batches the probe and llama-server's
+      // own answer for the same prefix are computed alike, whatever the prompt cache held.
+      server = await startLlamaServer({ modelId: model.id, contextSize: 4096, extraArgs: ["-ub", "1"] });
       const facts = await probeLlamaCpp(server.baseUrl);
       expect(facts, "llama-server must be recognised as llama.cpp").toBeDefined();
       engine = new OpenAiEngine({ baseUrl: server.baseUrl, model: server.model.id, mode: "prompt", llamaCpp: facts! });
@@ -135,7 +141,10 @@ for (const model of MODELS) {
     }
 
     it("gives a held-back `<` its own token, and the next token llama-server's own alternatives at that position", async () => {
-      const { events, start, tokens } = await firstStep(engine, "hermes", family, "What is the weather in Rome?", model.opens);
+      const lt = await tokenize(server.url, "<", { parseSpecial: false });
+      expect(lt).toHaveLength(1);
+      // The reply's first token is `<` (a grammar of that token id), then free text.
+      const { events, start, tokens } = await firstStep(engine, "hermes", family, "What is the weather in Rome?", `root ::= <[${lt[0]}]> [^\\x01]*`);
       const output = events.filter((e): e is Of<"output-delta"> => e.type === "output-delta").map((e) => e.text).join("");
       expect(tokens.map((t) => t.token.text).join("")).toBe(output);
       const held = tokens.findIndex((t, i) => t.token.text.endsWith("<") && i + 1 < tokens.length);
@@ -149,10 +158,16 @@ for (const model of MODELS) {
         // The same ids, the same probabilities (three significant digits), as llama-server lists them there.
         expect(recorded.top.map((a) => a.id)).toEqual([...own.keys()]);
         for (const a of recorded.top) expect(relativelyClose(a.p, own.get(a.id!)!, 0.006)).toBe(true);
-        // The sampled token is among them (greedy: the first), with its own text.
-        expect(recorded.top[0]!.id).toBe(recorded.id);
-        expect(recorded.top[0]!.text).toBe(recorded.text);
       }
+      // The held token is the `<` the grammar chose, with its own probability there (llama-server's).
+      expect(tokens[held]!.token.id).toBe(lt[0]);
+      expect(tokens[held]!.token.text).toBe("<");
+      const atHeld = await nextTokenProbabilities(server, [...prompt, ...ids.slice(0, held)], 2000);
+      expect(relativelyClose(tokens[held]!.token.p, atHeld.get(lt[0]!)!, 0.006)).toBe(true);
+      // The next one was sampled freely (greedy): the first of its alternatives, with its own text, no `<` in front.
+      const next = tokens[held + 1]!.token;
+      expect(next.top[0]!.id).toBe(next.id);
+      expect(next.top[0]!.text).toBe(next.text);
     }, 600_000);
 
     it("'force a call' on a step without one: the branch's prompt is the original plus the opener, and it continues as llama-server's greedy completion", async () => {
@@ -170,7 +185,7 @@ for (const model of MODELS) {
     }, 600_000);
 
     it("'force no call' on a step with a call never writes the opener's first token there, and agrees with llama-server's own ban", async () => {
-      const { start, point } = await firstStep(engine, "hermes", family, "What is the weather in Rome?", model.opens);
+      const { start, point } = await firstStep(engine, "hermes", family, "What is the weather in Rome?", HERMES_CALL, 40);
       if (point.kind !== "call") throw new Error(`the step must open a call (decision point: ${point.kind})`);
       const banned = openerTokensToBan(point, openingMarkers(getProtocol(start.protocol)!, [weather]));
       expect(banned.length).toBeGreaterThan(0);

@@ -10,7 +10,7 @@ import { tokensFromLogprobs } from "../logprobs.ts";
 import { HeldBackTokens } from "../held-back-tokens.ts";
 import { probeTextWith } from "../text-probe.ts";
 import { readSseJson, StreamFormatError } from "./sse-json.ts";
-import { llamaCppRenderedPrompt, promptToSend, type LlamaCppFacts } from "./llama-cpp-probe.ts";
+import { llamaCppRenderedPrompt, llamaCppTokenize, promptToSend, type LlamaCppFacts } from "./llama-cpp-probe.ts";
 import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
 
 export type OpenAiMode = "prompt" | "native";
@@ -138,7 +138,8 @@ export class OpenAiEngine implements Engine {
     if (options.mode === "prompt") this.tokenProbabilities = { supported: true };
     if (options.mode === "prompt" && options.llamaCpp) {
       this.bansTokens = true;
-      this.probeText = (prompt, text, signal) => probeTextWith(this, prompt, text, signal);
+      const tokenize = (text: string, signal: AbortSignal) => llamaCppTokenize(options.baseUrl, text, signal, headers(options, true), this.fetchImpl);
+      this.probeText = (prompt, text, signal) => probeTextWith(this, tokenize, prompt, text, signal);
     }
     if (options.mode === "native") {
       this.native = {

@@ -275,7 +275,15 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     state.messages.push(message);
     yield stamp({ type: "message", message });
   }
-  const end = (result: StepResult) => endStep(state, stepId, startedAt, result);
+  // A step that opened no call (finished, or cut off at a limit: it decided at its first token
+  // all the same): how likely a call was there, measured where the engine can.
+  const decided = output.ending === "complete" || output.ending === "cut-off";
+  const openerProbe =
+    decided && output.calls.length === 0 && !native && options.probeOpeners !== false && probabilities.topK > 0 && probabilities.unsupported === undefined
+      ? await measureOpeners(options.engine, prompt, openingMarkers(protocol, toolSpecs), state.signal)
+      : undefined;
+  const probed = openerProbe ? { openerProbe } : {};
+  const end = (result: StepResult) => endStep(state, stepId, startedAt, { ...result, ...probed });
 
   if (output.ending !== "complete") {
     // Keep what was generated: the partial reply, and its complete calls marked as not run so
@@ -296,15 +304,9 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   }
 
   const lastStep = index >= state.maxSteps;
-  // A step that opened no call: how likely a call was at its first token, measured where the engine can.
-  const openerProbe =
-    output.calls.length === 0 && !native && options.probeOpeners !== false && probabilities.topK > 0 && probabilities.unsupported === undefined
-      ? await measureOpeners(options.engine, prompt, openingMarkers(protocol, toolSpecs), state.signal)
-      : undefined;
-  const probed = openerProbe ? { openerProbe } : {};
   if (output.calls.length === 0 && output.parseErrors.length === 0) {
     yield* record(assistantMessage(output, protocolName));
-    return yield* end({ status: "final", runStatus: "final", ...probed });
+    return yield* end({ status: "final", runStatus: "final" });
   }
 
   if (output.calls.length > 0) {
@@ -341,8 +343,8 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     // neither can write a control token or a marker into the user turn it becomes.
     yield* record({ role: "user", content: promptEscaper(template.controlTokens, protocol)(correctionMessage(output.parseErrors, toolSpecs)) });
   }
-  if (lastStep) return yield* end({ status: "max-steps", runStatus: "max-steps", ...probed });
-  return yield* end({ status: output.calls.length > 0 ? "tool-calls" : "parse-error", ...probed });
+  if (lastStep) return yield* end({ status: "max-steps", runStatus: "max-steps" });
+  return yield* end({ status: output.calls.length > 0 ? "tool-calls" : "parse-error" });
 }
 
 function* endStep(state: RunState, stepId: string, startedAt: number, result: StepResult): Generator<LoopEvent, StepResult> {
