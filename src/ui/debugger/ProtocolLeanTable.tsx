@@ -7,7 +7,7 @@ import { formatP, quoteToken } from "toolcall-middleware/probabilities/decision-
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { Protocol, ToolSpec } from "toolcall-middleware/types.ts";
 import { useLabStores } from "../../app/lab-stores-context.tsx";
-import { LEAN_PROTOCOLS, type LeanRow } from "../../experiments/protocol-lean.ts";
+import { LEAN_PROTOCOLS, protocolLean, type LeanRow } from "../../experiments/protocol-lean.ts";
 import { userSystemPrompt } from "../../experiments/rerun-draft.ts";
 import { currentEngine } from "../../store/branch-controller.ts";
 import type { StepView } from "./build-steps.ts";
@@ -50,7 +50,6 @@ export function ProtocolLeanTable({ step, tools, toolSection }: { step: StepView
     stores.run.setState({ running: true });
     const started = performance.now();
     try {
-      const { protocolLean } = await import("../../experiments/protocol-lean.ts");
       const systemPrompt = userSystemPrompt(step.templateMessages, toolSection);
       const done = await protocolLean(
         { engine: now.engine, template: now.template, messages: step.messages, tools: [...tools], ...(systemPrompt ? { systemPrompt } : {}), protocols },

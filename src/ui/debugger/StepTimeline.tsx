@@ -96,7 +96,7 @@ const StepRow = memo(function StepRow({ step, selected, tabbable, onSelect }: { 
         <span className="dbg-step-title">
           {stepLabel(step)}
           {step.branch && !step.branch.continues && step.status !== "running" && (
-            <span className="dbg-hint" data-testid="branch-outcome-tag">
+            <span className="dbg-hint dbg-outcome-tag" data-testid="branch-outcome-tag">
               {" "}
               · {outcomeTag(branchOutcome(step.parseEvents.map((e) => e.event), step.status))}
             </span>
