@@ -82,8 +82,8 @@ export function ProtocolLeanTable({ step, tools, toolSection }: { step: StepView
           <thead>
             <tr>
               <th>protocol</th>
-              <th className="num">p(call at the first token)</th>
-              <th>measured as</th>
+              <th className="num" title="The probability that the model opens a call at the first token">p(call)</th>
+              <th>each marker: its tokens' p</th>
             </tr>
           </thead>
           <tbody>
