@@ -140,6 +140,29 @@ test("'Force a call here' at the decision point: the branch's prompt is the orig
   }
 });
 
+test("Esc stops a forced branch that is still generating, and Stop does too", async ({ page }) => {
+  const reply = { text: ["I", " think", " it is 5."], logprobs: [piece("I", 0.81, ["I", 0.81], ["The", 0.1]), piece(" think", 0.6, [" think", 0.6], [" am", 0.2]), piece(" it is 5.", 0.9)] };
+  server.script(reply, { text: ["\n{"], hold: true }, { text: ["\n{"], hold: true });
+  await connected(page);
+  await send(page, "What is 2 + 3?");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("it is 5.");
+  await page.locator('[data-testid=step-item][data-status="final"]').first().click();
+  await page.getByTestId("force-call").click();
+  const branch = page.locator('[data-testid=step-item][data-branch="true"]');
+  await expect(branch).toHaveCount(1);
+  await expect(page.getByTestId("force-decision-stop")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(branch).toHaveAttribute("data-status", "aborted");
+  await expect(page.getByTestId("force-decision-status")).toContainText("stopped");
+  // Again, with the chat's Stop button.
+  await page.locator('[data-testid=step-item][data-status="final"]').first().click();
+  await page.getByTestId("force-call").click();
+  await expect(branch).toHaveCount(2);
+  await expect(page.getByTestId("stop-button")).toBeEnabled();
+  await page.getByTestId("stop-button").click();
+  await expect(branch.nth(1)).toHaveAttribute("data-status", "aborted");
+});
+
 test("a reply in another protocol's format is named as drift, with its calls", async ({ page }) => {
   const llama = '<|python_tag|>{"name": "calculator", "parameters": {"expression": "2 + 3"}}';
   server.script({ text: [llama], logprobs: [piece(llama, 0.3, ["I", 0.5])] });
