@@ -17,9 +17,12 @@ test.beforeEach(() => {
   server.requests.length = 0;
 });
 
-// llama.cpp's server writes one token per streamed event (server-task.cpp, probs_vector_to_json).
+// llama.cpp's server writes one token per streamed event (server-task.cpp, probs_vector_to_json);
+// a token has one id wherever it is listed (as the sampled token and among the alternatives).
+const ids = new Map<string, number>();
+const idOf = (token: string) => ids.get(token) ?? (ids.set(token, ids.size + 1), ids.size);
 const piece = (token: string, p: number, ...top: Array<[string, number]>) => ({
-  content: [{ id: 1, token, bytes: [], logprob: Math.log(p), top_logprobs: top.map(([t, q], i) => ({ id: i + 2, token: t, bytes: [], logprob: Math.log(q) })) }],
+  content: [{ id: idOf(token), token, bytes: [], logprob: Math.log(p), top_logprobs: top.map(([t, q]) => ({ id: idOf(t), token: t, bytes: [], logprob: Math.log(q) })) }],
 });
 
 async function connected(page: Page) {
@@ -90,6 +93,74 @@ test("the decision point, the alternatives of a token, and forcing one as a bran
   await expect(page.getByTestId("raw-output-view")).toContainText('<tool_call>\n{"name": "calculator"');
   expect(await shownPrompt(page)).toBe(originalPrompt + "<tool_call>");
   await page.screenshot({ path: `${SHOTS}/forced-branch-1440.png` });
+});
+
+test("'Force a call here' at the decision point: the branch's prompt is the original plus the opener, and it says what came of it", async ({ page }) => {
+  server.script(
+    {
+      text: ["I", " think", " it is 5."],
+      logprobs: [piece("I", 0.81, ["I", 0.81], ["The", 0.1]), piece(" think", 0.6, [" think", 0.6], [" am", 0.2]), piece(" it is 5.", 0.9)],
+    },
+    { text: ['\n{"name": "calculator", "arguments": {"expression": "2 + 3"}}\n</tool_call>'] },
+  );
+  await connected(page);
+  await send(page, "What is 2 + 3?");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("it is 5.");
+  const original = server.requests.find((r) => r.path === "/v1/completions")!.body!.prompt as string;
+  await page.locator('[data-testid=step-item][data-status="final"]').first().click();
+  // The stand-in is not llama.cpp: the opener cannot be measured, and the sentence says so beside the bound.
+  await expect(page.getByTestId("decision-point")).toContainText("no call opener (`<tool_call>`) was among the 2 alternatives recorded (so p ≤ 0.10); not measured exactly: this engine");
+  // The sampled alternative is marked and not offered.
+  await page.getByTestId("probabilities-toggle").click();
+  await page.getByTestId("tp-token").first().hover();
+  await expect(page.locator('[data-testid=tp-alternative][data-sampled="true"]')).toHaveCount(1);
+  await expect(page.locator('[data-testid=tp-alternative][data-sampled="true"]').getByTestId("tp-force")).toHaveCount(0);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.getByTestId("step-decision").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/force-decision-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  await page.getByTestId("force-call").click();
+  await expect(page.getByTestId("force-decision-status")).toContainText("under this step");
+  const completions = server.requests.filter((r) => r.path === "/v1/completions");
+  expect(completions).toHaveLength(2);
+  expect(completions[1]!.body!.prompt).toBe(original + "<tool_call>");
+  const branch = page.locator('[data-testid=step-item][data-branch="true"]');
+  await expect(branch).toHaveCount(1);
+  await expect(branch.getByTestId("branch-outcome-tag")).toHaveText("· call calculator");
+  await branch.click();
+  await expect(page.getByTestId("branch-outcome")).toHaveAttribute("data-outcome", "call");
+  await expect(page.getByTestId("branch-outcome")).toContainText('a valid call: calculator({"expression":"2 + 3"})');
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.getByTestId("branch-outcome").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/forced-call-outcome-${width}.png` });
+  }
+});
+
+test("Esc stops a forced branch that is still generating, and Stop does too", async ({ page }) => {
+  const reply = { text: ["I", " think", " it is 5."], logprobs: [piece("I", 0.81, ["I", 0.81], ["The", 0.1]), piece(" think", 0.6, [" think", 0.6], [" am", 0.2]), piece(" it is 5.", 0.9)] };
+  server.script(reply, { text: ["\n{"], hold: true }, { text: ["\n{"], hold: true });
+  await connected(page);
+  await send(page, "What is 2 + 3?");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("it is 5.");
+  await page.locator('[data-testid=step-item][data-status="final"]').first().click();
+  await page.getByTestId("force-call").click();
+  const branch = page.locator('[data-testid=step-item][data-branch="true"]');
+  await expect(branch).toHaveCount(1);
+  await expect(page.getByTestId("force-decision-stop")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(branch).toHaveAttribute("data-status", "aborted");
+  await expect(page.getByTestId("force-decision-status")).toContainText("stopped");
+  // Again, with the chat's Stop button.
+  await page.locator('[data-testid=step-item][data-status="final"]').first().click();
+  await page.getByTestId("force-call").click();
+  await expect(branch).toHaveCount(2);
+  await expect(page.getByTestId("stop-button")).toBeEnabled();
+  await page.getByTestId("stop-button").click();
+  await expect(branch.nth(1)).toHaveAttribute("data-status", "aborted");
 });
 
 test("a reply in another protocol's format is named as drift, with its calls", async ({ page }) => {

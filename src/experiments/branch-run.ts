@@ -52,6 +52,10 @@ export interface BranchRequest {
   forced?: NonNullable<BranchRef["forced"]>;
   /** Alternatives recorded per token (default DEFAULT_TOP_PROBABILITIES). */
   topProbabilities?: number;
+  /** "Force no call": tokens the engine may not write first after the forced prefix (then it generates freely). */
+  banned?: NonNullable<BranchRef["banned"]>;
+  /** What kind of force this is, for the branch's label. */
+  force?: NonNullable<BranchRef["force"]>;
 }
 
 /** Where the output comes from: the engine, or (replay) a text the person chose. */
@@ -105,11 +109,57 @@ export function forcedPrefixEngine(engine: Engine, prefix: string): Engine {
   return {
     name: engine.name,
     ...(engine.tokenProbabilities ? { tokenProbabilities: engine.tokenProbabilities } : {}),
+    ...(engine.constrains ? { constrains: engine.constrains } : {}),
     ...(engine.contextWindowSize !== undefined ? { contextWindowSize: engine.contextWindowSize } : {}),
     ...(engine.countPromptTokens ? { countPromptTokens: engine.countPromptTokens.bind(engine) } : {}),
     async *generate(prompt, settings, signal, request) {
       if (prefix !== "") yield { type: "text", text: prefix };
       yield* generate.call(engine, prompt, settings, signal, request);
+    },
+  };
+}
+
+/**
+ * The engine, not allowed `ids` as its first token: one token is generated with them banned
+ * (llama.cpp's logit_bias, Engine.bansTokens) and without stop strings (llama.cpp would hold a
+ * possible stop string's start back and, at the one-token limit, never send it), then the rest
+ * from the prompt with that token added, freely. A first token that ends the reply (the end of
+ * turn, or a stop string) ends it.
+ */
+export function bannedFirstTokenEngine(engine: Engine, ids: readonly number[]): Engine {
+  const { generate } = engine;
+  return {
+    name: engine.name,
+    ...(engine.tokenProbabilities ? { tokenProbabilities: engine.tokenProbabilities } : {}),
+    ...(engine.constrains ? { constrains: engine.constrains } : {}),
+    ...(engine.contextWindowSize !== undefined ? { contextWindowSize: engine.contextWindowSize } : {}),
+    ...(engine.countPromptTokens ? { countPromptTokens: engine.countPromptTokens.bind(engine) } : {}),
+    async *generate(prompt, settings, signal, request) {
+      if (!engine.bansTokens) throw new Error(`${engine.name} cannot ban a token (only llama.cpp engines take a logit bias here), so it cannot be kept from opening the call.`);
+      const { stop, ...unstopped } = settings;
+      const first: EngineChunk[] = [];
+      let firstText = "";
+      let firstUsage: Extract<EngineChunk, { type: "usage" }> | undefined;
+      for await (const chunk of generate.call(engine, prompt, { ...unstopped, maxTokens: 1 }, signal, { ...request, bannedTokenIds: [...ids] })) {
+        if (chunk.type === "usage") firstUsage = chunk;
+        else {
+          if (chunk.type === "text") firstText += chunk.text;
+          first.push(chunk);
+        }
+      }
+      const stopAt = Math.min(...(stop ?? []).filter(Boolean).map((s) => (firstText.includes(s) ? firstText.indexOf(s) : Infinity)));
+      if (Number.isFinite(stopAt)) {
+        if (stopAt > 0) yield { type: "text", text: firstText.slice(0, stopAt) };
+        yield { type: "usage", usage: { ...firstUsage?.usage, finishReason: "stop" } };
+        return;
+      }
+      yield* first;
+      const rest = settings.maxTokens !== undefined ? settings.maxTokens - 1 : undefined;
+      if (signal.aborted || firstText === "" || firstUsage?.usage.finishReason !== "length" || rest === 0) {
+        if (firstUsage) yield firstUsage;
+        return;
+      }
+      yield* generate.call(engine, prompt + firstText, { ...settings, ...(rest !== undefined ? { maxTokens: rest } : {}) }, signal, request);
     },
   };
 }
@@ -126,10 +176,19 @@ export async function* runBranch(request: BranchRequest, source: BranchSource, s
   const stamp = eventStamper(runId, undefined);
   const stepId = stepIdOf(runId, 1);
   const forced = "engine" in source ? request.forced : undefined;
-  const engine = "engine" in source ? (forced ? forcedPrefixEngine(source.engine, forced.prefix) : source.engine) : givenOutputEngine(source.output);
+  const banned = "engine" in source && request.banned?.length ? request.banned : undefined;
+  const continuing = "engine" in source ? (banned ? bannedFirstTokenEngine(source.engine, banned.map((b) => b.id)) : source.engine) : undefined;
+  const engine = continuing ? (forced ? forcedPrefixEngine(continuing, forced.prefix) : continuing) : givenOutputEngine("output" in source ? source.output : "");
   // A forced branch's prompt is the original's followed by the kept prefix: what the engine continues.
   const prompt = forced ? request.prompt + forced.prefix : request.prompt;
-  const branch: BranchRef = { runId: request.origin.runId, stepId: request.origin.stepId, changes: request.changes, ...(forced ? { forced } : {}) };
+  const branch: BranchRef = {
+    runId: request.origin.runId,
+    stepId: request.origin.stepId,
+    changes: request.changes,
+    ...(forced ? { forced } : {}),
+    ...(banned ? { banned } : {}),
+    ...(request.force ? { force: request.force } : {}),
+  };
   const toolSection = request.tools.length > 0 ? safe(() => request.protocol.systemPrompt(request.tools)) : undefined;
   yield stamp({
     type: "run-start",

@@ -198,6 +198,29 @@ export const probabilityRecordingSchema = z.object({
   unsupported: z.string().optional(),
 });
 
+/**
+ * What an opener probe measured at a step's decision point: for each of the protocol's opening
+ * markers, the probability that the model writes it there — the product along the tokens the
+ * engine wrote it with (llama.cpp: a grammar allowing only the marker; each token's probability
+ * is the model's own, taken before the grammar) — or why the engine could not measure it.
+ */
+export const openerProbeSchema = z.union([
+  z.object({
+    /** Where in the output the probe was taken (the decision point's offset). */
+    at: z.number().int().min(0),
+    markers: z
+      .array(
+        z.object({
+          marker: z.string(),
+          p: probabilitySchema,
+          tokens: z.array(z.object({ text: z.string(), p: probabilitySchema, id: z.number().int().optional() })).max(256),
+        }),
+      )
+      .max(32),
+  }),
+  z.object({ unsupported: z.string() }),
+]);
+
 /** The tool choice of a constrained step: text or calls, at least one call, this tool, no call. */
 export const toolChoiceSchema = z.union([z.enum(["auto", "required", "none"]), z.object({ name: z.string() })]);
 
@@ -240,6 +263,13 @@ export const branchSchema = z.object({
    * prompt is the original prompt followed by that prefix.
    */
   forced: z.object({ offset: offsetSchema, token: z.string(), replaced: z.string(), prefix: z.string() }).optional(),
+  /**
+   * "Force no call": at the end of the forced prefix the engine was not allowed these tokens (the
+   * call opener's first token; llama.cpp's logit_bias) for the first token only, then generated on freely.
+   */
+  banned: z.array(z.object({ id: z.number().int(), text: z.string() })).max(64).optional(),
+  /** What the branch forced, in kind: a call opened here, no call here, a text typed at a token (absent: an alternative token). */
+  force: z.enum(["call", "no-call", "text", "token"]).optional(),
 });
 
 /** Fields every event has. Nested runs (a sub-agent) carry `parent`: the step and call they run under. */
@@ -336,6 +366,8 @@ export const loopEventSchema = z.discriminatedUnion("type", [
     error: z.string().optional(),
     /** With status "cut-off": which limit cut the output, where known. */
     cutOff: cutOffLimitSchema.optional(),
+    /** A step without a call: the probability of each opening marker at its decision point, measured after it ended (absent in older logs and where not asked). */
+    openerProbe: openerProbeSchema.optional(),
   }),
   z.object({
     ...eventBase,

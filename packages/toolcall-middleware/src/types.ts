@@ -321,6 +321,19 @@ export interface GenerationRequest {
   structuralTag?: StructuralTag;
   /** Report each generated token's probability and this many alternatives (where `Engine.tokenProbabilities` says it can). */
   topProbabilities?: number;
+  /** Token ids the engine must not generate (llama.cpp's logit_bias false), where `Engine.bansTokens` says it can. */
+  bannedTokenIds?: number[];
+}
+
+/** What an opener probe measured (`Engine.probeText`). */
+export type OpenerProbe = z.infer<typeof schema.openerProbeSchema>;
+
+/** The probability that a text comes next, along the tokens the engine wrote it with. */
+export interface TextProbe {
+  text: string;
+  /** The product of the tokens' probabilities. */
+  p: number;
+  tokens: Array<{ text: string; p: number; id?: number }>;
 }
 
 /**
@@ -341,6 +354,14 @@ export interface Engine {
   countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
   /** Set when the server makes the tool calls (native mode): the loop sends messages and tools. */
   readonly native?: NativeToolCalling;
+  /**
+   * Measures the probability that `text` comes next after `prompt`, where the engine can give it
+   * exactly (llama.cpp: a grammar allowing only that text, whose recorded probabilities are the
+   * model's own, taken before the grammar); absent where it cannot.
+   */
+  probeText?: (prompt: string, text: string, signal: AbortSignal) => Promise<TextProbe>;
+  /** Whether `generate` honours `GenerationRequest.bannedTokenIds`. */
+  readonly bansTokens?: boolean;
 }
 
 /**

@@ -24,6 +24,8 @@ export interface CompletionBody {
   n_probs?: number;
   /** Report how far the prompt is read after each batch (llama.cpp's prompt_progress chunks). */
   return_progress: true;
+  /** Tokens banned: llama-server's `[[id, false]]` pairs. */
+  logit_bias?: Array<[number, false]>;
 }
 
 export function completionBody(prompt: string, settings: GenerationSettings, bos: BosHandling, topProbabilities?: number): CompletionBody {

@@ -9,10 +9,12 @@
 // steps take turns; a step waits for a warm-up whose text its prompt starts with (that reading is
 // its own first part) and stops one that is of no use to it.
 import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
-import type { Engine, EngineChunk, GenerationRequest, GenerationSettings, PromptProgress, StructuralTag } from "toolcall-middleware/types.ts";
+import type { Engine, EngineChunk, GenerationRequest, GenerationSettings, PromptProgress, StructuralTag, TextProbe } from "toolcall-middleware/types.ts";
 import { completionBody, type CompletionBody } from "./completion-body.ts";
 import type { LoadedModelTokenizer } from "../../tokens/tokenizer-choice.ts";
 import { tokensFromLogprobs } from "../logprobs.ts";
+import { HeldBackTokens } from "../held-back-tokens.ts";
+import { probeTextWith } from "../text-probe.ts";
 import { usageFromFinalChunk, type LlamaTimings } from "./completion-usage.ts";
 import { describeRuntimeFailure, type RuntimeFailure } from "./runtime-failure.ts";
 import type { BosHandling } from "./runtime-prompt.ts";
@@ -49,6 +51,8 @@ export interface CpuEngineOptions {
   countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
   /** Told when the runtime has stopped working (it must be loaded again); the step still ends with the failure in words. */
   onRuntimeFailure?: (failure: RuntimeFailure) => void;
+  /** A text's token ids in the GGUF's own tokenizer (control tokens parsed): the opener probe pins them. */
+  tokenize?: (text: string) => Promise<number[]>;
   now?: () => number;
 }
 
@@ -102,6 +106,7 @@ export class CpuEngine implements Engine {
   readonly contextWindowSize?: number;
   readonly constrains: Engine["constrains"] = { supported: true };
   readonly tokenProbabilities: Engine["tokenProbabilities"] = { supported: true };
+  readonly bansTokens = true;
   readonly countPromptTokens?: (prompt: string, signal?: AbortSignal) => Promise<number>;
   /**
    * The GGUF's own tokenizer for the token view (use-tokenization.ts reads it off the active
@@ -125,6 +130,8 @@ export class CpuEngine implements Engine {
     this.onRuntimeFailure = options.onRuntimeFailure;
     if (options.contextWindowSize !== undefined) this.contextWindowSize = options.contextWindowSize;
     if (options.countPromptTokens) this.countPromptTokens = options.countPromptTokens;
+    const { tokenize } = options;
+    if (tokenize) this.probeText = (prompt, text, signal) => probeTextWith(this, (t) => tokenize(t), prompt, text, signal);
   }
 
   /** Runs `work` when the slot is free; the next request waits for it however it ends. */
@@ -182,9 +189,13 @@ export class CpuEngine implements Engine {
     return done;
   }
 
+  /** The opener probe: llama.cpp's probabilities are taken before the grammar (text-probe.ts); it needs the model's tokenizer. */
+  readonly probeText?: (prompt: string, text: string, signal: AbortSignal) => Promise<TextProbe>;
+
   async *generate(prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest): AsyncIterable<EngineChunk> {
     const grammar = grammarOf(settings, request?.structuralTag);
     const body = completionBody(prompt, { ...settings, ...(grammar ? { grammar } : {}) }, this.bos, request?.topProbabilities);
+    if (request?.bannedTokenIds?.length) body.logit_bias = request.bannedTokenIds.map((id) => [id, false]);
     // A warm-up of another text is of no use to this prompt: it gives way at once.
     if (this.warming && !body.prompt.startsWith(this.warming.prompt)) this.warming.stop.abort();
     let release: () => void = () => undefined;
@@ -204,6 +215,7 @@ export class CpuEngine implements Engine {
     let timeToFirstTokenMs: number | undefined;
     let finishReason: string | null | undefined;
     let timings: LlamaTimings | undefined;
+    const heldBack = new HeldBackTokens();
     if (!signal.aborted) {
       try {
         const stream = await this.runtime.complete(body, signal);
@@ -213,11 +225,12 @@ export class CpuEngine implements Engine {
           if (choice?.finish_reason) finishReason = choice.finish_reason;
           const progress = timeToFirstTokenMs === undefined ? promptProgressOf(chunk.prompt_progress) : undefined;
           if (progress) yield { type: "prompt-progress", progress };
-          if (choice?.text) {
+          // A token llama.cpp held back (a possible stop string's start) comes with empty text: kept until its text follows.
+          const taken = askedForProbabilities ? heldBack.take(choice?.text ?? "", tokensFromLogprobs(choice?.logprobs)) : choice?.text ? { text: choice.text } : null;
+          if (taken) {
             timeToFirstTokenMs ??= this.now() - started;
-            const tokens = askedForProbabilities ? tokensFromLogprobs(choice.logprobs) : undefined;
-            if (tokens) sawProbabilities = true;
-            yield { type: "text", text: choice.text, ...(tokens ? { tokens } : {}) };
+            if (taken.tokens) sawProbabilities = true;
+            yield { type: "text", text: taken.text, ...(taken.tokens ? { tokens: taken.tokens } : {}) };
           }
           if (signal.aborted) break;
         }

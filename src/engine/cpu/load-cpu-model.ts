@@ -3,7 +3,7 @@
 // a file the person opened. Multi-threaded where the page is cross-origin isolated
 // (SharedArrayBuffer exists), single-threaded otherwise.
 import wasmUrl from "@wllama/wllama/esm/wasm/wllama.wasm?url";
-import { countGgufPromptTokens, type GgufModelFile } from "../../tokens/gguf/gguf-model-tokenizer.ts";
+import { countGgufPromptTokens, ggufTextTokenIds, type GgufModelFile } from "../../tokens/gguf/gguf-model-tokenizer.ts";
 import { CpuEngine } from "./cpu-engine.ts";
 import type { RuntimeFailure } from "./runtime-failure.ts";
 import { RuntimeLog } from "./runtime-log.ts";
@@ -100,6 +100,7 @@ export async function loadCpuModel(source: CpuModelSource, options: LoadCpuModel
   const ggufFile: GgufModelFile = source.kind === "url" ? { url: source.url } : { blob: source.file, key: `${source.name}:${source.file.size}` };
   const engine = new CpuEngine({
     countPromptTokens: (prompt) => countGgufPromptTokens(ggufFile, prompt),
+    tokenize: (text) => ggufTextTokenIds(ggufFile, text),
     name: `llama.cpp (wasm) ${source.name}`,
     runtime: { complete: (body, signal) => streamCompletion(wllama, body, signal), recentLog: () => runtimeLog.recent() },
     bos,

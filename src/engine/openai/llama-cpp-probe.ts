@@ -70,3 +70,18 @@ export async function llamaCppRenderedPrompt(baseUrl: string, body: Record<strin
   if (typeof prompt !== "string") throw new Error(`${url} answered without a prompt string`);
   return prompt;
 }
+
+/** A text's token ids as llama.cpp's server reads it (POST /tokenize; control tokens written in it parsed as tokens, nothing added). */
+export async function llamaCppTokenize(baseUrl: string, text: string, signal: AbortSignal, headers: Record<string, string>, fetchImpl: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<number[]> {
+  const response = await fetchImpl(`${serverOrigin(baseUrl)}/tokenize`, {
+    method: "POST",
+    headers: { ...headers, "Content-Type": "application/json" },
+    body: JSON.stringify({ content: text, add_special: false, parse_special: true }),
+    signal,
+  });
+  if (!response.ok) throw new Error(`llama.cpp's /tokenize answered ${response.status}.`);
+  const { tokens } = (await response.json()) as { tokens?: unknown };
+  if (!Array.isArray(tokens) || !tokens.every((t) => Number.isSafeInteger(t))) throw new Error("llama.cpp's /tokenize answered without token ids.");
+  return tokens as number[];
+}
+

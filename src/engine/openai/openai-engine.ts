@@ -7,8 +7,10 @@ import { chatBody, completionsBody } from "./openai-requests.ts";
 import { keySecrets, maskError, maskKeyInStream } from "./mask-key.ts";
 import { explainFetchError, failureFromResponse, isAbort, ServerFailure } from "./server-failure.ts";
 import { tokensFromLogprobs } from "../logprobs.ts";
+import { HeldBackTokens } from "../held-back-tokens.ts";
+import { probeTextWith } from "../text-probe.ts";
 import { readSseJson, StreamFormatError } from "./sse-json.ts";
-import { llamaCppRenderedPrompt, promptToSend, type LlamaCppFacts } from "./llama-cpp-probe.ts";
+import { llamaCppRenderedPrompt, llamaCppTokenize, promptToSend, type LlamaCppFacts } from "./llama-cpp-probe.ts";
 import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
 
 export type OpenAiMode = "prompt" | "native";
@@ -121,6 +123,9 @@ export class OpenAiEngine implements Engine {
   readonly native?: NativeToolCalling;
   readonly constrains?: Engine["constrains"];
   readonly tokenProbabilities?: Engine["tokenProbabilities"];
+  readonly bansTokens?: boolean;
+  /** llama.cpp's server only: its probabilities are taken before the grammar (text-probe.ts); other servers' are not known to be. */
+  readonly probeText?: Engine["probeText"];
   private readonly fetchImpl: typeof fetch;
 
   constructor(private readonly options: OpenAiEngineOptions) {
@@ -131,6 +136,11 @@ export class OpenAiEngine implements Engine {
     // Asked for as `logprobs` on /v1/completions (llama.cpp's server takes it as n_probs); a
     // server that ignores it sends none, and the step's usage says so.
     if (options.mode === "prompt") this.tokenProbabilities = { supported: true };
+    if (options.mode === "prompt" && options.llamaCpp) {
+      this.bansTokens = true;
+      const tokenize = (text: string, signal: AbortSignal) => llamaCppTokenize(options.baseUrl, text, signal, headers(options, true), this.fetchImpl);
+      this.probeText = (prompt, text, signal) => probeTextWith(this, tokenize, prompt, text, signal);
+    }
     if (options.mode === "native") {
       this.native = {
         request: (input: NativeChatInput, settings: GenerationSettings) => chatBody(options.model, input, settings),
@@ -156,6 +166,7 @@ export class OpenAiEngine implements Engine {
       }
     }
     if (request?.topProbabilities) body.logprobs = request.topProbabilities;
+    if (this.bansTokens && request?.bannedTokenIds?.length) body.logit_bias = request.bannedTokenIds.map((id) => [id, false]);
     // A GBNF grammar, as llama.cpp's server takes it (other servers refuse or ignore the field).
     if (settings.grammar && body.grammar === undefined) body.grammar = settings.grammar;
     return maskKeyInStream(this.stream("/completions", body, signal, constraintSentAs), keySecrets(this.options.apiKey));
@@ -178,6 +189,7 @@ export class OpenAiEngine implements Engine {
     let usage: EngineUsage = constraintSentAs ? { constraintSentAs } : {};
     const askedForProbabilities = typeof body.logprobs === "number" && body.logprobs > 0;
     let sawProbabilities = false;
+    const heldBack = new HeldBackTokens();
     try {
       for await (const payload of readSseJson(response.body, signal) as AsyncIterable<StreamPayload>) {
         if (payload.error !== undefined) throw failureFromResponse(400, JSON.stringify({ error: payload.error }), { endpoint: path, model: this.options.model });
@@ -189,11 +201,12 @@ export class OpenAiEngine implements Engine {
           yield { type: "reasoning", text: reasoning };
         }
         const text = choice?.text ?? choice?.delta?.content ?? "";
-        if (text !== "") {
+        // llama.cpp sends a token it held back (a possible stop string's start) with empty text: kept until its text follows.
+        const taken = askedForProbabilities ? heldBack.take(text, tokensFromLogprobs(choice?.logprobs)) : text !== "" ? { text } : null;
+        if (taken) {
           firstTokenAt ??= performance.now();
-          const tokens = askedForProbabilities ? tokensFromLogprobs(choice?.logprobs) : undefined;
-          if (tokens) sawProbabilities = true;
-          yield { type: "text", text, ...(tokens ? { tokens } : {}) };
+          if (taken.tokens) sawProbabilities = true;
+          yield { type: "text", text: taken.text, ...(taken.tokens ? { tokens: taken.tokens } : {}) };
         }
         for (const call of choice?.delta?.tool_calls ?? []) {
           firstTokenAt ??= performance.now();

@@ -29,3 +29,8 @@ export function ggufModelTokenizer({ modelId, templateName, file }: { modelId: s
 export async function countGgufPromptTokens(file: GgufModelFile, prompt: string): Promise<number> {
   return (await tokenizeFileInWorker(ggufTokenizerFile(file), prompt, [])).ids.length;
 }
+
+/** A text's token ids as llama.cpp writes it (special tokens parsed, nothing added): the opener probe's tokens. */
+export async function ggufTextTokenIds(file: GgufModelFile, text: string): Promise<number[]> {
+  return [...(await tokenizeFileInWorker(ggufTokenizerFile(file), text, [])).ids];
+}

@@ -1,13 +1,18 @@
 // The message box: Enter sends, Shift+Enter starts a new line; Stop (or Esc anywhere) stops the
 // running turn. A message that cannot be sent stays in the box, with the reason above it.
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useLabStores, useRunState } from "../../app/lab-stores-context.tsx";
 import { ContextWarning } from "./ContextWarning.tsx";
 
 export function ChatInput() {
   const [text, setText] = useState("");
   const stores = useLabStores();
-  const { dismissRunNotice, sendMessage, stopRun } = stores.runController;
+  const { dismissRunNotice, sendMessage, stopRun: stopTurn } = stores.runController;
+  // Stop and Esc end whatever runs: a turn, or a branch (a forced token, a re-run, a continuation).
+  const stopRun = useCallback(() => {
+    stopTurn();
+    stores.branchController.stopBranch();
+  }, [stores, stopTurn]);
   const running = useRunState((s) => s.running);
   const notice = useRunState((s) => s.notice);
   const box = useRef<HTMLTextAreaElement>(null);

@@ -100,7 +100,7 @@ export function DebuggerSteps({ events, tools, startedOnThisPage }: DebuggerStep
             <span data-testid="step-budget">{(!step.request && formatUnknownBudgetBriefly(step.budget)) || formatBudget(step.budget)}</span>
           </p>
           <StepExperiments step={step} run={run} model={model} tools={shownTools} />
-          <StepDecision step={step} tools={shownTools} />
+          <StepDecision step={step} tools={shownTools} toolSection={run?.toolSection} />
           <EngineFigures step={step} />
           {!step.request && <ContextBudgetBar step={step} controlTokens={parts!.controlTokens} />}
           {step.status === "cut-off" && (

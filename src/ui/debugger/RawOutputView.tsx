@@ -115,10 +115,24 @@ export const RawOutputView = memo(function RawOutputView({ step, tools, controlT
           <p className="dbg-empty">{live ? "Waiting for the model's first token…" : "The model produced no text in this step."}</p>
         ) : probabilities && hasProbabilities ? (
           <>
-            <TokenProbabilities tokens={step.tokens} controlTokens={controlTokens} {...(force.onForce ? { onForce: force.onForce } : {})} {...(force.note ? { forceNote: force.note } : {})} />
+            <TokenProbabilities
+              tokens={step.tokens}
+              controlTokens={controlTokens}
+              {...(force.onForce ? { onForce: force.onForce } : {})}
+              {...(force.onForceText ? { onForceText: force.onForceText } : {})}
+              {...(force.note ? { forceNote: force.note } : {})}
+            />
             {force.message && (
               <p className="dbg-hint" role="status" data-testid="force-status">
                 {force.message}
+                {force.onStop && (
+                  <>
+                    {" "}
+                    <button type="button" onClick={force.onStop} data-testid="force-stop" title="Stop (Esc)">
+                      Stop
+                    </button>
+                  </>
+                )}
               </p>
             )}
           </>

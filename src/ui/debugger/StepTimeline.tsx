@@ -1,5 +1,6 @@
 // The run's timeline: one row per loop step, sub-agent steps indented under the step that
 // started them. Virtualized, so a session of a thousand steps stays quick.
+import { branchOutcome, outcomeTag } from "../../experiments/branch-outcome.ts";
 import { memo, useCallback, useRef, type KeyboardEvent } from "react";
 import type { StepView, StepsModel } from "./build-steps.ts";
 import { formatDuration, formatTokens, STEP_STATUS_LABEL, statusTone, stepLabel } from "./format.ts";
@@ -94,6 +95,12 @@ const StepRow = memo(function StepRow({ step, selected, tabbable, onSelect }: { 
         {step.depth > 0 && <span className="dbg-nest" aria-hidden="true">↳</span>}
         <span className="dbg-step-title">
           {stepLabel(step)}
+          {step.branch && !step.branch.continues && step.status !== "running" && (
+            <span className="dbg-hint dbg-outcome-tag" data-testid="branch-outcome-tag">
+              {" "}
+              · {outcomeTag(branchOutcome(step.parseEvents.map((e) => e.event), step.status))}
+            </span>
+          )}
         </span>
         <span className="dbg-protocol">{step.protocol}</span>
         <span className={`dbg-badge tone-${tone}`}>{STEP_STATUS_LABEL[step.status]}</span>

@@ -12,8 +12,16 @@ interface TokenProbabilitiesProps {
   controlTokens: readonly string[];
   /** Runs the step again from this token with the alternative in its place (absent where no branch can run). */
   onForce?: (token: PlacedToken, alternative: TokenAlternative) => void;
+  /** Runs the step again from this token with a typed text in its place. */
+  onForceText?: (token: PlacedToken, text: string) => void;
   /** Why forcing is not offered, where it is not. */
   forceNote?: string;
+}
+
+/** Whether an alternative is the token sampled there: the same id where both have one, else the same text. */
+export function isSampledAlternative(alternative: TokenAlternative, token: PlacedToken["token"]): boolean {
+  if (alternative.id !== undefined && token.id !== undefined) return alternative.id === token.id;
+  return alternative.text === token.text;
 }
 
 /** Low probability red, high green: a hue from 0 to 120 degrees. */
@@ -27,8 +35,9 @@ export function TokenText({ text, control }: { text: string; control: boolean })
   return <span className={control ? "tok is-control" : "tp-text"}>{visibleBidi(shown)}</span>;
 }
 
-export const TokenProbabilities = memo(function TokenProbabilities({ tokens, controlTokens, onForce, forceNote }: TokenProbabilitiesProps) {
+export const TokenProbabilities = memo(function TokenProbabilities({ tokens, controlTokens, onForce, onForceText, forceNote }: TokenProbabilitiesProps) {
   const [shown, setShown] = useState<number | null>(null);
+  const [typed, setTyped] = useState("");
   const [pinned, setPinned] = useState<number | null>(null);
   const active = pinned ?? shown;
   const token = active === null ? undefined : tokens[active];
@@ -75,9 +84,9 @@ export const TokenProbabilities = memo(function TokenProbabilities({ tokens, con
               <table className="tp-table">
                 <tbody>
                   {token.token.top.map((alternative, i) => {
-                    const sampled = alternative.text === token.token.text;
+                    const sampled = isSampledAlternative(alternative, token.token);
                     return (
-                      <tr key={i} className={sampled ? "is-sampled" : undefined} data-testid="tp-alternative">
+                      <tr key={i} className={sampled ? "is-sampled" : undefined} data-testid="tp-alternative" data-sampled={sampled ? "true" : undefined} aria-current={sampled ? "true" : undefined}>
                         <td className="num" title={`p = ${alternative.p}, as recorded`} data-testid="tp-alternative-p">
                           {formatP(alternative.p)}
                         </td>
@@ -100,6 +109,23 @@ export const TokenProbabilities = memo(function TokenProbabilities({ tokens, con
                   })}
                 </tbody>
               </table>
+            )}
+            {onForceText && (
+              <form
+                className="tp-force-text"
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  if (typed !== "") onForceText(token, typed);
+                }}
+              >
+                <label>
+                  Or write here instead:{" "}
+                  <input type="text" value={typed} onChange={(event) => setTyped(event.target.value)} placeholder="any text" data-testid="tp-force-text-input" aria-label={`Text to write in place of token ${token.index + 1}`} />
+                </label>{" "}
+                <button type="submit" disabled={typed === ""} data-testid="tp-force-text">
+                  Continue with this text
+                </button>
+              </form>
             )}
             {!onForce && forceNote && <p className="dbg-hint">{forceNote}</p>}
           </>

@@ -4,6 +4,7 @@
 // (React can skip every step that did not change).
 import type {
   BranchRef,
+  OpenerProbe,
   ChatMessage,
   ContextBudget,
   CutOffLimit,
@@ -97,6 +98,8 @@ export interface StepView {
   probabilities?: ProbabilityRecording;
   /** Its tokens with their probabilities, placed in the raw output, where the engine gave them (append-only). */
   tokens: readonly PlacedToken[];
+  /** A step without a call: each opening marker's probability at its decision point, as measured after it (absent in older logs). */
+  openerProbe?: OpenerProbe;
   /** Append-only: a new StepView object is made whenever it grows. */
   parseEvents: readonly StepParseEvent[];
   toolExecutions: readonly ToolExecution[];
@@ -422,6 +425,7 @@ export class StepFolder {
         step.durationMs = event.durationMs;
         if (event.error) step.error = event.error;
         if (event.cutOff) step.cutOff = event.cutOff;
+        if (event.openerProbe) step.openerProbe = event.openerProbe;
         this.touch(step.key);
         return;
       }

@@ -14,7 +14,7 @@ export function decisionPointOf(step: StepView, tools: readonly ToolSpec[]): Dec
   if (!step.probabilities && step.tokens.length === 0) return { kind: "unknown", reason: "This step's log records no token probabilities (it was made before the lab recorded them)." };
   const protocol = getProtocol(step.protocol);
   const callStarts = step.parseEvents.flatMap((p) => (p.event.type === "tool-call-start" ? [p.event.span.start] : []));
-  return findDecisionPoint({ output: step.rawOutput, tokens: step.tokens, callStarts, markers: protocol ? openingMarkers(protocol, tools) : [] });
+  return findDecisionPoint({ output: step.rawOutput, tokens: step.tokens, callStarts, markers: protocol ? openingMarkers(protocol, tools) : [], ...(step.openerProbe ? { probe: step.openerProbe } : {}) });
 }
 
 /**

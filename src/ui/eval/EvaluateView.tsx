@@ -10,6 +10,8 @@ import { formatDuration, formatRate, progressFigures } from "../../eval/progress
 import { listProtocols } from "toolcall-middleware/protocols/registry.ts";
 import { PanelBoundary } from "../ErrorBoundary.tsx";
 import { DebuggerPane } from "../debugger/DebuggerPane.tsx";
+import { useCaseBranches } from "../debugger/use-case-branches.ts";
+import { BranchRunnerContext } from "../debugger/use-force-token.ts";
 import { useThrottled } from "../debugger/use-throttled.ts";
 import { EvalCaseList } from "./EvalCaseList.tsx";
 import { EvalEmptyState } from "./EvalEmptyState.tsx";
@@ -158,7 +160,7 @@ export default function EvaluateView() {
             </p>
           ) : (
             <PanelBoundary name="Debugger" resetKeys={[opened.jobKey, opened.source]}>
-              <CaseDebugger events={opened.events} />
+              <CaseDebugger key={`${opened.source ?? ""}\u0000${opened.jobKey}`} events={opened.events} />
             </PanelBoundary>
           )}
         </section>
@@ -171,10 +173,16 @@ export default function EvaluateView() {
 const THIS_RUN = "\u0000this run";
 const always = () => true;
 
-function CaseDebugger({ events }: { events: import("toolcall-middleware/types.ts").LoopEvent[] }) {
-  const start = events.find((event) => event.type === "run-start");
+function CaseDebugger({ events: recorded }: { events: import("toolcall-middleware/types.ts").LoopEvent[] }) {
+  const start = recorded.find((event) => event.type === "run-start");
   const tools = start?.type === "run-start" ? start.tools : [];
-  return <DebuggerPane events={events} tools={tools} />;
+  // A branch forced here stays with this case (its events join the case's log on screen), never the Lab's conversation.
+  const { events, runner } = useCaseBranches(recorded);
+  return (
+    <BranchRunnerContext.Provider value={runner}>
+      <DebuggerPane events={events} tools={tools} />
+    </BranchRunnerContext.Provider>
+  );
 }
 
 function Field({ label, children }: { label: string; children: ReactNode }) {

@@ -1,6 +1,7 @@
 // The experiments a debugger step offers: read its output as another protocol (Parse as…),
 // edit its inputs and run it again as a branch (Edit and re-run), and compare it with another
 // step. A bar under the step's header; each opens its own panel.
+import { branchOutcome, describeOutcome } from "../../experiments/branch-outcome.ts";
 import { useConversation, useLabStores } from "../../app/lab-stores-context.tsx";
 import "./experiments.css";
 import { lazy, Suspense, useEffect, useMemo, useState } from "react";
@@ -163,6 +164,7 @@ export function StepExperiments({ step, run, model, tools }: StepExperimentsProp
 function BranchNote({ step, run }: { step: StepView; run: RunView | undefined }) {
   const branch = step.branch!;
   const recorded = useMemo(() => collectParse(step.parseEvents.map((e) => e.event)), [step.parseEvents]);
+  const outcome = useMemo(() => branchOutcome(step.parseEvents.map((e) => e.event), step.status), [step.parseEvents, step.status]);
   const own = !branch.continues && run !== undefined && step.status !== "running";
   const ended = run?.ended === true;
   return (
@@ -170,6 +172,11 @@ function BranchNote({ step, run }: { step: StepView; run: RunView | undefined })
       <p className="xp-explain">
         {branch.continues ? "Continues a branch." : `A re-run (branch) of an earlier step. Changed: ${branch.changes.length > 0 ? branch.changes.join("; ") : "nothing (the same inputs)"}.`}
       </p>
+      {!branch.continues && (
+        <p className="xp-explain" data-testid="branch-outcome" data-outcome={outcome.kind}>
+          <strong>What came of it:</strong> {describeOutcome(outcome)}.
+        </p>
+      )}
       {own && ended && (
         <p className="dbg-hint" data-testid="branch-ended">
           {run?.discarded ? "Discarded." : `This branch went on and ended: ${run?.status ?? "unknown"}.`}

@@ -11,6 +11,7 @@ import type {
   ExecutableTool,
   GenerationSettings,
   LoopEvent,
+  OpenerProbe,
   Protocol,
   ToolFraming,
   RunStatus,
@@ -32,6 +33,8 @@ import { plainTextParser } from "../native/plain-text-parser.ts";
 import { askServerPrompt } from "../native/server-prompt.ts";
 import { checkAgainstSchema } from "./schema-check.ts";
 import { probabilityRecording } from "./probability-recording.ts";
+import { measureOpeners } from "../probabilities/opener-probe.ts";
+import { openingMarkers } from "../probabilities/opening-markers.ts";
 import { constrainStep } from "./step-constraint.ts";
 import { streamStep, type StepOutput, type StepOutputLimits } from "./stream-step.ts";
 import { describeError } from "./tool-result-content.ts";
@@ -80,6 +83,12 @@ export interface RunToolLoopOptions {
   outputLimits?: StepOutputLimits;
   /** Alternatives recorded per generated token, with its probability (default DEFAULT_TOP_PROBABILITIES, at most MAX_TOP_PROBABILITIES; 0: none). */
   topProbabilities?: number;
+  /**
+   * After a step that opened no call, measure how likely each opening marker was at its first
+   * token (one short grammar-bound completion per marker, on engines with `probeText`) and record
+   * it in the step-end. Default: on wherever the step records probabilities.
+   */
+  probeOpeners?: boolean;
 }
 
 export interface LoopResult {
@@ -114,6 +123,7 @@ interface StepResult {
   runStatus?: RunStatus;
   error?: string;
   cutOff?: CutOffLimit;
+  openerProbe?: OpenerProbe;
 }
 
 /** Why the complete calls of an unfinished output were not run, as the model is told. */
@@ -265,7 +275,15 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     state.messages.push(message);
     yield stamp({ type: "message", message });
   }
-  const end = (result: StepResult) => endStep(state, stepId, startedAt, result);
+  // A step that opened no call (finished, or cut off at a limit: it decided at its first token
+  // all the same): how likely a call was there, measured where the engine can.
+  const decided = output.ending === "complete" || output.ending === "cut-off";
+  const openerProbe =
+    decided && output.calls.length === 0 && !native && options.probeOpeners !== false && probabilities.topK > 0 && probabilities.unsupported === undefined
+      ? await measureOpeners(options.engine, prompt, openingMarkers(protocol, toolSpecs), state.signal)
+      : undefined;
+  const probed = openerProbe ? { openerProbe } : {};
+  const end = (result: StepResult) => endStep(state, stepId, startedAt, { ...result, ...probed });
 
   if (output.ending !== "complete") {
     // Keep what was generated: the partial reply, and its complete calls marked as not run so
@@ -338,6 +356,7 @@ function* endStep(state: RunState, stepId: string, startedAt: number, result: St
     durationMs: performance.now() - startedAt,
     ...(result.error !== undefined ? { error: result.error } : {}),
     ...(result.cutOff !== undefined ? { cutOff: result.cutOff } : {}),
+    ...(result.openerProbe !== undefined ? { openerProbe: result.openerProbe } : {}),
   });
   return result;
 }

@@ -76,7 +76,7 @@ describe("the decision point", () => {
 
   it("says when no recorded alternative opens a call, and what bounds its probability", async () => {
     const point = await firstStep([token("I", 0.9, ["I", 0.9], ["The", 0.05])]);
-    expect(describeDecisionPoint(point)).toBe("answered without a call, starting with `I` (p = 0.90); no call opener (`<tool_call>`) was among the 2 alternatives recorded (so p ≤ 0.05)");
+    expect(describeDecisionPoint(point)).toBe("answered without a call, starting with `I` (p = 0.90); no call opener (`<tool_call>`) was among the 2 alternatives recorded (so p ≤ 0.05); not measured exactly: this engine (scripted) cannot: only a llama.cpp engine (llama-server, the CPU engine) records a token's probability before a grammar that forces the text");
   });
 
   it("estimates nothing where the engine recorded no probabilities, and says why", async () => {
@@ -102,5 +102,33 @@ describe("the decision point", () => {
     expect(quoteToken("<tool_call>\n")).toBe("`<tool_call>\\n`");
     const point = await firstStep([token("```", 0.7, ["```", 0.7], ["<tool_call>", 0.2]), token("json", 0.9)]);
     expect(describeDecisionPoint(point)).toBe("answered without a call, starting with \u201c```\u201d (p = 0.70); a call would have opened with `<tool_call>` at p = 0.20");
+  });
+
+  it("reads the opener probe the loop recorded in a step without a call: the marker's measured p, its tokens multiplied", async () => {
+    const prompts: Array<[string, string]> = [];
+    const probing: Engine = {
+      ...engineOf([token("I", 0.9, ["I", 0.9], ["The", 0.05])]),
+      probeText: async (prompt, text) => {
+        prompts.push([prompt, text]);
+        return { text, p: 0.25 * 0.0124, tokens: [{ text: "<", p: 0.25, id: 27 }, { text: "tool_call>", p: 0.0124, id: 99 }] };
+      },
+    };
+    const events: LoopEvent[] = [];
+    for await (const event of runToolLoop({ engine: probing, protocol: getProtocol("hermes")!, tools: [weather], messages: [{ role: "user", content: "Weather in Paris?" }], runId: "r", maxSteps: 1 })) events.push(event);
+    const start = events.find((e): e is Extract<LoopEvent, { type: "step-start" }> => e.type === "step-start")!;
+    const end = events.find((e): e is Extract<LoopEvent, { type: "step-end" }> => e.type === "step-end")!;
+    // Probed once per opening marker, on the step's own prompt (the decision point is its first token).
+    expect(prompts).toEqual([[start.prompt, "<tool_call>"]]);
+    expect(end.openerProbe).toEqual({ at: 0, markers: [{ marker: "<tool_call>", p: 0.0031, tokens: [{ text: "<", p: 0.25, id: 27 }, { text: "tool_call>", p: 0.0124, id: 99 }] }] });
+    const point = stepDecisionPoint(events, "r", start.stepId);
+    expect(describeDecisionPoint(point)).toBe("answered without a call, starting with `I` (p = 0.90); a call would have opened with `<tool_call>` at p = 0.0031 (measured: the product of its 2 tokens' probabilities)");
+  });
+
+  it("does not probe when the step records no probabilities, or the run says not to", async () => {
+    let probes = 0;
+    const probing: Engine = { ...engineOf([token("I", 0.9)]), probeText: async (_prompt, text) => (probes++, { text, p: 0.5, tokens: [{ text, p: 0.5 }] }) };
+    for await (const event of runToolLoop({ engine: probing, protocol: getProtocol("hermes")!, tools: [weather], messages: [{ role: "user", content: "x" }], runId: "r", maxSteps: 1, topProbabilities: 0 })) void event;
+    for await (const event of runToolLoop({ engine: probing, protocol: getProtocol("hermes")!, tools: [weather], messages: [{ role: "user", content: "x" }], runId: "r", maxSteps: 1, probeOpeners: false })) void event;
+    expect(probes).toBe(0);
   });
 });

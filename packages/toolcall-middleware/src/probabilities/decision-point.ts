@@ -3,7 +3,7 @@
 // one, the reply's first token. What it reports are the engine's own numbers at that token (and,
 // for a marker of several tokens, the product of their probabilities along the sampled path);
 // where they were not recorded, it says so and estimates nothing.
-import type { TokenAlternative } from "../types.ts";
+import type { OpenerProbe, TokenAlternative } from "../types.ts";
 import { tokenAt, type PlacedToken } from "./step-tokens.ts";
 
 export type DecisionPoint =
@@ -31,6 +31,8 @@ export type DecisionPoint =
       lowestRecorded?: number;
       /** The opening markers looked for. */
       markers: string[];
+      /** The opener probe's measurement at this token, or why the engine could not measure it (absent: not probed). */
+      measured?: OpenerProbe;
     }
   | { kind: "unknown"; reason: string };
 
@@ -41,6 +43,8 @@ export interface DecisionPointInput {
   callStarts: readonly number[];
   /** The protocol's opening markers (openingMarkers). */
   markers: readonly string[];
+  /** The step's opener probe, as recorded in its step-end. */
+  probe?: OpenerProbe;
 }
 
 /** Whether a token's text would begin one of the markers (leading whitespace aside), and which. */
@@ -85,6 +89,7 @@ export function findDecisionPoint(input: DecisionPointInput): DecisionPoint {
     recorded: top.length,
     ...(lowest !== undefined ? { lowestRecorded: lowest } : {}),
     markers: [...markers],
+    ...(input.probe && ("unsupported" in input.probe || input.probe.at === first.start) ? { measured: input.probe } : {}),
   };
 }
 
@@ -117,10 +122,18 @@ export function describeDecisionPoint(point: DecisionPoint): string {
     }
     case "no-call": {
       const chose = `answered without a call, starting with ${quoteToken(point.token.token.text)} (p = ${formatP(point.token.token.p)})`;
+      const measured = point.measured && "markers" in point.measured && point.measured.markers.length > 0 ? point.measured.markers : undefined;
+      if (measured) {
+        const tokens = (m: (typeof measured)[number]) => (m.tokens.length > 1 ? `the product of its ${m.tokens.length} tokens' probabilities` : "one token");
+        if (measured.length === 1) return `${chose}; a call would have opened with ${quoteToken(measured[0]!.marker)} at p = ${formatP(measured[0]!.p)} (measured: ${tokens(measured[0]!)})`;
+        const total = Math.min(1, measured.reduce((sum, m) => sum + m.p, 0));
+        return `${chose}; a call would have opened at p = ${formatP(total)} (measured: ${measured.map((m) => `${quoteToken(m.marker)} ${formatP(m.p)}`).join(", ")})`;
+      }
+      const cannot = point.measured && "unsupported" in point.measured ? `; not measured exactly: ${point.measured.unsupported}` : "";
       if (point.callOpener) return `${chose}; a call would have opened with ${quoteToken(point.callOpener.text)} at p = ${formatP(point.callOpener.p)}`;
       if (point.markers.length === 0) return `${chose}; this protocol names no opening marker to look for`;
       const bound = point.lowestRecorded !== undefined ? ` (so p ≤ ${formatP(point.lowestRecorded)})` : "";
-      return `${chose}; no call opener (${point.markers.map(quoteToken).join(", ")}) was among the ${point.recorded} alternatives recorded${bound}`;
+      return `${chose}; no call opener (${point.markers.map(quoteToken).join(", ")}) was among the ${point.recorded} alternatives recorded${bound}${cannot}`;
     }
   }
 }

@@ -12,6 +12,7 @@ export function stepDecisionPoint(events: readonly LoopEvent[], runId: string, s
   let tools: ToolSpec[] = [];
   let recording: Extract<LoopEvent, { type: "step-start" }>["probabilities"];
   const callStarts: number[] = [];
+  let probe: Extract<LoopEvent, { type: "step-end" }>["openerProbe"];
   for (const event of events) {
     if (event.runId !== runId) continue;
     if (event.type === "run-start") tools = event.tools;
@@ -23,10 +24,11 @@ export function stepDecisionPoint(events: readonly LoopEvent[], runId: string, s
       output = event.offset === output.length ? output + event.text : output.slice(0, event.offset) + event.text + output.slice(event.offset + event.text.length);
     }
     else if (event.type === "parse" && event.stepId === stepId && event.event.type === "tool-call-start") callStarts.push(event.event.span.start);
+    else if (event.type === "step-end" && event.stepId === stepId && event.openerProbe) probe = event.openerProbe;
   }
   if (recording?.unsupported) return { kind: "unknown", reason: recording.unsupported };
   if (recording?.topK === 0) return { kind: "unknown", reason: "This step did not ask for token probabilities." };
   const protocol = protocolName ? getProtocol(protocolName) : undefined;
   const markers = protocol ? openingMarkers(protocol, tools) : [];
-  return findDecisionPoint({ output, tokens: stepTokens(events, runId, stepId), callStarts, markers });
+  return findDecisionPoint({ output, tokens: stepTokens(events, runId, stepId), callStarts, markers, ...(probe ? { probe } : {}) });
 }
