@@ -10,6 +10,7 @@ import { z } from "zod";
 import { EventLogChecker, loopEventSchema } from "toolcall-middleware/event-log-schema.ts";
 import { NATIVE_PROTOCOL } from "toolcall-middleware/loop/loop-defaults.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
+import { boundRecordedServerPrompt } from "toolcall-middleware/native/server-prompt.ts";
 import { parseJsonLenient } from "toolcall-middleware/repair/json-repair.ts";
 import type { CutOffLimit, LoopEvent, ParseEvent, Protocol, ToolCall } from "toolcall-middleware/types.ts";
 import { defaultSettings, newConversationId, upgradeSettings, type Conversation, type ConversationSettings } from "./conversation.ts";
@@ -164,8 +165,18 @@ export async function importConversation(text: string, now = Date.now(), pause: 
     createdAt: file.createdAt ?? now,
     updatedAt: now,
     settings: { ...settings, research: { ...defaultSettings.research, ...settings.research } },
-    events: events as LoopEvent[],
+    events: (events as LoopEvent[]).map(withinRecordedBounds),
   };
+}
+
+/**
+ * An imported event kept within the bounds a live run records by: a file may carry a server's
+ * rendered prompt of any length (a 2.4 MB file held 16 million characters the debugger drew whole).
+ */
+function withinRecordedBounds(event: LoopEvent): LoopEvent {
+  if (event.type !== "step-start" || !event.serverPrompt) return event;
+  const serverPrompt = boundRecordedServerPrompt(event.serverPrompt);
+  return serverPrompt === event.serverPrompt ? event : { ...event, serverPrompt };
 }
 
 export interface TranscriptFile {
