@@ -2,7 +2,7 @@
 // request only what this step added to the previous step's prompt.
 import { memo, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { requestMessageTexts, requestToolNames, SERVER_PROMPT_CHARS, toolsLeftOut } from "toolcall-middleware/native/server-prompt.ts";
-import { visibleBidi } from "../bidi/VisibleBidi.tsx";
+import { visibleText } from "../bidi/VisibleBidi.tsx";
 import type { StepView } from "./build-steps.ts";
 import { CopyButton } from "./CopyButton.tsx";
 import { stepLabel } from "./format.ts";
@@ -213,7 +213,7 @@ function PromptPieces({ pieces }: { pieces: PromptPiece[] }) {
               {piece.text}
             </span>
           );
-        if (piece.kind === "text") return <span key={piece.start}>{visibleBidi(piece.text)}</span>;
+        if (piece.kind === "text") return <span key={piece.start}>{visibleText(piece.text)}</span>;
         return (
           <details key={piece.start} className="dbg-toolblock" data-testid="prompt-tool-block">
             <summary>Tool block · {piece.length.toLocaleString()} chars (click to show)</summary>

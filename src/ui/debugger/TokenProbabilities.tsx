@@ -5,7 +5,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { formatP } from "toolcall-middleware/probabilities/decision-point.ts";
 import type { PlacedToken } from "toolcall-middleware/probabilities/step-tokens.ts";
 import type { TokenAlternative } from "toolcall-middleware/types.ts";
-import { visibleBidi } from "../bidi/VisibleBidi.tsx";
+import { visibleText } from "../bidi/VisibleBidi.tsx";
 
 interface TokenProbabilitiesProps {
   tokens: readonly PlacedToken[];
@@ -24,7 +24,7 @@ function tone(p: number): string {
 /** A token's text as the token view draws it: whitespace visible, a control token as a chip. */
 export function TokenText({ text, control }: { text: string; control: boolean }) {
   const shown = text === "" ? "∅" : text.replace(/\n/g, "↵").replace(/\t/g, "⇥").replace(/ /g, "·");
-  return <span className={control ? "tok is-control" : "tp-text"}>{visibleBidi(shown)}</span>;
+  return <span className={control ? "tok is-control" : "tp-text"}>{visibleText(shown)}</span>;
 }
 
 /** A step of more than twice this many tokens is drawn in blocks of this many, each only near the view. */
@@ -162,7 +162,7 @@ function TokenSpans({ tokens, active, pinned, handlers }: { tokens: readonly Pla
         } else if (event.key === "Escape") handlers.unpin();
       }}
     >
-      {visibleBidi(t.token.text === "" ? "∅" : t.token.text)}
+      {visibleText(t.token.text === "" ? "∅" : t.token.text)}
     </span>
   ));
 }
