@@ -25,3 +25,4 @@ export const manifestPath: string;
 export function readManifest(): ModelsManifest;
 export function modelPath(model: ManifestModel): string;
 export function cachedModels(ids?: string[]): ManifestModel[];
+export function cachedModelProblem(model: ManifestModel): string | undefined;
