@@ -18,7 +18,7 @@ export interface ManifestModel {
 }
 export interface ModelsManifest {
   models: ManifestModel[];
-  llamaServer: { package: string; version: string };
+  llamaServer: { package: string; version: string; integrity?: string };
 }
 export function labCacheDir(): string;
 export const manifestPath: string;

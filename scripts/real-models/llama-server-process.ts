@@ -66,6 +66,7 @@ export interface LlamaServer {
 export function realModelsStatus(modelIds?: string[]): { ready: true; build: LlamaServerBuild } | { ready: false; why: string } {
   const build = findLlamaServer();
   if (!build) return { ready: false, why: "llama-server is not built on this machine: run `npm run llama-server`" };
+  if (build.untrusted) return { ready: false, why: `the llama-server found is not run: ${build.untrusted}` };
   const { models } = readManifest();
   for (const model of models.filter((m) => !modelIds || modelIds.includes(m.id))) {
     if (!existsSync(modelPath(model))) return { ready: false, why: `model ${model.id} is not in the cache: run \`npm run models\`` };
@@ -185,6 +186,7 @@ function killOnExit(child: ChildProcess): void {
 export async function startLlamaServer(options: LlamaServerOptions): Promise<LlamaServer> {
   const build = findLlamaServer();
   if (!build) throw new Error("llama-server is not built on this machine: run `npm run llama-server`");
+  if (build.untrusted) throw new Error(`the llama-server found is not run: ${build.untrusted}`);
   const model = manifestModel(options.modelId);
   const modelFile = modelPath(model);
   if (!existsSync(modelFile)) throw new Error(`model ${model.id} is not in the cache (${modelFile}): run \`npm run models\``);
