@@ -21,7 +21,7 @@ import { StepExperiments } from "../experiments/StepExperiments.tsx";
 import { StepDecision } from "./StepDecision.tsx";
 import { useThrottled } from "./use-throttled.ts";
 import { ErrorBoundary } from "../ErrorBoundary.tsx";
-import { markDrawingStep, markStepDrawn, unfinishedStepDraw } from "../../store/render-guard.ts";
+import { markDrawingStep, markStepDrawn } from "../../store/render-guard.ts";
 
 type Tab = "step" | "tools";
 
@@ -51,8 +51,10 @@ export function DebuggerSteps({ events, tools, startedOnThisPage }: DebuggerStep
   const selectStep = useDebuggerSelection((s) => s.selectStep);
   const selectParseEvent = useDebuggerSelection((s) => s.selectParseEvent);
   const [tab, setTab] = useState<Tab>("step");
-  // A step whose drawing never finished last time (the page died, or its views failed) is not drawn by itself again.
-  const [heldKey, setHeldKey] = useState(unfinishedStepDraw);
+  // A step whose drawing never finished when the page last stopped (it died, or the step's views
+  // failed) is not drawn by itself again: read once per page, when its stores are made.
+  const heldKey = useDebuggerSelection((s) => s.heldStepKey);
+  const drawHeldStep = useDebuggerSelection((s) => s.drawHeldStep);
 
   const step = resolveSelectedStep(model, selectedId);
   const pinned = step !== undefined && selectedId !== null && (selectedId === step.key || selectedId === step.id);
@@ -77,7 +79,7 @@ export function DebuggerSteps({ events, tools, startedOnThisPage }: DebuggerStep
   return (
     <div className="dbg" data-testid="debugger-pane">
       <StepTimeline model={model} selectedKey={step?.key} following={!pinned} onSelect={onSelectStep} onFollowLatest={onFollowLatest} />
-      {step && step.key === heldKey && <HeldStep step={step} onDraw={() => setHeldKey(null)} />}
+      {step && step.key === heldKey && <HeldStep step={step} onDraw={drawHeldStep} />}
       {step && step.key !== heldKey && (
         <ErrorBoundary resetKeys={[step.key]} fallback={(error, retry) => <StepDrawFailed step={step} error={error} retry={retry} />}>
           <StepDrawMark stepKey={step.key} />

@@ -9,6 +9,7 @@ import { toolCallRun } from "../../store/test-events.ts";
 import { buildSteps, latestStep } from "./build-steps.ts";
 import { HeldStep, StepDrawFailed } from "./DebuggerSteps.tsx";
 import { ErrorBoundary } from "../ErrorBoundary.tsx";
+import { createDebuggerStore } from "../../store/debugger-store.ts";
 
 const step = latestStep(buildSteps(toolCallRun("r1", [{ role: "user", content: "2+2?" }])))!;
 
@@ -27,5 +28,14 @@ describe("a step the debugger does not draw", () => {
     expect(html).toContain("⟨U+202E⟩");
     expect(html).toContain("after a reload this step is not drawn by itself");
     expect(html).toContain("Try again</button>");
+  });
+
+  it("the held step is read once per page, when its stores are made, so a view mounted later (another step picked mid-stream) does not hold a step drawn a moment ago", () => {
+    const store = createDebuggerStore("r1\u241fr1-s1");
+    expect(store.getState().heldStepKey).toBe("r1\u241fr1-s1");
+    store.getState().drawHeldStep();
+    expect(store.getState().heldStepKey).toBeNull();
+    // Without localStorage (Node) nothing is held.
+    expect(createDebuggerStore().getState().heldStepKey).toBeNull();
   });
 });
