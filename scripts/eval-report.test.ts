@@ -5,6 +5,7 @@ import { bfclCase } from "../src/eval/bfcl-fixtures.test-helper.ts";
 import { caseLogOf } from "../src/eval/case-log.ts";
 import { runEvalCase, type EvalResult } from "../src/eval/run-case.ts";
 import { evalReport } from "./eval-report.ts";
+import { inertReportText } from "./report-text.ts";
 
 const result = (id: string, category: string, protocol: string, callP: number | null | undefined, pass = false): EvalResult => ({ id, category, protocol, mode: "prompt", constrained: false, repeat: 0, pass, strictPass: pass, reason: "", calls: [], durationMs: 0, runId: "", ...(callP !== undefined ? { callP } : {}) });
 
@@ -49,5 +50,33 @@ describe("eval report", () => {
     expect(report).toContain("llama.cpp de3ff815ea7d (2 servers, 2 slots, 1 thread each, OMP_WAIT_POLICY=passive)");
     expect(report).toContain("4 s, 0.25 cases/s; llama-server CPU 7.5 s (7.50 s a case)");
     expect(report).toMatch(/\nprotocol\s+cases\s+prompt tok\s+reused\s+reply tok\s+stop\s+max-tokens\s+repetition\s+other\s+prefill s\s+decode s\n[- ]+\nhermes\s+1\s+300\s+64\s+40\s+1\s+0\s+0\s+0\s+2\.0\s+2\.0\n/);
+  });
+
+  it("prints what a file says inert: no terminal escape codes, no HTML, no live links, in the listing, the matrix and the call p table", () => {
+    const evil = "\u001b]0;pwned\u0007\u001b[2J<img src=x onerror=alert(1)>[click](javascript:alert(1))";
+    const report = evalReport([
+      {
+        name: "evil\u001b[31m.json",
+        run: { date: "2026-11-27T13:49:50.000Z", machine: { cpu: evil, cores: 2 }, model: { id: `m${evil}` }, settings: { [`k${evil}`]: `v${evil}` }, durationSeconds: 1, casesPerSecond: 1 },
+        results: [result("simple_python_0", `simple_python${evil}`, `hermes${evil}`, 0.5, true)],
+      },
+    ]);
+    // No control character but the report's own newlines.
+    expect([...report].filter((ch) => ch !== "\n" && (ch.charCodeAt(0) < 0x20 || (ch.charCodeAt(0) >= 0x7f && ch.charCodeAt(0) <= 0x9f)))).toEqual([]);
+    expect(report).not.toContain("<img");
+    expect(report).not.toContain("](javascript:");
+    const shown = "\\u{1b}\\u{5d}0;pwned\\u{7}\\u{1b}\\u{5b}2J\\u{3c}img src=x onerror=alert(1)\\u{3e}\\u{5b}click\\u{5d}(javascript:alert(1))";
+    expect(report).toContain(`model m${shown}; k${shown} v${shown}; 1 s`);
+    expect(report).toContain(`\nhermes${shown}  100%`);
+    expect(report).toContain(`| hermes${shown} | 0.500 (1; 0) |`);
+    expect(report).toContain("- `evil\\u{1b}\\u{5b}31m.json`: 1 cases");
+    // The report's own Markdown is untouched.
+    expect(report).toContain("| protocol | call expected:");
+  });
+
+  it("leaves ordinary names as they are", () => {
+    expect(inertReportText("smollm2-135m-instruct-q4_1.json")).toBe("smollm2-135m-instruct-q4_1.json");
+    expect(inertReportText("Intel(R) Xeon(R) Processor")).toBe("Intel(R) Xeon(R) Processor");
+    expect(inertReportText("hermes · 2026-11-27 ×")).toBe("hermes · 2026-11-27 ×");
   });
 });

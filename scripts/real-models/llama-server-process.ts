@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
-import { modelPath, readManifest, type ManifestModel } from "./cache-dir.mjs";
+import { cachedModelProblem, modelPath, readManifest, type ManifestModel } from "./cache-dir.mjs";
 import { findLlamaServer, type LlamaServerBuild } from "./build-llama-server.mjs";
 
 export interface LlamaServerOptions {
@@ -66,9 +66,13 @@ export interface LlamaServer {
 export function realModelsStatus(modelIds?: string[]): { ready: true; build: LlamaServerBuild } | { ready: false; why: string } {
   const build = findLlamaServer();
   if (!build) return { ready: false, why: "llama-server is not built on this machine: run `npm run llama-server`" };
+  if (build.untrusted) return { ready: false, why: `the llama-server found is not run: ${build.untrusted}` };
   const { models } = readManifest();
   for (const model of models.filter((m) => !modelIds || modelIds.includes(m.id))) {
     if (!existsSync(modelPath(model))) return { ready: false, why: `model ${model.id} is not in the cache: run \`npm run models\`` };
+    // Used only once its sha256 is the manifest's (hashed once per file identity and time).
+    const problem = cachedModelProblem(model);
+    if (problem) return { ready: false, why: `model ${model.id} in the cache is not the manifest's file (${problem}): run \`npm run models\`` };
   }
   return { ready: true, build };
 }
@@ -182,9 +186,12 @@ function killOnExit(child: ChildProcess): void {
 export async function startLlamaServer(options: LlamaServerOptions): Promise<LlamaServer> {
   const build = findLlamaServer();
   if (!build) throw new Error("llama-server is not built on this machine: run `npm run llama-server`");
+  if (build.untrusted) throw new Error(`the llama-server found is not run: ${build.untrusted}`);
   const model = manifestModel(options.modelId);
   const modelFile = modelPath(model);
   if (!existsSync(modelFile)) throw new Error(`model ${model.id} is not in the cache (${modelFile}): run \`npm run models\``);
+  const problem = cachedModelProblem(model);
+  if (problem) throw new Error(`model ${model.id} in the cache is not the manifest's file (${problem}): run \`npm run models\``);
   const port = options.port ?? (await freePort());
   const chatTemplateFile = options.chatTemplateFile === undefined ? manifestTemplateFile(model) : (options.chatTemplateFile ?? undefined);
   const threads = options.threads ?? 2;

@@ -31,8 +31,10 @@ describe("the models route of the dev and preview servers", () => {
     // SmolLM2's file is "present" (a stand-in of 256 bytes); Gemma's is missing.
     mkdirSync(join(cache, "models", "smollm2-135m-instruct-q4_1"), { recursive: true });
     writeFileSync(join(cache, "models", "smollm2-135m-instruct-q4_1", "SmolLM2-135M-Instruct.Q4_1.gguf"), bytes);
+    // The stand-in is served as if its sha256 were checked; the check itself is tested below.
     server = createServer((req, res) => {
-      if (!serveModelRequest(req, res)) {
+      const check = req.headers["x-check"] === "sha256" ? undefined : () => undefined;
+      if (!serveModelRequest(req, res, check)) {
         res.statusCode = 418;
         res.end("next");
       }
@@ -68,6 +70,12 @@ describe("the models route of the dev and preview servers", () => {
     const unknown = await fetch(`${base}/models/nope.gguf`);
     expect(unknown.status).toBe(404);
     expect(await unknown.text()).toContain('No model "nope"');
+  });
+
+  it("serves a cached file only once its sha256 is the manifest's: a stand-in of another content is refused, saying so", async () => {
+    const refused = await fetch(`${base}/models/smollm2-135m-instruct-q4_1.gguf`, { headers: { "x-check": "sha256" } });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toMatch(/^The cached file of SmolLM2 135M Instruct \(Q4_1\) is not the manifest's \(.* is 256 bytes, not the manifest's 98362432\)\. Run `npm run models`/);
   });
 
   it("leaves every other address to the next handler", async () => {

@@ -5,7 +5,7 @@
 import { createReadStream, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Plugin } from "vite";
-import { modelPath, readManifest } from "./cache-dir.mjs";
+import { cachedModelProblem, modelPath, readManifest, type ManifestModel } from "./cache-dir.mjs";
 
 export const MODELS_URL_PREFIX = "/models/";
 
@@ -33,7 +33,8 @@ function sendText(res: ServerResponse, status: number, text: string): void {
 }
 
 /** Answers a request for /models/<id>.gguf; returns false for any other address. */
-export function serveModelRequest(req: IncomingMessage, res: ServerResponse): boolean {
+/** `check` says why a cached model may not be served (default: its sha256, once per file identity and time). */
+export function serveModelRequest(req: IncomingMessage, res: ServerResponse, check: (model: ManifestModel) => string | undefined = cachedModelProblem): boolean {
   const path = (req.url ?? "").split("?")[0] ?? "";
   if (!path.startsWith(MODELS_URL_PREFIX) || !path.endsWith(".gguf")) return false;
   const id = decodeURIComponent(path.slice(MODELS_URL_PREFIX.length, -".gguf".length));
@@ -48,6 +49,12 @@ export function serveModelRequest(req: IncomingMessage, res: ServerResponse): bo
     size = statSync(file).size;
   } catch {
     sendText(res, 404, `The model ${model.label} is not downloaded on this machine (expected at ${file}). Run \`npm run models\` to fetch it, then load it again.`);
+    return true;
+  }
+  // Served only once its sha256 is the manifest's (hashed once per file identity and time).
+  const problem = check(model);
+  if (problem) {
+    sendText(res, 409, `The cached file of ${model.label} is not the manifest's (${problem}). Run \`npm run models\` to fetch it again, then load it again.`);
     return true;
   }
   res.setHeader("Accept-Ranges", "bytes");

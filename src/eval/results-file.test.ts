@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bfclCategory } from "./bfcl-fixtures.test-helper.ts";
 import { sampleCases } from "./builtin-suite.ts";
-import { readResultsFile, readRunInfo, resultsCsv, toResultsFile, type RunInfo } from "./results-file.ts";
+import { readResultsFile, readResultsFileInSlices, readRunInfo, resultsCsv, resultsFileTooLarge, RESULTS_FILE_MAX_CHARS, toResultsFile, type RunInfo } from "./results-file.ts";
 import type { EvalResult } from "./run-case.ts";
 import { categoryOf } from "./suite.ts";
 
@@ -20,6 +20,25 @@ describe("results file", () => {
     ]);
     expect(() => readResultsFile("{", categoryOf)).toThrow(/^not JSON/);
     expect(() => readResultsFile('{"results": [{"id": 1}]}', categoryOf)).toThrow(/^not an eval results file: results\.0\.id/);
+  });
+
+  it("in the page: refuses a file over the size cap before parsing it, and checks results a slice at a time with a turn for the page between slices", async () => {
+    const results = Array.from({ length: 100 }, (_, i) => result(`simple_python_${i}`, i % 2 === 0));
+    const text = JSON.stringify(toResultsFile(results));
+    let pauses = 0;
+    const pause = async () => {
+      pauses += 1;
+    };
+    expect(await readResultsFileInSlices(text, categoryOf, pause)).toEqual(readResultsFile(text, categoryOf));
+    expect(pauses).toBeGreaterThanOrEqual(100 / 20);
+    await expect(readResultsFileInSlices(text, categoryOf, pause, text.length - 1)).rejects.toThrow(/^the file is 0(\.\d)? MB; the lab opens results files of at most/);
+    // One character over the default cap: refused by its length alone (the text is not JSON).
+    await expect(readResultsFileInSlices("x".repeat(RESULTS_FILE_MAX_CHARS + 1), categoryOf, pause)).rejects.toThrow("the file is 32 MB; the lab opens results files of at most 32 MB");
+    expect(resultsFileTooLarge(50 * 1024 * 1024)).toBe("the file is 50 MB; the lab opens results files of at most 32 MB (a run of 250 cases with their logs is about 11 MB)");
+    expect(resultsFileTooLarge(RESULTS_FILE_MAX_CHARS)).toBeUndefined();
+    // A bad result deep in the file is named by its place, as before.
+    const bad = JSON.stringify({ results: [...toResultsFile(results).results.slice(0, 60), { id: 7 }] });
+    await expect(readResultsFileInSlices(bad, categoryOf, pause)).rejects.toThrow(/^not an eval results file: results\.60\.id/);
   });
 
   it("keeps where the figures come from (date, machine, model sha256, llama.cpp commit); a file without it still imports", () => {

@@ -93,7 +93,6 @@ const runSchema = z.object({
   durationSeconds: z.number().nonnegative().optional(),
   casesPerSecond: z.number().nonnegative().optional(),
 });
-const fileSchema = z.object({ run: runSchema.optional(), results: z.array(entrySchema) });
 
 /**
  * The file's text: indented as JSON.stringify(file, null, 2) writes it (the verdicts read and
@@ -124,21 +123,78 @@ export function readRunInfo(text: string): RunInfo | undefined {
   return checked.data.run;
 }
 
+/**
+ * The longest results file the Evaluate view opens, in characters (≈ bytes: the files are ASCII
+ * JSON). The lab's own files of 250 cases with their logs are up to 11 MB; 50 MB froze the view
+ * 6 s before reading was sliced, and a file several times that would hold the tab's memory.
+ */
+export const RESULTS_FILE_MAX_CHARS = 32 * 1024 * 1024;
+/** Results checked between turns for the page (each may carry a case log of thousands of records). */
+const ENTRIES_PER_SLICE = 20;
+
 /** Reads a results file back as results (what the view needs); throws a message naming what is wrong. */
 export function readResultsFile(text: string, categoryOf: (id: string) => string): EvalResult[] {
+  const { parsed, entries } = parseResultsText(text);
+  for (const [index, entry] of entries.entries()) checkEntry(entry, index);
+  return resultsOf(parsed, categoryOf);
+}
+
+/**
+ * `readResultsFile` for the page: a file over `maxChars` is refused before it is parsed, and the
+ * results are checked a slice at a time with `pause()` between slices (a turn for the page).
+ */
+export async function readResultsFileInSlices(text: string, categoryOf: (id: string) => string, pause: () => Promise<void>, maxChars = RESULTS_FILE_MAX_CHARS): Promise<EvalResult[]> {
+  const tooLarge = resultsFileTooLarge(text.length, maxChars);
+  if (tooLarge) throw new Error(tooLarge);
+  await pause();
+  const { parsed, entries } = parseResultsText(text);
+  for (let at = 0; at < entries.length; at += ENTRIES_PER_SLICE) {
+    await pause();
+    for (let index = at; index < Math.min(entries.length, at + ENTRIES_PER_SLICE); index++) checkEntry(entries[index], index);
+  }
+  return resultsOf(parsed, categoryOf);
+}
+
+/** Why a file of this many characters (or bytes) is not opened, if it is over `maxChars`. */
+export function resultsFileTooLarge(chars: number, maxChars = RESULTS_FILE_MAX_CHARS): string | undefined {
+  if (chars <= maxChars) return undefined;
+  return `the file is ${megabytes(chars)}; the lab opens results files of at most ${megabytes(maxChars)} (a run of 250 cases with their logs is about 11 MB)`;
+}
+
+function megabytes(chars: number): string {
+  return `${(chars / 1024 / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB`;
+}
+
+// The file's fields, its results checked one by one apart (see readResultsFileInSlices).
+const fileShapeSchema = z.object({ run: runSchema.optional(), results: z.array(z.unknown()) });
+
+function parseResultsText(text: string): { parsed: unknown; entries: unknown[] } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
     throw new Error(`not JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
   }
-  const checked = fileSchema.safeParse(parsed);
+  const checked = fileShapeSchema.safeParse(parsed);
+  if (!checked.success) throw notAResultsFile(checked.error.issues[0]);
+  return { parsed, entries: checked.data.results };
+}
+
+function checkEntry(entry: unknown, index: number): void {
+  const checked = entrySchema.safeParse(entry);
   if (!checked.success) {
     const issue = checked.error.issues[0];
-    throw new Error(`not an eval results file: ${issue?.path.join(".") || "the file"}: ${issue?.message ?? "unexpected shape"}`);
+    throw notAResultsFile(issue ? { ...issue, path: ["results", index, ...issue.path] } : undefined);
   }
+}
+
+function notAResultsFile(issue: { path: PropertyKey[]; message: string } | undefined): Error {
+  return new Error(`not an eval results file: ${issue?.path.map(String).join(".") || "the file"}: ${issue?.message ?? "unexpected shape"}`);
+}
+
+function resultsOf(parsed: unknown, categoryOf: (id: string) => string): EvalResult[] {
   // The file as parsed, once checked: zod's copy of the arguments record would drop a `__proto__` key.
-  return (parsed as z.infer<typeof fileSchema>).results.map((r) => ({ ...r, category: r.category ?? categoryOf(r.id), repeat: r.repeat ?? 0, durationMs: 0, runId: "" }));
+  return (parsed as { results: z.infer<typeof entrySchema>[] }).results.map((r) => ({ ...r, category: r.category ?? categoryOf(r.id), repeat: r.repeat ?? 0, durationMs: 0, runId: "" }));
 }
 
 /** The results as CSV (one row per result; calls as JSON), for spreadsheets. */

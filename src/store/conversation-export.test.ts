@@ -4,6 +4,8 @@ import type { LoopEvent } from "toolcall-middleware/types.ts";
 import { createConversation, type Conversation } from "../domain/conversation.ts";
 import { exportConversation, importConversation, transcriptFromEvents } from "./conversation-export.ts";
 import { toolCallRun } from "./test-events.ts";
+import { SERVER_PROMPT_CHARS } from "toolcall-middleware/native/server-prompt.ts";
+import { STEP_OUTPUT_LIMITS } from "toolcall-middleware/loop/stream-step.ts";
 
 /** A file as exports were written before text was shared (version 1: the events as they are). */
 const versionOneFile = (conversation: Conversation) => ({ ...exportConversation(conversation), version: 1, events: conversation.events });
@@ -17,6 +19,37 @@ describe("conversation export and import", () => {
     expect(imported.title).toBe("Maths (imported)");
     expect(imported.id).not.toBe(conversation.id);
     expect(imported.settings).toEqual(conversation.settings);
+  });
+
+  it("keeps an imported server prompt within SERVER_PROMPT_CHARS, saying how much was cut (a 2.4 MB file held 16 million characters)", async () => {
+    const events = toolCallRun("r1", [{ role: "user", content: "2+2?" }]);
+    const flood = "\u202e".repeat(SERVER_PROMPT_CHARS + 5);
+    const withPrompt = events.map((e) => (e.type === "step-start" && e.index === 0 ? { ...e, serverPrompt: { text: flood } } : e));
+    for (const file of [exportConversation({ ...createConversation(5), events: withPrompt }), versionOneFile({ ...createConversation(5), events: withPrompt })]) {
+      const imported = await importConversation(JSON.stringify(file));
+      const start = imported.events.find((e) => e.type === "step-start")!;
+      expect(start.type === "step-start" && start.serverPrompt).toEqual({ text: flood.slice(0, SERVER_PROMPT_CHARS), cutChars: 5 });
+      // Everything else is as it was.
+      expect(imported.events.filter((e) => e !== start)).toEqual(withPrompt.filter((e) => !(e.type === "step-start" && e.index === 0)));
+    }
+  });
+
+  it("refuses a step recording more tokens than a live step keeps (STEP_OUTPUT_LIMITS.tokens), counted across its deltas, naming the delta", async () => {
+    const base = toolCallRun("r1", [{ role: "user", content: "2+2?" }]);
+    const deltaAt = base.findIndex((e) => e.type === "output-delta");
+    const flood = (count: number) => Array.from({ length: count }, () => ({ text: "", p: 0.5, top: [] }));
+    const fifth = STEP_OUTPUT_LIMITS.tokens / 5;
+    const withTokens = (counts: number[]) => {
+      const events = [...base];
+      const delta = events[deltaAt]!;
+      events.splice(deltaAt, 1, ...counts.map((count, i) => ({ ...delta, ...(i > 0 ? { text: "", offset: 15 } : {}), tokens: flood(count) }) as LoopEvent));
+      return events;
+    };
+    // At the bound (in deltas of 50,000: the schema takes at most 100,000 a delta): imported. One past it, in a sixth delta: refused, that delta named.
+    await expect(importConversation(JSON.stringify(versionOneFile({ ...createConversation(5), events: withTokens([fifth, fifth, fifth, fifth, fifth]) })))).resolves.toBeDefined();
+    await expect(importConversation(JSON.stringify(versionOneFile({ ...createConversation(5), events: withTokens([fifth, fifth, fifth, fifth, fifth, 1]) })))).rejects.toThrow(
+      `events.${deltaAt + 5}.tokens: step "r1-s1" records more than 250,000 tokens with their probabilities`,
+    );
   });
 
   it("checks every field of every event against the log's schema, naming the event and the field", async () => {

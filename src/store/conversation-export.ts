@@ -10,6 +10,8 @@ import { z } from "zod";
 import { EventLogChecker, loopEventSchema } from "toolcall-middleware/event-log-schema.ts";
 import { NATIVE_PROTOCOL } from "toolcall-middleware/loop/loop-defaults.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
+import { STEP_OUTPUT_LIMITS } from "toolcall-middleware/loop/stream-step.ts";
+import { boundRecordedServerPrompt } from "toolcall-middleware/native/server-prompt.ts";
 import { parseJsonLenient } from "toolcall-middleware/repair/json-repair.ts";
 import type { CutOffLimit, LoopEvent, ParseEvent, Protocol, ToolCall } from "toolcall-middleware/types.ts";
 import { defaultSettings, newConversationId, upgradeSettings, type Conversation, type ConversationSettings } from "../domain/conversation.ts";
@@ -119,6 +121,7 @@ export async function importConversation(text: string, now = Date.now(), pause: 
   const codec = result.success && result.data.version === 2 ? new SharedTextCodec({ referencedChars: importReferencedChars(text.length), bound: `${IMPORT_EXPANSION_RATIO} times the file's ${text.length.toLocaleString("en-US")} characters, at most ${IMPORT_REFERENCED_CHARS.toLocaleString("en-US")}` }) : null;
   const events: unknown[] = [];
   const where: PropertyKey[][] = [];
+  const tokenFlood = new StepTokenCounter();
   let record = 0;
   while (record < records.length) {
     await pause();
@@ -140,6 +143,11 @@ export async function importConversation(text: string, now = Date.now(), pause: 
       record += 1;
     }
     for (const issue of refIssues) issues.push({ path: ["events", issue.index, ...issue.path], message: issue.message });
+    // Counted before the schema reads every token of the slice: a file may hold millions.
+    for (let at = start; at < events.length && issues.length === 0; at++) {
+      const issue = tokenFlood.count(events[at]);
+      if (issue) issues.push({ path: [...where[at]!, "tokens"], message: issue });
+    }
     if (issues.length > 0) break;
     const slice = eventsSchema.safeParse(events.slice(start));
     if (slice.success) {
@@ -164,8 +172,38 @@ export async function importConversation(text: string, now = Date.now(), pause: 
     createdAt: file.createdAt ?? now,
     updatedAt: now,
     settings: { ...settings, research: { ...defaultSettings.research, ...settings.research } },
-    events: events as LoopEvent[],
+    events: (events as LoopEvent[]).map(withinRecordedBounds),
   };
+}
+
+/**
+ * Counts the tokens each step records with their probabilities: a live step stops at
+ * STEP_OUTPUT_LIMITS.tokens, so a file past it was not written by a run, and 2,000,000 tokens (a
+ * 33 MB file) held the import 12 s and the Probabilities view a minute.
+ */
+class StepTokenCounter {
+  private readonly perStep = new Map<string, number>();
+
+  /** Adds a (not yet checked) event's tokens; says why the file is refused once a step passes the bound. */
+  count(event: unknown): string | undefined {
+    const { type, runId, stepId, tokens } = (event ?? {}) as { type?: unknown; runId?: unknown; stepId?: unknown; tokens?: unknown };
+    if (type !== "output-delta" || !Array.isArray(tokens)) return undefined;
+    const key = `${String(runId)}\u241f${String(stepId)}`;
+    const total = (this.perStep.get(key) ?? 0) + tokens.length;
+    this.perStep.set(key, total);
+    if (total <= STEP_OUTPUT_LIMITS.tokens) return undefined;
+    return `step ${JSON.stringify(stepId)} records more than ${STEP_OUTPUT_LIMITS.tokens.toLocaleString("en-US")} tokens with their probabilities, the most a step records (a live step is stopped there)`;
+  }
+}
+
+/**
+ * An imported event kept within the bounds a live run records by: a file may carry a server's
+ * rendered prompt of any length (a 2.4 MB file held 16 million characters the debugger drew whole).
+ */
+function withinRecordedBounds(event: LoopEvent): LoopEvent {
+  if (event.type !== "step-start" || !event.serverPrompt) return event;
+  const serverPrompt = boundRecordedServerPrompt(event.serverPrompt);
+  return serverPrompt === event.serverPrompt ? event : { ...event, serverPrompt };
 }
 
 export interface TranscriptFile {

@@ -3,6 +3,7 @@ import { CpuEngine } from "../engine/cpu/cpu-engine.ts";
 import type { CpuModelSource, LoadCpuModelOptions, LoadedCpuModel } from "../engine/cpu/load-cpu-model.ts";
 import { createCpuEngine } from "./cpu-engine-controller.ts";
 import { createEngines } from "./engine-store.ts";
+import { GgufBytes } from "../gguf/testing/gguf-bytes.ts";
 
 const turn = { stopRunningTurn: async () => undefined };
 
@@ -79,6 +80,26 @@ describe("the CPU engine's models", () => {
 describe("a GGUF opened from disk", () => {
   const file = (name: string) => new File([new Uint8Array([1, 2, 3])], name);
 
+  it("a file whose header cannot be read is refused as not a readable GGUF, saying where it broke, not as an unknown family", async () => {
+    const cases: Array<[string, Uint8Array, string]> = [
+      ["zip.gguf", new TextEncoder().encode("PK\u0003\u0004 a zip, not a model"), 'zip.gguf is not a readable GGUF: This is not a GGUF file: it does not start with "GGUF".'],
+      ["cut.gguf", new GgufBytes().header(2).string("general.name").u32(8).u64(100).toBytes(), "cut.gguf is not a readable GGUF: The GGUF file ends inside its metadata"],
+      ["huge.gguf", new GgufBytes().bytes(new TextEncoder().encode("GGUF")).u32(3).u64(0).u64(1n << 63n).toBytes(), "huge.gguf is not a readable GGUF: "],
+    ];
+    for (const [name, bytes, message] of cases) {
+      // wllama resolves such a load with no metadata and no template.
+      const { engines, cpu } = setUp(fakeLoader());
+      await cpu.openGgufFile(new File([bytes as BlobPart], name));
+      const status = engines.store.getState().status;
+      expect(status).toMatchObject({ state: "error", kind: "cpu-load", message: expect.stringContaining(message) });
+      expect(status.state === "error" && status.message).not.toContain("does not know this model's family");
+    }
+    // A readable header without a family or a template still says that.
+    const { engines, cpu } = setUp(fakeLoader());
+    await cpu.openGgufFile(new File([new GgufBytes().header(1).entry("general.architecture", { type: "string", value: "mystery" }).toBytes() as BlobPart], "mystery.gguf"));
+    expect(engines.store.getState().status).toMatchObject({ state: "error", message: expect.stringContaining("does not know this model's family") });
+  });
+
   it("takes its family from its metadata where the registry knows it", async () => {
     const { engines, cpu } = setUp(fakeLoader({ metadata: { "general.name": "Gemma 3 270m", "general.architecture": "gemma3" } }));
     await cpu.openGgufFile(file("gemma.gguf"));
@@ -119,7 +140,7 @@ describe("a GGUF opened from disk", () => {
 
   it("with neither a known family nor a template, says why it cannot run", async () => {
     const { engines, cpu } = setUp(fakeLoader({ metadata: { "general.architecture": "mystery" } }));
-    await cpu.openGgufFile(file("bare.gguf"));
+    await cpu.openGgufFile(new File([new GgufBytes().header(1).entry("general.architecture", { type: "string", value: "mystery" }).toBytes() as BlobPart], "bare.gguf"));
     expect(engines.store.getState().status).toMatchObject({ state: "error", message: expect.stringContaining("no chat template") });
     expect(engines.store.getState().engine).toBeNull();
   });

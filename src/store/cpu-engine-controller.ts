@@ -184,7 +184,13 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
       const chosen = await templateFor(detected, familyChatTemplate, loaded, source.name);
       if ("error" in chosen) {
         await loaded.unload().catch(() => undefined);
-        engines.setCpuEngine({ cpuStatus: { state: "error", kind: "cpu-load", message: chosen.error, suggestion: "Open a GGUF with an embedded chat template, or one of the listed models." } });
+        // A file whose header cannot be read is no model at all (wllama may resolve such a load): say so, and where it broke.
+        const broken = source.kind === "file" ? await (await import("../gguf/gguf-readable.ts")).unreadableGgufHeader(source.file) : undefined;
+        engines.setCpuEngine({
+          cpuStatus: broken
+            ? { state: "error", kind: "cpu-load", message: `${source.name} is not a readable GGUF: ${broken}`, suggestion: "Check that the file is a complete GGUF model (llama.cpp's format)." }
+            : { state: "error", kind: "cpu-load", message: chosen.error, suggestion: "Open a GGUF with an embedded chat template, or one of the listed models." },
+        });
         return;
       }
       current = loaded;

@@ -10,7 +10,7 @@ import { chatTemplateForModel } from "toolcall-middleware/families/registry.ts";
 import { BUILTIN_CATEGORIES, isBuiltinCategory, loadBuiltinSuite, sampleCases, type BuiltinCategory } from "../eval/builtin-suite.ts";
 import { QUICK_CPU_PRESET, type MeasuredRates } from "../eval/quick-preset.ts";
 import { caseLogOf, readCaseLog } from "../eval/case-log.ts";
-import { readResultsFile, resultsFileText, toResultsFile } from "../eval/results-file.ts";
+import { readResultsFileInSlices, resultsFileText, resultsFileTooLarge, toResultsFile } from "../eval/results-file.ts";
 import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from "../eval/run-case.ts";
 import { planJobs, runJobs } from "../eval/run-matrix.ts";
 import { categoryOf, importBfclSuite, type EvalCase } from "../eval/suite.ts";
@@ -476,10 +476,18 @@ export function createEvaluation(engineStore: EngineStore) {
     set({ opened: null });
   }
 
-  /** Adds a results file (the command's or an export) to compare with. */
-  function importResults(label: string, text: string): void {
+  /** Adds a results file a person opened: one over RESULTS_FILE_MAX_CHARS (results-file.ts) is refused before it is read. */
+  async function importResultsFile(file: Blob, label: string): Promise<void> {
+    // A file's size is its bytes; an ASCII JSON file's characters are as many.
+    const tooLarge = resultsFileTooLarge(file.size);
+    if (tooLarge) set({ error: `${label}: ${tooLarge}` });
+    else await importResults(label, await file.text());
+  }
+
+  /** Adds a results file (the command's or an export) to compare with; checked a slice at a time. */
+  async function importResults(label: string, text: string): Promise<void> {
     try {
-      const results = readResultsFile(text, categoryOf);
+      const results = await readResultsFileInSlices(text, categoryOf, createYieldPoint(16));
       const opened = get().opened;
       set({ imported: [...get().imported.filter((i) => i.label !== label), { label, results }], error: null, ...(opened?.source === label ? { opened: null } : {}) });
     } catch (error) {
@@ -491,7 +499,7 @@ export function createEvaluation(engineStore: EngineStore) {
   async function openExamples(): Promise<void> {
     for (const example of EXAMPLE_RESULTS) {
       try {
-        importResults(example.label, await fetchPublic(example.path, "the example results"));
+        await importResults(example.label, await fetchPublic(example.path, "the example results"));
       } catch (error) {
         set({ error: describe(error) });
         return;
@@ -533,7 +541,7 @@ export function createEvaluation(engineStore: EngineStore) {
     setImportedSuite({ questionsName: "saved cases", questions: files.questions, answersName: "saved answers", answers: files.answers });
   }
 
-  return { store, initEval, setConfig, startEval, startQuickCpuRun, resumeEval, stopEval, setImportedSuite, chooseBuiltinSuite, openCase, openImportedCase, closeCase, exportResultsText, importResults, openExamples, removeImported, dismissEvalError, saveTurnAsCase, removeSavedCase, runSavedCases };
+  return { store, initEval, setConfig, startEval, startQuickCpuRun, resumeEval, stopEval, setImportedSuite, chooseBuiltinSuite, openCase, openImportedCase, closeCase, exportResultsText, importResults, importResultsFile, openExamples, removeImported, dismissEvalError, saveTurnAsCase, removeSavedCase, runSavedCases };
 }
 
 export type Evaluation = ReturnType<typeof createEvaluation>;

@@ -319,7 +319,16 @@ export const loopEventSchema = z.discriminatedUnion("type", [
      * asked with the very request body): the prompt text, or why it could not be had. Absent where
      * the server cannot say, and in older logs.
      */
-    serverPrompt: z.union([z.object({ text: z.string() }), z.object({ error: z.string() })]).optional(),
+    serverPrompt: z
+      .union([
+        z.object({
+          text: z.string(),
+          /** How many characters of the server's answer were left out past SERVER_PROMPT_CHARS (native/server-prompt.ts); absent when none were. */
+          cutChars: z.number().int().positive().optional(),
+        }),
+        z.object({ error: z.string() }),
+      ])
+      .optional(),
     /** With "Constrain tool calls" on: the tool choice and the structural tag sent. */
     constraint: constraintSchema.optional(),
     /** Whether this step records its tokens' probabilities, and how many alternatives (absent in older logs). */

@@ -53,20 +53,45 @@ export function promptToSend(prompt: string, facts: LlamaCppFacts | undefined): 
 }
 
 /**
+ * The most of an /apply-template answer read: room for a prompt of SERVER_PROMPT_CHARS
+ * characters written as JSON escapes (`\u202e` is 6 bytes a character). A longer answer is
+ * cancelled as it arrives, never read whole into the page.
+ */
+export const APPLY_TEMPLATE_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
  * The prompt llama.cpp's server renders from a chat completions body: POST /apply-template takes
  * the same body and answers `{ prompt }` without generating. Native mode records it, so the
  * debugger shows the text the model read and whether the server's template kept the tools.
+ *
+ * No redirect is followed (`redirect: "manual"`): a 307 would re-POST the conversation to
+ * wherever it points, and that origin's answer would be shown as the server's rendering. An
+ * answer over APPLY_TEMPLATE_MAX_BYTES is refused while it arrives.
  */
-export async function llamaCppRenderedPrompt(baseUrl: string, body: Record<string, unknown>, signal: AbortSignal, headers: Record<string, string>, fetchImpl: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<string> {
+export async function llamaCppRenderedPrompt(
+  baseUrl: string,
+  body: Record<string, unknown>,
+  signal: AbortSignal,
+  headers: Record<string, string>,
+  fetchImpl: typeof fetch = globalThis.fetch.bind(globalThis),
+  maxBytes = APPLY_TEMPLATE_MAX_BYTES,
+): Promise<string> {
   const url = `${serverOrigin(baseUrl)}/apply-template`;
   const response = await fetchImpl(url, {
     method: "POST",
     headers,
     body: JSON.stringify(body),
+    redirect: "manual",
     signal: AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)]),
   });
+  // A browser hides a manual redirect's status and target ("opaqueredirect", status 0); Node shows the 3xx.
+  if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
+    await response.body?.cancel().catch(() => {});
+    const target = response.headers.get("location");
+    throw new Error(`${url} answered with a redirect${target ? ` to ${target}` : ""}; the lab follows no redirect from /apply-template, so the request was not sent on`);
+  }
   if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-  const { prompt } = (await response.json()) as { prompt?: unknown };
+  const { prompt } = JSON.parse(await readAtMost(response, maxBytes, url)) as { prompt?: unknown };
   if (typeof prompt !== "string") throw new Error(`${url} answered without a prompt string`);
   return prompt;
 }
@@ -85,3 +110,23 @@ export async function llamaCppTokenize(baseUrl: string, text: string, signal: Ab
   return tokens as number[];
 }
 
+/** The response's body as text, refused (and the rest cancelled) once it passes `maxBytes`. */
+async function readAtMost(response: Response, maxBytes: number, url: string): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new Error(`${url} answered more than ${maxBytes.toLocaleString("en-US")} bytes; the rendered prompt was not kept`);
+    }
+    parts.push(decoder.decode(value, { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return parts.join("");
+}

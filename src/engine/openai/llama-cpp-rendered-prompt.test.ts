@@ -1,6 +1,7 @@
 // Native mode on llama.cpp's server: the engine can ask the server what prompt its template
 // renders from the very chat body (POST /apply-template beside /v1); other servers cannot say.
 import { describe, expect, it } from "vitest";
+import { APPLY_TEMPLATE_MAX_BYTES } from "./llama-cpp-probe.ts";
 import { OpenAiEngine } from "./openai-engine.ts";
 
 function recordingFetch(answer: () => Response) {
@@ -30,6 +31,45 @@ describe("the prompt llama.cpp's server renders from a native request", () => {
     const odd = recordingFetch(() => Response.json({ text: 1 }));
     const other = new OpenAiEngine({ baseUrl: "http://127.0.0.1:9/v1", model: "m", mode: "native", llamaCpp: {}, fetch: odd.fetchImpl });
     await expect(other.native!.renderPrompt!({}, new AbortController().signal)).rejects.toThrow("answered without a prompt string");
+  });
+
+  it("follows no redirect: a 307 to another origin is refused and the body is not sent on", async () => {
+    const redirect = recordingFetch(() => new Response(null, { status: 307, headers: { location: "http://127.0.0.2:9/steal" } }));
+    const asked: RequestInit[] = [];
+    const fetchImpl = (async (input: string | URL | Request, init?: RequestInit) => {
+      asked.push(init!);
+      return redirect.fetchImpl(input, init);
+    }) as typeof fetch;
+    const engine = new OpenAiEngine({ baseUrl: "http://127.0.0.1:9/v1", model: "m", mode: "native", llamaCpp: {}, fetch: fetchImpl });
+    await expect(engine.native!.renderPrompt!({}, new AbortController().signal)).rejects.toThrow(
+      "http://127.0.0.1:9/apply-template answered with a redirect to http://127.0.0.2:9/steal; the lab follows no redirect",
+    );
+    expect(asked.map((init) => init.redirect)).toEqual(["manual"]);
+    expect(redirect.calls.map((call) => call.url)).toEqual(["http://127.0.0.1:9/apply-template"]);
+  });
+
+  it("refuses an answer past APPLY_TEMPLATE_MAX_BYTES while it arrives, and reads no further", async () => {
+    let pulled = 0;
+    const chunk = new TextEncoder().encode("x".repeat(1024 * 1024));
+    const endless = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"prompt":"'));
+          },
+          pull(controller) {
+            pulled += 1;
+            controller.enqueue(chunk);
+          },
+        }),
+        { headers: { "content-type": "application/json" } },
+      );
+    const { fetchImpl } = recordingFetch(endless);
+    const engine = new OpenAiEngine({ baseUrl: "http://127.0.0.1:9/v1", model: "m", mode: "native", llamaCpp: {}, fetch: fetchImpl });
+    await expect(engine.native!.renderPrompt!({}, new AbortController().signal)).rejects.toThrow(
+      `answered more than ${APPLY_TEMPLATE_MAX_BYTES.toLocaleString("en-US")} bytes; the rendered prompt was not kept`,
+    );
+    expect(pulled).toBeLessThanOrEqual(APPLY_TEMPLATE_MAX_BYTES / chunk.byteLength + 2);
   });
 
   it("is not offered for a server that is not llama.cpp", () => {

@@ -25,6 +25,39 @@ const NAMES: Record<string, string> = {
   "\u2069": "POP DIRECTIONAL ISOLATE",
 };
 
+/**
+ * In texts the debugger shows as they are (the prompt, the server's prompt, tokens): besides the
+ * bidi controls, characters that draw as nothing or change what follows without a trace —
+ * zero-width spaces and joiners, word joiners and invisible operators, the BOM, the Mongolian
+ * vowel separator, the soft hyphen, tag characters (text a reader cannot see), and control
+ * characters (NUL, ESC and the rest of C0 but tab, line feed and carriage return; DEL; C1).
+ * Variation selectors are left alone: emoji carry them.
+ */
+const TEXT_MARKS = new RegExp(`${BIDI_CONTROLS.source}|[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]|\udb40[\udc00-\udc7f]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]`, "g");
+
+const CONTROL_NAMES: Record<string, string> = { "\u0000": "NULL", "\u001b": "ESCAPE", "\u0007": "BELL", "\u0008": "BACKSPACE", "\u007f": "DELETE" };
+
+/** Whether `text` holds a character visibleText marks. */
+export function hasTextMarks(text: string): boolean {
+  TEXT_MARKS.lastIndex = 0;
+  const found = TEXT_MARKS.test(text);
+  TEXT_MARKS.lastIndex = 0;
+  return found;
+}
+
+/** The text cut at each bidi control, invisible character and control character. */
+export function splitText(text: string): BidiPiece[] {
+  return splitAt(text, TEXT_MARKS);
+}
+
+/** A character's name for a tooltip: a control character's own, else the invisible character's. */
+export function markName(ch: string): string {
+  const code = ch.charCodeAt(0);
+  if (CONTROL_NAMES[ch]) return CONTROL_NAMES[ch];
+  if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return "control character";
+  return invisibleCharacterName(ch);
+}
+
 export type BidiPiece =
   | { kind: "text"; text: string; start: number }
   | { kind: "control"; code: string; name: string; start: number }
@@ -61,7 +94,7 @@ function splitAt(text: string, marks: RegExp): BidiPiece[] {
     const ch = match[0];
     if (at > last) pieces.push({ kind: "text", text: text.slice(last, at), start: last });
     if (BIDI_CONTROL.test(ch)) pieces.push({ kind: "control", code: codePointLabel(ch), name: NAMES[ch] ?? "direction control", start: at });
-    else pieces.push({ kind: "invisible", code: codePointLabel(ch), name: invisibleCharacterName(ch), start: at, length: ch.length });
+    else pieces.push({ kind: "invisible", code: codePointLabel(ch), name: markName(ch), start: at, length: ch.length });
     last = at + ch.length;
   }
   if (last < text.length) pieces.push({ kind: "text", text: text.slice(last), start: last });

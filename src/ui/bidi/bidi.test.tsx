@@ -8,7 +8,9 @@ import { LabStoresProvider } from "../../app/lab-stores-context.tsx";
 import type { ToolCallCard as Card } from "../../store/derive-chat.ts";
 import { ToolCallCard } from "../chat/ToolCallCard.tsx";
 import { Markdown } from "../markdown/Markdown.tsx";
-import { hasBidiControls, showBidiControls, showNameMarks, splitBidi, splitName } from "./bidi-controls.ts";
+import { hasBidiControls, showBidiControls, showNameMarks, splitBidi, splitName, splitText } from "./bidi-controls.ts";
+import { visibleText } from "./VisibleBidi.tsx";
+import { TokenProbabilities } from "../debugger/TokenProbabilities.tsx";
 import { ParseStepsView } from "../debugger/ParseStepsView.tsx";
 import type { StepView } from "../debugger/build-steps.ts";
 
@@ -85,5 +87,28 @@ describe("bidi controls", () => {
     expect(shownText(html)).not.toContain("\u200b");
     expect(html).toContain('data-testid="invisible-mark"');
     expect(shownText(html)).toContain("run_javascript⟨U+200B⟩");
+  });
+});
+
+describe("invisible and control characters in the texts the debugger shows exactly", () => {
+  const hidden = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u180e", "\udb40\udc41", "\u0000", "\u001b", "\u0007", "\u007f", "\u0085"];
+
+  it("marks zero-width characters, tag characters, NUL, ESC and the other controls; tab, line feed, carriage return and emoji variation selectors stay as they are", () => {
+    const text = `a${hidden.join("b")}c\t\n\r❤️`;
+    const marks = splitText(text).filter((piece) => piece.kind !== "text");
+    expect(marks.map((piece) => piece.code)).toEqual(["U+200B", "U+200C", "U+200D", "U+2060", "U+FEFF", "U+00AD", "U+180E", "U+E0041", "U+0000", "U+001B", "U+0007", "U+007F", "U+0085"]);
+    expect(marks.find((piece) => piece.code === "U+001B")?.name).toBe("ESCAPE");
+    expect(marks.find((piece) => piece.code === "U+0000")?.name).toBe("NULL");
+    expect(splitText("plain\ttext\r\n❤️")).toEqual([{ kind: "text", text: "plain\ttext\r\n❤️", start: 0 }]);
+  });
+
+  it("draws them as marks in the prompt view's pieces, the token probabilities and the token view's labels", () => {
+    const html = renderToStaticMarkup(createElement("div", null, visibleText(`x\u001b[2Jy\u200bz${RLO}`)));
+    expect(shownText(html)).toBe("x⟨U+001B⟩[2Jy⟨U+200B⟩z⟨U+202E⟩");
+    expect(html).toContain('title="ESCAPE: an invisible character in the text, shown so that it cannot hide"');
+    const tokens = renderToStaticMarkup(
+      createElement(TokenProbabilities, { tokens: [{ index: 0, start: 0, end: 2, token: { text: "\u0000\u200d", p: 0.5, top: [] } }] as never, controlTokens: [] }),
+    );
+    expect(shownText(tokens)).toContain("⟨U+0000⟩⟨U+200D⟩");
   });
 });

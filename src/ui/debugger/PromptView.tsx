@@ -1,12 +1,12 @@
 // The exact prompt the model read: control tokens as chips, the tool block folded, and on
 // request only what this step added to the previous step's prompt.
 import { memo, useEffect, useMemo, useRef, useState, type RefObject } from "react";
-import { requestMessageTexts, requestToolNames, toolsLeftOut } from "toolcall-middleware/native/server-prompt.ts";
-import { visibleBidi } from "../bidi/VisibleBidi.tsx";
+import { requestMessageTexts, requestToolNames, SERVER_PROMPT_CHARS, toolsLeftOut } from "toolcall-middleware/native/server-prompt.ts";
+import { visibleText } from "../bidi/VisibleBidi.tsx";
 import type { StepView } from "./build-steps.ts";
 import { CopyButton } from "./CopyButton.tsx";
 import { stepLabel } from "./format.ts";
-import { promptChangesSince, segmentPrompt, type PromptPiece, type Span } from "./prompt-segments.ts";
+import { controlTokenPattern, promptChangesSince, segmentPrompt, splitControlTokens, type PromptPiece, type Span } from "./prompt-segments.ts";
 import { PROMPT_RUN_CHARS, promptRuns, runText, type PromptRun } from "./prompt-runs.ts";
 import { PromptTokenCounts } from "../tokens/PromptTokenCounts.tsx";
 import { TokensOf, TokenViewToggle } from "../tokens/TokenViewToggle.tsx";
@@ -45,15 +45,32 @@ function ServerPromptView({ request, serverPrompt }: { request: Record<string, u
         The server was asked for the prompt it renders from this request and could not say: {serverPrompt.error}.
       </p>
     );
-  const names = requestToolNames(request);
-  const missing = toolsLeftOut(serverPrompt.text, names, requestMessageTexts(request));
+  return <ServerPromptText request={request} text={serverPrompt.text} cutChars={serverPrompt.cutChars ?? 0} />;
+}
+
+function ServerPromptText({ request, text, cutChars }: { request: Record<string, unknown>; text: string; cutChars: number }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const names = useMemo(() => requestToolNames(request), [request]);
+  const missing = useMemo(() => toolsLeftOut(text, names, requestMessageTexts(request)), [text, names, request]);
+  // Drawn like the step's own prompt: in runs, each with its chips only near the view. The server
+  // wrote this text, so it may be a million characters of direction controls (each one a mark).
+  const body = useMemo(() => {
+    const pieces = splitControlTokens(text, controlTokenPattern());
+    return text.length > 2 * PROMPT_RUN_CHARS ? <PromptRuns runs={promptRuns(pieces)} scroller={scroller} /> : <PromptPieces pieces={pieces} />;
+  }, [text]);
   return (
     <section className="dbg-panel" aria-label="Prompt the server rendered">
       <header className="dbg-panel-head">
         <h3>Prompt</h3>
-        <span className="dbg-hint">rendered by the server (llama.cpp /apply-template) · {serverPrompt.text.length.toLocaleString()} chars</span>
-        <CopyButton text={serverPrompt.text} label="prompt" />
+        <span className="dbg-hint">rendered by the server (llama.cpp /apply-template) · {text.length.toLocaleString()} chars</span>
+        <CopyButton text={text} label="prompt" />
       </header>
+      {cutChars > 0 && (
+        <p className="dbg-step-note" role="status" data-testid="server-prompt-cut">
+          The server&apos;s answer was {(text.length + cutChars).toLocaleString()} characters long; the step kept the first {text.length.toLocaleString()} (at most{" "}
+          {SERVER_PROMPT_CHARS.toLocaleString()}) and left out the last {cutChars.toLocaleString()}.
+        </p>
+      )}
       {names.length > 0 && missing.length === names.length && (
         <p className="dbg-step-note" role="status" data-testid="native-tools-dropped">
           The server&apos;s chat template left the tools out: none of the {names.length} tool names sent is in the prompt (outside the conversation&apos;s own words), so the model never saw them. This model&apos;s
@@ -65,9 +82,9 @@ function ServerPromptView({ request, serverPrompt }: { request: Record<string, u
           {missing.length} of the {names.length} tools sent are not named in the prompt (outside the conversation&apos;s own words): {missing.join(", ")}.
         </p>
       )}
-      <pre className="dbg-panel-body dbg-text" data-testid="server-prompt">
-        {visibleBidi(serverPrompt.text)}
-      </pre>
+      <div ref={scroller} className="dbg-panel-body dbg-text" data-testid="server-prompt">
+        {body}
+      </div>
     </section>
   );
 }
@@ -196,7 +213,7 @@ function PromptPieces({ pieces }: { pieces: PromptPiece[] }) {
               {piece.text}
             </span>
           );
-        if (piece.kind === "text") return <span key={piece.start}>{visibleBidi(piece.text)}</span>;
+        if (piece.kind === "text") return <span key={piece.start}>{visibleText(piece.text)}</span>;
         return (
           <details key={piece.start} className="dbg-toolblock" data-testid="prompt-tool-block">
             <summary>Tool block · {piece.length.toLocaleString()} chars (click to show)</summary>

@@ -1,11 +1,11 @@
 // The raw output token by token, coloured by each token's probability; hovering or focusing a
 // token shows the alternatives the engine recorded there (text, control tokens as chips) with
 // their probabilities, and each can be forced: the step is run again as a branch from that token.
-import { memo, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { formatP } from "toolcall-middleware/probabilities/decision-point.ts";
 import type { PlacedToken } from "toolcall-middleware/probabilities/step-tokens.ts";
 import type { TokenAlternative } from "toolcall-middleware/types.ts";
-import { visibleBidi } from "../bidi/VisibleBidi.tsx";
+import { visibleText } from "../bidi/VisibleBidi.tsx";
 
 interface TokenProbabilitiesProps {
   tokens: readonly PlacedToken[];
@@ -32,7 +32,19 @@ function tone(p: number): string {
 /** A token's text as the token view draws it: whitespace visible, a control token as a chip. */
 export function TokenText({ text, control }: { text: string; control: boolean }) {
   const shown = text === "" ? "∅" : text.replace(/\n/g, "↵").replace(/\t/g, "⇥").replace(/ /g, "·");
-  return <span className={control ? "tok is-control" : "tp-text"}>{visibleBidi(shown)}</span>;
+  return <span className={control ? "tok is-control" : "tp-text"}>{visibleText(shown)}</span>;
+}
+
+/** A step of more than twice this many tokens is drawn in blocks of this many, each only near the view. */
+export const TOKEN_BLOCK = 400;
+/** A block is drawn this far before it scrolls into view. */
+const DRAW_AHEAD = "1200px 0px";
+
+interface TokenHandlers {
+  isControl: (text: string) => boolean;
+  show: (index: number) => void;
+  togglePin: (index: number) => void;
+  unpin: () => void;
 }
 
 export const TokenProbabilities = memo(function TokenProbabilities({ tokens, controlTokens, onForce, onForceText, forceNote }: TokenProbabilitiesProps) {
@@ -41,34 +53,29 @@ export const TokenProbabilities = memo(function TokenProbabilities({ tokens, con
   const [pinned, setPinned] = useState<number | null>(null);
   const active = pinned ?? shown;
   const token = active === null ? undefined : tokens[active];
-  const isControl = (text: string) => controlTokens.includes(text);
+  const isControl = useCallback((text: string) => controlTokens.includes(text), [controlTokens]);
+  const handlers = useMemo<TokenHandlers>(
+    () => ({ isControl, show: setShown, togglePin: (index) => setPinned((was) => (was === index ? null : index)), unpin: () => setPinned(null) }),
+    [isControl],
+  );
+  // A step may hold 250,000 tokens (STEP_OUTPUT_LIMITS.tokens): drawn whole, 300,000 held the page 5 s.
+  const blocks = useMemo(() => {
+    if (tokens.length <= 2 * TOKEN_BLOCK) return [tokens];
+    const cut: (readonly PlacedToken[])[] = [];
+    for (let at = 0; at < tokens.length; at += TOKEN_BLOCK) cut.push(tokens.slice(at, at + TOKEN_BLOCK));
+    return cut;
+  }, [tokens]);
+  const inBlock = (block: readonly PlacedToken[], index: number | null) => (index !== null && block.length > 0 && index >= block[0]!.index && index <= block.at(-1)!.index ? index : null);
   return (
     <div className="tp-view" data-testid="token-probabilities">
       <div className="tp-tokens" aria-label="Generated tokens coloured by probability: focus one to see its alternatives">
-        {tokens.map((t) => (
-          <span
-            key={t.index}
-            className={`tp-token${isControl(t.token.text) ? " is-control" : ""}${active === t.index ? " is-active" : ""}`}
-            style={{ background: tone(t.token.p) }}
-            tabIndex={0}
-            role="button"
-            aria-pressed={pinned === t.index}
-            aria-label={`token ${t.index + 1}: ${JSON.stringify(t.token.text)}, p = ${formatP(t.token.p)}`}
-            data-testid="tp-token"
-            data-p={t.token.p}
-            onMouseEnter={() => setShown(t.index)}
-            onFocus={() => setShown(t.index)}
-            onClick={() => setPinned(pinned === t.index ? null : t.index)}
-            onKeyDown={(event) => {
-              if (event.key === "Enter" || event.key === " ") {
-                event.preventDefault();
-                setPinned(pinned === t.index ? null : t.index);
-              } else if (event.key === "Escape") setPinned(null);
-            }}
-          >
-            {visibleBidi(t.token.text === "" ? "∅" : t.token.text)}
-          </span>
-        ))}
+        {blocks.length === 1 ? (
+          <TokenSpans tokens={tokens} active={active} pinned={pinned} handlers={handlers} />
+        ) : (
+          blocks.map((block, i) => (
+            <TokenBlock key={block[0]!.index} tokens={block} drawnAtOnce={i < 2} active={inBlock(block, active)} pinned={inBlock(block, pinned)} handlers={handlers} />
+          ))
+        )}
       </div>
       <div className="tp-detail" data-testid="tp-alternatives" aria-live="polite">
         {token ? (
@@ -136,3 +143,52 @@ export const TokenProbabilities = memo(function TokenProbabilities({ tokens, con
     </div>
   );
 });
+
+/** One block of a long step's tokens: their plain text until it comes near the view, then each token drawn. */
+const TokenBlock = memo(function TokenBlock({ tokens, drawnAtOnce, active, pinned, handlers }: { tokens: readonly PlacedToken[]; drawnAtOnce: boolean; active: number | null; pinned: number | null; handlers: TokenHandlers }) {
+  const [near, setNear] = useState(false);
+  const element = useRef<HTMLDivElement>(null);
+  const drawn = drawnAtOnce || near;
+  useEffect(() => {
+    const block = element.current;
+    if (drawn || !block) return;
+    // The viewport as root: scrolling ancestors clip what counts as near.
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+    }, { rootMargin: DRAW_AHEAD });
+    observer.observe(block);
+    return () => observer.disconnect();
+  }, [drawn]);
+  return (
+    <div ref={element} className="tp-block" data-drawn={drawn} data-first-token={tokens[0]?.index}>
+      {drawn ? <TokenSpans tokens={tokens} active={active} pinned={pinned} handlers={handlers} /> : tokens.map((t) => t.token.text).join("")}
+    </div>
+  );
+});
+
+function TokenSpans({ tokens, active, pinned, handlers }: { tokens: readonly PlacedToken[]; active: number | null; pinned: number | null; handlers: TokenHandlers }) {
+  return tokens.map((t) => (
+    <span
+      key={t.index}
+      className={`tp-token${handlers.isControl(t.token.text) ? " is-control" : ""}${active === t.index ? " is-active" : ""}`}
+      style={{ background: tone(t.token.p) }}
+      tabIndex={0}
+      role="button"
+      aria-pressed={pinned === t.index}
+      aria-label={`token ${t.index + 1}: ${JSON.stringify(t.token.text)}, p = ${formatP(t.token.p)}`}
+      data-testid="tp-token"
+      data-p={t.token.p}
+      onMouseEnter={() => handlers.show(t.index)}
+      onFocus={() => handlers.show(t.index)}
+      onClick={() => handlers.togglePin(t.index)}
+      onKeyDown={(event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          handlers.togglePin(t.index);
+        } else if (event.key === "Escape") handlers.unpin();
+      }}
+    >
+      {visibleText(t.token.text === "" ? "∅" : t.token.text)}
+    </span>
+  ));
+}

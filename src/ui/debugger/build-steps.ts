@@ -2,6 +2,7 @@
 // incremental: a StepFolder remembers how far into the log it has read, so a growing log costs
 // only its new events, and a step's object is replaced only when one of its events arrives
 // (React can skip every step that did not change).
+import { boundRecordedServerPrompt } from "toolcall-middleware/native/server-prompt.ts";
 import type {
   BranchRef,
   OpenerProbe,
@@ -80,7 +81,7 @@ export interface StepView {
   /** Native tool calling: the request body the server was sent (there is no prompt text of ours). */
   request?: Record<string, unknown>;
   /** Native tool calling on llama.cpp: the prompt its template renders from the request, or why it could not be had. */
-  serverPrompt?: { text: string } | { error: string };
+  serverPrompt?: { text: string; cutChars?: number } | { error: string };
   messages: ChatMessage[];
   templateMessages: TemplateMessage[];
   settings: GenerationSettings;
@@ -308,7 +309,8 @@ export class StepFolder {
           usage: {},
           prompt: event.prompt,
           ...(event.request ? { request: event.request } : {}),
-          ...(event.serverPrompt ? { serverPrompt: event.serverPrompt } : {}),
+          // A log saved before the bound (SERVER_PROMPT_CHARS) may hold more: drawn within it, the cut said.
+          ...(event.serverPrompt ? { serverPrompt: boundRecordedServerPrompt(event.serverPrompt) } : {}),
           messages: event.messages,
           templateMessages: event.templateMessages,
           settings: event.settings,

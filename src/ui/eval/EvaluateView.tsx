@@ -403,7 +403,7 @@ function EvalProgress() {
 }
 
 function EvalFiles() {
-  const { importResults, removeImported, exportResultsText } = useEvaluation();
+  const { importResultsFile, removeImported, exportResultsText } = useEvaluation();
   const [exporting, setExporting] = useState(false);
   const results = useEvalState((s) => s.results);
   const imported = useEvalState((s) => s.imported);
@@ -437,7 +437,7 @@ function EvalFiles() {
       <button type="button" data-testid="eval-import" onClick={() => input.current?.click()}>
         Import results to compare…
       </button>
-      <HiddenFileInput inputRef={input} accept=".json,application/json" testId="eval-import-file" onFile={(file) => void file.text().then((text) => importResults(file.name, text))} />
+      <HiddenFileInput inputRef={input} accept=".json,application/json" testId="eval-import-file" onFile={(file) => void importResultsFile(file, file.name)} />
       {imported.map((i) => (
         <span key={i.label} className="badge" data-testid="eval-imported">
           {i.label} ({i.results.length})

@@ -3,6 +3,7 @@
 // above. Only the rows in view are in the DOM, so a prompt of many thousand tokens stays fast.
 // Keyboard: the list is one tab stop; the arrow keys, Home and End move the focus token by token
 // (thousands of tab stops would trap a keyboard user in the view).
+import { visibleText } from "../bidi/VisibleBidi.tsx";
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { TokenizedText } from "../../tokens/token-spans.ts";
 import { VirtualList } from "../debugger/VirtualList.tsx";
@@ -101,7 +102,7 @@ export const TokenView = memo(function TokenView({ text, tokens, label, note }: 
             onMouseEnter={() => setInspected(i)}
             onFocus={() => setInspected(i)}
           >
-            {piece === null ? tokens.ids[i] : tokenLabel(piece)}
+            {piece === null ? tokens.ids[i] : visibleText(tokenLabel(piece))}
           </span>,
         );
       }

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { getProtocol } from "../protocols/registry.ts";
 import type { ChatMessage, Engine, EngineChunk, ExecutableTool, LoopEvent, LoopEventType } from "../types.ts";
 import { runToolLoop } from "./run-tool-loop.ts";
+import { STEP_OUTPUT_LIMITS, type StepOutputLimits } from "./stream-step.ts";
 import { drive } from "./test-support/drive.ts";
 
 type EventOf<T extends LoopEventType> = Extract<LoopEvent, { type: T }>;
@@ -44,7 +45,7 @@ function endlessEngine(first: EngineChunk[], chunk: EngineChunk, native = false)
   };
 }
 
-async function run(engine: Engine, limits = { outputChars: 1_000, reasoningChars: 700 }) {
+async function run(engine: Engine, limits: StepOutputLimits = { outputChars: 1_000, reasoningChars: 700 }) {
   ran = 0;
   const { events, result } = await drive(runToolLoop({ engine, protocol: getProtocol("hermes")!, tools: [echo], messages: [user("Hi")], runId: "r", outputLimits: limits }));
   return { events, result, stepEnd: ofType(events, "step-end")[0]!, runEnd: ofType(events, "run-end")[0]! };
@@ -62,6 +63,24 @@ describe("a step's output limits", () => {
     expect(stepEnd.error).toMatch(/reply \(text and call arguments\) passed the lab's limit of 1,000 characters for one step/);
     expect(runEnd).toMatchObject({ status: "cut-off", error: stepEnd.error });
     expect(result.messages.at(-1)).toMatchObject({ role: "assistant", content: "x".repeat(1_000) });
+  });
+
+  it("stops a flood of one-character tokens with probabilities at the token limit, ending the reply where the last kept token ends", async () => {
+    const token = (text: string) => ({ text, p: 0.5, top: [{ text, p: 0.5 }, { text: "z", p: 0.25 }] });
+    // Three tokens a chunk, far inside the character limit: the token limit (10) stops it.
+    const engine = endlessEngine([], { type: "text", text: "abc", tokens: [token("a"), token("b"), token("c")] });
+    const { events, stepEnd, runEnd } = await run(engine, { outputChars: 1_000, reasoningChars: 700, tokens: 10 });
+    const deltas = ofType(events, "output-delta");
+    expect(deltas.map((d) => d.text).join("")).toBe("abcabcabca");
+    expect(deltas.flatMap((d) => d.tokens ?? []).map((t) => t.text).join("")).toBe("abcabcabca");
+    expect(engine.stopped()).toBe(true);
+    expect(stepEnd).toMatchObject({ status: "cut-off", cutOff: "output-limit" });
+    expect(stepEnd.error).toMatch(/passed the lab's limit of 10 tokens recorded with their probabilities for one step/);
+    expect(runEnd.status).toBe("cut-off");
+  });
+
+  it("has a token limit by default: 250,000 tokens, a quarter of the character limit", () => {
+    expect(STEP_OUTPUT_LIMITS).toEqual({ outputChars: 1_000_000, reasoningChars: 1_000_000, tokens: 250_000 });
   });
 
   it("does not run the calls of a reply cut at the limit", async () => {

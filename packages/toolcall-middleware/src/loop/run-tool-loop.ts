@@ -31,6 +31,7 @@ import { newRunId, stepIdOf } from "./run-ids.ts";
 import { runToolCalls } from "./run-tool-calls.ts";
 import { plainTextParser } from "../native/plain-text-parser.ts";
 import { askServerPrompt } from "../native/server-prompt.ts";
+import { PromptRenderRefused } from "../templates/render-refused.ts";
 import { checkAgainstSchema } from "./schema-check.ts";
 import { probabilityRecording } from "./probability-recording.ts";
 import { measureOpeners } from "../probabilities/opener-probe.ts";
@@ -182,9 +183,10 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
       }
     }
   } catch (thrown) {
-    // A bug in a protocol's parser or renderer must still end the step and the run visibly.
+    // A bug in a protocol's parser or renderer must still end the step and the run visibly. A
+    // template that refused to render past its bounds says so in its own words.
     status = "engine-error";
-    error = `Internal error: ${describeError(thrown)}`;
+    error = thrown instanceof PromptRenderRefused ? thrown.message : `Internal error: ${describeError(thrown)}`;
     const open = state.openStep;
     if (open) yield state.stamp({ type: "step-end", stepId: open.stepId, status: "engine-error", durationMs: performance.now() - open.startedAt, error });
   } finally {

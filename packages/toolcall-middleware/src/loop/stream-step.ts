@@ -36,8 +36,14 @@ export interface StreamStepInput {
 export interface StepOutputLimits {
   outputChars: number;
   reasoningChars: number;
+  /**
+   * Tokens recorded with their probabilities (default STEP_OUTPUT_LIMITS.tokens). Each carries
+   * its alternatives, so a server streaming a million one-character tokens with logprobs made a
+   * step of a million records well inside the character limit.
+   */
+  tokens?: number;
 }
-export const STEP_OUTPUT_LIMITS: StepOutputLimits = { outputChars: 1_000_000, reasoningChars: 1_000_000 };
+export const STEP_OUTPUT_LIMITS = { outputChars: 1_000_000, reasoningChars: 1_000_000, tokens: 250_000 } as const satisfies StepOutputLimits;
 
 /** At most `room` characters of `text`, not splitting a surrogate pair. */
 function fitInto(text: string, room: number): string {
@@ -47,7 +53,9 @@ function fitInto(text: string, room: number): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
 }
 
-function overLimitMessage(what: "reply" | "reasoning", limit: number): string {
+function overLimitMessage(what: "reply" | "reasoning" | "tokens", limit: number): string {
+  if (what === "tokens")
+    return `The model's reply passed the lab's limit of ${limit.toLocaleString("en-US")} tokens recorded with their probabilities for one step: the generation was stopped there and the rest was not kept.`;
   const kind = what === "reply" ? "reply (text and call arguments)" : "reasoning";
   return `The model's ${kind} passed the lab's limit of ${limit.toLocaleString("en-US")} characters for one step: the generation was stopped there and the rest was not kept.`;
 }
@@ -90,8 +98,10 @@ export async function* streamStep(input: StreamStepInput): AsyncGenerator<LoopEv
   const stopGeneration = () => generation.abort(signal.reason);
   if (signal.aborted) stopGeneration();
   else signal.addEventListener("abort", stopGeneration, { once: true });
+  const tokenLimit = limits.tokens ?? STEP_OUTPUT_LIMITS.tokens;
   let outputChars = 0;
   let reasoningChars = 0;
+  let recordedTokens = 0;
   let overLimit: string | undefined;
   try {
     for await (const chunk of engineChunks(input, generation.signal, failure)) {
@@ -128,14 +138,26 @@ export async function* streamStep(input: StreamStepInput): AsyncGenerator<LoopEv
         continue;
       }
       if (chunk.text === "") continue;
-      const text = fitInto(chunk.text, limits.outputChars - outputChars);
+      let text = fitInto(chunk.text, limits.outputChars - outputChars);
+      let tokens = chunk.tokens && chunk.tokens.length > 0 ? tokensWithin(chunk.tokens, text.length) : undefined;
+      let tokensOver = false;
+      if (tokens && recordedTokens + tokens.length > tokenLimit) {
+        // The reply ends where the last token that fits ends.
+        tokens = tokens.slice(0, Math.max(0, tokenLimit - recordedTokens));
+        text = text.slice(0, tokens.reduce((length, token) => length + token.text.length, 0));
+        tokensOver = true;
+      }
       if (text !== "") {
         const offset = rawOutput.length;
         rawOutput += text;
         outputChars += text.length;
-        const tokens = chunk.tokens && chunk.tokens.length > 0 ? tokensWithin(chunk.tokens, text.length) : undefined;
+        recordedTokens += tokens?.length ?? 0;
         yield stamp({ type: "output-delta", stepId, text, offset, ...(tokens ? { tokens } : {}) });
         yield* parsed(input.parser.push(text));
+      }
+      if (tokensOver) {
+        overLimit = overLimitMessage("tokens", tokenLimit);
+        break;
       }
       if (text.length < chunk.text.length) {
         overLimit = overLimitMessage("reply", limits.outputChars);

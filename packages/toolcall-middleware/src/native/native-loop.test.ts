@@ -6,7 +6,8 @@ import { getProtocol } from "../protocols/registry.ts";
 import { drive } from "../loop/test-support/drive.ts";
 import { runToolLoop } from "../loop/run-tool-loop.ts";
 import type { ChatMessage, Engine, EngineChunk, ExecutableTool, LoopEvent, NativeChatInput } from "../types.ts";
-import { requestMessageTexts, requestToolNames, toolsLeftOut } from "./server-prompt.ts";
+import { loopEventSchema } from "../event-log-schema.ts";
+import { boundRecordedServerPrompt, boundServerPrompt, requestMessageTexts, requestToolNames, SERVER_PROMPT_CHARS, toolsLeftOut } from "./server-prompt.ts";
 
 type Reply = EngineChunk[];
 
@@ -114,6 +115,20 @@ describe("the prompt a server says it rendered (native mode)", () => {
       throw new Error("http://127.0.0.1:1/apply-template answered HTTP 404");
     });
     expect(start.serverPrompt).toEqual({ error: "http://127.0.0.1:1/apply-template answered HTTP 404" });
+  });
+
+  it("keeps at most SERVER_PROMPT_CHARS of a server's rendering and records how much was left out", async () => {
+    const flood = "\u202e".repeat(SERVER_PROMPT_CHARS + 12_345);
+    const { start } = await firstStepStart(async () => flood);
+    expect(start.serverPrompt).toEqual({ text: flood.slice(0, SERVER_PROMPT_CHARS), cutChars: 12_345 });
+    expect(loopEventSchema.safeParse(start).success).toBe(true);
+  });
+
+  it("never cuts a recorded server prompt inside a surrogate pair, and adds a second cut to the first", () => {
+    expect(boundServerPrompt("ab\u{1F600}", 3)).toEqual({ text: "ab", cutChars: 2 });
+    expect(boundServerPrompt("abc", 3)).toEqual({ text: "abc" });
+    expect(boundRecordedServerPrompt({ text: "abcdef", cutChars: 4 }, 2)).toEqual({ text: "ab", cutChars: 8 });
+    expect(boundRecordedServerPrompt({ error: "x" }, 2)).toEqual({ error: "x" });
   });
 
   it("records nothing where the engine cannot say", async () => {

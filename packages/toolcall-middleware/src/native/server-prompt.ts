@@ -40,11 +40,39 @@ export function toolsLeftOut(prompt: string, toolNames: readonly string[], messa
   return toolNames.filter((name) => !rest.includes(name));
 }
 
-/** Asks the server for the prompt it renders from `request`; a failure is recorded, not thrown. */
-export async function askServerPrompt(native: NativeToolCalling, request: Record<string, unknown>, signal: AbortSignal): Promise<{ text: string } | { error: string } | undefined> {
+/**
+ * What a step keeps of the prompt a server says it rendered. The server writes it, so it can be
+ * anything: a 16-million-character answer full of bidi controls was recorded whole, saved, and
+ * drawn at every load. 1,000,000 characters is ≈ 250k tokens, more than any window a server
+ * renders for; past it the text is cut and the step records how many characters were left out.
+ */
+export const SERVER_PROMPT_CHARS = 1_000_000;
+
+export type ServerPrompt = { text: string; cutChars?: number } | { error: string };
+
+/** `text` kept within `limit` characters (never inside a surrogate pair), with the count left out. */
+export function boundServerPrompt(text: string, limit = SERVER_PROMPT_CHARS): { text: string; cutChars?: number } {
+  if (text.length <= limit) return { text };
+  const high = text.charCodeAt(limit - 1);
+  const end = high >= 0xd800 && high <= 0xdbff ? limit - 1 : limit;
+  return { text: text.slice(0, end), cutChars: text.length - end };
+}
+
+/**
+ * A recorded server prompt within the bound: an older log, or an import, may carry one longer
+ * (a cut one stays as it is; one cut again adds what it leaves out).
+ */
+export function boundRecordedServerPrompt(serverPrompt: ServerPrompt, limit = SERVER_PROMPT_CHARS): ServerPrompt {
+  if ("error" in serverPrompt || serverPrompt.text.length <= limit) return serverPrompt;
+  const bounded = boundServerPrompt(serverPrompt.text, limit);
+  return { text: bounded.text, cutChars: (bounded.cutChars ?? 0) + (serverPrompt.cutChars ?? 0) };
+}
+
+/** Asks the server for the prompt it renders from `request`; a failure is recorded, not thrown. The text is kept within SERVER_PROMPT_CHARS. */
+export async function askServerPrompt(native: NativeToolCalling, request: Record<string, unknown>, signal: AbortSignal, limit = SERVER_PROMPT_CHARS): Promise<ServerPrompt | undefined> {
   if (!native.renderPrompt) return undefined;
   try {
-    return { text: await native.renderPrompt(request, signal) };
+    return boundServerPrompt(await native.renderPrompt(request, signal), limit);
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
