@@ -1,0 +1,52 @@
+// The CPU engine's runtime with nothing of the lab around it: wllama loaded with the same
+// parameters the lab uses, one completion at a time, llama.cpp's own timings returned. The
+// benchmark compares these figures with the lab page's and llama-server's, so the cost of the lab
+// (its messages, store and drawing on the page's main thread) is told apart from the runtime's.
+import { Wllama } from "@wllama/wllama";
+import wasmUrl from "@wllama/wllama/esm/wasm/wllama.wasm?url";
+
+interface HarnessLoad { url: string; threads: number; compat?: { wasm: string; worker: string }; nBatch?: number; nUbatch?: number; contextSize?: number }
+interface HarnessRun { prompt: string; nPredict: number; nProbs?: number; cachePrompt?: boolean; stream?: boolean }
+
+let wllama: Wllama | null = null;
+
+async function load(options: HarnessLoad) {
+  await wllama?.exit();
+  wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: true, allowOffline: false });
+  if (options.compat) {
+    // wllama picks its 32-bit, Asyncify build only where JSPI is missing: hide JSPI to measure that build.
+    delete (WebAssembly as { Suspending?: unknown }).Suspending;
+    wllama.setCompat({ wasm: options.compat.wasm, worker: { code: await (await fetch(options.compat.worker)).text() } });
+  }
+  const started = performance.now();
+  await wllama.loadModelFromUrl(options.url, {
+    n_ctx: options.contextSize ?? 8192,
+    n_threads: options.threads,
+    n_parallel: 1,
+    n_gpu_layers: 0,
+    ...(options.nBatch ? { n_batch: options.nBatch } : {}),
+    ...(options.nUbatch ? { n_ubatch: options.nUbatch } : {}),
+  });
+  const info = wllama.getLoadedContextInfo();
+  return { loadMs: performance.now() - started, threads: wllama.getNumThreads(), multiThread: wllama.isMultithread(), nBatch: info.n_batch, nUbatch: info.n_ubatch };
+}
+
+async function run(options: HarnessRun) {
+  if (!wllama) throw new Error("load first");
+  const body = { prompt: options.prompt, n_predict: options.nPredict, temperature: 0, cache_prompt: options.cachePrompt ?? false, ...(options.nProbs ? { n_probs: options.nProbs } : {}) };
+  const started = performance.now();
+  let chunks = 0;
+  let text = "";
+  let timings: Record<string, number> | undefined;
+  let firstMs: number | undefined;
+  const stream = (await wllama.createCompletion({ ...(body as { prompt: string }), stream: true })) as AsyncIterable<{ choices?: Array<{ text?: string }>; timings?: Record<string, number> }>;
+  for await (const chunk of stream) {
+    chunks++;
+    if (chunk.timings) timings = chunk.timings;
+    const piece = chunk.choices?.[0]?.text;
+    if (piece) { firstMs ??= performance.now() - started; text += piece; }
+  }
+  return { wallMs: performance.now() - started, firstMs, chunks, text, timings };
+}
+
+Object.assign(globalThis, { harness: { load, run, isolated: globalThis.crossOriginIsolated } });
