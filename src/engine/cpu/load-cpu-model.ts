@@ -48,9 +48,8 @@ export interface LoadCpuModelOptions {
 
 /**
  * Prompt tokens llama.cpp reads in one go (n_batch; n_ubatch the same). It reports its progress
- * once per batch, so this sets how often the page can say how far the prompt is read; in
- * WebAssembly a smaller batch costs no speed (the matrix products are row by row either way:
- * measured in docs/cpu-engine.md).
+ * once per batch, so this sets how often the page can say how far the prompt is read. Against
+ * wllama's 2048/512 it costs about 10% of prefill speed (bench:cpu-runtime, docs/cpu-engine.md).
  */
 export const CPU_BATCH_TOKENS = 128;
 
