@@ -8,11 +8,11 @@
 // - a CPU profile of the runtime's worker while it decodes: the functions the time is spent in.
 // Figures only; nothing here is a test. BENCH_RUNTIME_MODEL (default smollm2-135m-instruct-q4_1),
 // BENCH_RUNTIME_THREADS (default 1), BENCH_RUNTIME_TOKENS (decode length, default 48).
-import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { chromium, type Browser, type CDPSession, type Page } from "@playwright/test";
 import { createServer } from "vite";
 import { baseChromiumArgs, systemChromiumPath } from "../e2e/browser.ts";
+import { chromiumCpuMs } from "./chromium-cpu.ts";
 import { completion } from "../scripts/real-models/llama-server-api.ts";
 import { startLlamaServer } from "../scripts/real-models/llama-server-process.ts";
 
@@ -31,36 +31,8 @@ interface HarnessApi {
   run: (options: { prompt: string; nPredict: number; nProbs?: number }) => Promise<HarnessResult>;
 }
 
-/** CPU seconds used so far by this process's Chromium children (Linux /proc; 0 elsewhere). */
-function chromiumCpuSeconds(): number {
-  const parent = new Map<number, number>();
-  const comm = new Map<number, string>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      parent.set(Number(entry), Number(fields[1]));
-      comm.set(Number(entry), stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")));
-    } catch {
-      // The process ended while it was read.
-    }
-  }
-  const family = [process.pid];
-  for (let i = 0; i < family.length; i++) for (const [pid, ppid] of parent) if (ppid === family[i]) family.push(pid);
-  let ticks = 0;
-  for (const pid of family) {
-    if (!/chrom/.test(comm.get(pid) ?? "")) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // Gone.
-    }
-  }
-  return ticks / 100;
-}
+/** CPU seconds used so far by this process's Chromium (Linux /proc). */
+const chromiumCpuSeconds = () => chromiumCpuMs() / 1000;
 
 const harness = (page: Page, call: "load" | "run", options: object): Promise<unknown> =>
   page.evaluate(([c, o]) => (globalThis as unknown as { harness: HarnessApi }).harness[c as "load"](o as never) as Promise<unknown>, [call, options] as const);

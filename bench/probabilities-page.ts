@@ -6,9 +6,10 @@
 // of every Chromium process (from /proc: user + system, which waiting for a core on a busy
 // machine does not inflate) and llama.cpp's own decode rate as the step shows it (wall time).
 // Medians of the rounds. BENCH_ROUNDS (default 5), BENCH_REUSE_BUILD=1 skips the build.
-import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import type { Browser, Page } from "@playwright/test";
+import { readdirSync, readFileSync } from "node:fs";
+import { chromiumCpuMs } from "./chromium-cpu.ts";
 import { withAppBuilt } from "./ui-perf.ts";
 
 const MODEL = "smollm2-135m-instruct-q4_1";
@@ -51,32 +52,6 @@ function cpuByThread(): Map<string, number> {
     }
   }
   return byName;
-}
-
-/** CPU time (ms) of every Chromium process under this one. */
-function chromiumCpuMs(): number {
-  const parent = new Map<number, number>();
-  const cpu = new Map<number, number>();
-  const chromium = new Set<number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      parent.set(Number(entry), Number(fields[1]));
-      cpu.set(Number(entry), ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
-      if (/chrom/i.test(readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0")[0] ?? "")) chromium.add(Number(entry));
-    } catch {
-      // A process that ended while we looked.
-    }
-  }
-  const mine = (pid: number): boolean => {
-    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
-    return false;
-  };
-  let total = 0;
-  for (const pid of chromium) if (mine(pid)) total += cpu.get(pid) ?? 0;
-  return total;
 }
 
 async function loaded(browser: Browser, base: string, topProbabilities: number): Promise<Page> {

@@ -44,11 +44,29 @@ function CpuOffer() {
   );
 }
 
+/** A message to send in one click (the input keeps the focus for the next one). */
+function SuggestedMessage({ text }: { text: string }) {
+  const { sendMessage } = useLabStores().runController;
+  const running = useRunState((s) => s.running);
+  return (
+    <button
+      type="button"
+      className="suggestion"
+      data-testid="suggested-message"
+      disabled={running}
+      onClick={() => {
+        focusChatInput();
+        void sendMessage(text);
+      }}
+    >
+      {text}
+    </button>
+  );
+}
+
 /** The CPU model is loaded: a message to try, and which tools it is offered (and why so few). */
 function CpuReady() {
   const stores = useLabStores();
-  const { sendMessage } = stores.runController;
-  const running = useRunState((s) => s.running);
   const label = useCpuEngine((s) => s.loaded?.label);
   const settings = useConversation((s) => s.active?.settings);
   const servers = useMcpServers((s) => s.servers);
@@ -57,18 +75,7 @@ function CpuReady() {
   return (
     <div className="chat-empty chat-welcome" data-testid="chat-empty" data-offer="cpu-ready">
       <p className="empty">{label ?? "The model"} runs on this computer's CPU. Try a message its tools can answer:</p>
-      <button
-        type="button"
-        className="suggestion"
-        data-testid="suggested-message"
-        disabled={running}
-        onClick={() => {
-          focusChatInput();
-          void sendMessage(SMALL_MODEL_SUGGESTION);
-        }}
-      >
-        {SMALL_MODEL_SUGGESTION}
-      </button>
+      <SuggestedMessage text={SMALL_MODEL_SUGGESTION} />
       {fewTools && (
         <p className="empty" data-testid="few-tools-note">
           Only the calculator is offered: a model this small reads every tool's definition before each message (all {allNames.length} tools are ≈ 1,300 tokens, a minute or more on a CPU), and does no better with more to choose from.{" "}
@@ -92,7 +99,6 @@ export function ChatEmptyState() {
   const cached = useEngineState((s) => s.cachedModels[s.selectedModelId] === true);
   const replayStatus = useEngineState((s) => s.replayStatus);
   const transcript = useEngineState((s) => s.transcript);
-  const running = useRunState((s) => s.running);
   const { sendMessage } = useLabStores().runController;
   const cpuStatus = useEngineState((s) => s.cpuStatus);
   const offerCpu = gpuIsMissingOrSoftware(gpu);
@@ -139,18 +145,7 @@ export function ChatEmptyState() {
           </div>
         )}
         {transcript.suggestedMessage && (
-          <button
-            type="button"
-            className="suggestion"
-            data-testid="suggested-message"
-            disabled={running}
-            onClick={() => {
-              focusChatInput();
-              void sendMessage(transcript.suggestedMessage!);
-            }}
-          >
-            {transcript.suggestedMessage}
-          </button>
+          <SuggestedMessage text={transcript.suggestedMessage} />
         )}
         {gpu.state !== "unavailable" && (
           <button type="button" data-testid="empty-use-webllm" onClick={() => selectEngineKind("webllm")}>
