@@ -17,15 +17,8 @@ import { HeldBackTokens } from "../held-back-tokens.ts";
 import { probeTextWith } from "../text-probe.ts";
 import { usageFromFinalChunk, type LlamaTimings } from "./completion-usage.ts";
 import { describeRuntimeFailure, type RuntimeFailure } from "./runtime-failure.ts";
+import { promptProgressOf, type LlamaPromptProgress } from "../llama-prompt-progress.ts";
 import type { BosHandling } from "./runtime-prompt.ts";
-
-/** llama.cpp's report of how far a prompt is read (return_progress). */
-export interface LlamaPromptProgress {
-  total?: number;
-  cache?: number;
-  processed?: number;
-  time_ms?: number;
-}
 
 /** One chunk of llama.cpp's streamed raw completion, as far as the engine reads it. */
 export interface CompletionChunk {
@@ -67,19 +60,6 @@ export interface WarmedPrompt {
 
 function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === "AbortError" || error.name === "WllamaAbortError");
-}
-
-/** llama.cpp's report as the event log records it; undefined where it is not one. */
-export function promptProgressOf(report: LlamaPromptProgress | undefined): PromptProgress | undefined {
-  if (!report) return undefined;
-  const { total, cache, processed, time_ms: elapsed } = report;
-  if (![total, processed].every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0)) return undefined;
-  return {
-    totalTokens: Math.round(total!),
-    cachedTokens: typeof cache === "number" && Number.isFinite(cache) && cache >= 0 ? Math.round(cache) : 0,
-    processedTokens: Math.round(processed!),
-    elapsedMs: typeof elapsed === "number" && Number.isFinite(elapsed) && elapsed >= 0 ? elapsed : 0,
-  };
 }
 
 /**

@@ -82,6 +82,21 @@ for (const [id, protocol] of [
       expect(two.usage.decodeTokensPerSecond).toBeGreaterThan(0);
     });
 
+    it("reports how far llama.cpp has read the prompt before the first token (return_progress), ending at the prompt's size", async () => {
+      const prompt = promptFor([{ role: "user", content: `Here is a list: ${Array.from({ length: 40 }, (_, i) => `item ${i}`).join(", ")}. How many items?` }]);
+      const chunks: EngineChunk[] = [];
+      for await (const chunk of engine.generate(prompt, settings(2), new AbortController().signal)) chunks.push(chunk);
+      const reports = chunks.flatMap((c) => (c.type === "prompt-progress" ? [c.progress] : []));
+      const usage = chunks.find((c) => c.type === "usage")?.usage;
+      expect(reports.length).toBeGreaterThan(0);
+      // Every report comes before the first token, counts up, and the last has read the whole prompt.
+      const firstText = chunks.findIndex((c) => c.type === "text");
+      expect(chunks.findLastIndex((c) => c.type === "prompt-progress")).toBeLessThan(firstText === -1 ? chunks.length : firstText);
+      for (let i = 1; i < reports.length; i++) expect(reports[i]!.processedTokens).toBeGreaterThanOrEqual(reports[i - 1]!.processedTokens);
+      expect(reports.at(-1)!.totalTokens).toBe(usage?.promptTokens);
+      expect(reports.at(-1)!.processedTokens).toBe(reports.at(-1)!.totalTokens);
+    });
+
     it("a reply cut at max tokens is a length stop of the budget", async () => {
       const { usage } = await usageOf(engine.generate(promptFor([{ role: "user", content: "Count from 1 to 100, one number a line." }]), settings(3), new AbortController().signal));
       expect(usage).toMatchObject({ finishReason: "length", cutOff: "max-tokens", completionTokens: 3 });

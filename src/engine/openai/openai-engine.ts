@@ -10,6 +10,7 @@ import { tokensFromLogprobs } from "../logprobs.ts";
 import { HeldBackTokens } from "../held-back-tokens.ts";
 import { probeTextWith } from "../text-probe.ts";
 import { readSseJson, StreamFormatError } from "./sse-json.ts";
+import { promptProgressOf, type LlamaPromptProgress } from "../llama-prompt-progress.ts";
 import { llamaCppRenderedPrompt, llamaCppTokenize, promptToSend, type LlamaCppFacts } from "./llama-cpp-probe.ts";
 import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
 
@@ -112,6 +113,8 @@ interface StreamChoice {
 interface StreamPayload {
   choices?: StreamChoice[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  /** llama.cpp's report of how far it has read the prompt (asked with return_progress). */
+  prompt_progress?: LlamaPromptProgress | null;
   /** llama.cpp's own figures, on its last chunk: cache_n prompt tokens reused from the slot's cache, prompt_n prefilled. */
   timings?: { cache_n?: unknown; prompt_n?: unknown; prompt_per_second?: unknown; predicted_per_second?: unknown } | null;
   error?: unknown;
@@ -166,6 +169,8 @@ export class OpenAiEngine implements Engine {
       }
     }
     if (request?.topProbabilities) body.logprobs = request.topProbabilities;
+    // llama.cpp reports how far it has read the prompt, once per batch: the chat says so before the first token.
+    if (this.options.llamaCpp) body.return_progress = true;
     if (this.bansTokens && request?.bannedTokenIds?.length) body.logit_bias = request.bannedTokenIds.map((id) => [id, false]);
     // A GBNF grammar, as llama.cpp's server takes it (other servers refuse or ignore the field).
     if (settings.grammar && body.grammar === undefined) body.grammar = settings.grammar;
@@ -194,6 +199,8 @@ export class OpenAiEngine implements Engine {
       for await (const payload of readSseJson(response.body, signal) as AsyncIterable<StreamPayload>) {
         if (payload.error !== undefined) throw failureFromResponse(400, JSON.stringify({ error: payload.error }), { endpoint: path, model: this.options.model });
         const choice = payload.choices?.[0];
+        const progress = firstTokenAt === undefined ? promptProgressOf(payload.prompt_progress) : undefined;
+        if (progress) yield { type: "prompt-progress", progress };
         // vLLM and SGLang call it reasoning_content, Ollama and llama.cpp reasoning.
         const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning ?? "";
         if (reasoning !== "") {
