@@ -13,6 +13,7 @@ import { chromium, type Browser, type CDPSession, type Page } from "@playwright/
 import { createServer } from "vite";
 import { baseChromiumArgs, systemChromiumPath } from "../e2e/browser.ts";
 import { chromiumCpuMs } from "./chromium-cpu.ts";
+import { simdInKernels } from "./wasm-kernels.ts";
 import { completion } from "../scripts/real-models/llama-server-api.ts";
 import { startLlamaServer } from "../scripts/real-models/llama-server-process.ts";
 
@@ -121,6 +122,8 @@ async function main() {
   const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
   const executablePath = systemChromiumPath();
   const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: baseChromiumArgs });
+  console.log("The shipped wllama.wasm's dot-product kernels (bytes of each body, of them SIMD-prefix bytes; 0: no SIMD instruction):");
+  for (const kernel of simdInKernels()) console.log(`  ${kernel.name}: ${kernel.bytes} bytes, ${kernel.simdPrefixes} SIMD`);
   console.log(`${MODEL}, ${THREADS} thread(s), decode ${DECODE} tokens; load average at start ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
   try {
     for (const nBatch of [128, 2048]) {
