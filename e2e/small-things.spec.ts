@@ -77,9 +77,10 @@ test("a branch of step 2 sits under step 2, and a re-run marks what changed", as
   await expect(page.getByTestId("rerun-difference")).toContainText("Changed: output +");
   await expect(items).toHaveCount(4);
 
-  // Each branch right under the step it came from, and saying which step that is.
+  // Each branch right under the step it came from, saying which step that is and what came of it
+  // (the recorded reply: step 1's re-run calls the calculator again, step 2's answers in text).
   const rowsOf = () => items.evaluateAll((rows) => rows.map((row) => `${(row as HTMLElement).dataset.depth} ${row.querySelector(".dbg-step-title")?.textContent ?? ""}`));
-  expect(await rowsOf()).toEqual(["0 Turn 1 · step 1", "1 Branch of step 1", "0 Turn 1 · step 2", "1 Branch of step 2"]);
+  expect(await rowsOf()).toEqual(["0 Turn 1 · step 1", "1 Branch of step 1 · call calculator", "0 Turn 1 · step 2", "1 Branch of step 2 · no call"]);
   await shoot(page, "branches", page.getByTestId("step-timeline"));
 });
 
