@@ -100,23 +100,30 @@ export function givenOutputEngine(text: string): Engine {
   };
 }
 
-/**
- * The engine, continuing a prompt that ends with `prefix`: the prefix is the step's output first
- * (so the parser reads the whole reply), then what the engine generates after it.
- */
-export function forcedPrefixEngine(engine: Engine, prefix: string): Engine {
-  const { generate } = engine;
+/** The engine's name and what it can do (probabilities, constraints, window, token counts), generating another way. */
+function withGenerate(engine: Engine, replacement: Pick<Engine, "generate">): Engine {
   return {
     name: engine.name,
     ...(engine.tokenProbabilities ? { tokenProbabilities: engine.tokenProbabilities } : {}),
     ...(engine.constrains ? { constrains: engine.constrains } : {}),
     ...(engine.contextWindowSize !== undefined ? { contextWindowSize: engine.contextWindowSize } : {}),
     ...(engine.countPromptTokens ? { countPromptTokens: engine.countPromptTokens.bind(engine) } : {}),
+    generate: replacement.generate,
+  };
+}
+
+/**
+ * The engine, continuing a prompt that ends with `prefix`: the prefix is the step's output first
+ * (so the parser reads the whole reply), then what the engine generates after it.
+ */
+export function forcedPrefixEngine(engine: Engine, prefix: string): Engine {
+  const { generate } = engine;
+  return withGenerate(engine, {
     async *generate(prompt, settings, signal, request) {
       if (prefix !== "") yield { type: "text", text: prefix };
       yield* generate.call(engine, prompt, settings, signal, request);
     },
-  };
+  });
 }
 
 /**
@@ -128,12 +135,7 @@ export function forcedPrefixEngine(engine: Engine, prefix: string): Engine {
  */
 export function bannedFirstTokenEngine(engine: Engine, ids: readonly number[]): Engine {
   const { generate } = engine;
-  return {
-    name: engine.name,
-    ...(engine.tokenProbabilities ? { tokenProbabilities: engine.tokenProbabilities } : {}),
-    ...(engine.constrains ? { constrains: engine.constrains } : {}),
-    ...(engine.contextWindowSize !== undefined ? { contextWindowSize: engine.contextWindowSize } : {}),
-    ...(engine.countPromptTokens ? { countPromptTokens: engine.countPromptTokens.bind(engine) } : {}),
+  return withGenerate(engine, {
     async *generate(prompt, settings, signal, request) {
       if (!engine.bansTokens) throw new Error(`${engine.name} cannot ban a token (only llama.cpp engines take a logit bias here), so it cannot be kept from opening the call.`);
       const { stop, ...unstopped } = settings;
@@ -161,7 +163,7 @@ export function bannedFirstTokenEngine(engine: Engine, ids: readonly number[]): 
       }
       yield* generate.call(engine, prompt + firstText, { ...settings, ...(rest !== undefined ? { maxTokens: rest } : {}) }, signal, request);
     },
-  };
+  });
 }
 
 function stepStatusOf(output: StepOutput): StepStatus {
