@@ -1,6 +1,7 @@
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
 import { serveModels } from "./scripts/real-models/serve-models.ts";
+import { wllamaRuntime } from "./scripts/runtime-kernels/vite-plugin.ts";
 
 // Cross-origin isolation: SharedArrayBuffer, so llama.cpp in WebAssembly (the CPU engine) runs
 // multi-threaded. "credentialless" rather than "require-corp": cross-origin requests without CORS
@@ -9,7 +10,8 @@ const crossOriginIsolation = { "Cross-Origin-Opener-Policy": "same-origin", "Cro
 
 export default defineConfig({
   // serveModels: /models/<id>.gguf from the per-user cache (the CPU engine loads real weights from there).
-  plugins: [react(), serveModels()],
+  // wllamaRuntime: the CPU engine's llama.cpp runtime with SIMD 4-bit kernels (scripts/runtime-kernels).
+  plugins: [react(), serveModels(), wllamaRuntime()],
   // The middleware package (packages/toolcall-middleware) by its name, from its sources: tsconfig.json's paths.
   resolve: { tsconfigPaths: true },
   // WebLLM's worker imports ES modules, so workers are bundled as modules.

@@ -6,6 +6,8 @@
 // - the same with n_probs 5 (the lab records each token's top 5) and with n_batch 2048 (wllama's
 //   default; the lab uses 128 so that it can report progress per 128 prompt tokens);
 // - a CPU profile of the runtime's worker while it decodes: the functions the time is spent in.
+// Each for two runtimes: wllama's shipped wllama.wasm and the lab's (the same file with SIMD 4-bit
+// dot-product kernels, scripts/runtime-kernels), whose outputs must be the same token for token.
 // Figures only; nothing here is a test. BENCH_RUNTIME_MODEL (default smollm2-135m-instruct-q4_1),
 // BENCH_RUNTIME_THREADS (default 1), BENCH_RUNTIME_TOKENS (decode length, default 48).
 import { loadavg } from "node:os";
@@ -14,6 +16,8 @@ import { createServer } from "vite";
 import { baseChromiumArgs, systemChromiumPath } from "../e2e/browser.ts";
 import { chromiumCpuMs } from "./chromium-cpu.ts";
 import { simdInKernels } from "./wasm-kernels.ts";
+import { patchedRuntimeFile, shippedRuntimePath } from "../scripts/runtime-kernels/vite-plugin.ts";
+import { readFileSync } from "node:fs";
 import { completion } from "../scripts/real-models/llama-server-api.ts";
 import { startLlamaServer } from "../scripts/real-models/llama-server-process.ts";
 
@@ -26,9 +30,10 @@ const rules = Array.from({ length: 20 }, (_, i) => `Rule ${i + 1}: when the user
 const PROMPT = `<|im_start|>system\n${rules}<|im_end|>\n<|im_start|>user\nWrite a long story about the sea.<|im_end|>\n<|im_start|>assistant\n`;
 
 interface Timings { prompt_n: number; cache_n: number; prompt_per_second: number; predicted_n: number; predicted_per_second: number }
-interface HarnessResult { wallMs: number; timings?: Timings }
+interface HarnessResult { wallMs: number; text: string; timings?: Timings }
+type Runtime = "shipped" | "simd";
 interface HarnessApi {
-  load: (options: { url: string; threads: number; nBatch?: number; nUbatch?: number }) => Promise<{ threads: number; nBatch: number; nUbatch: number }>;
+  load: (options: { url: string; threads: number; runtime: Runtime; nBatch?: number; nUbatch?: number }) => Promise<{ threads: number; nBatch: number; nUbatch: number }>;
   run: (options: { prompt: string; nPredict: number; nProbs?: number }) => Promise<HarnessResult>;
 }
 
@@ -38,11 +43,11 @@ const chromiumCpuSeconds = () => chromiumCpuMs() / 1000;
 const harness = (page: Page, call: "load" | "run", options: object): Promise<unknown> =>
   page.evaluate(([c, o]) => (globalThis as unknown as { harness: HarnessApi }).harness[c as "load"](o as never) as Promise<unknown>, [call, options] as const);
 
-async function openHarness(browser: Browser, base: string, nBatch?: number) {
+async function openHarness(browser: Browser, base: string, runtime: Runtime, nBatch?: number) {
   const page = await browser.newPage();
   await page.goto(`${base}/bench/runtime-harness/index.html`);
   await page.waitForFunction(() => "harness" in globalThis);
-  const loaded = await harness(page, "load", { url: `${base}/models/${MODEL}.gguf`, threads: THREADS, ...(nBatch ? { nBatch, nUbatch: Math.min(nBatch, 512) } : {}) });
+  const loaded = await harness(page, "load", { url: `${base}/models/${MODEL}.gguf`, threads: THREADS, runtime, ...(nBatch ? { nBatch, nUbatch: Math.min(nBatch, 512) } : {}) });
   await harness(page, "run", { prompt: PROMPT, nPredict: 4 }); // the code is compiled and warm
   return { page, loaded: loaded as { nBatch: number; nUbatch: number } };
 }
@@ -57,6 +62,7 @@ async function measure(page: Page, nProbs: number) {
   const p = prefill.timings!;
   const b = both.timings!;
   return {
+    text: both.text,
     prefillPerSecond: p.prompt_per_second,
     decodePerSecond: b.predicted_per_second,
     prefillCpuMs: ((c1 - c0) * 1000) / p.prompt_n,
@@ -122,25 +128,36 @@ async function main() {
   const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
   const executablePath = systemChromiumPath();
   const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: baseChromiumArgs });
-  console.log("The shipped wllama.wasm's dot-product kernels (bytes of each body, of them SIMD-prefix bytes; 0: no SIMD instruction):");
-  for (const kernel of simdInKernels()) console.log(`  ${kernel.name}: ${kernel.bytes} bytes, ${kernel.simdPrefixes} SIMD`);
+  const runtimes: Array<[Runtime, string, Uint8Array]> = [
+    ["shipped", "wllama's shipped wllama.wasm", readFileSync(shippedRuntimePath())],
+    ["simd", "the lab's runtime (SIMD 4-bit kernels)", patchedRuntimeFile().bytes],
+  ];
+  for (const [, label, bytes] of runtimes) {
+    console.log(`${label}: dot-product kernels (bytes of each body, of them SIMD-prefix bytes; 0: no SIMD instruction):`);
+    for (const kernel of simdInKernels(bytes)) console.log(`  ${kernel.name}: ${kernel.bytes} bytes, ${kernel.simdPrefixes} SIMD`);
+  }
   console.log(`${MODEL}, ${THREADS} thread(s), decode ${DECODE} tokens; load average at start ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
   try {
-    for (const nBatch of [128, 2048]) {
-      const { page, loaded } = await openHarness(browser, base, nBatch);
-      for (const nProbs of nBatch === 128 ? [0, 5] : [0]) {
-        const m = await measure(page, nProbs);
-        console.log(
-          `page, n_batch ${loaded.nBatch}/${loaded.nUbatch}, n_probs ${nProbs}: prefill ${f(m.prefillPerSecond)} tok/s (${m.promptTokens} tokens, ${f(m.prefillCpuMs)} CPU ms/token), ` +
-            `decode ${f(m.decodePerSecond)} tok/s (${m.decodedTokens} tokens, ${f(m.decodeCpuMs)} CPU ms/token)`,
-        );
+    const texts = new Map<Runtime, string>();
+    for (const [runtime] of runtimes) {
+      for (const nBatch of runtime === "simd" ? [128, 2048] : [128]) {
+        const { page, loaded } = await openHarness(browser, base, runtime, nBatch);
+        for (const nProbs of nBatch === 128 ? [0, 5] : [0]) {
+          const m = await measure(page, nProbs);
+          if (nBatch === 128 && nProbs === 0) texts.set(runtime, m.text);
+          console.log(
+            `page (${runtime}), n_batch ${loaded.nBatch}/${loaded.nUbatch}, n_probs ${nProbs}: prefill ${f(m.prefillPerSecond)} tok/s (${m.promptTokens} tokens, ${f(m.prefillCpuMs)} CPU ms/token), ` +
+              `decode ${f(m.decodePerSecond)} tok/s (${m.decodedTokens} tokens, ${f(m.decodeCpuMs)} CPU ms/token)`,
+          );
+        }
+        if (nBatch === 128) {
+          console.log(`page (${runtime}), where a decode's time goes (the runtime worker's CPU profile, self time):`);
+          for (const [name, share] of await profileDecode(browser, page)) console.log(`  ${f(share * 100).padStart(5)}%  ${name}`);
+        }
+        await page.close();
       }
-      if (nBatch === 128) {
-        console.log("page, where a decode's time goes (the runtime worker's CPU profile, self time):");
-        for (const [name, share] of await profileDecode(browser, page)) console.log(`  ${f(share * 100).padStart(5)}%  ${name}`);
-      }
-      await page.close();
     }
+    console.log(`greedy output of the two runtimes: ${texts.get("shipped") === texts.get("simd") ? "the same" : "DIFFERENT"} (${DECODE} tokens)`);
     const server = await startLlamaServer({ modelId: MODEL, threads: THREADS });
     try {
       const cpu0 = server.cpuSeconds() ?? Number.NaN;

@@ -2,7 +2,7 @@
 // screen's bundle never holds it): from a URL the lab's server serves (or Hugging Face), or from
 // a file the person opened. Multi-threaded where the page is cross-origin isolated
 // (SharedArrayBuffer exists), single-threaded otherwise.
-import wasmUrl from "@wllama/wllama/esm/wasm/wllama.wasm?url";
+import wasmUrl from "virtual:wllama-runtime";
 import { countGgufPromptTokens, ggufTextTokenIds, type GgufModelFile } from "../../tokens/gguf/gguf-model-tokenizer.ts";
 import { CpuEngine } from "./cpu-engine.ts";
 import type { RuntimeFailure } from "./runtime-failure.ts";
