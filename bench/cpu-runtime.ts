@@ -9,7 +9,10 @@
 // Each for two runtimes: wllama's shipped wllama.wasm and the lab's (the same file with SIMD 4-bit
 // dot-product kernels, scripts/runtime-kernels), whose outputs must be the same token for token.
 // Figures only; nothing here is a test. BENCH_RUNTIME_MODEL (default smollm2-135m-instruct-q4_1),
-// BENCH_RUNTIME_THREADS (default 1), BENCH_RUNTIME_TOKENS (decode length, default 48).
+// BENCH_RUNTIME_THREADS (default 1), BENCH_RUNTIME_TOKENS (decode length, default 48),
+// BENCH_RUNTIME_RULES (the prompt's rule lines, default 20: about 480 tokens), BENCH_RUNTIME_QUICK=1
+// (the two runtimes side by side only: no n_probs/n_batch variants, profiles or llama-server; for
+// a busy machine, where CPU ms per token is the figure to read).
 import { loadavg } from "node:os";
 import { chromium, type Browser, type CDPSession, type Page } from "@playwright/test";
 import { createServer } from "vite";
@@ -24,9 +27,11 @@ import { startLlamaServer } from "../scripts/real-models/llama-server-process.ts
 const MODEL = process.env.BENCH_RUNTIME_MODEL ?? "smollm2-135m-instruct-q4_1";
 const THREADS = Number(process.env.BENCH_RUNTIME_THREADS) || 1;
 const DECODE = Number(process.env.BENCH_RUNTIME_TOKENS) || 48;
+const RULES = Number(process.env.BENCH_RUNTIME_RULES) || 20;
+const QUICK = process.env.BENCH_RUNTIME_QUICK === "1";
 
 // About 480 tokens of system text and a question that makes the model write on.
-const rules = Array.from({ length: 20 }, (_, i) => `Rule ${i + 1}: when the user asks about item ${i + 1}, answer with care and cite the source.`).join("\n");
+const rules = Array.from({ length: RULES }, (_, i) => `Rule ${i + 1}: when the user asks about item ${i + 1}, answer with care and cite the source.`).join("\n");
 const PROMPT = `<|im_start|>system\n${rules}<|im_end|>\n<|im_start|>user\nWrite a long story about the sea.<|im_end|>\n<|im_start|>assistant\n`;
 
 interface Timings { prompt_n: number; cache_n: number; prompt_per_second: number; predicted_n: number; predicted_per_second: number }
@@ -140,9 +145,9 @@ async function main() {
   try {
     const texts = new Map<Runtime, string>();
     for (const [runtime] of runtimes) {
-      for (const nBatch of runtime === "simd" ? [128, 2048] : [128]) {
+      for (const nBatch of runtime === "simd" && !QUICK ? [128, 2048] : [128]) {
         const { page, loaded } = await openHarness(browser, base, runtime, nBatch);
-        for (const nProbs of nBatch === 128 ? [0, 5] : [0]) {
+        for (const nProbs of nBatch === 128 && !QUICK ? [0, 5] : [0]) {
           const m = await measure(page, nProbs);
           if (nBatch === 128 && nProbs === 0) texts.set(runtime, m.text);
           console.log(
@@ -150,7 +155,7 @@ async function main() {
               `decode ${f(m.decodePerSecond)} tok/s (${m.decodedTokens} tokens, ${f(m.decodeCpuMs)} CPU ms/token)`,
           );
         }
-        if (nBatch === 128) {
+        if (nBatch === 128 && !QUICK) {
           console.log(`page (${runtime}), where a decode's time goes (the runtime worker's CPU profile, self time):`);
           for (const [name, share] of await profileDecode(browser, page)) console.log(`  ${f(share * 100).padStart(5)}%  ${name}`);
         }
@@ -158,6 +163,7 @@ async function main() {
       }
     }
     console.log(`greedy output of the two runtimes: ${texts.get("shipped") === texts.get("simd") ? "the same" : "DIFFERENT"} (${DECODE} tokens)`);
+    if (QUICK) return;
     const server = await startLlamaServer({ modelId: MODEL, threads: THREADS });
     try {
       const cpu0 = server.cpuSeconds() ?? Number.NaN;
