@@ -9,7 +9,7 @@ import { createDebuggerStore, type DebuggerStore } from "../store/debugger-store
 import { createRealModelOffer, type RealModelOffer } from "../store/real-model-offer.ts";
 import { createProtocolStore, type ProtocolStore } from "../store/protocol-store.ts";
 import { createRunController, createRunStore, type RunController, type RunStore } from "../store/run-controller.ts";
-import { createEngines, type Engines } from "../store/engine-store.ts";
+import { createEngines, type Engines, type TurnOnTheModel } from "../store/engine-store.ts";
 import { createCpuEngine, type CpuEngineController } from "../store/cpu-engine-controller.ts";
 import { createPromptCacheWarmer, type PromptCacheWarmer } from "../store/prompt-cache-warmer.ts";
 import { createServerEngine, type ServerEngine } from "../store/server-engine.ts";
@@ -69,10 +69,21 @@ export function createLabStores(): LabStores {
   const conversations = createConversations({ tabStatus });
   const run = createRunStore();
   const runController = createRunController({ run, conversations });
-  const engines = createEngines({ turn: runController });
+  // Before a model goes (Unload, another model), whatever runs on it ends: a turn, or an experiment
+  // (a forced token, a re-run), so it ends as stopped rather than failing in the unloaded runtime.
+  const experiments: { controller?: BranchController } = {};
+  const onTheModel: TurnOnTheModel = {
+    stopRunningTurn: async () => {
+      await runController.stopRunningTurn();
+      await experiments.controller?.stopBranchAndWait();
+    },
+  };
+  const engines = createEngines({ turn: onTheModel });
   const branch = createBranchStore();
   const protocol = createProtocolStore();
-  const cpuEngine = createCpuEngine({ engines, turn: runController, protocol });
+  const cpuEngine = createCpuEngine({ engines, turn: onTheModel, protocol });
+  const branchController = createBranchController({ branch, run, runController, engines, conversations });
+  experiments.controller = branchController;
   return {
     conversations,
     tabStatus,
@@ -85,7 +96,7 @@ export function createLabStores(): LabStores {
     run,
     runController,
     branch,
-    branchController: createBranchController({ branch, run, runController, engines, conversations }),
+    branchController,
     engines,
     realModel: createRealModelOffer({ engines, cpuEngine }),
     serverEngine: createServerEngine({ engines }),

@@ -44,6 +44,8 @@ export interface BranchController {
   continueFromBranch: (branch: BranchToContinue) => Promise<string | { error: string }>;
   discardBranch: (runId: string, messages: ChatMessage[]) => Promise<true | { error: string }>;
   stopBranch: () => void;
+  /** Stops the experiment under way, if any, and waits until its end is in the log (before the engine under it goes). */
+  stopBranchAndWait: () => Promise<void>;
 }
 
 export function createBranchController(stores: { branch: BranchStore; run: RunStore; runController: RunController; engines: Engines; conversations: Conversations }): BranchController {
@@ -52,6 +54,8 @@ export function createBranchController(stores: { branch: BranchStore; run: RunSt
   const { conversationActions, saveActive } = conversations;
   /** The experiment under way, for Stop. */
   let controller: AbortController | null = null;
+  /** Settles when the experiment under way has ended and its log is saved. */
+  let finishing: Promise<void> | null = null;
 
   async function writing<T>(what: string, work: (append: (event: LoopEvent) => void, signal: AbortSignal) => Promise<T>): Promise<T | { error: string }> {
     const conversation = conversations.store.getState().active;
@@ -64,6 +68,9 @@ export function createBranchController(stores: { branch: BranchStore; run: RunSt
     }
     const abort = new AbortController();
     controller = abort;
+    let ended: () => void = () => undefined;
+    const finished = new Promise<void>((resolve) => (ended = resolve));
+    finishing = finished;
     branchStore.setState({ busy: what, notice: null });
     stores.run.setState({ running: true });
     try {
@@ -84,6 +91,8 @@ export function createBranchController(stores: { branch: BranchStore; run: RunSt
       stores.run.setState({ running: false });
       await saveActive();
       claim.release();
+      if (finishing === finished) finishing = null;
+      ended();
     }
   }
 
@@ -153,5 +162,11 @@ export function createBranchController(stores: { branch: BranchStore; run: RunSt
     controller?.abort();
   }
 
-  return { rerunStep, continueFromBranch, discardBranch, stopBranch };
+  async function stopBranchAndWait(): Promise<void> {
+    const running = finishing;
+    stopBranch();
+    if (running) await running;
+  }
+
+  return { rerunStep, continueFromBranch, discardBranch, stopBranch, stopBranchAndWait };
 }

@@ -219,8 +219,12 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
     return { kind: "url", url: hf ?? labServedModelUrl(model), name: model.label };
   }
 
-  /** Loads one of the manifest's models (the selected one by default). */
-  async function loadCpuModel(id: string = store.getState().selectedModelId, options: { threads?: number } = {}): Promise<void> {
+  /**
+   * Loads one of the manifest's models (the selected one by default), with its family's
+   * recommended protocol; `keepProtocol` loads it again under the protocol the person chose (the
+   * chat's offer after a reload).
+   */
+  async function loadCpuModel(id: string = store.getState().selectedModelId, options: { threads?: number; keepProtocol?: boolean } = {}): Promise<void> {
     const model = findCpuModel(id);
     if (!model) {
       engines.setCpuEngine({ cpuStatus: { state: "error", kind: "cpu-load", message: `No model "${id}" in the lab's list.`, suggestion: "Pick one of the listed models." } });
@@ -228,8 +232,8 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
     }
     selectCpuModel(id);
     const family = familyEntryById(model.family);
-    if (family && protocol) protocol.getState().setProtocol(recommendedProtocolOf(family).protocol);
-    await loadSource(sourceOf(model), family?.id, model.id, options);
+    if (family && protocol && !options.keepProtocol) protocol.getState().setProtocol(recommendedProtocolOf(family).protocol);
+    await loadSource(sourceOf(model), family?.id, model.id, options.threads !== undefined ? { threads: options.threads } : {});
   }
 
   /** Loads again what was loaded last (after its runtime stopped working). */

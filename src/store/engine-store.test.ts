@@ -139,3 +139,17 @@ describe("the WebLLM kind's template", () => {
     expect(prompt).toBe(expected.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true }));
   });
 });
+
+describe("a page opened again after the CPU engine was chosen", () => {
+  it("keeps the CPU engine chosen without WebGPU (it needs none) instead of falling back to the replay engine", async () => {
+    storage.set("toolcall-lab:engine", "cpu");
+    const engines = (await import("./engine-store.ts")).createEngines({ turn: noTurn });
+    await engines.initEngines("", noGpu);
+    const state = engines.store.getState();
+    expect(state.kind).toBe("cpu");
+    expect(state.replayStatus.state).toBe("idle");
+    expect(storage.get("toolcall-lab:engine")).toBe("cpu");
+    // Nothing is loaded until the person asks: the next message says where to load it.
+    expect(engines.resolveActiveEngine()).toEqual({ error: expect.stringMatching(/Load a model on the CPU first/) });
+  });
+});

@@ -437,7 +437,8 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
 
   /**
    * Starts the engine layer: probes WebGPU, then follows `?engine=replay&transcript=…` if given,
-   * otherwise the remembered choice; without WebGPU the replay engine is chosen.
+   * otherwise the remembered choice; without WebGPU the replay engine is chosen, unless the
+   * remembered choice is the CPU engine (which needs none).
    */
   async function initEngines(search: string = globalThis.location?.search ?? "", gpu?: WebGpuStatus): Promise<void> {
     const fromUrl = readEngineChoiceFromUrl(search);
@@ -454,7 +455,9 @@ export function createEngines(deps: { turn: TurnOnTheModel }) {
       selectEngineKind("webllm");
     } else if (status.state === "unavailable" || get().kind === "replay") {
       if (status.state === "unavailable") sync({ webllmStatus: { state: "error", kind: status.reason === "no-adapter" ? "no-adapter" : "no-webgpu", message: status.message, suggestion: "The replay engine runs without a GPU." } });
-      void selectReplay(get().transcriptSource);
+      // The CPU engine needs no GPU: a person who chose it finds it chosen again (its model one click away).
+      if (get().kind === "cpu") sync({});
+      else void selectReplay(get().transcriptSource);
     } else {
       sync({});
     }

@@ -245,6 +245,7 @@ export function createRunController(stores: { run: RunStore; conversations: Conv
     if ((resolved.engine as Engine & { remaining?: number }).remaining === 0) return notStarted(recordingOverNotice(resolved.engine.name));
 
     let runId: string | null = null;
+    let startStored = false;
     let ended = false;
     let lastMessages: ChatMessage[] = messages;
     const append = (event: LoopEvent) => conversationActions.appendEvent(conversationId, event);
@@ -264,6 +265,12 @@ export function createRunController(stores: { run: RunStore; conversations: Conv
           if (event.type === "message" && event.runId === runId) lastMessages = [...lastMessages, event.message];
         }
         append(event);
+        // The person's message is in the run's start: stored now rather than at the next throttled
+        // save, so a reload or a closed tab right after sending keeps it.
+        if (event.type === "run-start" && !event.parent && event.runId === runId && !startStored) {
+          startStored = true;
+          void saveActive();
+        }
       }
     } catch (error) {
       if (!ended) endRun(append, runId, messages, lastMessages, abort.signal.aborted ? "aborted" : "engine-error", describe(error), protocolName, tools, settings);

@@ -18,17 +18,19 @@ function scriptedWllama(run: (options: Options) => Promise<void>) {
 }
 
 describe("the call to wllama's createCompletion", () => {
-  it("hands llama.cpp the body as is (n_probs, grammar, cache) with streaming and the step's signal", async () => {
+  it("hands llama.cpp the body as is (n_probs, grammar, cache) with streaming and a signal that follows the step's", async () => {
     const { wllama, calls } = scriptedWllama(async (options) => {
       options.onData({ choices: [{ text: "x", index: 0, finish_reason: null, logprobs: { content: [] } }] });
     });
-    const signal = new AbortController().signal;
+    const step = new AbortController();
+    const signal = step.signal;
     const body = completionBody("<|im_start|>user\nhi<|im_end|>\n", { maxTokens: 8, grammar: 'root ::= "x"' }, { runtimeAddsBos: false }, 4);
     const chunks = [];
     for await (const chunk of await streamCompletion(wllama, body, signal)) chunks.push(chunk);
-    const { onData, ...sent } = calls[0]!;
+    const { onData, abortSignal, ...sent } = calls[0]!;
     expect(typeof onData).toBe("function");
-    expect(sent).toEqual({ ...body, stream: true, abortSignal: signal });
+    expect(sent).toEqual({ ...body, stream: true });
+    expect(abortSignal).toBeInstanceOf(AbortSignal);
     expect(sent).toMatchObject({ n_probs: 4, n_predict: 8, cache_prompt: true, grammar: 'root ::= "x"' });
     expect(chunks).toHaveLength(1);
   });
@@ -47,6 +49,52 @@ describe("the call to wllama's createCompletion", () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("a Stop reaches wllama's request through its signal", async () => {
+    const step = new AbortController();
+    const { wllama, calls } = scriptedWllama((options) => new Promise<void>((resolve) => options.abortSignal.addEventListener("abort", () => resolve())));
+    const stream = await streamCompletion(wllama, completionBody("p", {}, { runtimeAddsBos: false }), step.signal);
+    const reading = (async () => {
+      for await (const chunk of stream) expect(chunk).toBeDefined();
+    })();
+    expect(calls[0]!.abortSignal.aborted).toBe(false);
+    step.abort();
+    expect(calls[0]!.abortSignal.aborted).toBe(true);
+    await reading;
+  });
+
+  it("a reader that leaves early leaves only once wllama has finished with the request (its cancel done), and cancels it", async () => {
+    // wllama's shape: the abort is noticed between two get_result calls, then a cancel is sent; the promise settles after both.
+    let finishCancel: () => void = () => undefined;
+    const cancelDone = new Promise<void>((resolve) => (finishCancel = resolve));
+    const { wllama, calls } = scriptedWllama(
+      (options) =>
+        new Promise<void>((_, reject) => {
+          options.onData({ choices: [{ text: "a" }] });
+          options.abortSignal.addEventListener("abort", () => {
+            void cancelDone.then(() => {
+              const abort = new Error("Operation aborted");
+              abort.name = "AbortError";
+              reject(abort);
+            });
+          });
+        }),
+    );
+    let left = false;
+    const reader = (async () => {
+      for await (const chunk of await streamCompletion(wllama, completionBody("p", {}, { runtimeAddsBos: false }), new AbortController().signal)) {
+        expect(chunk).toBeDefined();
+        break; // the reader leaves without the step's signal (a warm-up giving way, a loop that has what it needs)
+      }
+      left = true;
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls[0]!.abortSignal.aborted).toBe(true);
+    expect(left).toBe(false);
+    finishCancel();
+    await reader;
+    expect(left).toBe(true);
+  });
+
   it("leaves no unhandled rejection when the reader stops first and the completion then fails (a Stop)", async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -61,14 +109,19 @@ describe("the call to wllama's createCompletion", () => {
             fail = reject;
           }),
       );
-      for await (const chunk of await streamCompletion(wllama, completionBody("p", {}, { runtimeAddsBos: false }), stop.signal)) {
-        expect(chunk).toBeDefined();
-        break; // the reader leaves, as the engine does on Stop
-      }
-      stop.abort();
+      const stream = await streamCompletion(wllama, completionBody("p", {}, { runtimeAddsBos: false }), stop.signal);
+      const reading = (async () => {
+        for await (const chunk of stream) {
+          expect(chunk).toBeDefined();
+          stop.abort();
+          break; // the reader leaves, as the engine does on Stop
+        }
+      })();
       const abort = new Error("Operation aborted");
       abort.name = "AbortError";
+      await new Promise((resolve) => setTimeout(resolve, 5));
       fail(abort);
+      await reading;
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(unhandled).toEqual([]);
     } finally {

@@ -5,6 +5,12 @@
 // Chunks arrive through `onData` and the completion's own promise is always awaited here: wllama's
 // async-iterator form leaves that promise to a reader, so a Stop (its AbortError) or a failure
 // after the reader has left became an unhandled rejection in the page's console.
+//
+// A reader that leaves early (a Stop, a warm-up giving way) leaves only once wllama has finished
+// with the request: wllama notices an abort between two `get_result` calls and then sends a
+// `cancel` to its worker. Until that cancel is done the request still holds llama.cpp's one slot,
+// so the engine's next request, sent as soon as the reader left, would have reached the worker
+// before the cancel and run beside a request that was still generating.
 import type { Wllama } from "@wllama/wllama";
 import { AsyncQueue } from "toolcall-middleware/loop/async-queue.ts";
 import type { CompletionBody } from "./completion-body.ts";
@@ -14,19 +20,31 @@ type Item = { chunk: CompletionChunk } | { failure: unknown };
 
 export async function streamCompletion(wllama: Pick<Wllama, "createCompletion">, body: CompletionBody, signal: AbortSignal): Promise<AsyncIterable<CompletionChunk>> {
   const queue = new AsyncQueue<Item>();
-  const options = { ...body, stream: true, abortSignal: signal, onData: (chunk: CompletionChunk) => queue.push({ chunk }) };
+  // The step's signal, or the reader leaving: either ends the request in the runtime.
+  const cancel = new AbortController();
+  const onAbort = () => cancel.abort(signal.reason);
+  if (signal.aborted) cancel.abort(signal.reason);
+  else signal.addEventListener("abort", onAbort, { once: true });
+  const options = { ...body, stream: true, abortSignal: cancel.signal, onData: (chunk: CompletionChunk) => queue.push({ chunk }) };
   const completion = wllama.createCompletion(options as unknown as Parameters<Wllama["createCompletion"]>[0]) as Promise<unknown>;
-  completion.then(
-    () => queue.close(),
-    (failure: unknown) => {
-      queue.push({ failure });
-      queue.close();
-    },
-  );
+  const settled = completion
+    .then(
+      () => queue.close(),
+      (failure: unknown) => {
+        queue.push({ failure });
+        queue.close();
+      },
+    )
+    .finally(() => signal.removeEventListener("abort", onAbort));
   return (async function* () {
-    for await (const item of queue) {
-      if ("failure" in item) throw item.failure;
-      yield item.chunk;
+    try {
+      for await (const item of queue) {
+        if ("failure" in item) throw item.failure;
+        yield item.chunk;
+      }
+    } finally {
+      cancel.abort();
+      await settled;
     }
   })();
 }

@@ -1,7 +1,10 @@
 // The message box: Enter sends, Shift+Enter starts a new line; Stop (or Esc anywhere) stops the
-// running turn. A message that cannot be sent stays in the box, with the reason above it.
+// running turn. A message that cannot be sent stays in the box, with the reason above it. The
+// box's text is kept for this tab (chat-draft.ts): a reload gives back what was typed, and a
+// message sent just before it that the conversation does not hold yet.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useLabStores, useRunState } from "../../app/lab-stores-context.tsx";
+import { useConversation, useLabStores, useRunState } from "../../app/lab-stores-context.tsx";
+import { draftToRestore, keepChatDraft, readChatDraft } from "../../store/chat-draft.ts";
 import { ContextWarning } from "./ContextWarning.tsx";
 
 export function ChatInput() {
@@ -16,6 +19,23 @@ export function ChatInput() {
   const running = useRunState((s) => s.running);
   const notice = useRunState((s) => s.notice);
   const box = useRef<HTMLTextAreaElement>(null);
+  const activeId = useConversation((s) => s.active?.id);
+  const restored = useRef(false);
+
+  // Once, when the page's conversation is open: the kept text comes back unless it is already the conversation's last message.
+  useEffect(() => {
+    if (restored.current || !activeId) return;
+    restored.current = true;
+    const active = stores.conversations.store.getState().active;
+    const text = active ? draftToRestore(readChatDraft(), active.id, active.events) : null;
+    if (text !== null) setText((current) => current || text);
+    else keepChatDraft(activeId, "");
+  }, [activeId, stores]);
+
+  const edit = (next: string) => {
+    setText(next);
+    if (activeId) keepChatDraft(activeId, next);
+  };
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -31,10 +51,13 @@ export function ChatInput() {
   const send = async () => {
     if (running || !text.trim()) return;
     const sending = text;
+    const conversationId = activeId;
+    // The kept text stays until the turn is over: a reload before its start is stored gives it back.
     setText("");
     const started = await sendMessage(sending);
     // Not sent (no engine yet, say): give the text back rather than lose it.
     if (!started) setText((current) => current || sending);
+    else if (conversationId && readChatDraft()?.text === sending) keepChatDraft(conversationId, "");
     box.current?.focus();
   };
 
@@ -58,7 +81,7 @@ export function ChatInput() {
           placeholder={running ? "Generating… (Esc to stop)" : "Ask something that needs a tool — Enter to send, Shift+Enter for a new line"}
           value={text}
           rows={2}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => edit(event.target.value)}
           onKeyDown={(event) => {
             if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
               event.preventDefault();

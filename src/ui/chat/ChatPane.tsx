@@ -11,6 +11,7 @@ import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { AssistantMessage } from "./AssistantMessage.tsx";
 import { ChatEmptyState } from "./ChatEmptyState.tsx";
 import { ChatInput } from "./ChatInput.tsx";
+import { CpuModelAgain } from "./CpuModelAgain.tsx";
 import { ReplayEnded } from "./ReplayEnded.tsx";
 import { useChatScroll } from "./use-chat-scroll.ts";
 
@@ -86,6 +87,7 @@ export function ChatPane() {
           {items.length > 0 && <ReplayEnded />}
         </div>
       </div>
+      {items.length > 0 && <CpuModelAgain />}
       <ChatInput />
     </div>
   );
