@@ -8,6 +8,7 @@ import { createCompareStore, type CompareStore } from "../store/compare-runs.ts"
 import { createDebuggerStore, type DebuggerStore } from "../store/debugger-store.ts";
 import { createRealModelOffer, type RealModelOffer } from "../store/real-model-offer.ts";
 import { createProtocolStore, type ProtocolStore } from "../store/protocol-store.ts";
+import { createDerivedProtocolStore, type DerivedProtocolStore } from "../store/derived-protocols.ts";
 import { createRunController, createRunStore, type RunController, type RunStore } from "../store/run-controller.ts";
 import { createEngines, type Engines, type TurnOnTheModel } from "../store/engine-store.ts";
 import { createCpuEngine, type CpuEngineController } from "../store/cpu-engine-controller.ts";
@@ -29,6 +30,8 @@ export interface LabStores {
   debugger: DebuggerStore;
   /** The protocol the next turn uses (remembered in localStorage). */
   protocol: ProtocolStore;
+  /** Protocols derived from a model's own chat template (a GGUF of a family the lab does not know). */
+  derivedProtocols: DerivedProtocolStore;
   /** The native-vs-prompt comparison's progress and runs. */
   compare: CompareStore;
   /** A transcript on another site that a link asks to replay, awaiting the person's yes. */
@@ -81,7 +84,8 @@ export function createLabStores(): LabStores {
   const engines = createEngines({ turn: onTheModel });
   const branch = createBranchStore();
   const protocol = createProtocolStore();
-  const cpuEngine = createCpuEngine({ engines, turn: onTheModel, protocol });
+  const derivedProtocols = createDerivedProtocolStore();
+  const cpuEngine = createCpuEngine({ engines, turn: onTheModel, protocol, derivedProtocols });
   const branchController = createBranchController({ branch, run, runController, engines, conversations });
   experiments.controller = branchController;
   return {
@@ -89,6 +93,7 @@ export function createLabStores(): LabStores {
     tabStatus,
     debugger: createDebuggerStore(),
     protocol,
+    derivedProtocols,
     compare: createCompareStore(),
     transcriptConsent: createTranscriptConsentStore(),
     tokensWanted: createTokensWantedStore(),

@@ -5,7 +5,7 @@
 import { collectParse, parseChunks, type ParseResult } from "toolcall-middleware/parser/collect.ts";
 import { detectFormats } from "toolcall-middleware/probabilities/detect-format.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
-import type { ParseEvent, ToolSpec } from "toolcall-middleware/types.ts";
+import type { ParseEvent, Protocol, ToolSpec } from "toolcall-middleware/types.ts";
 import { chunksOf, describeChunking, type Chunking } from "./chunking.ts";
 import { readStrictly } from "./reparse.ts";
 
@@ -16,6 +16,8 @@ export interface PlaygroundInput {
   chunking: Chunking;
   /** Read as the debugger's strict re-parse reads: no repairs, no lenient readings (absent: lenient). */
   strict?: boolean;
+  /** With the protocol TEMPLATE_PROTOCOL: the chat template (Jinja) the protocol is derived from. */
+  template?: string;
 }
 
 export interface PlaygroundResult {
@@ -35,14 +37,20 @@ export interface PlaygroundResult {
   ms: number;
   /** With the "auto" choice: the protocols whose parsers found calls (most calls first); the result is the first one's, or hermes's where none did. */
   detected?: string[];
+  /** With the TEMPLATE_PROTOCOL choice: the derived format in words, or why it cannot be derived. */
+  derivation?: { ok: boolean; lines: string[] };
 }
 
 /** The protocol choice that names the format itself: every registered parser reads the output. */
 export const AUTO_PROTOCOL = "auto";
 
+/** The protocol choice whose protocol is derived from a pasted chat template (the page derives it: ui/playground/playground-with-template.ts). */
+export const TEMPLATE_PROTOCOL = "template";
+
 export const SHOWN_EVENTS = 2_000;
 
-export function runPlayground(input: PlaygroundInput, now: () => number = () => performance.now()): PlaygroundResult {
+/** `given`: a protocol that is not registered (one derived from a template), used instead of looking `input.protocol` up. */
+export function runPlayground(input: PlaygroundInput, now: () => number = () => performance.now(), given?: Protocol): PlaygroundResult {
   if (input.protocol === AUTO_PROTOCOL) {
     const started = now();
     const detected = detectFormats(input.output, input.tools).map((f) => f.protocol);
@@ -51,7 +59,7 @@ export function runPlayground(input: PlaygroundInput, now: () => number = () => 
   }
   const started = now();
   const empty: ParseResult = { text: "", reasoning: "", calls: [], errors: [], repairs: [] };
-  const protocol = getProtocol(input.protocol);
+  const protocol = given ?? getProtocol(input.protocol);
   if (!protocol) return { protocol: input.protocol, events: [], eventCount: 0, result: empty, chunkCount: 0, agrees: true, error: `No protocol is registered as "${input.protocol}".`, ms: 0 };
   try {
     let chunkCount = 0;

@@ -3,6 +3,8 @@ import { CpuEngine } from "../engine/cpu/cpu-engine.ts";
 import type { CpuModelSource, LoadCpuModelOptions, LoadedCpuModel } from "../engine/cpu/load-cpu-model.ts";
 import { createCpuEngine } from "./cpu-engine-controller.ts";
 import { createEngines } from "./engine-store.ts";
+import { createDerivedProtocolStore } from "./derived-protocols.ts";
+import { createProtocolStore } from "./protocol-store.ts";
 import { GgufBytes } from "../gguf/testing/gguf-bytes.ts";
 
 const turn = { stopRunningTurn: async () => undefined };
@@ -136,6 +138,36 @@ describe("a GGUF opened from disk", () => {
     expect(state.cpuFamilyId).toBeNull();
     expect(state.template.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true })).toBe("<|user|>hi\n<|assistant|>");
     expect(state.status).toMatchObject({ state: "ready", note: expect.stringContaining("own embedded chat template is used as is") });
+  });
+
+  it("reads an unknown family's calls with the format derived from its own template, and chooses that protocol", async () => {
+    const { readFileSync } = await import("node:fs");
+    const template = readFileSync(new URL("../engine/templates/llama-cpp-templates/Qwen-Qwen2.5-7B-Instruct.jinja", import.meta.url), "utf8");
+    const engines = createEngines({ turn });
+    const protocol = createProtocolStore();
+    const derivedProtocols = createDerivedProtocolStore();
+    const cpu = createCpuEngine({ engines, turn, protocol, derivedProtocols, load: fakeLoader({ metadata: { "general.name": "Mystery 7B", "general.architecture": "mystery" }, chatTemplate: template }).load });
+    await cpu.openGgufFile(file("mystery.gguf"));
+    const name = "template:mystery.gguf";
+    expect(protocol.getState().protocol).toBe(name);
+    const entry = derivedProtocols.getState().entries[name]!;
+    expect(entry.lines[0]).toBe("A call is `<tool_call>` + JSON {name, arguments} + `</tool_call>`.");
+    expect(engines.store.getState().status).toMatchObject({ state: "ready", note: expect.stringContaining("Calls are read by the format derived from its template: A call is `<tool_call>`") });
+    const events = entry.protocol.createParser([{ name: "get_time", description: "", parameters: { type: "object", properties: {} } }]).push('<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>');
+    expect(events.some((e) => e.type === "tool-call-end")).toBe(true);
+  });
+
+  it("says so when no call format can be derived from an unknown family's template, and leaves the header's protocol", async () => {
+    const template = "{% for m in messages %}<|{{ m.role }}|>{{ m.content }}\n{% endfor %}{% if add_generation_prompt %}<|assistant|>{% endif %}";
+    const engines = createEngines({ turn });
+    const protocol = createProtocolStore();
+    protocol.getState().setProtocol("hermes");
+    const derivedProtocols = createDerivedProtocolStore();
+    const cpu = createCpuEngine({ engines, turn, protocol, derivedProtocols, load: fakeLoader({ metadata: { "general.name": "Mystery 1B", "general.architecture": "mystery" }, chatTemplate: template }).load });
+    await cpu.openGgufFile(file("mystery.gguf"));
+    expect(protocol.getState().protocol).toBe("hermes");
+    expect(derivedProtocols.getState().entries).toEqual({});
+    expect(engines.store.getState().status).toMatchObject({ state: "ready", note: expect.stringContaining("No call format could be derived from it (cannot derive: the template writes nothing for a tool call") });
   });
 
   it("with neither a known family nor a template, says why it cannot run", async () => {

@@ -15,6 +15,7 @@ import { ggufModelTokenizer } from "../tokens/gguf/gguf-model-tokenizer.ts";
 import { templateFamily } from "../tokens/tokenizer-choice.ts";
 import type { Engines, EngineStatus, TurnOnTheModel } from "./engine-store.ts";
 import type { ProtocolStore } from "./protocol-store.ts";
+import { derivedProtocolName, type DerivedProtocolEntry, type DerivedProtocolStore } from "./derived-protocols.ts";
 
 export type CpuModelOrigin = "lab-server" | "hugging-face";
 
@@ -83,12 +84,20 @@ async function templateFor(
   familyChatTemplate: (family: ModelFamily) => ChatTemplate,
   loaded: LoadedCpuModel,
   name: string,
-): Promise<{ template: ChatTemplate; familyId: string | null; note: string } | { error: string }> {
+): Promise<{ template: ChatTemplate; familyId: string | null; note: string; derived?: DerivedProtocolEntry } | { error: string }> {
   if (family) return { template: familyChatTemplate(family), familyId: family.id, note: `${family.label} family: the lab's ${family.templateLabel} template and stop tokens.` };
   if (loaded.chatTemplate) {
     try {
       const { ggufEmbeddedChatTemplate } = await import("../engine/cpu/gguf-chat-template.ts");
-      return { template: ggufEmbeddedChatTemplate(loaded.chatTemplate, name), familyId: null, note: "Family not known to the lab: the GGUF's own embedded chat template is used as is (rendered with Jinja)." };
+      const template = ggufEmbeddedChatTemplate(loaded.chatTemplate, name);
+      const note = "Family not known to the lab: the GGUF's own embedded chat template is used as is (rendered with Jinja).";
+      // Its calls are read in the format its own template writes, where that can be derived.
+      const [{ deriveFromTemplate }, { describeDerivedFormat }] = await Promise.all([import("../engine/templates/derived-from-template.ts"), import("toolcall-middleware/derive/describe-format.ts")]);
+      const derivation = deriveFromTemplate(loaded.chatTemplate, name);
+      if (!derivation.ok) return { template, familyId: null, note: `${note} No call format could be derived from it (${derivation.reason}): calls are read by the protocol chosen in the header.` };
+      const lines = describeDerivedFormat(derivation.format);
+      const protocol = { ...derivation.protocol, name: derivedProtocolName(name), label: `Derived from the template of ${name}` };
+      return { template, familyId: null, note: `${note} Calls are read by the format derived from its template: ${lines[0]}`, derived: { protocol, lines } };
     } catch (error) {
       return { error: `The GGUF's embedded chat template could not be read: ${error instanceof Error ? error.message : String(error)}` };
     }
@@ -109,11 +118,13 @@ function threadsFromUrl(): number | undefined {
   return Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
-export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }: {
+export function createCpuEngine({ engines, turn, protocol, derivedProtocols, load = loadOnDemand }: {
   engines: Pick<Engines, "setCpuEngine" | "selectEngineKind" | "store">;
   turn: TurnOnTheModel;
   /** Where a listed model's recommended protocol is chosen when it loads (the header's choice). */
   protocol?: ProtocolStore;
+  /** Where the protocol derived from an unknown family's own template is kept (then chosen in the header). */
+  derivedProtocols?: DerivedProtocolStore;
   load?: LoadCpuModel;
 }) {
   const store = createStore<CpuEngineState>()(() => ({
@@ -195,6 +206,10 @@ export function createCpuEngine({ engines, turn, protocol, load = loadOnDemand }
       }
       current = loaded;
       failed.model = loaded;
+      if (chosen.derived && derivedProtocols) {
+        derivedProtocols.getState().add(chosen.derived);
+        protocol?.getState().setProtocol(chosen.derived.protocol.name);
+      }
       // The token view reads a CPU step with the GGUF's own vocabulary (steps of this template only).
       loaded.engine.modelTokenizer = ggufModelTokenizer({ modelId: source.name, templateName: templateFamily(chosen.template.name), file: loaded.ggufFile });
       const threads = `${loaded.threads} thread${loaded.threads === 1 ? "" : "s"}${loaded.isolated ? "" : " (the page is not cross-origin isolated, so single-threaded)"}`;

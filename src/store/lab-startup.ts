@@ -7,6 +7,7 @@ import type { Conversations } from "./conversation-store.ts";
 import { followOtherTabs } from "./follow-other-tabs.ts";
 import { DEFAULT_TRANSCRIPT, type Engines, type EngineStore } from "./engine-store.ts";
 import type { ProtocolStore } from "./protocol-store.ts";
+import type { DerivedProtocolStore } from "./derived-protocols.ts";
 import type { RunController, RunLoopOptions } from "./run-controller.ts";
 import type { LoopEvent } from "toolcall-middleware";
 import { activeSamplingDefaults, serverModelChoice } from "./sampling.ts";
@@ -19,6 +20,7 @@ import { holdForeignTranscript, holdRememberedForeignTranscript, type Transcript
 /** The stores startup wires together (the page's LabStores has them all). */
 export interface LabStartupStores {
   protocol: ProtocolStore;
+  derivedProtocols: DerivedProtocolStore;
   transcriptConsent: TranscriptConsentStore;
   tools: ToolCatalog;
   runController: RunController;
@@ -44,7 +46,9 @@ export function startLab(stores: LabStartupStores): void {
   stores.runController.configureRunEnvironment({
     runLoop: (options) => runToolLoopOnDemand({ ...topProbabilitiesFromUrl(), ...options }),
     // The protocols' code loads with the first turn (or the first check of a draft), not with the page.
-    resolveProtocol: async (name) => (await import("toolcall-middleware/protocols/registry.ts")).getProtocol(name),
+    resolveProtocol: async (name) =>
+      // A protocol derived from a loaded model's own template, else a registered one.
+      stores.derivedProtocols.getState().entries[name]?.protocol ?? (await import("toolcall-middleware/protocols/registry.ts")).getProtocol(name),
     resolveEngine: engines.resolveActiveEngine,
     resolveTools: (settings) => stores.tools.enabledTools(settings),
     protocolName: () => stores.protocol.getState().protocol,

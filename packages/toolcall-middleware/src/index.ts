@@ -38,6 +38,11 @@ export { bareJsonCall } from "./parser/bare-json-call.ts";
 export { encodeEntities } from "./parser/markup.ts";
 export { protectJson, protectPythonString, encodeMarkerEscapes } from "./protocols/protect-markers.ts";
 export { renderToolResponse, joinAssistantTurn } from "./protocols/tool-response.ts";
+// A protocol derived from a chat template: the caller renders the template (bounded), the middleware reads the format off the renderings.
+export { deriveFormat, type DerivedFormat, type DerivedCallShape, type Derivation } from "./derive/derive-format.ts";
+export { derivedProtocol as protocolFromDerivedFormat, type DerivedProtocolOptions } from "./derive/derived-protocol.ts";
+export { describeDerivedFormat } from "./derive/describe-format.ts";
+export type { TemplateRenderer } from "./derive/probes.ts";
 export { callStructuralTag, jsonCallStructuralTag } from "./protocols/structural-tags.ts";
 export { structuralTagProblems } from "./protocols/structural-tag-shape.ts";
 export { collectParse, parseAll, parseChunks, type ParseResult } from "./parser/collect.ts";

@@ -13,7 +13,7 @@ export function ProtocolSelect() {
     <label className="header-control" title="The protocol the next turn uses; each step records its own">
       <span>Protocol</span>
       <select data-testid="protocol-select" value={protocol} onChange={(event) => setProtocol(event.target.value)}>
-        {!known && <option value={protocol}>{protocol} (unknown)</option>}
+        {!known && <option value={protocol}>{protocol.startsWith("template:") ? `Derived from the template of ${protocol.slice("template:".length)}` : `${protocol} (unknown)`}</option>}
         {protocols.map((p) => (
           <option key={p.name} value={p.name}>
             {p.label}

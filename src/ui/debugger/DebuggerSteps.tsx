@@ -19,6 +19,7 @@ import { StepTokenCount } from "../tokens/StepTokenCount.tsx";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { StepExperiments } from "../experiments/StepExperiments.tsx";
 import { StepDecision } from "./StepDecision.tsx";
+import { DerivedProtocolNote } from "./DerivedProtocolNote.tsx";
 import { useThrottled } from "./use-throttled.ts";
 import { ErrorBoundary } from "../ErrorBoundary.tsx";
 import { markDrawingStep, markStepDrawn } from "../../store/render-guard.ts";
@@ -108,6 +109,7 @@ export function DebuggerSteps({ events, tools, startedOnThisPage }: DebuggerStep
               {/* An unknown cap's reason is the budget bar's, below (a native step has no bar). */}
               <span data-testid="step-budget">{(!step.request && formatUnknownBudgetBriefly(step.budget)) || formatBudget(step.budget)}</span>
             </p>
+            <DerivedProtocolNote protocol={step.protocol} />
             <StepExperiments step={step} run={run} model={model} tools={shownTools} />
             <StepDecision step={step} tools={shownTools} toolSection={run?.toolSection} />
             <EngineFigures step={step} />

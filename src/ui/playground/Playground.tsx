@@ -6,7 +6,7 @@ import "./playground.css";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useLabStores, useMcpServers } from "../../app/lab-stores-context.tsx";
 import { describeChunking, type Chunking } from "../../experiments/chunking.ts";
-import { AUTO_PROTOCOL, type PlaygroundResult } from "../../experiments/playground-parse.ts";
+import { AUTO_PROTOCOL, TEMPLATE_PROTOCOL, type PlaygroundResult } from "../../experiments/playground-parse.ts";
 import { decodePlaygroundLink, encodePlaygroundLink, type PlaygroundState } from "../../experiments/share-link.ts";
 import { readPastedTools } from "../../experiments/tool-source.ts";
 import { listProtocols } from "toolcall-middleware/protocols/registry.ts";
@@ -38,6 +38,7 @@ export function Playground() {
   const [pastedTools, setPastedTools] = useState("");
   const [chunking, setChunking] = useState<Chunking>({ kind: "whole" });
   const [strict, setStrict] = useState(false);
+  const [template, setTemplate] = useState("");
   const [result, setResult] = useState<PlaygroundResult | null>(null);
   const [outputVersion, setOutputVersion] = useState(0);
   const [linkMessage, setLinkMessage] = useState<{ tone: "ok" | "err"; text: string } | null>(null);
@@ -86,8 +87,8 @@ export function Playground() {
   // Parse when anything changes; the output's changes come debounced.
   useEffect(() => {
     const output = outputRef.current?.value ?? "";
-    runner.current?.parse({ output, protocol, tools, chunking, strict });
-  }, [protocol, tools, chunking, strict, outputVersion]);
+    runner.current?.parse({ output, protocol, tools, chunking, strict, ...(protocol === TEMPLATE_PROTOCOL ? { template } : {}) });
+  }, [protocol, tools, chunking, strict, outputVersion, template]);
 
   const debounce = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const onOutputInput = useCallback(() => {
@@ -141,6 +142,7 @@ export function Playground() {
               Protocol{" "}
               <select data-testid="playground-protocol" value={protocol} onChange={(e) => setProtocol(e.target.value)}>
                 <option value={AUTO_PROTOCOL}>Auto (name the format: every protocol's parser reads it)</option>
+                <option value={TEMPLATE_PROTOCOL}>Derived from a pasted chat template</option>
                 {protocols.map((p) => (
                   <option key={p.name} value={p.name}>
                     {p.label}
@@ -213,6 +215,22 @@ export function Playground() {
               )}
             </>
           )}
+          {protocol === TEMPLATE_PROTOCOL && (
+            <>
+              <label className="pg-label" htmlFor="pg-template">
+                Chat template (Jinja) — the protocol is derived from how it writes tool calls
+              </label>
+              <textarea
+                id="pg-template"
+                className="pg-tools mono"
+                data-testid="playground-template"
+                spellCheck={false}
+                placeholder="Paste a model's chat template (tokenizer_config.json's chat_template, or a .jinja file)"
+                value={template}
+                onChange={(e) => setTemplate(e.target.value)}
+              />
+            </>
+          )}
           {toolSource === "mcp" && (
             <details className="pg-mcp" open={mcpTools.length === 0}>
               <summary>MCP servers</summary>
@@ -253,8 +271,25 @@ function PlaygroundResultView({ result, chunking, strict }: { result: Playground
     );
   }
   const { calls, errors, repairs } = result.result;
+  if (result.derivation && !result.derivation.ok) {
+    return (
+      <p className="pg-note pg-note-err" role="alert" data-testid="playground-derivation" data-derived="false">
+        {result.derivation.lines.join(" ")}
+      </p>
+    );
+  }
   return (
     <>
+      {result.derivation && (
+        <div className="pg-note pg-note-ok" data-testid="playground-derivation" data-derived="true" role="status">
+          <strong>Derived from the template:</strong>
+          <ul className="pg-derivation">
+            {result.derivation.lines.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {result.detected && (
         <p className="pg-note" data-testid="playground-detected" role="status">
           {result.detected.length === 0

@@ -1,6 +1,7 @@
 // Sends the playground's parses to its worker, the newest request only (latest-only-runner.ts).
 // Without workers (tests), parses on the page.
-import { runPlayground, type PlaygroundInput, type PlaygroundResult } from "../../experiments/playground-parse.ts";
+import type { PlaygroundInput, PlaygroundResult } from "../../experiments/playground-parse.ts";
+import { runPlaygroundInput } from "./playground-with-template.ts";
 import { LatestOnlyRunner } from "../workers/latest-only-runner.ts";
 
 /** What the playground shows when a parse could not run (the worker failed, or the input was refused). */
@@ -23,7 +24,7 @@ export class PlaygroundRunner {
   constructor(onResult: (result: PlaygroundResult) => void) {
     this.runner = new LatestOnlyRunner({
       createWorker: () => new Worker(new URL("./playground.worker.ts", import.meta.url), { type: "module", name: "parser playground" }),
-      runHere: runPlayground,
+      runHere: runPlaygroundInput,
       failed: failedPlaygroundResult,
       onResult,
     });

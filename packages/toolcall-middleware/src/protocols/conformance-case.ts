@@ -2,7 +2,7 @@
 // streaming parser, and its result line, as ../shared/conformance/README.md specifies. A case
 // that cannot run gets a result with an error (kind "unknown-protocol", "invalid-case", …).
 import { parseAll } from "../parser/collect.ts";
-import type { ToolSpec } from "../types.ts";
+import type { Protocol, ToolSpec } from "../types.ts";
 import { getProtocol } from "./registry.ts";
 import { readToolDefinition } from "./tool-definitions.ts";
 
@@ -19,7 +19,14 @@ function failure(id: string, kind: string, message: string): CaseResult {
   return { id, text: "", calls: [], errors: [{ kind, message }] };
 }
 
-export function runConformanceCase(line: string, lineNumber: number): CaseResult {
+/**
+ * Finds a case's protocol by name: a registered one, or whatever the caller resolves (the
+ * command resolves `template:<path>` to the protocol derived from that template); a string is
+ * why there is none.
+ */
+export type ProtocolResolver = (name: string) => Protocol | string | undefined;
+
+export function runConformanceCase(line: string, lineNumber: number, resolve: ProtocolResolver = getProtocol): CaseResult {
   let input: unknown;
   try {
     input = JSON.parse(line);
@@ -28,7 +35,8 @@ export function runConformanceCase(line: string, lineNumber: number): CaseResult
   }
   const record = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
   const id = typeof record.id === "string" ? record.id : `line-${lineNumber}`;
-  const protocol = typeof record.protocol === "string" ? getProtocol(record.protocol) : undefined;
+  const protocol = typeof record.protocol === "string" ? resolve(record.protocol) : undefined;
+  if (typeof protocol === "string") return failure(id, "unknown-protocol", `protocol ${JSON.stringify(record.protocol)}: ${protocol}`);
   if (!protocol) return failure(id, "unknown-protocol", `unknown protocol ${JSON.stringify(record.protocol)}`);
   const chunks = record.chunks;
   if (!Array.isArray(chunks) || !chunks.every((c) => typeof c === "string")) {

@@ -1,0 +1,422 @@
+// Learns a template's tool-call format from the template alone: it is rendered with probe
+// conversations (no call, one call, two calls, arguments of every JSON type, with and without
+// reasoning), the renderings are compared, and the markers are read off the differences:
+// the section around the calls, each call's start and end, where the name sits, whether the
+// arguments are a JSON object or tagged, the reasoning markers. What cannot be decided is said,
+// never guessed: the result is a format or a "cannot derive: …" reason.
+import { leadingJsonLength } from "../parser/json-call.ts";
+import {
+  ALPHA_ARGS,
+  ALPHA_CALL,
+  assistantMessage,
+  BETA_CALL,
+  commonPrefixLength,
+  commonSuffixLength,
+  differingPart,
+  endsInsideToken,
+  PROBE_REASONING,
+  PROBE_TEXT,
+  probeVariables,
+  startsInsideToken,
+  widenToTokens,
+  type ProbeCall,
+  type TemplateRenderer,
+} from "./probes.ts";
+
+/** How one call is written between its start and end markers. */
+export type DerivedCallShape =
+  /** One JSON object holds the name and the arguments: `{"name": "f", "arguments": {…}}`; with nameKey "" the name is the object's one key: `{"f": {…}}`. */
+  | { kind: "json-object"; nameKey: string; argumentsKey: string; argumentsAsString: boolean }
+  /** The name, then `afterName`, then the arguments as a JSON object. */
+  | { kind: "name-then-json"; afterName: string; nameIndex?: string }
+  /** The name, then `afterName`, then each argument as `keyOpen KEY keyValue VALUE valueClose`. */
+  | {
+      kind: "name-then-tagged";
+      afterName: string;
+      nameIndex?: string;
+      keyOpen: string;
+      keyValue: string;
+      /** When the text between key and value varies with the value's type (` string="true">`, ` type="integer"`): it is keyValue, a word, keyValueEnd. */
+      keyValueEnd?: string;
+      valueClose: string;
+      values: "json" | "python";
+    };
+
+export interface DerivedFormat {
+  /** Text around all the calls of a turn ("" when each call stands alone). */
+  sectionOpen: string;
+  sectionClose: string;
+  /** Text around each call ("" when the section holds a JSON array of call objects). */
+  callOpen: string;
+  callClose: string;
+  /** Text between two calls. */
+  separator: string;
+  call: DerivedCallShape;
+  /** The template refuses a second call in one turn, or writes only the first. */
+  oneCallPerTurn: boolean;
+  /** Reasoning markers, when the template writes a message's reasoning. */
+  reasoning?: { open: string; close: string; generationPromptOpens: boolean };
+  /** Two probe calls as the template writes them, for the reader to see. */
+  example: string;
+}
+
+export type Derivation = { ok: true; format: DerivedFormat } | { ok: false; reason: string };
+
+const cannot = (reason: string): Derivation => ({ ok: false, reason: `cannot derive: ${reason}` });
+
+/** What a probe render gave: its text, or why the template would not render it. */
+function tryRender(render: TemplateRenderer, variables: Record<string, unknown>): { ok: true; text: string } | { ok: false; message: string } {
+  try {
+    return { ok: true, text: render(variables) };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The calls' text in a rendering with `calls`, against the same turn without calls. */
+function callSection(render: TemplateRenderer, calls: readonly ProbeCall[]): { ok: true; text: string } | { ok: false; message: string } {
+  // Against a turn with no text (some templates refuse an empty turn without calls: then against a turn of text, the text kept before the calls).
+  let without = tryRender(render, probeVariables(assistantMessage("", [])));
+  let withCalls = tryRender(render, probeVariables(assistantMessage("", calls)));
+  if (!without.ok || !withCalls.ok) {
+    without = tryRender(render, probeVariables(assistantMessage(PROBE_TEXT, [])));
+    if (!without.ok) return without;
+    withCalls = tryRender(render, probeVariables(assistantMessage(PROBE_TEXT, calls)));
+    if (!withCalls.ok) return withCalls;
+  }
+  const diff = differingPart(without.text, withCalls.text);
+  const { start, end } = widenToTokens(withCalls.text, diff.start, diff.end);
+  return { ok: true, text: withCalls.text.slice(start, end) };
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** A JSON value that starts at `start` of `text`: its end and value, if it parses. */
+function jsonValueAt(text: string, start: number): { end: number; value: unknown } | undefined {
+  const length = leadingJsonLength(text.slice(start));
+  if (length === undefined || length <= 0) return undefined;
+  try {
+    return { end: start + length, value: JSON.parse(text.slice(start, start + length)) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** One call found in a rendering: where it begins and ends, and how it is written. */
+interface FoundCall {
+  start: number;
+  end: number;
+  shape: DerivedCallShape;
+  /** For a name outside JSON: the text between the name and the arguments. */
+  afterName?: string;
+  /** For tagged arguments: the text between each key and its value, as written. */
+  keyValues?: string[];
+}
+
+/** Finds `call` in `text` from `from`: a JSON object holding it, or its name followed by its arguments (JSON or tagged). */
+function findCall(text: string, call: ProbeCall, from: number): FoundCall | { error: string } {
+  const keys = Object.keys(call.arguments);
+  const firstKey = text.indexOf(`"${keys[0]}"`, from);
+  if (firstKey >= 0) {
+    // The arguments object: the nearest `{` before the first key whose JSON value is the arguments.
+    for (let brace = text.lastIndexOf("{", firstKey); brace >= from; brace = text.lastIndexOf("{", brace - 1)) {
+      const args = jsonValueAt(text, brace);
+      if (!args || !deepEqual(args.value, call.arguments)) continue;
+      // The same object inside a call object ({"name": …, "arguments": {…}}), or after the name.
+      for (let outer = text.lastIndexOf("{", brace - 1); outer >= from; outer = text.lastIndexOf("{", outer - 1)) {
+        const object = jsonValueAt(text, outer);
+        if (!object || object.end < args.end || typeof object.value !== "object" || object.value === null) continue;
+        const entries = Object.entries(object.value as Record<string, unknown>);
+        if (entries.length === 1 && entries[0]![0] === call.name && deepEqual(entries[0]![1], call.arguments))
+          return { start: outer, end: object.end, shape: { kind: "json-object", nameKey: "", argumentsKey: "", argumentsAsString: false } };
+        const nameKey = entries.find(([, v]) => v === call.name)?.[0];
+        const argsEntry = entries.find(([, v]) => deepEqual(v, call.arguments) || (typeof v === "string" && safeParse(v, call.arguments)));
+        if (nameKey && argsEntry) return { start: outer, end: object.end, shape: { kind: "json-object", nameKey, argumentsKey: argsEntry[0], argumentsAsString: typeof argsEntry[1] === "string" } };
+      }
+      const name = text.lastIndexOf(call.name, brace);
+      if (name < from) return { error: `the arguments of ${call.name} are written as JSON, but its name is not before them` };
+      return { start: name, end: args.end, shape: { kind: "name-then-json", afterName: text.slice(name + call.name.length, brace) }, afterName: text.slice(name + call.name.length, brace) };
+    }
+  }
+  return findTaggedCall(text, call, from);
+}
+
+function safeParse(text: string, expected: unknown): boolean {
+  try {
+    return deepEqual(JSON.parse(text), expected);
+  } catch {
+    return false;
+  }
+}
+
+/** A value as a tagged format writes it: strings verbatim, others as JSON or as Python writes them. */
+function writtenValues(value: unknown, values: "json" | "python"): string[] {
+  if (typeof value === "string") return [value];
+  return values === "json" ? [JSON.stringify(value), spacedJson(value)] : [pythonRepr(value)];
+}
+
+/** JSON as Python's json.dumps and Jinja's tojson write it: `, ` and `: ` between items. */
+function spacedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(spacedJson).join(", ")}]`;
+  if (typeof value === "object" && value !== null) return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${spacedJson(v)}`).join(", ")}}`;
+  return JSON.stringify(value);
+}
+
+function pythonRepr(value: unknown): string {
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (value === null) return "None";
+  if (typeof value === "string") return `'${value}'`;
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(", ")}]`;
+  if (typeof value === "object") return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `'${k}': ${pythonRepr(v)}`).join(", ")}}`;
+  return String(value);
+}
+
+/** Moves the start of `right` to `left` while `left` ends inside a bracketed token. */
+function splitAtTokens(left: string, right: string): [string, string] {
+  if (endsInsideToken(left) >= 0) {
+    const close = startsInsideToken(right);
+    if (close > 0) return [left + right.slice(0, close), right.slice(close)];
+  }
+  return [left, right];
+}
+
+/**
+ * A call written as its name then tagged arguments (`<parameter=KEY>VALUE</parameter>`,
+ * `<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>`): the pieces between the name, the keys
+ * and the values give the tags. Needs two arguments, to tell the close of one value from the
+ * open of the next key.
+ */
+function findTaggedCall(text: string, call: ProbeCall, from: number): FoundCall | { error: string } {
+  const name = text.indexOf(call.name, from);
+  if (name < 0) return { error: `the name ${call.name} is not in the call the template wrote` };
+  const entries = Object.entries(call.arguments);
+  if (entries.length < 2) return { error: "a tagged call needs two arguments to be read" };
+  let values: "json" | "python" | undefined;
+  const positions: { key: number; keyEnd: number; value: number; valueEnd: number }[] = [];
+  let at = name + call.name.length;
+  for (const [key, value] of entries) {
+    const k = text.indexOf(key, at);
+    if (k < 0) return { error: `the argument ${key} of ${call.name} is not in the call the template wrote` };
+    let v = -1;
+    let written = "";
+    search: for (const style of values ? [values] : (["json", "python"] as const)) {
+      for (const candidate of writtenValues(value, style)) {
+        written = candidate;
+        v = text.indexOf(written, k + key.length);
+        if (v >= 0) {
+          if (typeof value !== "string") values = style;
+          break search;
+        }
+      }
+    }
+    if (v < 0) return { error: `the value of ${key} is written neither as JSON nor as Python writes it` };
+    positions.push({ key: k, keyEnd: k + key.length, value: v, valueEnd: v + written.length });
+    at = v + written.length;
+  }
+  const first = positions[0]!;
+  const second = positions[1]!;
+  const beforeFirstKey = text.slice(name + call.name.length, first.key);
+
+  const between = text.slice(first.valueEnd, second.key);
+  const keyValues = positions.map((p) => text.slice(p.keyEnd, p.value));
+  const keyValueShape = keyValueOf(keyValues);
+  if (!keyValueShape) return { error: "the text between an argument's key and its value differs from one argument to the next in more than a word" };
+  const keyOpenLength = commonSuffixLength(between, beforeFirstKey);
+  const [valueClose, keyOpen] = splitAtTokens(between.slice(0, between.length - keyOpenLength), between.slice(between.length - keyOpenLength));
+  if (keyOpen === "" || valueClose === "") return { error: "the tags around an argument's key or value are empty" };
+  const last = positions[positions.length - 1]!;
+  if (!text.startsWith(valueClose, last.valueEnd)) return { error: "the last argument's value is not closed as the others are" };
+  for (let i = 1; i < positions.length; i++) {
+    const gap = text.slice(positions[i - 1]!.valueEnd, positions[i]!.key);
+    if (gap !== valueClose + keyOpen) return { error: "the text between two arguments differs from one pair to the next" };
+  }
+  const afterName = beforeFirstKey.slice(0, beforeFirstKey.length - keyOpen.length);
+  if (`${afterName}${keyOpen}` !== beforeFirstKey) return { error: "the text after the name does not end with the key's tag" };
+  return {
+    start: name,
+    end: last.valueEnd + valueClose.length,
+    shape: { kind: "name-then-tagged", afterName, keyOpen, ...keyValueShape, valueClose, values: values ?? "json" },
+    afterName,
+    keyValues,
+  };
+}
+
+/**
+ * The text after the name in two calls: the same, or differing in the call's index
+ * (`:0<|tool_call_argument_begin|>` and `:1<|…`), which becomes `nameIndex` (`:{index}`).
+ */
+function reconcileAfterName(a: string, b: string): { afterName: string; nameIndex?: string } | undefined {
+  if (a === b) return { afterName: a };
+  const suffix = commonSuffixLength(a, b);
+  const prefix = commonPrefixLength(a, b);
+  const aMiddle = a.slice(prefix, a.length - suffix);
+  const bMiddle = b.slice(prefix, b.length - suffix);
+  // Call indexes counted from 0 or from 1.
+  if (!((aMiddle === "0" && bMiddle === "1") || (aMiddle === "1" && bMiddle === "2"))) return undefined;
+  // The index sits in the part before the shared text (`:0`), ended at a whole token.
+  let [indexPart, rest] = splitAtTokens(a.slice(0, a.length - suffix), a.slice(a.length - suffix));
+  const open = endsInsideToken(indexPart);
+  if (open >= 0 && open <= prefix) [indexPart, rest] = [indexPart.slice(0, open), indexPart.slice(open) + rest];
+  if (prefix >= indexPart.length) return undefined;
+  const placeholder = aMiddle === "0" ? "{index}" : "{index1}";
+  return { afterName: rest, nameIndex: `${indexPart.slice(0, prefix)}${placeholder}${indexPart.slice(prefix + 1)}` };
+}
+
+function trimEdges(text: string): string {
+  return text.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, "");
+}
+
+/** Derives the tool-call format of the template `render` runs. */
+export function deriveFormat(render: TemplateRenderer): Derivation {
+  const plain = tryRender(render, probeVariables(assistantMessage(PROBE_TEXT, [])));
+  if (!plain.ok) return cannot(`the template does not render a plain conversation: ${plain.message}`);
+  if (plain.text.trim() === "") return cannot("the template renders nothing for a conversation");
+  if (!plain.text.includes(PROBE_TEXT)) return cannot("the template does not write the assistant's reply");
+
+  // The turn's end (`<|im_end|>`): it follows a reply with or without calls, and is not the calls' own.
+  const turnEnd = trimEdges(plain.text.slice(plain.text.lastIndexOf(PROBE_TEXT) + PROBE_TEXT.length));
+  const withoutTurnEnd = (text: string) => {
+    const trimmed = trimEdges(text);
+    return turnEnd !== "" && trimmed.endsWith(turnEnd) ? trimmed.slice(0, trimmed.length - turnEnd.length) : text;
+  };
+  const one = callSection(render, [ALPHA_CALL]);
+  if (!one.ok) return cannot(`the template throws for a tool call: ${one.message}`);
+  if (one.text.trim() === "") return cannot("the template writes nothing for a tool call (it has no tool calls)");
+  if (!one.text.includes(ALPHA_CALL.name)) return cannot("the template writes something for a tool call, but not the tool's name");
+  const s1 = one.text;
+  const c1 = findCall(s1, ALPHA_CALL, 0);
+  if ("error" in c1) return cannot(c1.error);
+
+  const two = callSection(render, [ALPHA_CALL, BETA_CALL]);
+  let oneCallPerTurn = false;
+  let head = s1.slice(0, c1.start);
+  let tail = s1.slice(c1.end);
+  let callOpen = "";
+  let callClose = "";
+  let separator = "";
+  let shape: DerivedCallShape = c1.shape;
+  let example = s1;
+  if (!two.ok || !two.text.includes(BETA_CALL.name)) {
+    oneCallPerTurn = true;
+  } else {
+    example = two.text;
+    const a = findCall(two.text, ALPHA_CALL, 0);
+    if ("error" in a) return cannot(`in a turn of two calls, ${a.error}`);
+    const b = findCall(two.text, BETA_CALL, a.end);
+    if ("error" in b) return cannot(`in a turn of two calls, ${b.error}`);
+    if (a.shape.kind !== b.shape.kind) return cannot("two calls in one turn are written in different shapes");
+    if (a.shape.kind === "name-then-tagged" && a.keyValues && b.keyValues) {
+      const both = keyValueOf([...a.keyValues, ...b.keyValues]);
+      if (!both) return cannot("the text between an argument's key and its value differs between two calls in more than a word");
+      const { keyValueEnd: _dropped, ...rest } = a.shape;
+      a.shape = { ...rest, ...both };
+    }
+    if (a.afterName !== undefined && b.afterName !== undefined) {
+      const after = reconcileAfterName(a.afterName, b.afterName);
+      if (!after) return cannot(`the text after a call's name differs between two calls (${JSON.stringify(a.afterName)}, ${JSON.stringify(b.afterName)})`);
+      shape = { ...a.shape, ...after } as DerivedCallShape;
+    }
+    const between = two.text.slice(a.end, b.start);
+    head = two.text.slice(0, a.start);
+    tail = two.text.slice(b.end);
+    // callClose + separator + callOpen = between; the section's start ends with callOpen, its end begins with callClose.
+    // Whole tokens only: `<|tool_call_end|><|tool_call` shared by two texts is one token and a piece.
+    callClose = between.slice(0, commonPrefixLength(between, tail));
+    const cut = endsInsideToken(callClose);
+    if (cut >= 0) callClose = callClose.slice(0, cut);
+    callOpen = between.slice(between.length - commonSuffixLength(between, head));
+    const partial = startsInsideToken(callOpen);
+    if (partial >= 0) callOpen = callOpen.slice(partial);
+    if (callClose.length + callOpen.length > between.length) callOpen = callOpen.slice(callClose.length + callOpen.length - between.length);
+    const closeLength = callClose.length;
+    const openLength = callOpen.length;
+    separator = between.slice(closeLength, between.length - openLength);
+    if (callClose.trim() === "") callClose = "";
+    if (callOpen.trim() === "") callOpen = "";
+    if (separator.trim() !== "" && separator.trim() !== ",") return cannot(`two calls are separated by ${JSON.stringify(separator)}, which is neither a call's end nor its start`);
+  }
+  tail = withoutTurnEnd(tail);
+  if (oneCallPerTurn) {
+    // One call only: the whole head opens it and the whole tail closes it.
+    callOpen = head;
+    callClose = tail;
+    head = "";
+    tail = "";
+  }
+  const sectionOpen = trimEdges(head.slice(0, head.length - (oneCallPerTurn ? 0 : callOpen.length)));
+  const sectionClose = trimEdges(tail.slice(oneCallPerTurn ? 0 : callClose.length));
+  callOpen = trimEdges(callOpen);
+  callClose = trimEdges(callClose);
+  if (sectionOpen === "" && callOpen === "" && shape.kind !== "json-object") return cannot("nothing marks where a call begins: the name stands alone in the text");
+  if (shape.kind !== "json-object" && callOpen === "" && sectionOpen !== "") return cannot("a section holds several calls with nothing between them to tell where each begins");
+
+  const reasoning = deriveReasoning(render);
+  return { ok: true, format: { sectionOpen, sectionClose, callOpen, callClose, separator: separator.trim() === "," ? "," : separator, call: shape, oneCallPerTurn, ...(reasoning ? { reasoning } : {}), example } };
+}
+
+/** The reasoning markers, from a reply rendered with and without its reasoning. */
+function deriveReasoning(render: TemplateRenderer): DerivedFormat["reasoning"] {
+  const without = tryRender(render, probeVariables(assistantMessage(PROBE_TEXT, [])));
+  const withReasoning = tryRender(render, probeVariables(assistantMessage(PROBE_TEXT, [], PROBE_REASONING)));
+  if (!without.ok || !withReasoning.ok) return undefined;
+  const diff = differingPart(without.text, withReasoning.text);
+  const { start, end } = widenToTokens(withReasoning.text, diff.start, diff.end);
+  const part = withReasoning.text.slice(start, end);
+  const at = part.indexOf(PROBE_REASONING);
+  if (at < 0) return emptyReasoningBlock(render, without.text);
+  let open = trimEdges(part.slice(0, at));
+  // What follows the reasoning up to the reply, when the reply came after it.
+  let close = trimEdges(part.slice(at + PROBE_REASONING.length));
+  // The diff may be the reasoning alone, its tags shared with an empty block (`<think>\n\n</think>`): the tokens around it.
+  if (open === "") open = /<[^<>]+>$/.exec(trimEdges(withReasoning.text.slice(0, start + at)))?.[0] ?? "";
+  if (close === "") close = /^<[^<>]+>/.exec(trimEdges(withReasoning.text.slice(start + at + PROBE_REASONING.length)))?.[0] ?? "";
+  if (open === "" || close === "") return undefined;
+  const prompt = tryRender(render, probeVariables(undefined, { addGenerationPrompt: true }));
+  return { open, close, generationPromptOpens: prompt.ok && trimEdges(prompt.text).endsWith(open) };
+}
+
+/** Exported for tests: the arguments each probe call carries. */
+export const PROBE_ARGUMENTS = { alpha: ALPHA_ARGS };
+
+/**
+ * Reasoning markers the template writes around no reasoning at all: an empty `<think></think>`
+ * before the reply, or a lone `</think>` whose `<think>` ends the generation prompt.
+ */
+function emptyReasoningBlock(render: TemplateRenderer, plain: string): DerivedFormat["reasoning"] {
+  const prompt = tryRender(render, probeVariables(undefined, { addGenerationPrompt: true }));
+  if (!prompt.ok) return undefined;
+  const start = plain.startsWith(prompt.text) ? prompt.text.length : widenToTokens(plain, differingPart(prompt.text, plain).start, plain.length).start;
+  const before = trimEdges(plain.slice(start, plain.lastIndexOf(PROBE_TEXT)));
+  const pair = /^(<([^<>\s/]+)>)\s*(<\/\2>)$/.exec(before);
+  if (pair) return { open: pair[1]!, close: pair[3]!, generationPromptOpens: false };
+  const lone = /^<\/([^<>\s]+)>$/.exec(before);
+  if (lone && trimEdges(prompt.text).endsWith(`<${lone[1]}>`)) return { open: `<${lone[1]}>`, close: before, generationPromptOpens: true };
+  return undefined;
+}
+
+/**
+ * The text between a key and its value, the same for every argument, or the same but for one
+ * word that depends on the value's type (DeepSeek V3.2's `string="true"` / `string="false"`).
+ */
+export function keyValueOf(texts: readonly string[]): { keyValue: string; keyValueEnd?: string } | undefined {
+  const first = texts[0] ?? "";
+  if (texts.every((t) => t === first)) return { keyValue: first };
+  let prefix = first.length;
+  let suffix = first.length;
+  for (const t of texts) {
+    prefix = Math.min(prefix, commonPrefixLength(first, t));
+    suffix = Math.min(suffix, commonSuffixLength(first, t));
+  }
+  // Whole words only: `true` and `false` share their last letter, not a word.
+  const isWord = (c: string | undefined) => c !== undefined && /[\w-]/.test(c);
+  while (suffix > 0 && isWord(first[first.length - suffix]) && texts.some((t) => isWord(t[t.length - suffix - 1]))) suffix--;
+  while (prefix > 0 && isWord(first[prefix - 1]) && texts.some((t) => isWord(t[prefix]))) prefix--;
+  const keyValue = first.slice(0, prefix);
+  const keyValueEnd = first.slice(first.length - suffix);
+  for (const t of texts) if (!/^[\w-]*$/.test(t.slice(prefix, t.length - suffix))) return undefined;
+  if (keyValueEnd === "") return undefined;
+  return { keyValue, keyValueEnd };
+}

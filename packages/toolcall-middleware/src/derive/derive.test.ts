@@ -1,0 +1,138 @@
+// Derivation from renderers written here (plain functions standing in for a template), so each
+// case is one format and one way a template can refuse: no Jinja involved.
+import { describe, expect, it } from "vitest";
+import { parseAll } from "../parser/collect.ts";
+import type { ToolSpec } from "../types.ts";
+import { deriveFormat } from "./derive-format.ts";
+import { derivedProtocol, writeDerivedCalls } from "./derived-protocol.ts";
+import { describeDerivedFormat } from "./describe-format.ts";
+import type { TemplateRenderer } from "./probes.ts";
+import { chunksOf1To4 } from "./round-trip.ts";
+
+interface Message {
+  role: string;
+  content: string;
+  reasoning_content?: string;
+  tool_calls?: { function: { name: string; arguments: Record<string, unknown> } }[];
+}
+
+/** A ChatML-like template whose calls are written by `writeCalls`. */
+function chatTemplate(writeCalls: (calls: { name: string; arguments: Record<string, unknown> }[]) => string): TemplateRenderer {
+  return (variables) => {
+    const messages = variables.messages as Message[];
+    let out = "";
+    for (const m of messages) {
+      const reasoning = m.reasoning_content ? `<think>\n${m.reasoning_content}\n</think>\n` : "";
+      const calls = m.tool_calls ? writeCalls(m.tool_calls.map((c) => c.function)) : "";
+      out += `<|im_start|>${m.role}\n${reasoning}${m.content}${calls}<|im_end|>\n`;
+    }
+    if (variables.tools && messages[0]?.role === "system") out = out.replace("<|im_end|>", `\n# Tools\n${JSON.stringify(variables.tools)}<|im_end|>`);
+    if (variables.add_generation_prompt) out += "<|im_start|>assistant\n";
+    return out;
+  };
+}
+
+const hermesLike = chatTemplate((calls) => calls.map((c) => `\n<tool_call>\n${JSON.stringify({ name: c.name, arguments: c.arguments })}\n</tool_call>`).join(""));
+const taggedLike = chatTemplate((calls) =>
+  calls.map((c) => `\n<call name="${c.name}">${Object.entries(c.arguments).map(([k, v]) => `<arg name="${k}">${typeof v === "string" ? v : JSON.stringify(v)}</arg>`).join("")}</call>`).join(""),
+);
+const sectionLike = chatTemplate((calls) => `[[CALLS]]${calls.map((c, i) => `<<${c.name}:${i}>>${JSON.stringify(c.arguments)}<end>`).join("")}[[/CALLS]]`);
+
+const tools: ToolSpec[] = [
+  { name: "get_weather", description: "", parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } } },
+  { name: "get_time", description: "", parameters: { type: "object", properties: { zone: { type: "string" }, exact: { type: "boolean" } } } },
+];
+const calls = [
+  { id: "a", name: "get_weather", arguments: { city: "Paris", days: 3 } },
+  { id: "b", name: "get_time", arguments: { zone: "UTC", exact: true } },
+];
+
+function derive(render: TemplateRenderer) {
+  const derived = deriveFormat(render);
+  if (!derived.ok) throw new Error(derived.reason);
+  return derived.format;
+}
+
+describe("deriveFormat", () => {
+  it("reads JSON calls in per-call tags, and the reasoning tags, from a Hermes-like template", () => {
+    const format = derive(hermesLike);
+    expect(format).toMatchObject({ sectionOpen: "", callOpen: "<tool_call>", callClose: "</tool_call>", call: { kind: "json-object", nameKey: "name", argumentsKey: "arguments" }, reasoning: { open: "<think>", close: "</think>" } });
+    expect(describeDerivedFormat(format)[0]).toBe("A call is `<tool_call>` + JSON {name, arguments} + `</tool_call>`.");
+  });
+
+  it("reads a name in the call's tag and tagged arguments, with JSON for values that are not strings", () => {
+    const format = derive(taggedLike);
+    expect(format.callOpen).toBe('<call name="');
+    expect(format.call).toMatchObject({ kind: "name-then-tagged", afterName: '">', keyOpen: '<arg name="', keyValue: '">', valueClose: "</arg>", values: "json" });
+  });
+
+  it("reads a section around the calls and a call index after the name", () => {
+    const format = derive(sectionLike);
+    expect(format).toMatchObject({ sectionOpen: "[[CALLS]]", sectionClose: "[[/CALLS]]", callOpen: "<<", callClose: "<end>", call: { kind: "name-then-json", afterName: ">>", nameIndex: ":{index}" } });
+  });
+
+  for (const [label, render] of [
+    ["JSON calls in tags", hermesLike],
+    ["tagged arguments", taggedLike],
+    ["a section with indexed calls", sectionLike],
+  ] as const) {
+    it(`a protocol derived from ${label} reads what it writes, whole and in chunks of 1–4 characters`, () => {
+      const format = derive(render);
+      const protocol = derivedProtocol(format, { name: "template:test" });
+      const output = `Checking.\n${writeDerivedCalls(format, calls)}`;
+      for (const chunks of [[output], chunksOf1To4(output)]) {
+        const result = parseAll(protocol, tools, chunks);
+        expect(result.calls.map((c) => ({ name: c.name, arguments: c.arguments }))).toEqual(calls.map(({ name, arguments: a }) => ({ name, arguments: a })));
+        expect(result.text.trim()).toBe("Checking.");
+        expect(result.errors).toEqual([]);
+      }
+    });
+  }
+
+  it("validates as every protocol does: an unknown tool is a parse error, not a call", () => {
+    const protocol = derivedProtocol(derive(hermesLike), { name: "template:test" });
+    const result = parseAll(protocol, tools, ['<tool_call>\n{"name": "rm_rf", "arguments": {}}\n</tool_call>']);
+    expect(result.calls).toEqual([]);
+    expect(result.errors.map((e) => e.kind)).toContain("unknown-tool");
+  });
+
+  it("takes its tool section from the template when given the renderer", () => {
+    const protocol = derivedProtocol(derive(hermesLike), { name: "template:test", render: hermesLike });
+    const section = protocol.systemPrompt(tools);
+    expect(section).toContain("# Tools");
+    expect(section).toContain('"get_weather"');
+  });
+});
+
+describe("deriveFormat says why it cannot derive, and guesses nothing", () => {
+  const cases: [string, TemplateRenderer, RegExp][] = [
+    ["a template that renders nothing", () => "", /renders nothing/],
+    [
+      "a template that throws for tool calls",
+      (v) => {
+        if ((v.messages as Message[]).some((m) => m.tool_calls)) throw new Error("tool calls are not supported");
+        return hermesLike(v);
+      },
+      /throws for a tool call: tool calls are not supported/,
+    ],
+    ["a template without tool calls", chatTemplate(() => ""), /writes nothing for a tool call/],
+    [
+      "a template that loops (its renderer stops it)",
+      () => {
+        throw new Error("The chat template ran past its time budget of 150 ms");
+      },
+      /does not render a plain conversation: .*time budget/,
+    ],
+    ["a template whose calls have no marker and no JSON", chatTemplate((cs) => cs.map((c) => ` ${c.name} ${Object.values(c.arguments).join(" ")}`).join("")), /cannot derive: /],
+  ];
+  for (const [label, render, reason] of cases) {
+    it(label, () => {
+      const derived = deriveFormat(render);
+      expect(derived.ok).toBe(false);
+      if (!derived.ok) {
+        expect(derived.reason).toMatch(/^cannot derive: /);
+        expect(derived.reason).toMatch(reason);
+      }
+    });
+  }
+});
