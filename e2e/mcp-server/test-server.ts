@@ -27,6 +27,8 @@ export interface TestServerOptions {
   transport?: "streamable-http" | "sse";
   /** Behaviours of a hostile or broken server, for the hardening tests. */
   hostile?: HostileOptions;
+  /** Offers `delete_archive`, annotated as destructive, and a read-only `list_archive`. */
+  annotatedTools?: boolean;
 }
 
 export interface HostileOptions {
@@ -157,6 +159,20 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
       calls.push("calculator");
       return { content: [{ type: "text", text: `the server does not calculate "${expression}"` }] };
     });
+    if (options.annotatedTools) {
+      server.registerTool(
+        "delete_archive",
+        { description: "Deletes an archive for good.", inputSchema: { archive: z.string() }, annotations: { destructiveHint: true, readOnlyHint: false, idempotentHint: true } },
+        async ({ archive }) => {
+          calls.push("delete_archive");
+          return { content: [{ type: "text", text: `deleted ${archive}` }] };
+        },
+      );
+      server.registerTool("list_archive", { description: "Lists the archives.", inputSchema: {}, annotations: { readOnlyHint: true } }, async () => {
+        calls.push("list_archive");
+        return { content: [{ type: "text", text: "a, b" }] };
+      });
+    }
     for (const name of extraTools) registerExtraTool(server, name);
     for (const name of hostile.toolNames ?? []) registerExtraTool(server, name);
     if (hostile.echoSecrets) registerEchoTools(server, hostile.echoSecrets.secret);

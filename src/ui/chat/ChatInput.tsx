@@ -1,7 +1,7 @@
 // The message box: Enter sends, Shift+Enter starts a new line; Stop (or Esc anywhere) stops the
 // running turn. A message that cannot be sent stays in the box, with the reason above it.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useLabStores, useRunState } from "../../app/lab-stores-context.tsx";
+import { useLabStores, useMcpServers, useRunState } from "../../app/lab-stores-context.tsx";
 import { ContextWarning } from "./ContextWarning.tsx";
 
 export function ChatInput() {
@@ -16,6 +16,21 @@ export function ChatInput() {
   const running = useRunState((s) => s.running);
   const notice = useRunState((s) => s.notice);
   const box = useRef<HTMLTextAreaElement>(null);
+
+  // An MCP resource attached or a prompt inserted from the MCP panel goes in where the cursor is.
+  const insert = useMcpServers((s) => s.composerInsert);
+  const insertedSeq = useRef(0);
+  useEffect(() => {
+    if (!insert || insert.seq === insertedSeq.current) return;
+    insertedSeq.current = insert.seq;
+    const area = box.current;
+    setText((current) => {
+      const at = area && document.activeElement === area ? area.selectionStart : current.length;
+      const before = current.slice(0, at);
+      const after = current.slice(at);
+      return `${before}${before && !before.endsWith("\n") ? "\n" : ""}${insert.text}${after && !after.startsWith("\n") ? "\n" : ""}${after}`;
+    });
+  }, [insert]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
