@@ -58,7 +58,10 @@ test("progress on the tool card, Stop cancels on the server, and the server's lo
   await send(page, "Run the long operation.");
   const progress = card(page, "trigger-long-running-operation").getByTestId("tool-progress");
   await expect(progress).toContainText(/\d+ of 120/, { timeout: 20_000 });
-  await page.screenshot({ path: "test-results/mcp-progress-1440.png" });
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `test-results/mcp-progress-${width}.png` });
+  }
   await page.getByTestId("stop-button").click();
   await expect(card(page, "trigger-long-running-operation")).toHaveAttribute("data-status", "aborted");
   await expect.poll(receivedMethods).toContain("notifications/cancelled");
