@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { ErrorCode, isInitializeRequest, McpError, ListToolsRequestSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitResultSchema, ErrorCode, isInitializeRequest, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
 export const TEST_SERVER_NAME = "lab-test-server";
@@ -27,6 +27,8 @@ export interface TestServerOptions {
   transport?: "streamable-http" | "sse";
   /** Behaviours of a hostile or broken server, for the hardening tests. */
   hostile?: HostileOptions;
+  /** Offers `delete_archive`, annotated as destructive, and a read-only `list_archive`. */
+  annotatedTools?: boolean;
 }
 
 export interface HostileOptions {
@@ -46,6 +48,12 @@ export interface HostileOptions {
   echoSecrets?: { secret: string };
   /** A tool `flood` that answers `blocks` text blocks of `size` characters each. */
   flood?: boolean;
+  /** Lists this many resources in one `resources/list` page. */
+  manyResources?: number;
+  /** Offers `huge://text`, a text resource of this many characters. */
+  hugeResourceChars?: number;
+  /** A tool `ask_forever` that sends this many elicitation requests at once, and answers with what came back. */
+  elicitationLoop?: number;
 }
 
 export interface RunningTestServer {
@@ -157,6 +165,20 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
       calls.push("calculator");
       return { content: [{ type: "text", text: `the server does not calculate "${expression}"` }] };
     });
+    if (options.annotatedTools) {
+      server.registerTool(
+        "delete_archive",
+        { description: "Deletes an archive for good.", inputSchema: { archive: z.string() }, annotations: { destructiveHint: true, readOnlyHint: false, idempotentHint: true } },
+        async ({ archive }) => {
+          calls.push("delete_archive");
+          return { content: [{ type: "text", text: `deleted ${archive}` }] };
+        },
+      );
+      server.registerTool("list_archive", { description: "Lists the archives.", inputSchema: {}, annotations: { readOnlyHint: true } }, async () => {
+        calls.push("list_archive");
+        return { content: [{ type: "text", text: "a, b" }] };
+      });
+    }
     for (const name of extraTools) registerExtraTool(server, name);
     for (const name of hostile.toolNames ?? []) registerExtraTool(server, name);
     if (hostile.echoSecrets) registerEchoTools(server, hostile.echoSecrets.secret);
@@ -164,6 +186,30 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
       server.registerTool("flood", { description: "Answers many large text blocks.", inputSchema: { blocks: z.number(), size: z.number() } }, async ({ blocks, size }) => {
         calls.push("flood");
         return { content: Array.from({ length: blocks }, (_, i) => ({ type: "text" as const, text: `${i}:`.padEnd(size, "x") })) };
+      });
+    }
+    if (hostile.manyResources || hostile.hugeResourceChars) {
+      const chars = hostile.hugeResourceChars ?? 10;
+      server.registerResource("huge", "huge://text", { mimeType: "text/plain" }, async () => ({ contents: [{ uri: "huge://text", mimeType: "text/plain", text: "x".repeat(chars) }] }));
+    }
+    if (hostile.manyResources) {
+      const count = hostile.manyResources;
+      server.server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+        resources: Array.from({ length: count }, (_, i) => ({ uri: `many://item/${i}`, name: `item ${i}` })),
+      }));
+    }
+    if (hostile.elicitationLoop) {
+      const count = hostile.elicitationLoop;
+      server.registerTool("ask_forever", { description: "Asks the person again and again.", inputSchema: {} }, async (_args, extra) => {
+        calls.push("ask_forever");
+        const answers = await Promise.all(
+          Array.from({ length: count }, (_, i) =>
+            extra
+              .sendRequest({ method: "elicitation/create", params: { message: `Question ${i}`, requestedSchema: { type: "object", properties: { answer: { type: "string" } } } } }, ElicitResultSchema)
+              .then((result) => result.action, (error: unknown) => `error: ${String(error)}`),
+          ),
+        );
+        return { content: [{ type: "text", text: answers.join(",") }] };
       });
     }
     hostileListing(server);

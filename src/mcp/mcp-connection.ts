@@ -9,6 +9,8 @@ import { explainFailure, httpStatusOf, isNetworkFailure, unreachableMessage } fr
 import { McpFailure, type ExplainedFailure } from "./mcp-failure.ts";
 import { maskHeaders, maskSecrets, maskSecretsIn, maskText, maskUrl, secretsOf, urlSecretsOf } from "./mask-secrets.ts";
 import type { McpCallResult } from "./tool-result.ts";
+import { keptContents, LISTED_ITEMS, logText, type BoundedList, type McpLogEntry, type McpPrompt, type McpResource, type McpResourceTemplate, type ReadResource } from "./mcp-features.ts";
+import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
 import type { McpToolDefinition } from "./tool-schema.ts";
 import { TraceBudget } from "./trace-budget.ts";
 import { TracingTransport } from "./tracing-transport.ts";
@@ -25,6 +27,12 @@ export interface ConnectOptions {
   onToolsChanged: (tools: McpToolDefinition[]) => void;
   /** The connection broke or the server went away (not called after close()). */
   onDropped: (failure: ExplainedFailure) => void;
+  /** A log message the server sent (`notifications/message`). */
+  onLog?: (entry: McpLogEntry) => void;
+  /** A subscribed resource changed (`notifications/resources/updated`). */
+  onResourceUpdated?: (uri: string) => void;
+  /** The server asks the person for input (`elicitation/create`): the answer goes back as it is. */
+  onElicit?: (params: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
   /** Aborting gives up connecting (the server was removed): listings in flight stop, the transport closes. */
   signal?: AbortSignal;
 }
@@ -33,6 +41,10 @@ export interface CallOptions {
   signal: AbortSignal;
   timeoutMs: number;
   trace?: (entry: ToolTraceEntry) => void;
+  /** The server's progress notifications for this call. */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Runs a sampling request the server makes while this call is in flight (asks the person first). */
+  sample?: (params: CreateMessageRequest["params"], signal: AbortSignal) => Promise<CreateMessageResult>;
 }
 
 export interface McpConnection {
@@ -41,7 +53,17 @@ export interface McpConnection {
   readonly protocolVersion: string | undefined;
   readonly transport: TransportKind;
   readonly tools: McpToolDefinition[];
+  /** What the server offers besides tools (resources, subscriptions, prompts, logging). */
+  readonly capabilities: { resources: boolean; subscribe: boolean; prompts: boolean; logging: boolean };
   callTool: (name: string, args: Record<string, unknown>, options: CallOptions) => Promise<McpCallResult>;
+  listResources: () => Promise<BoundedList<McpResource>>;
+  listResourceTemplates: () => Promise<BoundedList<McpResourceTemplate>>;
+  readResource: (uri: string) => Promise<ReadResource[]>;
+  /** The address a template gives for these values (RFC 6570, the SDK's expansion). */
+  expandTemplate: (uriTemplate: string, values: Record<string, string>) => string;
+  subscribe: (uri: string) => Promise<void>;
+  listPrompts: () => Promise<BoundedList<McpPrompt>>;
+  getPrompt: (name: string, args: Record<string, string>) => Promise<GetPromptResult>;
   close: () => Promise<void>;
 }
 
@@ -53,6 +75,8 @@ type Sdk = {
   SSEClientTransport: typeof import("@modelcontextprotocol/sdk/client/sse.js").SSEClientTransport;
   ToolListChangedNotificationSchema: typeof import("@modelcontextprotocol/sdk/types.js").ToolListChangedNotificationSchema;
   CompatibilityCallToolResultSchema: typeof import("@modelcontextprotocol/sdk/types.js").CompatibilityCallToolResultSchema;
+  types: typeof import("@modelcontextprotocol/sdk/types.js");
+  UriTemplate: typeof import("@modelcontextprotocol/sdk/shared/uriTemplate.js").UriTemplate;
 };
 
 let sdkLoading: Promise<Sdk> | null = null;
@@ -63,7 +87,10 @@ function loadSdk(): Promise<Sdk> {
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/client/sse.js"),
     import("@modelcontextprotocol/sdk/types.js"),
-  ]).then(([client, streamable, sse, types]) => ({
+    import("@modelcontextprotocol/sdk/shared/uriTemplate.js"),
+  ]).then(([client, streamable, sse, types, uriTemplate]) => ({
+    types,
+    UriTemplate: uriTemplate.UriTemplate,
     Client: client.Client,
     StreamableHTTPClientTransport: streamable.StreamableHTTPClientTransport,
     SSEClientTransport: sse.SSEClientTransport,
@@ -178,6 +205,27 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
   const giveUp = () => lifetime.abort();
   if (options.signal?.aborted) giveUp();
   else options.signal?.addEventListener("abort", giveUp, { once: true });
+  /** Calls in flight, newest last: a sampling request the server makes belongs to the call it is serving. */
+  const callsInFlight: CallOptions[] = [];
+  const installHandlers = (client: Client) => {
+    const { types } = sdk;
+    client.setRequestHandler(types.CreateMessageRequestSchema, async (request, extra) => {
+      const call = callsInFlight.at(-1);
+      if (!call?.sample) throw new types.McpError(types.ErrorCode.InvalidRequest, "The lab runs sampling requests only while one of this server's tools is running (the request is shown under that call).");
+      return call.sample(maskSecretsIn(request.params, secrets), extra.signal);
+    });
+    if (options.onElicit) {
+      const onElicit = options.onElicit;
+      client.setRequestHandler(types.ElicitRequestSchema, (request, extra) => onElicit(maskSecretsIn(request.params, secrets), extra.signal));
+    }
+    client.setNotificationHandler(types.LoggingMessageNotificationSchema, (notification) => {
+      const { level, logger, data } = notification.params;
+      options.onLog?.({ at: Date.now(), level, ...(logger ? { logger: maskText(logger, secrets) } : {}), text: maskText(logText(data), secrets) });
+    });
+    client.setNotificationHandler(types.ResourceUpdatedNotificationSchema, (notification) => {
+      options.onResourceUpdated?.(notification.params.uri);
+    });
+  };
   const cancelled = () => new McpFailure({ kind: "other", message: "Connecting was cancelled: the server was removed.", detail: "removed" });
   const attempt = async (kind: TransportKind) => {
     const inner: Transport =
@@ -185,7 +233,13 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
         ? new sdk.StreamableHTTPClientTransport(url, { requestInit })
         : new sdk.SSEClientTransport(url, { requestInit });
     const transport = new TracingTransport(inner, (message) => maskSecrets(message, secrets));
-    const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
+    const client = new sdk.Client(CLIENT_INFO, {
+      capabilities: {
+        ...(options.onElicit ? { elicitation: { form: {}, url: {} } } : {}),
+        sampling: {},
+      },
+    });
+    installHandlers(client);
     try {
       await client.connect(transport, { signal: lifetime.signal });
     } catch (error) {
@@ -274,6 +328,28 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     });
   };
 
+  /** Every page of a list, kept to LISTED_ITEMS items, within the tool list's page and time limits. */
+  async function listBounded<T>(what: string, page: (cursor: string | undefined, signal: AbortSignal, timeout: number) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<BoundedList<T>> {
+    const items: T[] = [];
+    let total = 0;
+    const seen = new Set<string>();
+    const started = Date.now();
+    let cursor: string | undefined;
+    for (let pages = 1; ; pages++) {
+      const left = LIST_TIME_LIMIT_MS - (Date.now() - started);
+      if (left <= 0) return { items, total, note: `The server took more than ${LIST_TIME_LIMIT_MS / 1000} s to list its ${what}; the lab stopped asking.` };
+      const result = await page(cursor, lifetime.signal, left);
+      total += result.items.length;
+      if (items.length < LISTED_ITEMS) items.push(...maskSecretsIn(result.items.slice(0, LISTED_ITEMS - items.length), secrets));
+      cursor = result.nextCursor;
+      if (!cursor) return { items, total };
+      if (seen.has(cursor)) return { items, total, note: `The server sent the same page cursor twice while listing its ${what}; the lab stopped asking.` };
+      seen.add(cursor);
+      if (pages >= MAX_LIST_PAGES) return { items, total, note: `The server still named a next page of its ${what} after ${MAX_LIST_PAGES} pages; the lab stopped there.` };
+    }
+  }
+
+  const serverCapabilities = client.getServerCapabilities() ?? {};
   const serverInfo = client.getServerVersion();
   return {
     serverName: serverInfo?.name || url.host,
@@ -281,6 +357,38 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     protocolVersion: (transport.inner as { protocolVersion?: string }).protocolVersion,
     transport: transportKind,
     tools,
+    capabilities: {
+      resources: Boolean(serverCapabilities.resources),
+      subscribe: Boolean(serverCapabilities.resources?.subscribe),
+      prompts: Boolean(serverCapabilities.prompts),
+      logging: Boolean(serverCapabilities.logging),
+    },
+    listResources: () =>
+      listBounded("resources", async (cursor, signal, timeout) => {
+        const page = await client.listResources(cursor ? { cursor } : undefined, { signal, timeout });
+        return { items: page.resources as McpResource[], nextCursor: page.nextCursor };
+      }),
+    listResourceTemplates: () =>
+      listBounded("resource templates", async (cursor, signal, timeout) => {
+        const page = await client.listResourceTemplates(cursor ? { cursor } : undefined, { signal, timeout });
+        return { items: page.resourceTemplates as McpResourceTemplate[], nextCursor: page.nextCursor };
+      }),
+    async readResource(uri) {
+      const result = await client.readResource({ uri }, { signal: lifetime.signal });
+      return maskSecretsIn(keptContents(result.contents), secrets);
+    },
+    expandTemplate: (uriTemplate, values) => new sdk.UriTemplate(uriTemplate).expand(values),
+    async subscribe(uri) {
+      await client.subscribeResource({ uri }, { signal: lifetime.signal });
+    },
+    listPrompts: () =>
+      listBounded("prompts", async (cursor, signal, timeout) => {
+        const page = await client.listPrompts(cursor ? { cursor } : undefined, { signal, timeout });
+        return { items: page.prompts as McpPrompt[], nextCursor: page.nextCursor };
+      }),
+    async getPrompt(name, args) {
+      return maskSecretsIn(await client.getPrompt({ name, arguments: args }, { signal: lifetime.signal }), secrets);
+    },
     async callTool(name, args, call) {
       if (dropped) throw new McpFailure({ kind: "unreachable", message: `The server at ${shownUrl} is not connected.`, detail: "dropped" });
       const budget = new TraceBudget();
@@ -294,9 +402,18 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
       });
       whenDropped.catch(() => undefined);
       inFlight.add(onDrop);
+      callsInFlight.push(call);
       try {
+        const onprogress = call.onProgress
+          ? (progress: { progress: number; total?: number; message?: string }) =>
+              call.onProgress?.({ progress: progress.progress, ...(progress.total !== undefined ? { total: progress.total } : {}), ...(progress.message ? { message: maskText(progress.message.slice(0, 500), secrets) } : {}) })
+          : undefined;
         const request = transport.traceRequest(record, () =>
-          client.callTool({ name, arguments: args }, sdk.CompatibilityCallToolResultSchema, { signal: call.signal, timeout: call.timeoutMs }),
+          client.callTool({ name, arguments: args }, sdk.CompatibilityCallToolResultSchema, {
+            signal: call.signal,
+            timeout: call.timeoutMs,
+            ...(onprogress ? { onprogress, resetTimeoutOnProgress: false } : {}),
+          }),
         );
         return maskSecretsIn((await Promise.race([request, whenDropped])) as McpCallResult, secrets);
       } catch (error) {
@@ -307,6 +424,7 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
         throw new McpFailure(failure);
       } finally {
         inFlight.delete(onDrop);
+        callsInFlight.splice(callsInFlight.indexOf(call), 1);
       }
     },
     async close() {

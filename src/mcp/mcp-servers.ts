@@ -9,6 +9,8 @@ import { urlWithoutSecrets } from "./mask-secrets.ts";
 import { loadServers, saveServers, type ServerRecord } from "./saved-servers.ts";
 import type { McpCallResult } from "./tool-result.ts";
 import type { McpToolDefinition } from "./tool-schema.ts";
+import { MAX_LOG_ENTRIES, type BoundedList, type McpLogEntry, type McpPrompt, type McpResource, type McpResourceTemplate, type ReadResource } from "./mcp-features.ts";
+import type { CreateMessageRequest, ElicitRequest, ElicitResult, GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
 
 export type ServerStatus = "connecting" | "connected" | "disconnected" | "failed";
 
@@ -24,15 +26,53 @@ export interface McpServerView extends ServerRecord {
   failure?: ExplainedFailure;
   /** What changed by itself (a reconnect, a new tool list). */
   notice?: string;
+  /** What the server offers besides tools, once connected. */
+  capabilities?: McpConnection["capabilities"];
+  /** The server's log messages, newest last (at most MAX_LOG_ENTRIES). */
+  log: McpLogEntry[];
+  /** Whether a destructive tool of this server asks before it runs (the person may say no more, for this tab). */
+  askDestructive: boolean;
+  /** Subscribed resources that changed, by address, with when. */
+  updatedResources: Record<string, number>;
 }
+
+/** A request from a server (or a destructive tool) waiting for the person, shown as a dialog. */
+export type McpRequest = { id: string; serverId: string; serverName: string; at: number } & (
+  | { kind: "elicit-form"; message: string; schema: Extract<ElicitRequest["params"], { requestedSchema: unknown }>["requestedSchema"] }
+  | { kind: "elicit-url"; message: string; url: string; elicitationId: string }
+  | { kind: "sampling"; toolName: string; callId: string; systemPrompt?: string; messages: Array<{ role: string; text: string }>; maxTokens: number; size: number }
+  | { kind: "destructive"; toolName: string; args: Record<string, unknown> }
+);
+
+export type McpAnswer =
+  | { kind: "elicit"; result: ElicitResult }
+  | { kind: "approve"; approved: boolean; dontAskAgain?: boolean };
+
+/** A call's latest progress notification, shown on its card. */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Requests of one server waiting at once; more are declined at once (a server asking in a loop). */
+export const MAX_WAITING_REQUESTS = 3;
 
 export interface McpState {
   servers: McpServerView[];
+  /** Requests waiting for the person, oldest first. */
+  requests: McpRequest[];
+  /** Progress of MCP tool calls in flight, by call id. */
+  progress: Record<string, McpProgress>;
+  /** Text for the message box (an attached resource, an inserted prompt); `seq` tells a new one from the last. */
+  composerInsert: { seq: number; text: string } | null;
   /** Why the list could not be stored, if it could not. */
   storageError: string | null;
 }
 
 export type McpStore = StoreApi<McpState>;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 function origin(): string {
   return globalThis.location?.origin ?? "null";
@@ -74,7 +114,38 @@ export function checkServerUrl(text: string): { url: string } | { error: string 
 
 /** The page's MCP servers: their store, the actions on the list, and calls to their tools. The live connections are kept here, with the store. */
 export function createMcpServers() {
-  const store = createStore<McpState>()(() => ({ servers: [], storageError: null }));
+  const store = createStore<McpState>()(() => ({ servers: [], storageError: null, requests: [], progress: {}, composerInsert: null }));
+  /** How each waiting request is answered. */
+  const answerers = new Map<string, (answer: McpAnswer) => void>();
+  let requestSeq = 0;
+
+  /** Shows a request to the person and waits for the answer; `signal` withdraws it (the server cancelled, the turn stopped). */
+  function ask(request: DistributiveOmit<McpRequest, "id" | "at">, signal: AbortSignal): Promise<McpAnswer> {
+    const waiting = store.getState().requests.filter((r) => r.serverId === request.serverId).length;
+    if (waiting >= MAX_WAITING_REQUESTS) {
+      patch(request.serverId, { notice: `The server sent another request while ${waiting} were waiting for you; the lab declined it.` });
+      return Promise.resolve(request.kind.startsWith("elicit") ? { kind: "elicit", result: { action: "decline" } } : { kind: "approve", approved: false });
+    }
+    const id = `req-${++requestSeq}`;
+    return new Promise<McpAnswer>((resolve, reject) => {
+      const done = () => {
+        answerers.delete(id);
+        signal.removeEventListener("abort", withdraw);
+        store.setState((state) => ({ requests: state.requests.filter((r) => r.id !== id) }));
+      };
+      const withdraw = () => {
+        done();
+        reject(signal.reason instanceof Error ? signal.reason : new Error("The request was withdrawn."));
+      };
+      if (signal.aborted) return withdraw();
+      signal.addEventListener("abort", withdraw, { once: true });
+      answerers.set(id, (answer) => {
+        done();
+        resolve(answer);
+      });
+      store.setState((state) => ({ requests: [...state.requests, { ...request, id, at: Date.now() } as McpRequest] }));
+    });
+  }
 
   const connections = new Map<string, McpConnection>();
   /** Per server, the attempt whose result counts (a newer reconnect or a removal wins). */
@@ -123,6 +194,22 @@ export function createMcpServers() {
         if (!current()) return;
         patch(id, (before) => ({ tools: [...tools], notice: describeToolChange(before.tools, tools) }));
       },
+      onLog: (entry) => {
+        if (!current()) return;
+        patch(id, (before) => ({ log: [...before.log.slice(-(MAX_LOG_ENTRIES - 1)), entry] }));
+      },
+      onResourceUpdated: (uri) => {
+        if (!current()) return;
+        patch(id, (before) => (Object.keys(before.updatedResources).length < 500 || uri in before.updatedResources ? { updatedResources: { ...before.updatedResources, [uri]: Date.now() } } : {}));
+      },
+      onElicit: async (params, signal) => {
+        const serverName = find(id)?.serverName ?? new URL(server.url).host;
+        const answer =
+          params.mode === "url"
+            ? await ask({ kind: "elicit-url", serverId: id, serverName, message: params.message.slice(0, 4_000), url: params.url, elicitationId: params.elicitationId }, signal)
+            : await ask({ kind: "elicit-form", serverId: id, serverName, message: params.message.slice(0, 4_000), schema: params.requestedSchema }, signal);
+        return answer.kind === "elicit" ? answer.result : { action: "decline" };
+      },
       onDropped: (failure) => {
         if (!current()) return;
         connections.delete(id);
@@ -141,6 +228,7 @@ export function createMcpServers() {
           serverVersion: connection.serverVersion,
           transport: connection.transport,
           protocolVersion: connection.protocolVersion,
+          capabilities: connection.capabilities,
           tools: [...connection.tools],
           failure: undefined,
           notice,
@@ -164,6 +252,11 @@ export function createMcpServers() {
     return promise;
   }
 
+  /** The server's live connection, connecting it first when it dropped. */
+  function live(id: string): Promise<McpConnection> {
+    return Promise.resolve(connections.get(id) ?? connect(id, "Reconnected."));
+  }
+
   const actions = {
     /** Adds a server and connects to it; the same address again reconnects it with the new headers. */
     add(url: string, headers: Record<string, string>, keepHeaders: boolean): Promise<void> {
@@ -171,7 +264,7 @@ export function createMcpServers() {
       const existing = store.getState().servers.find((server) => server.url === url || urlWithoutSecrets(server.url) === urlWithoutSecrets(url));
       const id = existing?.id ?? newServerId();
       if (existing) patch(id, { url, headers, keepHeaders });
-      else store.setState((state) => ({ servers: [...state.servers, { id, url, headers, keepHeaders, status: "connecting", tools: [] }] }));
+      else store.setState((state) => ({ servers: [...state.servers, { id, url, headers, keepHeaders, status: "connecting", tools: [], log: [], askDestructive: true, updatedResources: {} }] }));
       persist();
       return connect(id).then(
         () => undefined,
@@ -199,6 +292,40 @@ export function createMcpServers() {
       persist();
     },
 
+    /** Answers a waiting request (the dialog's buttons). */
+    answer(requestId: string, answer: McpAnswer): void {
+      const request = store.getState().requests.find((r) => r.id === requestId);
+      if (answer.kind === "approve" && answer.dontAskAgain && request) patch(request.serverId, { askDestructive: false });
+      answerers.get(requestId)?.(answer);
+    },
+
+    setAskDestructive(id: string, ask: boolean): void {
+      patch(id, { askDestructive: ask });
+    },
+
+    clearLog(id: string): void {
+      patch(id, { log: [] });
+    },
+
+    /** Puts text into the message box, where the person goes on writing. */
+    insertIntoComposer(text: string): void {
+      store.setState((state) => ({ composerInsert: { seq: (state.composerInsert?.seq ?? 0) + 1, text } }));
+    },
+
+    listResources: (id: string): Promise<BoundedList<McpResource>> => live(id).then((c) => c.listResources()),
+    listResourceTemplates: (id: string): Promise<BoundedList<McpResourceTemplate>> => live(id).then((c) => c.listResourceTemplates()),
+    readResource: (id: string, uri: string): Promise<ReadResource[]> => live(id).then((c) => c.readResource(uri)),
+    expandTemplate: (id: string, uriTemplate: string, values: Record<string, string>): Promise<string> => live(id).then((c) => c.expandTemplate(uriTemplate, values)),
+    async subscribe(id: string, uri: string): Promise<void> {
+      await (await live(id)).subscribe(uri);
+      patch(id, (before) => {
+        const { [uri]: _seen, ...rest } = before.updatedResources;
+        return { updatedResources: rest };
+      });
+    },
+    listPrompts: (id: string): Promise<BoundedList<McpPrompt>> => live(id).then((c) => c.listPrompts()),
+    getPrompt: (id: string, name: string, args: Record<string, string>): Promise<GetPromptResult> => live(id).then((c) => c.getPrompt(name, args)),
+
     dismissNotice(id: string): void {
       patch(id, { notice: undefined });
     },
@@ -208,7 +335,7 @@ export function createMcpServers() {
       if (store.getState().servers.length > 0) return;
       const saved = loadServers();
       if (saved.length === 0) return;
-      store.setState({ servers: saved.map((record) => ({ ...record, status: "connecting" as const, tools: [] })) });
+      store.setState({ servers: saved.map((record) => ({ ...record, status: "connecting" as const, tools: [], log: [], askDestructive: true, updatedResources: {} })) });
       for (const record of saved) void connect(record.id).catch(() => undefined);
     },
   };
@@ -222,19 +349,66 @@ export function createMcpServers() {
     id: string,
     toolName: string,
     args: Record<string, unknown>,
-    context: Pick<ToolContext, "signal" | "trace">,
+    context: Pick<ToolContext, "signal" | "trace" | "callId">,
     timeoutMs: number,
+    extra: {
+      destructive?: boolean;
+      sample?: (params: CreateMessageRequest["params"], signal: AbortSignal) => Promise<import("@modelcontextprotocol/sdk/types.js").CreateMessageResult>;
+    } = {},
   ): Promise<McpCallResult> {
-    const options = { signal: context.signal, timeoutMs, ...(context.trace ? { trace: context.trace } : {}) };
-    const live = connections.get(id);
-    const connection = live ?? (await connect(id, "Reconnected for a tool call."));
+    const server = find(id);
+    const serverName = server?.serverName ?? (server ? new URL(server.url).host : id);
+    if (extra.destructive && server?.askDestructive !== false) {
+      const answer = await ask({ kind: "destructive", serverId: id, serverName, toolName, args }, context.signal);
+      if (answer.kind !== "approve" || !answer.approved) throw new McpFailure({ kind: "other", message: `The person did not let the destructive tool ${toolName} run.`, detail: "declined" });
+    }
+    const sample = extra.sample;
+    const options = {
+      signal: context.signal,
+      timeoutMs,
+      ...(context.trace ? { trace: context.trace } : {}),
+      onProgress: (progress: McpProgress) => store.setState((state) => ({ progress: { ...state.progress, [context.callId]: progress } })),
+      ...(sample
+        ? {
+            sample: async (params: CreateMessageRequest["params"], signal: AbortSignal) => {
+              const { samplingSize, samplingText } = await import("./sampling-run.ts");
+              const answer = await ask(
+                {
+                  kind: "sampling",
+                  serverId: id,
+                  serverName,
+                  toolName,
+                  callId: context.callId,
+                  ...(params.systemPrompt ? { systemPrompt: params.systemPrompt.slice(0, 4_000) } : {}),
+                  messages: params.messages.slice(0, 20).map((message) => ({ role: message.role, text: samplingText(message.content).slice(0, 4_000) })),
+                  maxTokens: params.maxTokens,
+                  size: samplingSize(params),
+                },
+                signal,
+              );
+              if (answer.kind !== "approve" || !answer.approved) {
+                const { McpError, ErrorCode } = await import("@modelcontextprotocol/sdk/types.js");
+                throw new McpError(ErrorCode.InvalidRequest, "The person refused this sampling request.");
+              }
+              return sample(params, signal);
+            },
+          }
+        : {}),
+    };
+    const connection = connections.get(id) ?? (await connect(id, "Reconnected for a tool call."));
     try {
       return await connection.callTool(toolName, args, options);
     } catch (error) {
       const lost = error instanceof McpFailure && (error.failure.kind === "session-lost" || error.failure.detail === "dropped");
       if (!lost || context.signal.aborted) throw error;
       const fresh = await connect(id, "Reconnected: the server had dropped the session (it may have restarted).");
-      return fresh.callTool(toolName, args, options);
+      return await fresh.callTool(toolName, args, options);
+    } finally {
+      store.setState((state) => {
+        if (!(context.callId in state.progress)) return state;
+        const { [context.callId]: _done, ...rest } = state.progress;
+        return { progress: rest };
+      });
     }
   }
 
@@ -246,7 +420,8 @@ export function createMcpServers() {
     connections.clear();
     pendingConnects.clear();
     attempts.clear();
-    store.setState({ servers: [], storageError: null });
+    store.setState({ servers: [], storageError: null, requests: [], progress: {}, composerInsert: null });
+    answerers.clear();
     await Promise.all(open.map((connection) => connection.close()));
   }
 

@@ -5,7 +5,7 @@ import type { ExecutableTool } from "toolcall-middleware/types.ts";
 import type { McpServers, McpServerView } from "./mcp-servers.ts";
 import { modelReadableResult } from "./tool-result.ts";
 import { offeredToolNames, type OfferedName } from "./tool-names.ts";
-import { toToolSpec, type McpToolDefinition } from "./tool-schema.ts";
+import { asksBeforeRunning, toToolSpec, type McpToolDefinition } from "./tool-schema.ts";
 
 /** A tool's isError result: the server's own words go back to the model as an error. */
 export class McpToolError extends Error {
@@ -49,7 +49,11 @@ export function mcpExecutableTools(
   return offeredMcpTools(builtInNames, servers).map(({ server, definition, name, remoteName }) => ({
     ...toToolSpec(definition, name),
     execute: async (args, context) => {
-      const result = await mcp.callServerTool(server.id, remoteName, args, context, toolTimeoutMs + SDK_TIMEOUT_MARGIN_MS);
+      const result = await mcp.callServerTool(server.id, remoteName, args, context, toolTimeoutMs + SDK_TIMEOUT_MARGIN_MS, {
+        destructive: asksBeforeRunning(definition),
+        // A sampling request the server makes while this call runs is a nested run under it.
+        sample: async (params, signal) => (await import("./sampling-run.ts")).runSampling(params, context, signal),
+      });
       const readable = modelReadableResult(result);
       if (readable.isError) throw new McpToolError(readable.text);
       return readable.text;

@@ -10,7 +10,37 @@ export interface McpToolDefinition {
   description?: string;
   inputSchema?: unknown;
   outputSchema?: unknown;
-  annotations?: { title?: string };
+  annotations?: ToolAnnotations;
+}
+
+/** What a server says about a tool's behaviour (hints: a server may say anything). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/**
+ * Whether the lab asks before running the tool: only when the server marks it destructive
+ * (`destructiveHint: true`, not read-only). The spec's default for a tool without annotations is
+ * "may be destructive", but asking before every unannotated tool would make the prompt noise.
+ */
+export function asksBeforeRunning(tool: McpToolDefinition): boolean {
+  return tool.annotations?.destructiveHint === true && tool.annotations.readOnlyHint !== true;
+}
+
+/** The annotations as short words for the panel ("read-only", "destructive", …). */
+export function annotationWords(tool: McpToolDefinition): string[] {
+  const a = tool.annotations;
+  if (!a) return [];
+  return [
+    a.readOnlyHint === true ? "read-only" : "",
+    a.destructiveHint === true && a.readOnlyHint !== true ? "destructive" : "",
+    a.idempotentHint === true ? "idempotent" : "",
+    a.openWorldHint === true ? "open-world" : "",
+  ].filter(Boolean);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

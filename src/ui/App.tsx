@@ -9,6 +9,7 @@ import { ChatPane } from "./chat/ChatPane.tsx";
 import { ProtocolSelect } from "./chat/ProtocolSelect.tsx";
 import { DebuggerPane } from "./debugger/DebuggerPane.tsx";
 import { McpPanel } from "./mcp/McpPanel.tsx";
+import { McpRequests } from "./mcp/McpRequests.tsx";
 import { ModelPanel } from "./model/ModelPanel.tsx";
 import { OtherTabsNotice } from "./OtherTabsNotice.tsx";
 import { SessionsPanel } from "./sessions/SessionsPanel.tsx";
@@ -169,6 +170,10 @@ export function App() {
       )}
       <TranscriptConsent />
       <OtherTabsNotice />
+      {/* An MCP server's question (elicitation, sampling, a destructive tool) whichever view is shown. */}
+      <PanelBoundary name="MCP requests">
+        <McpRequests />
+      </PanelBoundary>
       {view === "evaluate" && (
         <main className="panes panes-evaluate">
           <section className="pane pane-evaluate" aria-label="Evaluate">

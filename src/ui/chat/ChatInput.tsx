@@ -3,7 +3,7 @@
 // box's text is kept for this tab (chat-draft.ts): a reload gives back what was typed, and a
 // message sent just before it that the conversation does not hold yet.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useConversation, useLabStores, useRunState } from "../../app/lab-stores-context.tsx";
+import { useConversation, useLabStores, useMcpServers, useRunState } from "../../app/lab-stores-context.tsx";
 import { draftToRestore, keepChatDraft, readChatDraft } from "../../store/chat-draft.ts";
 import { ContextWarning } from "./ContextWarning.tsx";
 
@@ -36,6 +36,23 @@ export function ChatInput() {
     setText(next);
     if (activeId) keepChatDraft(activeId, next);
   };
+
+  // An MCP resource attached or a prompt inserted from the MCP panel goes in where the cursor is.
+  const insert = useMcpServers((s) => s.composerInsert);
+  const insertedSeq = useRef(0);
+  useEffect(() => {
+    if (!insert || insert.seq === insertedSeq.current) return;
+    insertedSeq.current = insert.seq;
+    const area = box.current;
+    setText((current) => {
+      const at = area && document.activeElement === area ? area.selectionStart : current.length;
+      const before = current.slice(0, at);
+      const after = current.slice(at);
+      const next = `${before}${before && !before.endsWith("\n") ? "\n" : ""}${insert.text}${after && !after.startsWith("\n") ? "\n" : ""}${after}`;
+      if (activeId) keepChatDraft(activeId, next);
+      return next;
+    });
+  }, [insert, activeId]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

@@ -2,7 +2,7 @@
 // how it ended. Clicking it opens the step that made the call in the debugger.
 import { memo, useState } from "react";
 import { describeToolOutcome, type ToolCallCard as Card } from "../../store/derive-chat.ts";
-import { useDebuggerSelection } from "../../app/lab-stores-context.tsx";
+import { useDebuggerSelection, useMcpServers } from "../../app/lab-stores-context.tsx";
 import { showBidiControls } from "../bidi/bidi-controls.ts";
 import { visibleBidi, visibleName } from "../bidi/VisibleBidi.tsx";
 
@@ -41,6 +41,8 @@ export const ToolCallCard = memo(function ToolCallCard({ card }: { card: Card })
   const selected = useDebuggerSelection((s) => s.stepId === card.stepId);
   const selectStep = useDebuggerSelection((s) => s.selectStep);
   const t = tone(card);
+  // An MCP server's progress notifications while the call runs.
+  const progress = useMcpServers((s) => (card.status === "running" ? s.progress[card.callId] : undefined));
   const preview = argumentsPreview(card);
   const resultText = card.status === "ok" ? card.content : (card.error ?? card.content);
   return (
@@ -71,6 +73,15 @@ export const ToolCallCard = memo(function ToolCallCard({ card }: { card: Card })
           {card.durationMs !== undefined && <span className="tool-duration">{formatDuration(card.durationMs)}</span>}
         </span>
       </button>
+      {progress && (
+        <div className="tool-card-progress" data-testid="tool-progress">
+          {progress.total ? <progress max={progress.total} value={progress.progress} /> : null}
+          <span>
+            {progress.total ? `${progress.progress} of ${progress.total}` : `${progress.progress}`}
+            {progress.message ? ` · ${progress.message}` : ""}
+          </span>
+        </div>
+      )}
       {!open && resultText !== undefined && resultText !== "" && (
         <div className="tool-card-result-line mono" title={showBidiControls(resultText)}>
           → {visibleBidi(resultText)}

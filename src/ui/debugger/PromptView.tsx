@@ -2,11 +2,11 @@
 // request only what this step added to the previous step's prompt.
 import { memo, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { requestMessageTexts, requestToolNames, SERVER_PROMPT_CHARS, toolsLeftOut } from "toolcall-middleware/native/server-prompt.ts";
-import { visibleText } from "../bidi/VisibleBidi.tsx";
+import { visibleName, visibleText } from "../bidi/VisibleBidi.tsx";
 import type { StepView } from "./build-steps.ts";
 import { CopyButton } from "./CopyButton.tsx";
 import { stepLabel } from "./format.ts";
-import { controlTokenPattern, promptChangesSince, segmentPrompt, splitControlTokens, type PromptPiece, type Span } from "./prompt-segments.ts";
+import { controlTokenPattern, markMcpResources, promptChangesSince, segmentPrompt, splitControlTokens, type PromptPiece, type Span } from "./prompt-segments.ts";
 import { PROMPT_RUN_CHARS, promptRuns, runText, type PromptRun } from "./prompt-runs.ts";
 import { PromptTokenCounts } from "../tokens/PromptTokenCounts.tsx";
 import { TokensOf, TokenViewToggle } from "../tokens/TokenViewToggle.tsx";
@@ -213,7 +213,7 @@ function PromptPieces({ pieces }: { pieces: PromptPiece[] }) {
               {piece.text}
             </span>
           );
-        if (piece.kind === "text") return <span key={piece.start}>{visibleText(piece.text)}</span>;
+        if (piece.kind === "text") return <span key={piece.start}>{markMcpResources(piece.text).map(drawMarked)}</span>;
         return (
           <details key={piece.start} className="dbg-toolblock" data-testid="prompt-tool-block">
             <summary>Tool block · {piece.length.toLocaleString()} chars (click to show)</summary>
@@ -222,5 +222,25 @@ function PromptPieces({ pieces }: { pieces: PromptPiece[] }) {
         );
       })}
     </>
+  );
+}
+
+/** Text, with an attached MCP resource's markers drawn as chips naming the server it came from. */
+function drawMarked(part: ReturnType<typeof markMcpResources>[number], index: number) {
+  if (part.kind === "text") return <span key={index}>{visibleText(part.text)}</span>;
+  if (part.kind === "resource-close")
+    return (
+      <span key={index} className="prompt-mcp-resource" title={part.text}>
+        <span className="prompt-mcp-origin">end of MCP resource</span>
+        {part.text}
+      </span>
+    );
+  return (
+    <span key={index} className="prompt-mcp-resource" data-testid="prompt-mcp-resource" data-server={part.server} title={part.text}>
+      <span className="prompt-mcp-origin">
+        MCP resource from {visibleName(part.server)}
+      </span>
+      {visibleText(part.text)}
+    </span>
   );
 }

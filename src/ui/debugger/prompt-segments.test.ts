@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findToolBlock, promptChangesSince, segmentPrompt, type PromptPiece } from "./prompt-segments.ts";
+import { findToolBlock, markMcpResources, promptChangesSince, segmentPrompt, type PromptPiece } from "./prompt-segments.ts";
 
 const flat = (pieces: PromptPiece[]): string[] =>
   pieces.flatMap((p) => (p.kind === "tools" ? [`[tools:${flat(p.pieces).join("")}]`] : p.kind === "token" ? [`{${p.text}}`] : [p.text]));
@@ -65,5 +65,18 @@ describe("promptChangesSince", () => {
 
   it("shows nothing added for identical prompts", () => {
     expect(promptChangesSince("same", "same")).toEqual({ hiddenChars: 4, hiddenLines: 0, added: "", droppedChars: 0 });
+  });
+});
+
+describe("markMcpResources", () => {
+  it("finds an attached resource's markers and the server they name, leaving other text as it is", () => {
+    const parts = markMcpResources('Before <mcp-resource server="a&quot;b" uri="x://1">\nbody\n</mcp-resource> after');
+    expect(parts.map((part) => part.kind)).toEqual(["text", "resource-open", "text", "resource-close", "text"]);
+    expect(parts[1]).toMatchObject({ server: 'a"b', uri: "x://1" });
+    expect(parts.map((part) => part.text).join("")).toBe('Before <mcp-resource server="a&quot;b" uri="x://1">\nbody\n</mcp-resource> after');
+  });
+
+  it("leaves text without markers whole", () => {
+    expect(markMcpResources("plain <|im_end|> text")).toEqual([{ kind: "text", text: "plain <|im_end|> text" }]);
   });
 });

@@ -109,3 +109,23 @@ export function promptChangesSince(previous: string, current: string): PromptCha
   for (let i = 0; i < cut; i++) if (current.charCodeAt(i) === 10) hiddenLines++;
   return { hiddenChars: cut, hiddenLines, added: current.slice(cut), droppedChars: previous.length - shared };
 }
+
+/** A text piece's MCP resource markers (`<mcp-resource server="…" uri="…">`, `</mcp-resource>`), to draw as chips naming the server. */
+export type MarkedText = { kind: "text"; text: string } | { kind: "resource-open"; text: string; server: string; uri: string } | { kind: "resource-close"; text: string };
+
+const RESOURCE_MARKER = /<mcp-resource server="([^"\n]{0,200})" uri="([^"\n]{0,2000})">|<\/mcp-resource>/g;
+const unescapeAttribute = (text: string) => text.replace(/&(quot|lt|gt|amp);/g, (_m, name: string) => ({ quot: '"', lt: "<", gt: ">", amp: "&" })[name] ?? "");
+
+export function markMcpResources(text: string): MarkedText[] {
+  if (!text.includes("mcp-resource")) return [{ kind: "text", text }];
+  const parts: MarkedText[] = [];
+  let last = 0;
+  for (const match of text.matchAll(RESOURCE_MARKER)) {
+    const at = match.index ?? 0;
+    if (at > last) parts.push({ kind: "text", text: text.slice(last, at) });
+    parts.push(match[1] !== undefined ? { kind: "resource-open", text: match[0], server: unescapeAttribute(match[1]), uri: unescapeAttribute(match[2] ?? "") } : { kind: "resource-close", text: match[0] });
+    last = at + match[0].length;
+  }
+  if (last < text.length) parts.push({ kind: "text", text: text.slice(last) });
+  return parts;
+}

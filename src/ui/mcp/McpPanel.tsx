@@ -6,7 +6,9 @@ import { useLabStores, useMcpServers } from "../../app/lab-stores-context.tsx";
 import { checkServerUrl, type McpServerView } from "../../mcp/mcp-servers.ts";
 import { maskUrl } from "../../mcp/mask-secrets.ts";
 import { hasUrlSecrets, parseHeaderLines } from "../../mcp/saved-servers.ts";
+import { annotationWords, asksBeforeRunning } from "../../mcp/tool-schema.ts";
 import { visibleName } from "../bidi/VisibleBidi.tsx";
+import { McpServerDetails } from "./McpServerDetails.tsx";
 import "./mcp.css";
 
 /** A server with thousands of tools: the first names are listed, then how many more. */
@@ -61,14 +63,26 @@ function ServerCard({ server }: { server: McpServerView }) {
       {server.tools.length > 0 && (
         <div className="mcp-tools mono" data-testid="mcp-server-tools">
           {server.tools.slice(0, LISTED_NAMES).map((tool, index) => (
-            <span key={index}>
+            <span key={index} data-testid="mcp-tool" data-name={tool.name}>
               {index > 0 && ", "}
               {visibleName(tool.name)}
+              {annotationWords(tool).map((word) => (
+                <span key={word} className={`mcp-hint${word === "destructive" ? " mcp-hint-destructive" : ""}`} data-testid="mcp-tool-hint" title="As the server describes the tool (a hint, not a guarantee)">
+                  {word}
+                </span>
+              ))}
             </span>
           ))}
           {server.tools.length > LISTED_NAMES && ` and ${(server.tools.length - LISTED_NAMES).toLocaleString("en-US")} more`}
         </div>
       )}
+      {server.tools.some(asksBeforeRunning) && (
+        <label className="mcp-keep">
+          <input type="checkbox" data-testid="mcp-ask-destructive" checked={server.askDestructive} onChange={(e) => mcpActions.setAskDestructive(server.id, e.target.checked)} />
+          Ask before a destructive tool of this server runs
+        </label>
+      )}
+      {server.status === "connected" && <McpServerDetails server={server} />}
       <div className="mcp-actions">
         <button type="button" data-testid="mcp-reconnect" disabled={server.status === "connecting"} onClick={() => void mcpActions.reconnect(server.id)}>
           Reconnect

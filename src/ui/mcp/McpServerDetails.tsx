@@ -1,0 +1,299 @@
+// What a connected server offers besides its tools, in its card: resources (read, attach to the
+// message, follow), resource templates (a form for their variables), prompts (fill, insert) and
+// the server's log messages. Lists load when their section is opened.
+import { useState, type ReactNode } from "react";
+import { useLabStores } from "../../app/lab-stores-context.tsx";
+import { attachmentBlock, promptMessagesText, templateVariables, type BoundedList, type ReadResource } from "../../mcp/mcp-features.ts";
+import type { McpServerView } from "../../mcp/mcp-servers.ts";
+import { visibleBidi, visibleName } from "../bidi/VisibleBidi.tsx";
+
+type Loaded<T> = { state: "idle" } | { state: "loading" } | { state: "error"; message: string } | { state: "done"; list: BoundedList<T> };
+
+function errorText(error: unknown): string {
+  const failure = (error as { failure?: { message?: string } }).failure;
+  return failure?.message ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** A section that lists something on first opening. */
+function Section<T>({ title, testId, load, children }: { title: string; testId: string; load: () => Promise<BoundedList<T>>; children: (items: T[]) => ReactNode }) {
+  const [loaded, setLoaded] = useState<Loaded<T>>({ state: "idle" });
+  const fetchList = () => {
+    setLoaded({ state: "loading" });
+    load().then(
+      (list) => setLoaded({ state: "done", list }),
+      (error: unknown) => setLoaded({ state: "error", message: errorText(error) }),
+    );
+  };
+  return (
+    <details
+      className="mcp-section"
+      data-testid={testId}
+      onToggle={(event) => {
+        if ((event.currentTarget as HTMLDetailsElement).open && loaded.state === "idle") fetchList();
+      }}
+    >
+      <summary>
+        {title}
+        {loaded.state === "done" && ` (${loaded.list.total.toLocaleString("en-US")})`}
+      </summary>
+      {loaded.state === "loading" && <p className="mcp-muted">Listing…</p>}
+      {loaded.state === "error" && (
+        <p className="mcp-error" role="alert">
+          {loaded.message}{" "}
+          <button type="button" className="mcp-link" onClick={fetchList}>
+            Try again
+          </button>
+        </p>
+      )}
+      {loaded.state === "done" && (
+        <>
+          {loaded.list.items.length === 0 ? <p className="mcp-muted">None.</p> : children(loaded.list.items)}
+          {loaded.list.total > loaded.list.items.length && (
+            <p className="mcp-muted" data-testid="mcp-list-cut">
+              The first {loaded.list.items.length.toLocaleString("en-US")} of {loaded.list.total.toLocaleString("en-US")} are shown.
+            </p>
+          )}
+          {loaded.list.note && <p className="mcp-warning">{loaded.list.note}</p>}
+          <button type="button" className="mcp-link" onClick={fetchList}>
+            List again
+          </button>
+        </>
+      )}
+    </details>
+  );
+}
+
+/** Read, preview and attach one address's contents. */
+function ResourceActions({ server, uri, follow }: { server: McpServerView; uri: () => Promise<string>; follow?: boolean }) {
+  const actions = useLabStores().mcp.actions;
+  const [read, setRead] = useState<ReadResource[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [following, setFollowing] = useState(false);
+  const name = server.serverName ?? new URL(server.url).host;
+  const readNow = async (): Promise<ReadResource[] | null> => {
+    setBusy(true);
+    setError(null);
+    try {
+      const contents = await actions.readResource(server.id, await uri());
+      setRead(contents);
+      return contents;
+    } catch (failure) {
+      setError(errorText(failure));
+      return null;
+    } finally {
+      setBusy(false);
+    }
+  };
+  const attach = async () => {
+    const contents = await readNow();
+    const text = contents?.filter((item) => !item.binary);
+    if (!contents) return;
+    if (!text?.length) return setError("This resource has no text to put into a message (binary content only).");
+    actions.insertIntoComposer(text.map((item) => attachmentBlock(name, item)).join("\n"));
+  };
+  return (
+    <>
+      <div className="mcp-item-buttons">
+        <button type="button" data-testid="mcp-resource-read" disabled={busy} onClick={() => void readNow()}>
+          Read
+        </button>
+        <button type="button" data-testid="mcp-resource-attach" disabled={busy} title="Put its text into the message box, marked as from this server" onClick={() => void attach()}>
+          Attach to message
+        </button>
+        {follow && (
+          <button
+            type="button"
+            data-testid="mcp-resource-follow"
+            disabled={busy || following}
+            onClick={() => {
+              void uri()
+                .then((address) => actions.subscribe(server.id, address))
+                .then(
+                  () => setFollowing(true),
+                  (failure: unknown) => setError(errorText(failure)),
+                );
+            }}
+          >
+            {following ? "Following" : "Follow updates"}
+          </button>
+        )}
+      </div>
+      {error && (
+        <p className="mcp-error" role="alert" data-testid="mcp-resource-error">
+          {error}
+        </p>
+      )}
+      {read?.map((item, index) => (
+        <pre key={index} className="mcp-preview mono" data-testid="mcp-resource-preview">
+          {visibleBidi(item.text.slice(0, 4_000))}
+          {item.text.length > 4_000 ? `\n… (${item.text.length.toLocaleString("en-US")} characters kept)` : ""}
+          {item.fullLength ? `\n[cut: the server sent ${item.fullLength.toLocaleString("en-US")} characters]` : ""}
+        </pre>
+      ))}
+    </>
+  );
+}
+
+function TemplateForm({ server, uriTemplate }: { server: McpServerView; uriTemplate: string }) {
+  const actions = useLabStores().mcp.actions;
+  const variables = templateVariables(uriTemplate);
+  const [values, setValues] = useState<Record<string, string>>({});
+  return (
+    <>
+      <div className="mcp-inline-form">
+        {variables.map((variable) => (
+          <input
+            key={variable}
+            aria-label={variable}
+            placeholder={variable}
+            data-testid="mcp-template-input"
+            data-name={variable}
+            value={values[variable] ?? ""}
+            onChange={(e) => setValues((before) => ({ ...before, [variable]: e.target.value }))}
+          />
+        ))}
+      </div>
+      <ResourceActions server={server} uri={() => actions.expandTemplate(server.id, uriTemplate, values)} />
+    </>
+  );
+}
+
+function PromptForm({ server, prompt }: { server: McpServerView; prompt: { name: string; arguments?: Array<{ name: string; description?: string; required?: boolean }> } }) {
+  const actions = useLabStores().mcp.actions;
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const args = (prompt.arguments ?? []).slice(0, 30);
+  const insert = async () => {
+    const missing = args.find((argument) => argument.required && !values[argument.name]?.trim());
+    if (missing) return setError(`${missing.name} is required.`);
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await actions.getPrompt(server.id, prompt.name, Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim())));
+      actions.insertIntoComposer(promptMessagesText(result.messages.slice(0, 50), server.serverName ?? new URL(server.url).host));
+    } catch (failure) {
+      setError(errorText(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <div className="mcp-inline-form">
+        {args.map((argument) => (
+          <input
+            key={argument.name}
+            aria-label={argument.name}
+            title={argument.description}
+            placeholder={`${argument.name}${argument.required ? " *" : ""}`}
+            data-testid="mcp-prompt-input"
+            data-name={argument.name}
+            value={values[argument.name] ?? ""}
+            onChange={(e) => setValues((before) => ({ ...before, [argument.name]: e.target.value }))}
+          />
+        ))}
+        <button type="button" data-testid="mcp-prompt-insert" disabled={busy} onClick={() => void insert()}>
+          Insert into message
+        </button>
+      </div>
+      {error && (
+        <p className="mcp-error" role="alert" data-testid="mcp-prompt-error">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
+export function McpServerDetails({ server }: { server: McpServerView }) {
+  const actions = useLabStores().mcp.actions;
+  const caps = server.capabilities;
+  const updated = Object.entries(server.updatedResources).slice(-5);
+  return (
+    <>
+      {caps?.resources && (
+        <>
+          <Section title="Resources" testId="mcp-resources" load={() => actions.listResources(server.id)}>
+            {(items) => (
+              <ul className="mcp-items">
+                {items.map((resource, index) => (
+                  <li key={index} className="mcp-item" data-testid="mcp-resource" data-uri={resource.uri}>
+                    <div className="mcp-item-head">
+                      <span className="mcp-item-name">{visibleName(resource.title ?? resource.name)}</span>
+                      <span className="mono mcp-muted mcp-item-name">{visibleBidi(resource.uri)}</span>
+                    </div>
+                    <ResourceActions server={server} uri={() => Promise.resolve(resource.uri)} follow={caps.subscribe} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
+          <Section title="Resource templates" testId="mcp-templates" load={() => actions.listResourceTemplates(server.id)}>
+            {(items) => (
+              <ul className="mcp-items">
+                {items.map((template, index) => (
+                  <li key={index} className="mcp-item" data-testid="mcp-template" data-template={template.uriTemplate}>
+                    <div className="mcp-item-head">
+                      <span className="mcp-item-name">{visibleName(template.title ?? template.name)}</span>
+                      <span className="mono mcp-muted mcp-item-name">{visibleBidi(template.uriTemplate)}</span>
+                    </div>
+                    <TemplateForm server={server} uriTemplate={template.uriTemplate} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
+        </>
+      )}
+      {updated.length > 0 && (
+        <p className="mcp-notice" data-testid="mcp-resource-updated">
+          Changed on the server: {updated.map(([uri, at]) => `${uri} (${new Date(at).toLocaleTimeString()})`).join(", ")} — read it again to see the new text.
+        </p>
+      )}
+      {caps?.prompts && (
+        <Section title="Prompts" testId="mcp-prompts" load={() => actions.listPrompts(server.id)}>
+          {(items) => (
+            <ul className="mcp-items">
+              {items.map((prompt, index) => (
+                <li key={index} className="mcp-item" data-testid="mcp-prompt" data-name={prompt.name}>
+                  <div className="mcp-item-head">
+                    <span className="mcp-item-name mono">{visibleName(prompt.name)}</span>
+                  </div>
+                  {prompt.description && <span className="mcp-muted">{visibleBidi(prompt.description.slice(0, 500))}</span>}
+                  <PromptForm server={server} prompt={prompt} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </Section>
+      )}
+      {(caps?.logging || server.log.length > 0) && (
+        <details className="mcp-section" data-testid="mcp-log">
+          <summary>Log ({server.log.length})</summary>
+          {server.log.length === 0 ? (
+            <p className="mcp-muted">No messages from the server yet.</p>
+          ) : (
+            <>
+              <ul className="mcp-log mono">
+                {server.log.map((entry, index) => (
+                  <li key={index} data-testid="mcp-log-entry">
+                    <span className="mcp-log-level" data-level={entry.level}>
+                      {entry.level}
+                    </span>{" "}
+                    {new Date(entry.at).toLocaleTimeString()} {entry.logger ? `[${visibleName(entry.logger)}] ` : ""}
+                    {visibleBidi(entry.text)}
+                  </li>
+                ))}
+              </ul>
+              <button type="button" className="mcp-link" onClick={() => actions.clearLog(server.id)}>
+                Clear
+              </button>
+            </>
+          )}
+        </details>
+      )}
+    </>
+  );
+}
