@@ -110,6 +110,8 @@ export interface EvalState {
   saved: StoredSavedCase[];
   /** Prefill and decode rates the in-page CPU engine last reached in an Evaluate case (for what a run will take). */
   measuredRates: MeasuredRates | null;
+  /** A results file being read (in a worker), with its size in bytes. */
+  reading: { label: string; bytes: number } | null;
 }
 
 /** A case shown in the debugger: of this run (read from IndexedDB) or of an imported results file (its `log`). */
@@ -168,6 +170,7 @@ export function createEvaluation(engineStore: EngineStore) {
     opened: null,
     saved: [],
     measuredRates: null,
+    reading: null,
   }));
 
   const set = store.setState;
@@ -476,12 +479,43 @@ export function createEvaluation(engineStore: EngineStore) {
     set({ opened: null });
   }
 
-  /** Adds a results file a person opened: one over RESULTS_FILE_MAX_CHARS (results-file.ts) is refused before it is read. */
+  let reading: AbortController | null = null;
+
+  /**
+   * Adds a results file a person opened: one over RESULTS_FILE_MAX_CHARS (results-file.ts) is
+   * refused before it is read; one under it is parsed and checked in a worker
+   * (results-file-import.ts), so a file near the cap never holds the page; while it is read the
+   * view says so and offers Stop.
+   */
   async function importResultsFile(file: Blob, label: string): Promise<void> {
     // A file's size is its bytes; an ASCII JSON file's characters are as many.
     const tooLarge = resultsFileTooLarge(file.size);
-    if (tooLarge) set({ error: `${label}: ${tooLarge}` });
-    else await importResults(label, await file.text());
+    if (tooLarge) {
+      set({ error: `${label}: ${tooLarge}` });
+      return;
+    }
+    reading?.abort();
+    const controller = new AbortController();
+    reading = controller;
+    set({ reading: { label, bytes: file.size }, error: null });
+    try {
+      const { readResultsBlob } = await import("./results-file-import.ts");
+      const results = await readResultsBlob(file, controller.signal);
+      const opened = get().opened;
+      set({ imported: [...get().imported.filter((i) => i.label !== label), { label, results }], error: null, ...(opened?.source === label ? { opened: null } : {}) });
+    } catch (error) {
+      if (!controller.signal.aborted) set({ error: `${label}: ${describe(error)}` });
+    } finally {
+      if (reading === controller) {
+        reading = null;
+        set({ reading: null });
+      }
+    }
+  }
+
+  /** Stops reading a results file: nothing of it is added. */
+  function stopReadingResults(): void {
+    reading?.abort();
   }
 
   /** Adds a results file (the command's or an export) to compare with; checked a slice at a time. */
@@ -541,7 +575,7 @@ export function createEvaluation(engineStore: EngineStore) {
     setImportedSuite({ questionsName: "saved cases", questions: files.questions, answersName: "saved answers", answers: files.answers });
   }
 
-  return { store, initEval, setConfig, startEval, startQuickCpuRun, resumeEval, stopEval, setImportedSuite, chooseBuiltinSuite, openCase, openImportedCase, closeCase, exportResultsText, importResults, importResultsFile, openExamples, removeImported, dismissEvalError, saveTurnAsCase, removeSavedCase, runSavedCases };
+  return { store, initEval, setConfig, startEval, startQuickCpuRun, resumeEval, stopEval, setImportedSuite, chooseBuiltinSuite, openCase, openImportedCase, closeCase, exportResultsText, importResults, importResultsFile, stopReadingResults, openExamples, removeImported, dismissEvalError, saveTurnAsCase, removeSavedCase, runSavedCases };
 }
 
 export type Evaluation = ReturnType<typeof createEvaluation>;
