@@ -14,7 +14,7 @@ import { completionBody, type CompletionBody } from "./completion-body.ts";
 import type { LoadedModelTokenizer } from "../../tokens/tokenizer-choice.ts";
 import { tokensFromLogprobs } from "../logprobs.ts";
 import { HeldBackTokens } from "../held-back-tokens.ts";
-import { probeTextWith } from "../text-probe.ts";
+import { probeTextWith, rememberTokenizations } from "../text-probe.ts";
 import { usageFromFinalChunk, type LlamaTimings } from "./completion-usage.ts";
 import { describeRuntimeFailure, type RuntimeFailure } from "./runtime-failure.ts";
 import { promptProgressOf, type LlamaPromptProgress } from "../llama-prompt-progress.ts";
@@ -111,7 +111,10 @@ export class CpuEngine implements Engine {
     if (options.contextWindowSize !== undefined) this.contextWindowSize = options.contextWindowSize;
     if (options.countPromptTokens) this.countPromptTokens = options.countPromptTokens;
     const { tokenize } = options;
-    if (tokenize) this.probeText = (prompt, text, signal) => probeTextWith(this, (t) => tokenize(t), prompt, text, signal);
+    if (tokenize) {
+      const remembered = rememberTokenizations((t) => tokenize(t));
+      this.probeText = (prompt, text, signal) => probeTextWith(this, remembered, prompt, text, signal);
+    }
   }
 
   /** Runs `work` when the slot is free; the next request waits for it however it ends. */
