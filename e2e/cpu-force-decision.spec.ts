@@ -105,6 +105,9 @@ test("on the CPU engine, Force no call never writes the opener's first token at 
 test("the playground loads the model on the CPU and measures which protocol it leans to", async ({ page }) => {
   await page.goto("/?view=playground&cpuThreads=1");
   await page.getByTestId("playground-protocol").selectOption("hermes");
+  // One pasted tool keeps each protocol's prompt near 250 tokens (the eight built-in tools make about 1,300 each).
+  await page.getByTestId("playground-tool-source").selectOption("pasted");
+  await page.getByTestId("playground-tools").fill(JSON.stringify([{ name: "calculator", description: "Evaluate an arithmetic expression", parameters: { type: "object", properties: { expression: { type: "string" } }, required: ["expression"] } }]));
   await page.getByTestId("playground-lean").locator("summary").click();
   await expect(page.getByTestId("playground-lean-engine")).toHaveAttribute("data-ready", "false");
   await expect(page.getByTestId("protocol-lean-run")).toBeDisabled();
