@@ -23,3 +23,36 @@ test("a results file over the cap is refused with its size and the cap; the lab'
   await input.setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
   await expect(page.getByTestId("eval-imported").filter({ hasText: name })).toBeVisible({ timeout: 60_000 });
 });
+
+test("a results file near the cap is read off the page's thread: while it is read the page answers a click (Stop), then it opens", async ({ page }) => {
+  test.setTimeout(300_000);
+  // The lab's own largest file, its results repeated to just under the cap (≈ 31 MB).
+  const file = JSON.parse(readFileSync(new URL("../eval-results/smollm2-135m-instruct-q4_1.llama3-json.constrained-off+on.json", import.meta.url), "utf8")) as { results: unknown[] };
+  const one = file.results;
+  const results: unknown[] = [];
+  let text = "";
+  for (let at = 0; ; at += 50) {
+    const more = Array.from({ length: 50 }, (_, i) => one[(at + i) % one.length]);
+    const next = JSON.stringify({ ...file, results: [...results, ...more] }, null, 1);
+    if (next.length > RESULTS_FILE_MAX_CHARS - 1024 * 1024) break;
+    results.push(...more);
+    text = next;
+  }
+  expect(text.length).toBeGreaterThan(25 * 1024 * 1024);
+  const buffer = Buffer.from(text);
+  await page.goto("/#evaluate");
+  const input = page.getByTestId("eval-import-file");
+  await input.setInputFiles({ name: "near-the-cap.json", mimeType: "application/json", buffer });
+  // While the worker reads it the page says so; a click on Stop is handled then and there (a page
+  // held by JSON.parse would handle it only once the file was in, and Stop would be gone).
+  const reading = page.getByTestId("eval-reading");
+  await expect(reading).toContainText("Reading near-the-cap.json");
+  await page.getByTestId("eval-reading-stop").click();
+  await expect(reading).toHaveCount(0);
+  await expect(page.getByTestId("eval-imported")).toHaveCount(0);
+  await expect(page.getByTestId("eval-error")).toHaveCount(0);
+  // Read to the end, it opens with every result.
+  await input.setInputFiles({ name: "near-the-cap.json", mimeType: "application/json", buffer });
+  await expect(page.getByTestId("eval-imported").filter({ hasText: `near-the-cap.json (${results.length})` })).toBeVisible({ timeout: 240_000 });
+  await expect(reading).toHaveCount(0);
+});

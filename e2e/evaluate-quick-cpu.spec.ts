@@ -81,3 +81,29 @@ test("the quick CPU preset: one click loads SmolLM2 and runs its cases to the en
     await page.screenshot({ path: `${SHOTS}/evaluate-quick-done-${width}.png`, fullPage: width !== 1440 });
   }
 });
+
+test("with the model loaded first, the quick run's first case finds its prompt start in the cache: the engine reports it reused, not prefilled", async ({ page }) => {
+  test.setTimeout(1_200_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/?cpuThreads=1");
+  await page.getByTestId("cpu-offer-button").click();
+  await expect(page.getByTestId("engine-label")).toContainText("CPU: SmolLM2 135M", { timeout: 300_000 });
+  await page.getByTestId("view-evaluate").click();
+  // The panel reads the first case's prompt start ahead and says how many tokens the engine read.
+  const warm = page.getByTestId("eval-quick-warm");
+  await expect(warm).toHaveAttribute("data-state", "ready", { timeout: 600_000 });
+  const warmed = Number(await warm.getAttribute("data-tokens"));
+  expect(warmed).toBeGreaterThan(100);
+  await page.getByTestId("eval-quick-run").click();
+  const first = QUICK_CPU_PRESET.cases[0]!;
+  await expect(page.getByTestId("eval-live-finished")).toHaveAttribute("data-case", first.id, { timeout: 600_000 });
+  await page.getByTestId("eval-stop").click();
+  await page.locator(`[data-testid="eval-case-row"][data-case="${first.id}"] [data-testid="eval-verdict"]`).click();
+  const prefill = page.getByTestId("eval-case-debugger").getByTestId("step-prefill");
+  // llama.cpp's own counts for the case's step: the read-ahead start came from the cache
+  // (its last token may be read again where the message's first token joins it).
+  const reused = Number(await prefill.getAttribute("data-reused"));
+  const prefilled = Number(await prefill.getAttribute("data-prefilled"));
+  expect(reused).toBeGreaterThanOrEqual(warmed - 1);
+  expect(prefilled).toBeLessThan(first.promptTokens - warmed + 2);
+});

@@ -16,7 +16,7 @@ const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 // The page's one set of stores: made here, handed down by the provider.
 const stores = createLabStores();
-// The parser playground is a page of its own: no engine, no conversation.
+// The parser playground is a page of its own: no conversation, and no engine until its protocol table loads the CPU one.
 const playground = new URLSearchParams(location.search).get("view") === "playground";
 if (!playground) startLab(stores);
 createRoot(root).render(

@@ -31,3 +31,23 @@ export async function probeTextWith(engine: Pick<Engine, "generate">, tokenize: 
   if (wrote.length !== ids.length || wrote.some((id, i) => id !== ids[i])) throw new Error(`The probe wrote the tokens ${JSON.stringify(wrote)}, not ${JSON.stringify(ids)}.`);
   return { text, p: tokens.reduce((product, t) => product * t.p, 1), tokens };
 }
+
+/** Tokenizations kept per engine: a protocol's markers are a handful of short texts. */
+const REMEMBERED_TOKENIZATIONS = 64;
+
+/**
+ * The tokenizer, remembering what it wrote: every probe of a step asks for the same markers'
+ * tokens, and on llama-server each asking is a request of its own (`/tokenize`) before the
+ * probe's completion. A failed or stopped tokenization is not remembered.
+ */
+export function rememberTokenizations(tokenize: (text: string, signal: AbortSignal) => Promise<number[]>): (text: string, signal: AbortSignal) => Promise<number[]> {
+  const known = new Map<string, readonly number[]>();
+  return async (text, signal) => {
+    const kept = known.get(text);
+    if (kept) return [...kept];
+    const ids = await tokenize(text, signal);
+    if (known.size >= REMEMBERED_TOKENIZATIONS) known.delete(known.keys().next().value!);
+    known.set(text, [...ids]);
+    return ids;
+  };
+}

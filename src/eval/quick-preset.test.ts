@@ -3,7 +3,11 @@ import { describe, expect, it } from "vitest";
 import { bfclCase } from "./bfcl-fixtures.test-helper.ts";
 import { readCaseLog } from "./case-log.ts";
 import { caseTiming } from "./case-timing.ts";
-import { QUICK_CPU_PRESET, quickPresetEstimate } from "./quick-preset.ts";
+import { chatTemplateForModel } from "toolcall-middleware/families/registry.ts";
+import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
+import type { Engine } from "toolcall-middleware/types.ts";
+import { casePromptStart, QUICK_CPU_PRESET, quickPresetEstimate } from "./quick-preset.ts";
+import { runEvalCase } from "./run-case.ts";
 import { readResultsFile } from "./results-file.ts";
 import { categoryOf } from "./suite.ts";
 
@@ -34,5 +38,31 @@ describe("the quick CPU preset", () => {
     expect(estimate.prefill).toBeCloseTo(62, 6);
     expect(estimate.decode).toBeCloseTo(16, 6);
     expect(estimate.total).toBeCloseTo(78, 6);
+  });
+
+  it("each case's prompt start, read ahead into the cache, is the start of the prompt the case then sends, up to its own message", async () => {
+    const template = chatTemplateForModel("SmolLM2-135M-Instruct-q0f32-MLC")!;
+    const protocol = getProtocol(QUICK_CPU_PRESET.protocol)!;
+    for (const quick of QUICK_CPU_PRESET.cases) {
+      const testCase = bfclCase(quick.id);
+      const sent: string[] = [];
+      const engine: Engine = {
+        name: "records the prompt",
+        async *generate(prompt) {
+          sent.push(prompt);
+          yield { type: "text", text: "No tool fits." };
+        },
+      };
+      await runEvalCase({ engine, mode: "prompt", protocol, testCase, constrained: false, template });
+      const start = casePromptStart(testCase, protocol, template);
+      const prompt = sent[0]!;
+      expect(prompt.startsWith(start)).toBe(true);
+      // The start holds the case's tool section; what is left is the message and the reply's opening.
+      expect(start).toContain(testCase.tools[0]!.name);
+      const rest = prompt.slice(start.length);
+      const message = String(testCase.messages.at(-1)!.content);
+      expect(rest).toContain(message);
+      expect(rest.length).toBeLessThan(message.length + 64);
+    }
   });
 });

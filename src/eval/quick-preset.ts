@@ -7,7 +7,10 @@
 // off, temperature 0 and a low max tokens keep it to a few minutes on a 2-core machine. The page's
 // engine may still write other words than llama-server did (other kernels): what each case shows
 // is what this run wrote.
+import { promptBeforeNextMessage } from "toolcall-middleware/loop/render-conversation.ts";
+import type { ChatTemplate, Protocol } from "toolcall-middleware/types.ts";
 import { expectedSeconds } from "./progress.ts";
+import type { EvalCase } from "./suite.ts";
 
 export interface QuickCase {
   id: string;
@@ -41,4 +44,15 @@ export function quickPresetEstimate(rates: MeasuredRates): { prefill: number; de
   const replyTokens = QUICK_CPU_PRESET.cases.length * QUICK_CPU_PRESET.maxTokens;
   const cases = QUICK_CPU_PRESET.cases.length;
   return { ...expectedSeconds({ cases, promptTokens: promptTokens / cases, replyTokens: replyTokens / cases }, rates), promptTokens, replyTokens };
+}
+
+/**
+ * What a case's prompt holds before its last message (the template's start, the protocol's tool
+ * section for the case's tools, any earlier turns), rendered as the loop renders the case
+ * (promptBeforeNextMessage). Read into the CPU engine's prompt cache while nothing runs (the
+ * quick run's panel, before the click), it leaves the case to prefill only its own message.
+ */
+export function casePromptStart(testCase: Pick<EvalCase, "tools" | "messages">, protocol: Protocol, template: ChatTemplate): string {
+  const tools = testCase.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
+  return promptBeforeNextMessage({ tools, protocol, messages: testCase.messages.slice(0, -1), template });
 }

@@ -8,7 +8,8 @@ import { ServerFailure } from "../engine/openai/server-failure.ts";
 import { inferServerTemplate, serverChatTemplate, serverTemplateNames, type ServerTemplateName } from "toolcall-middleware/families/server-templates.ts";
 import { chatTemplateForModel } from "toolcall-middleware/families/registry.ts";
 import { BUILTIN_CATEGORIES, isBuiltinCategory, loadBuiltinSuite, sampleCases, type BuiltinCategory } from "../eval/builtin-suite.ts";
-import { QUICK_CPU_PRESET, type MeasuredRates } from "../eval/quick-preset.ts";
+import { casePromptStart, QUICK_CPU_PRESET, type MeasuredRates } from "../eval/quick-preset.ts";
+import type { WarmedPrompt } from "../engine/cpu/cpu-engine.ts";
 import { caseLogOf, readCaseLog } from "../eval/case-log.ts";
 import { readResultsFileInSlices, resultsFileText, resultsFileTooLarge, toResultsFile } from "../eval/results-file.ts";
 import { failedResult, readsValuesAsText, runEvalCase, type EvalResult } from "../eval/run-case.ts";
@@ -110,7 +111,16 @@ export interface EvalState {
   saved: StoredSavedCase[];
   /** Prefill and decode rates the in-page CPU engine last reached in an Evaluate case (for what a run will take). */
   measuredRates: MeasuredRates | null;
+  /** The quick run's first case's prompt start read into the CPU engine's cache before the click (null: not asked). */
+  quickWarm: QuickWarm | null;
+  /** A results file being read (in a worker), with its size in bytes. */
+  reading: { label: string; bytes: number } | null;
 }
+
+export type QuickWarm =
+  | { state: "warming"; caseId: string }
+  | { state: "ready"; caseId: string; tokens: number; readTokens: number; elapsedMs: number }
+  | { state: "failed"; caseId: string; message: string };
 
 /** A case shown in the debugger: of this run (read from IndexedDB) or of an imported results file (its `log`). */
 export interface OpenedCase {
@@ -168,6 +178,8 @@ export function createEvaluation(engineStore: EngineStore) {
     opened: null,
     saved: [],
     measuredRates: null,
+    quickWarm: null,
+    reading: null,
   }));
 
   const set = store.setState;
@@ -245,6 +257,39 @@ export function createEvaluation(engineStore: EngineStore) {
     await startEval();
   }
 
+  /**
+   * While the quick run's panel waits for its click with a model ready on the CPU: reads the first
+   * case's prompt start (its template's start and its tools' section) into the engine's prompt
+   * cache, so the first case prefills only its message. Each later case starts with other tools,
+   * so it shares only the template's first line and the protocol's words before the tools with the
+   * case before (llama.cpp keeps that common part by itself). A run started meanwhile waits for a
+   * warm-up its prompt starts with (CpuEngine.generate), so the reading is never wasted.
+   */
+  let warmedFor: Engine | null = null;
+  let warmingSignal: AbortSignal | null = null;
+  async function warmQuickCpuRun(signal: AbortSignal): Promise<void> {
+    const { cpuEngine, cpuTemplate } = engineStore.getState();
+    const first = QUICK_CPU_PRESET.cases[0];
+    const protocol = getProtocol(QUICK_CPU_PRESET.protocol);
+    if (!cpuEngine || !cpuTemplate || !first || !protocol || !canWarm(cpuEngine)) return;
+    const status = get().status;
+    if (status === "running" || status === "starting" || status === "stopping") return;
+    const warmed = get().quickWarm;
+    if (warmedFor === cpuEngine && (warmed?.state === "ready" || (warmed?.state === "warming" && warmingSignal && !warmingSignal.aborted))) return;
+    warmedFor = cpuEngine;
+    warmingSignal = signal;
+    set({ quickWarm: { state: "warming", caseId: first.id } });
+    try {
+      const [testCase] = chosenCases(await loadBuiltinSuite([categoryOf(first.id)].filter(isBuiltinCategory), fetchPublic), [first.id]);
+      const result = await cpuEngine.warmPrompt(casePromptStart(testCase!, protocol, cpuTemplate), signal);
+      // A run started meanwhile has said the cache is its own now; a newer warm-up speaks for itself.
+      if (get().quickWarm?.state !== "warming" || warmingSignal !== signal) return;
+      set({ quickWarm: result === "stopped" ? null : { state: "ready", caseId: first.id, ...result } });
+    } catch (error) {
+      if (get().quickWarm?.state === "warming" && warmingSignal === signal) set({ quickWarm: { state: "failed", caseId: first.id, message: describe(error) } });
+    }
+  }
+
   /** Continues the shown run: the cases not done yet. */
   async function resumeEval(): Promise<void> {
     const run = get().run;
@@ -269,6 +314,8 @@ export function createEvaluation(engineStore: EngineStore) {
 
   async function go(config: EvalConfig, run: StoredEvalRun<EvalConfig>, fresh: boolean): Promise<void> {
     if (running && !running.signal.aborted) return;
+    // The run's cases will leave other text in the engine's cache: a warm-up said before is gone after.
+    if (get().quickWarm) set({ quickWarm: null });
     let release = () => {};
     const previous = settled;
     settled = new Promise((resolve) => (release = resolve));
@@ -476,12 +523,43 @@ export function createEvaluation(engineStore: EngineStore) {
     set({ opened: null });
   }
 
-  /** Adds a results file a person opened: one over RESULTS_FILE_MAX_CHARS (results-file.ts) is refused before it is read. */
+  let reading: AbortController | null = null;
+
+  /**
+   * Adds a results file a person opened: one over RESULTS_FILE_MAX_CHARS (results-file.ts) is
+   * refused before it is read; one under it is parsed and checked in a worker
+   * (results-file-import.ts), so a file near the cap never holds the page; while it is read the
+   * view says so and offers Stop.
+   */
   async function importResultsFile(file: Blob, label: string): Promise<void> {
     // A file's size is its bytes; an ASCII JSON file's characters are as many.
     const tooLarge = resultsFileTooLarge(file.size);
-    if (tooLarge) set({ error: `${label}: ${tooLarge}` });
-    else await importResults(label, await file.text());
+    if (tooLarge) {
+      set({ error: `${label}: ${tooLarge}` });
+      return;
+    }
+    reading?.abort();
+    const controller = new AbortController();
+    reading = controller;
+    set({ reading: { label, bytes: file.size }, error: null });
+    try {
+      const { readResultsBlob } = await import("./results-file-import.ts");
+      const results = await readResultsBlob(file, controller.signal);
+      const opened = get().opened;
+      set({ imported: [...get().imported.filter((i) => i.label !== label), { label, results }], error: null, ...(opened?.source === label ? { opened: null } : {}) });
+    } catch (error) {
+      if (!controller.signal.aborted) set({ error: `${label}: ${describe(error)}` });
+    } finally {
+      if (reading === controller) {
+        reading = null;
+        set({ reading: null });
+      }
+    }
+  }
+
+  /** Stops reading a results file: nothing of it is added. */
+  function stopReadingResults(): void {
+    reading?.abort();
   }
 
   /** Adds a results file (the command's or an export) to compare with; checked a slice at a time. */
@@ -541,10 +619,14 @@ export function createEvaluation(engineStore: EngineStore) {
     setImportedSuite({ questionsName: "saved cases", questions: files.questions, answersName: "saved answers", answers: files.answers });
   }
 
-  return { store, initEval, setConfig, startEval, startQuickCpuRun, resumeEval, stopEval, setImportedSuite, chooseBuiltinSuite, openCase, openImportedCase, closeCase, exportResultsText, importResults, importResultsFile, openExamples, removeImported, dismissEvalError, saveTurnAsCase, removeSavedCase, runSavedCases };
+  return { store, initEval, setConfig, startEval, startQuickCpuRun, warmQuickCpuRun, resumeEval, stopEval, setImportedSuite, chooseBuiltinSuite, openCase, openImportedCase, closeCase, exportResultsText, importResults, importResultsFile, stopReadingResults, openExamples, removeImported, dismissEvalError, saveTurnAsCase, removeSavedCase, runSavedCases };
 }
 
 export type Evaluation = ReturnType<typeof createEvaluation>;
+
+/** An engine that can read a text into its prompt cache ahead of a step (the CPU engine). */
+type WarmingEngine = Engine & { warmPrompt: (prompt: string, signal: AbortSignal) => Promise<WarmedPrompt | "stopped"> };
+const canWarm = (engine: Engine): engine is WarmingEngine => typeof (engine as Partial<WarmingEngine>).warmPrompt === "function";
 
 /** The cases named, in the order named (an id the suite lacks is an error, not a silent gap). */
 function chosenCases(cases: readonly EvalCase[], ids: readonly string[]): EvalCase[] {

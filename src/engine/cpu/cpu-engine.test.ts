@@ -195,3 +195,50 @@ describe("the CPU engine's token probabilities", () => {
     expect(chunks.at(-1)).toMatchObject({ usage: { probabilitiesMissing: expect.stringContaining("n_probs") } });
   });
 });
+
+describe("the CPU engine's prompt-cache warm-ups", () => {
+  /** A runtime whose reading of each prompt lasts until it is released or stopped. */
+  function heldRuntime() {
+    const bodies: CompletionBody[] = [];
+    const releases: Array<() => void> = [];
+    return {
+      bodies,
+      releases,
+      complete: async (body: CompletionBody, signal: AbortSignal) => {
+        bodies.push(body);
+        return (async function* () {
+          await new Promise<void>((resolve) => {
+            releases.push(resolve);
+            signal.addEventListener("abort", () => resolve(), { once: true });
+          });
+          if (signal.aborted) {
+            const error = new Error("aborted");
+            error.name = "WllamaAbortError";
+            throw error;
+          }
+          yield final("length", { prompt_n: 10, cache_n: 0 } as CompletionChunk["timings"]);
+        })();
+      },
+    };
+  }
+
+  it("a warm-up of a text the new one does not start with gives way at once; one it starts with is waited for", async () => {
+    const runtime = heldRuntime();
+    const engine = new CpuEngine({ name: "t", runtime, bos: { runtimeAddsBos: false } });
+    const signal = new AbortController().signal;
+    const lab = engine.warmPrompt("<|im_start|>system\nThe Lab's conversation", signal);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Evaluate's first case: another text. The Lab's reading stops; the case's start is read.
+    const evaluate = engine.warmPrompt("<|im_start|>system\nA case's tools", signal);
+    expect(await lab).toBe("stopped");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(runtime.bodies.map((b) => b.prompt)).toEqual(["<|im_start|>system\nThe Lab's conversation", "<|im_start|>system\nA case's tools"]);
+    // A longer text that starts with the one being read waits for it instead of stopping it.
+    const longer = engine.warmPrompt("<|im_start|>system\nA case's tools and more", signal);
+    runtime.releases[1]!();
+    expect(await evaluate).not.toBe("stopped");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    runtime.releases[2]!();
+    expect(await longer).not.toBe("stopped");
+  });
+});

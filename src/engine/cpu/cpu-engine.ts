@@ -14,7 +14,7 @@ import { completionBody, type CompletionBody } from "./completion-body.ts";
 import type { LoadedModelTokenizer } from "../../tokens/tokenizer-choice.ts";
 import { tokensFromLogprobs } from "../logprobs.ts";
 import { HeldBackTokens } from "../held-back-tokens.ts";
-import { probeTextWith } from "../text-probe.ts";
+import { probeTextWith, rememberTokenizations } from "../text-probe.ts";
 import { usageFromFinalChunk, type LlamaTimings } from "./completion-usage.ts";
 import { describeRuntimeFailure, type RuntimeFailure } from "./runtime-failure.ts";
 import { promptProgressOf, type LlamaPromptProgress } from "../llama-prompt-progress.ts";
@@ -111,7 +111,10 @@ export class CpuEngine implements Engine {
     if (options.contextWindowSize !== undefined) this.contextWindowSize = options.contextWindowSize;
     if (options.countPromptTokens) this.countPromptTokens = options.countPromptTokens;
     const { tokenize } = options;
-    if (tokenize) this.probeText = (prompt, text, signal) => probeTextWith(this, (t) => tokenize(t), prompt, text, signal);
+    if (tokenize) {
+      const remembered = rememberTokenizations((t) => tokenize(t));
+      this.probeText = (prompt, text, signal) => probeTextWith(this, remembered, prompt, text, signal);
+    }
   }
 
   /** Runs `work` when the slot is free; the next request waits for it however it ends. */
@@ -131,8 +134,8 @@ export class CpuEngine implements Engine {
   /**
    * Reads `prompt` into the runtime's prompt cache now (one token is generated and dropped), so
    * that a later step whose prompt starts with it reads only the rest. Progress is reported as
-   * llama.cpp reads. Ends early, without error, when `signal` aborts or a step needs the slot for
-   * a prompt that does not start with this one.
+   * llama.cpp reads. Ends early, without error, when `signal` aborts or a step or another
+   * warm-up needs the slot for a prompt that does not start with this one.
    */
   warmPrompt(prompt: string, signal: AbortSignal, onProgress?: (progress: PromptProgress) => void): Promise<WarmedPrompt | "stopped"> {
     const stop = new AbortController();
@@ -140,6 +143,10 @@ export class CpuEngine implements Engine {
     if (signal.aborted) stop.abort();
     else signal.addEventListener("abort", onAbort, { once: true });
     const body = { ...completionBody(prompt, { maxTokens: 1, temperature: 0 }, this.bos), n_predict: 1 };
+    // The slot's cache holds one prompt: a warm-up of a text this one does not start with (the
+    // Lab's conversation, before Evaluate's quick run asks for its first case) would be read and
+    // then overwritten, so it gives way at once, as it does to a step.
+    if (this.warming && !body.prompt.startsWith(this.warming.prompt)) this.warming.stop.abort();
     const done = this.exclusive(async (): Promise<WarmedPrompt | "stopped"> => {
       if (stop.signal.aborted) return "stopped";
       const started = this.now();

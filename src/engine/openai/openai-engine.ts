@@ -8,7 +8,7 @@ import { keySecrets, maskError, maskKeyInStream } from "./mask-key.ts";
 import { explainFetchError, failureFromResponse, isAbort, ServerFailure } from "./server-failure.ts";
 import { tokensFromLogprobs } from "../logprobs.ts";
 import { HeldBackTokens } from "../held-back-tokens.ts";
-import { probeTextWith } from "../text-probe.ts";
+import { probeTextWith, rememberTokenizations } from "../text-probe.ts";
 import { readSseJson, StreamFormatError } from "./sse-json.ts";
 import { promptProgressOf, type LlamaPromptProgress } from "../llama-prompt-progress.ts";
 import { llamaCppRenderedPrompt, llamaCppTokenize, promptToSend, type LlamaCppFacts } from "./llama-cpp-probe.ts";
@@ -141,7 +141,7 @@ export class OpenAiEngine implements Engine {
     if (options.mode === "prompt") this.tokenProbabilities = { supported: true };
     if (options.mode === "prompt" && options.llamaCpp) {
       this.bansTokens = true;
-      const tokenize = (text: string, signal: AbortSignal) => llamaCppTokenize(options.baseUrl, text, signal, headers(options, true), this.fetchImpl);
+      const tokenize = rememberTokenizations((text: string, signal: AbortSignal) => llamaCppTokenize(options.baseUrl, text, signal, headers(options, true), this.fetchImpl));
       this.probeText = (prompt, text, signal) => probeTextWith(this, tokenize, prompt, text, signal);
     }
     if (options.mode === "native") {

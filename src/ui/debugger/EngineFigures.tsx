@@ -12,7 +12,11 @@ export function EngineFigures({ step }: { step: StepView }) {
   if (!prefill && !speed && !constraint) return null;
   return (
     <div className="dbg-hint dbg-engine-figures" data-testid="step-engine-figures">
-      {prefill && <div data-testid="step-prefill">{prefill}</div>}
+      {prefill && (
+        <div data-testid="step-prefill" data-prefilled={step.usage.prefilledTokens} data-reused={step.usage.reusedTokens}>
+          {prefill}
+        </div>
+      )}
       {speed && <div data-testid="step-speed">{speed}</div>}
       {constraint && (
         <div data-testid="step-constraint">

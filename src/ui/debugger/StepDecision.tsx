@@ -3,6 +3,7 @@
 // the model wrote calls in that format, with those calls.
 import { memo, useDeferredValue, useMemo, useState } from "react";
 import { describeDecisionPoint, type DecisionPoint } from "toolcall-middleware/probabilities/decision-point.ts";
+import { openerProbability } from "toolcall-middleware/probabilities/opener-probe.ts";
 import { describeDrift } from "toolcall-middleware/probabilities/detect-format.ts";
 import type { ToolSpec } from "toolcall-middleware/types.ts";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
@@ -23,10 +24,13 @@ export const StepDecision = memo(function StepDecision({ step, tools, toolSectio
   const force = useForceToken(step, tools);
   if (!point || step.request) return null;
   const words = describeDecisionPoint(point);
+  // The runtime's numbers behind the sentence, for tests and tools: the token's place and id, the probe's p.
+  const measured = point.kind === "no-call" && point.measured && "at" in point.measured ? openerProbability(point.measured) : undefined;
+  const runtime = point.kind === "unknown" ? {} : { "data-token-index": point.token.index, ...(point.token.token.id !== undefined ? { "data-token-id": point.token.token.id } : {}), ...(measured !== undefined ? { "data-opener-p": measured } : {}) };
   const driftWords = describeDrift(drift);
   return (
     <div className="dbg-decision" data-testid="step-decision">
-      <p className={point.kind === "unknown" ? "dbg-hint" : undefined} data-testid="decision-point" data-kind={point.kind}>
+      <p className={point.kind === "unknown" ? "dbg-hint" : undefined} data-testid="decision-point" data-kind={point.kind} {...runtime}>
         <strong>Decision point:</strong> {point.kind === "unknown" ? `not known. ${words}` : `the model ${words}.`}
       </p>
       {!step.branch && point.kind !== "unknown" && <ForceDecision point={point} force={force} />}

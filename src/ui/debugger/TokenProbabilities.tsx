@@ -178,6 +178,7 @@ function TokenSpans({ tokens, active, pinned, handlers }: { tokens: readonly Pla
       aria-label={`token ${t.index + 1}: ${JSON.stringify(t.token.text)}, p = ${formatP(t.token.p)}`}
       data-testid="tp-token"
       data-p={t.token.p}
+      data-token-id={t.token.id}
       onMouseEnter={() => handlers.show(t.index)}
       onFocus={() => handlers.show(t.index)}
       onClick={() => handlers.togglePin(t.index)}

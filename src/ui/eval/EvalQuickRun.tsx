@@ -1,7 +1,7 @@
 // The quick run on the CPU: one click runs a few chosen cases on the model in this page (loading
 // SmolLM2 135M first when no model is loaded on the CPU), and what it will take is said before it
 // starts: the cases' prompt and reply tokens at the rates this page's CPU engine last reached.
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import { useConversation, useEngineState, useLabStores } from "../../app/lab-stores-context.tsx";
 import { DEFAULT_CPU_MODEL_ID } from "../../engine/cpu/cpu-models.ts";
 import { formatDuration, formatRate } from "../../eval/progress.ts";
@@ -22,11 +22,20 @@ function labRates(events: readonly LoopEvent[] | undefined): MeasuredRates | nul
 }
 
 export function EvalQuickRun() {
-  const { startQuickCpuRun } = useEvaluation();
+  const { startQuickCpuRun, warmQuickCpuRun } = useEvaluation();
   const { cpuEngine } = useLabStores();
   const status = useEvalState((s) => s.status);
   const evalRates = useEvalState((s) => s.measuredRates);
-  const loaded = useEngineState((s) => s.cpuEngine !== null);
+  const engine = useEngineState((s) => s.cpuEngine);
+  const loaded = engine !== null;
+  const warm = useEvalState((s) => s.quickWarm);
+  // With a model ready, its first case's prompt start is read while the panel waits for the click.
+  useEffect(() => {
+    if (!engine) return;
+    const controller = new AbortController();
+    void warmQuickCpuRun(controller.signal);
+    return () => controller.abort();
+  }, [engine, warmQuickCpuRun]);
   const loading = useEngineState((s) => s.cpuStatus.state === "loading");
   const events = useConversation((s) => s.active?.events);
   const fromLab = useMemo(() => (loaded ? labRates(events) : null), [loaded, events]);
@@ -63,6 +72,15 @@ export function EvalQuickRun() {
           <>What it will take is not known yet: no reply on this computer's CPU has been timed in this page. The time left shows once the first case ends.</>
         )}
       </p>
+      {warm && (
+        <p className="eval-muted" data-testid="eval-quick-warm" data-state={warm.state} {...(warm.state === "ready" ? { "data-tokens": warm.tokens } : {})}>
+          {warm.state === "warming"
+            ? `Reading ${warm.caseId}'s prompt start (the template and its tool) into the model's cache…`
+            : warm.state === "ready"
+              ? `${warm.caseId}'s prompt start (${warm.tokens} tokens) is in the model's cache: it will prefill only its message.`
+              : `The prompt start could not be read ahead (${warm.message}); the run prefills it.`}
+        </p>
+      )}
       <button type="button" data-testid="eval-quick-run" disabled={busy || loading} onClick={() => void run()}>
         {loading ? "Loading SmolLM2 135M…" : loaded ? `Run the ${cases.length} cases` : `Load SmolLM2 135M and run the ${cases.length} cases`}
       </button>

@@ -403,7 +403,8 @@ function EvalProgress() {
 }
 
 function EvalFiles() {
-  const { importResultsFile, removeImported, exportResultsText } = useEvaluation();
+  const { importResultsFile, stopReadingResults, removeImported, exportResultsText } = useEvaluation();
+  const reading = useEvalState((s) => s.reading);
   const [exporting, setExporting] = useState(false);
   const results = useEvalState((s) => s.results);
   const imported = useEvalState((s) => s.imported);
@@ -438,6 +439,14 @@ function EvalFiles() {
         Import results to compare…
       </button>
       <HiddenFileInput inputRef={input} accept=".json,application/json" testId="eval-import-file" onFile={(file) => void importResultsFile(file, file.name)} />
+      {reading && (
+        <span className="eval-muted" role="status" data-testid="eval-reading">
+          Reading {reading.label} ({(reading.bytes / 1024 / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB)…{" "}
+          <button type="button" data-testid="eval-reading-stop" onClick={stopReadingResults}>
+            Stop
+          </button>
+        </span>
+      )}
       {imported.map((i) => (
         <span key={i.label} className="badge" data-testid="eval-imported">
           {i.label} ({i.results.length})

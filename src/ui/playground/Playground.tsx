@@ -17,6 +17,7 @@ import { summarizeParseEvent, toDisplayJson } from "../debugger/format.ts";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { McpPanel } from "../mcp/McpPanel.tsx";
 import { PlaygroundRunner } from "./playground-runner.ts";
+import { PlaygroundLean } from "./PlaygroundLean.tsx";
 
 /** Typing pauses this long before a parse is asked for: a keystroke in a megabyte is not re-parsed at once. */
 const PARSE_DEBOUNCE_MS = 120;
@@ -253,6 +254,7 @@ export function Playground() {
             onDragOver={(e) => e.preventDefault()}
             onDrop={onDrop}
           />
+          <PlaygroundLean tools={tools} protocol={protocol === AUTO_PROTOCOL ? undefined : protocol} />
         </section>
         <section className="pg-results" aria-label="Parse">
           {result && <PlaygroundResultView result={result} chunking={chunking} strict={strict} />}
