@@ -92,11 +92,12 @@ async function templateFor(
       const template = ggufEmbeddedChatTemplate(loaded.chatTemplate, name);
       const note = "Family not known to the lab: the GGUF's own embedded chat template is used as is (rendered with Jinja).";
       // Its calls are read in the format its own template writes, where that can be derived.
-      const [{ deriveFromTemplate }, { describeDerivedFormat }] = await Promise.all([import("../engine/templates/derived-from-template.ts"), import("toolcall-middleware/derive/describe-format.ts")]);
-      const derivation = deriveFromTemplate(loaded.chatTemplate, name);
+      // The probe renders run in a worker (hundreds of milliseconds for a large template).
+      const [{ deriveFormatOffThread, protocolOfDerivedFormat }, { describeDerivedFormat }] = await Promise.all([import("../engine/templates/derive-off-thread.ts"), import("toolcall-middleware/derive/describe-format.ts")]);
+      const derivation = await deriveFormatOffThread(loaded.chatTemplate, name);
       if (!derivation.ok) return { template, familyId: null, note: `${note} No call format could be derived from it (${derivation.reason}): calls are read by the protocol chosen in the header.` };
       const lines = describeDerivedFormat(derivation.format);
-      const protocol = { ...derivation.protocol, name: derivedProtocolName(name), label: `Derived from the template of ${name}` };
+      const protocol = protocolOfDerivedFormat(derivation.format, loaded.chatTemplate, `The chat template ${name}`, { name: derivedProtocolName(name), label: `Derived from the template of ${name}` });
       return { template, familyId: null, note: `${note} Calls are read by the format derived from its template: ${lines[0]}`, derived: { protocol, lines } };
     } catch (error) {
       return { error: `The GGUF's embedded chat template could not be read: ${error instanceof Error ? error.message : String(error)}` };
