@@ -10,7 +10,8 @@ import { leadingJsonLength } from "../parser/json-call.ts";
 import { ToolCallScanner } from "../parser/scanner.ts";
 import { parseJsonLenient, type Repair } from "../repair/json-repair.ts";
 import { renderToolResponse } from "../protocols/tool-response.ts";
-import type { JsonSchema, Protocol, ToolCall, ToolSpec } from "../types.ts";
+import { callStructuralTag } from "../protocols/structural-tags.ts";
+import type { JsonSchema, Protocol, StructuralTag, ToolCall, ToolChoice, ToolSpec } from "../types.ts";
 import type { DerivedFormat } from "./derive-format.ts";
 import { differingPart, PROBE_USER, type TemplateRenderer, widenToTokens } from "./probes.ts";
 
@@ -318,6 +319,34 @@ export function writeDerivedCalls(format: DerivedFormat, calls: readonly ToolCal
   return `${format.sectionOpen}${body}${format.sectionClose}`;
 }
 
+/**
+ * The structural tag (constrained decoding) of a format whose arguments are one JSON object: text
+ * is free until the call's opening marker, then the call is one tool's, written as
+ * writeDerivedCall writes it, its arguments matching the tool's schema. One call in its section,
+ * as the hand-written protocols' tags have it. Undefined, with the reason, where a format cannot
+ * be held to a grammar this way: no fixed text opens a call (nothing to trigger on), arguments are
+ * tagged one by one, or the arguments are a JSON string.
+ */
+export function derivedStructuralTag(format: DerivedFormat): { tag: (tools: readonly ToolSpec[], choice: ToolChoice) => StructuralTag } | { reason: string } {
+  const shape = format.call;
+  if (shape.kind === "name-then-tagged") return { reason: "its arguments are tagged one by one, not a JSON object" };
+  if (shape.kind === "json-object" && shape.argumentsAsString) return { reason: "its arguments are written as a JSON string" };
+  const opening = (format.sectionOpen + format.callOpen).replace(/^\s+/, "");
+  if (opening === "") return { reason: "no fixed text opens a call" };
+  const trigger = leadingToken(opening);
+  const head = (name: string): string => {
+    if (shape.kind === "json-object") {
+      return shape.nameKey === "" ? `{${JSON.stringify(name)}: ` : `{${JSON.stringify(shape.nameKey)}: ${JSON.stringify(name)}, ${JSON.stringify(shape.argumentsKey)}: `;
+    }
+    const index = shape.nameIndex ? shape.nameIndex.replace("{index}", "0").replace("{index1}", "1") : "";
+    return `${name}${index}${shape.afterName}`;
+  };
+  const tail = shape.kind === "json-object" ? "}" : "";
+  return {
+    tag: (tools, choice) => callStructuralTag(tools, choice, { trigger, begin: (name) => opening + head(name), end: tail + format.callClose + format.sectionClose }),
+  };
+}
+
 export interface DerivedProtocolOptions {
   /** The protocol's registry name ("template:granite.jinja"). */
   name: string;
@@ -356,6 +385,7 @@ export function templateToolSection(render: TemplateRenderer, tools: readonly To
 /** A protocol that reads (and writes) calls in a derived format. */
 export function derivedProtocol(format: DerivedFormat, options: DerivedProtocolOptions): Protocol {
   const syntax = derivedSyntax(format);
+  const constrained = derivedStructuralTag(format);
   const markers = [format.sectionOpen, format.sectionClose, format.callOpen, format.callClose, format.reasoning?.open ?? "", format.reasoning?.close ?? ""]
     .map((m) => m.trim())
     .filter((m) => m.length > 1);
@@ -378,5 +408,6 @@ export function derivedProtocol(format: DerivedFormat, options: DerivedProtocolO
     renderToolResult: (message, escape) => renderToolResponse(message, escape),
     reservedMarkers: [...new Set(markers)],
     createParser: (tools) => new ToolCallScanner(syntax, tools),
+    ...("tag" in constrained ? { structuralTag: constrained.tag } : {}),
   };
 }
