@@ -4,6 +4,7 @@
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
+import { wllamaRuntime } from "../../scripts/runtime-kernels/vite-plugin.ts";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 
@@ -26,7 +27,8 @@ export default defineConfig({
   root: here,
   base: "./",
   logLevel: "warn",
-  plugins: [react()],
+  // The app's CPU engine imports its runtime from the plugin (virtual:wllama-runtime), as the root build does.
+  plugins: [react(), wllamaRuntime()],
   resolve: { tsconfigPaths: true },
   worker: { format: "es", plugins: () => [exposeWebLlmInternals()] },
   build: {
