@@ -82,7 +82,9 @@ test("Parse as… on a 1 MB pathological output reads it in a worker and lists a
   await page.getByTestId("step-item").first().click();
   const since = await page.evaluate(() => performance.now());
   await page.getByTestId("reparse-protocol").selectOption("hermes");
-  await expect(page.getByTestId("reparse-pending")).toBeVisible();
+  // The panel loads on demand, then says it is reading until the worker answers: on a busy machine
+  // the first of these may take longer than the default wait, and "reading" may be brief.
+  await expect(page.getByTestId("reparse-pending").or(page.getByTestId("reparse-explanation"))).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId("reparse-explanation")).toContainText(/^as hermes/, { timeout: 60_000 });
   console.log(describeLongTasks("Parse as hermes on a 1 MB pathological output", await longTasksSince(page, since)));
   await expect(page.getByTestId("reparse-calls-errors")).toHaveAttribute("data-count", /^\d{5,}$/);
