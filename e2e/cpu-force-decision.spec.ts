@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
-import { send } from "./lab-helpers.ts";
+import { loadSmolLm2OnTheCpu, send } from "./lab-helpers.ts";
 
 const smollm2 = readManifest().models.find((m) => m.id === "smollm2-135m-instruct-q4_1")!;
 // Four protocols' prompts of about 300 tokens each, prefilled on one thread of a shared 2-core machine: minutes.
@@ -18,19 +18,6 @@ test.skip(missing !== undefined, missing);
 const SHOTS = "test-results/screenshots";
 const RUNNING = /^(running|streaming)$/;
 
-async function loadOnTheCpu(page: Page): Promise<void> {
-  await page.goto("/?cpuThreads=1");
-  await page.getByTestId("cpu-offer-button").click();
-  await expect(page.getByTestId("engine-label")).toContainText("CPU: SmolLM2 135M", { timeout: 180_000 });
-  await page.getByTestId("setting-temperature").fill("0");
-  await page.getByTestId("setting-max-tokens").fill("8");
-  for (const toggle of await page.locator('[data-testid^="tool-toggle-"]').all()) {
-    const wanted = (await toggle.getAttribute("data-testid")) === "tool-toggle-calculator";
-    if ((await toggle.isChecked()) !== wanted) await toggle.setChecked(wanted);
-  }
-  await page.getByTestId("protocol-select").selectOption("hermes");
-}
-
 /** Each row's p, as the table holds it (the probe's number, not its rounding on screen). */
 async function rowPs(page: Page): Promise<Map<string, number>> {
   const rows = page.getByTestId("protocol-lean-row");
@@ -40,7 +27,7 @@ async function rowPs(page: Page): Promise<Map<string, number>> {
 }
 
 test("on the CPU engine, the protocol table's row for the step's protocol equals the step's own probe, and every row is a probability", async ({ page }) => {
-  await loadOnTheCpu(page);
+  await loadSmolLm2OnTheCpu(page);
   await send(page, "Hello! Who are you?");
   const step = page.getByTestId("step-item").last();
   await expect(step).not.toHaveAttribute("data-status", RUNNING, { timeout: 300_000 });
@@ -70,7 +57,7 @@ test("on the CPU engine, the protocol table's row for the step's protocol equals
 });
 
 test("on the CPU engine, Force no call never writes the opener's first token at the call's decision point", async ({ page }) => {
-  await loadOnTheCpu(page);
+  await loadSmolLm2OnTheCpu(page);
   // A required call under the protocol's grammar: the step opens a call whatever the model leans to.
   await page.getByTestId("setting-max-tokens").fill("24");
   await page.getByTestId("setting-constrain").check();

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
-import { send } from "./lab-helpers.ts";
+import { loadSmolLm2OnTheCpu, send } from "./lab-helpers.ts";
 
 const smollm2 = readManifest().models.find((m) => m.id === "smollm2-135m-instruct-q4_1")!;
 test.describe.configure({ timeout: 420_000 });
@@ -15,16 +15,7 @@ if (missing && process.env.CI) throw new Error(`the CPU engine's real-model test
 test.skip(missing !== undefined, missing);
 
 test("a CPU step without a call measures the opener's probability at its decision point", async ({ page }) => {
-  await page.goto("/?cpuThreads=1");
-  await page.getByTestId("cpu-offer-button").click();
-  await expect(page.getByTestId("engine-label")).toContainText("CPU: SmolLM2 135M", { timeout: 180_000 });
-  await page.getByTestId("setting-temperature").fill("0");
-  await page.getByTestId("setting-max-tokens").fill("8");
-  for (const toggle of await page.locator('[data-testid^="tool-toggle-"]').all()) {
-    const wanted = (await toggle.getAttribute("data-testid")) === "tool-toggle-calculator";
-    if ((await toggle.isChecked()) !== wanted) await toggle.setChecked(wanted);
-  }
-  await page.getByTestId("protocol-select").selectOption("hermes");
+  await loadSmolLm2OnTheCpu(page);
   await send(page, "Hello! Who are you?");
   const step = page.getByTestId("step-item").last();
   await expect(step).not.toHaveAttribute("data-status", /^(running|streaming)$/, { timeout: 300_000 });

@@ -75,3 +75,17 @@ export async function exportedConversation(page: Page): Promise<{ name: string; 
   for await (const chunk of (await file.createReadStream()) as AsyncIterable<Buffer>) chunks.push(chunk);
   return { name: file.suggestedFilename(), text: Buffer.concat(chunks).toString("utf8") };
 }
+
+/** SmolLM2 loaded on the page's CPU engine (one thread), temperature 0, 8 tokens, the calculator alone, Hermes. */
+export async function loadSmolLm2OnTheCpu(page: Page): Promise<void> {
+  await page.goto("/?cpuThreads=1");
+  await page.getByTestId("cpu-offer-button").click();
+  await expect(page.getByTestId("engine-label")).toContainText("CPU: SmolLM2 135M", { timeout: 180_000 });
+  await page.getByTestId("setting-temperature").fill("0");
+  await page.getByTestId("setting-max-tokens").fill("8");
+  for (const toggle of await page.locator('[data-testid^="tool-toggle-"]').all()) {
+    const wanted = (await toggle.getAttribute("data-testid")) === "tool-toggle-calculator";
+    if ((await toggle.isChecked()) !== wanted) await toggle.setChecked(wanted);
+  }
+  await page.getByTestId("protocol-select").selectOption("hermes");
+}
