@@ -4,6 +4,7 @@
 // a JSON line: cases run and the mismatches. Run by kernels.test.ts in a Node with 64-bit memory
 // (`node --experimental-wasm-memory64 --import tsx`), since the kernels are wasm64 like the runtime.
 import { readFileSync } from "node:fs";
+import { seededRandom } from "../../src/experiments/chunking.ts";
 import { readSections, writeModule } from "./wasm-module.ts";
 
 const f32 = Math.fround;
@@ -18,18 +19,6 @@ export function halfValue(half: number): number {
   return sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
 }
 
-// A seeded generator, so that a failure repeats.
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function main() {
   // The module without its table and stack-pointer global (Node's 64-bit-memory support refuses a
   // 64-bit table; the kernels use neither) and without custom sections.
@@ -38,7 +27,8 @@ function main() {
   const instance = new WebAssembly.Instance(new WebAssembly.Module(writeModule(sections)), { env: { memory } });
   const kernels = instance.exports as Record<string, (...args: Array<number | bigint>) => void>;
   const view = new DataView(memory.buffer);
-  const next = random(20261129);
+  // Seeded, so that a failure repeats.
+  const next = seededRandom(20261129);
   const int = (below: number) => Math.floor(next() * below);
   // Mostly ordinary scales, sometimes any half at all (subnormals, infinities, NaNs).
   const half = () => (next() < 0.2 ? int(0x10000) : (int(2) << 15) | ((10 + int(8)) << 10) | int(1024));
