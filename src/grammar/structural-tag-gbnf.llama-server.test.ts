@@ -1,8 +1,12 @@
-// Every protocol's structural tag as a llama.cpp grammar (GBNF) against llama-server itself:
+// Every protocol's structural tag as a llama.cpp grammar (GBNF) against llama-server itself — the
+// registered protocols and those derived from llama.cpp's vendor templates (fixtures:
+// src/engine/templates/llama-cpp-templates/) whose format has a structural tag:
 // the grammar is accepted (a bad one is refused with an error), its lazy form too, and a short
 // completion at temperature 0 with SmolLM2, constrained to call get_weather, parses with that
 // protocol's own parser into a valid call of get_weather (asserted on the parse, not on words).
 // In CI a missing model or binary fails (realModelsForTests); elsewhere the suite skips, saying why.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { familyById, familyChatTemplate } from "toolcall-middleware/families/registry.ts";
 import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
@@ -11,6 +15,7 @@ import { parseAll } from "toolcall-middleware/parser/collect.ts";
 import { listProtocols } from "toolcall-middleware/protocols/registry.ts";
 import type { ToolSpec } from "toolcall-middleware/types.ts";
 import { realModelsForTests, startLlamaServer, type LlamaServer } from "../../scripts/real-models/llama-server-process.ts";
+import { deriveFromTemplate } from "../engine/templates/derived-from-template.ts";
 
 const MODEL = "smollm2-135m-instruct-q4_1";
 const real = realModelsForTests([MODEL]);
@@ -19,6 +24,17 @@ const tools: ToolSpec[] = [
   { name: "get_weather", description: "Current weather for a city.", parameters: { type: "object", properties: { city: { type: "string", description: "City name", maxLength: 40 }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } }, required: ["city"] } },
   { name: "add", description: "Adds two numbers.", parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
 ];
+
+const TEMPLATES = join(import.meta.dirname, "..", "engine", "templates", "llama-cpp-templates");
+/** The command's time bound, not the page's: which templates derive must not depend on this machine's load. */
+const DERIVE_BUDGET = { milliseconds: 10_000, chars: 2_000_000, rangeItems: 100_000 };
+const derivedWithTags = readdirSync(TEMPLATES)
+  .filter((file) => file.endsWith(".jinja"))
+  .sort()
+  .flatMap((file) => {
+    const derivation = deriveFromTemplate(readFileSync(join(TEMPLATES, file), "utf8"), file, DERIVE_BUDGET);
+    return derivation.ok && derivation.protocol.structuralTag ? [derivation.protocol] : [];
+  });
 
 /**
  * Protocols whose own argument grammar lets a string run past its closing delimiter, so a small
@@ -60,7 +76,11 @@ describe.skipIf(!real.run)(`structural tags as GBNF on llama-server${real.run ? 
     expect(JSON.stringify(json)).toMatch(/grammar/i);
   });
 
-  for (const protocol of listProtocols()) {
+  it("has formats derived from templates with grammars to check", () => {
+    expect(derivedWithTags.length).toBeGreaterThanOrEqual(20);
+  });
+
+  for (const protocol of [...listProtocols(), ...derivedWithTags]) {
     it(`${protocol.name}: the plain and lazy grammars are accepted${UNCLOSABLE_STRINGS.has(protocol.name) ? "" : "; a constrained completion is a valid get_weather call"}`, async () => {
       const auto = structuralTagToGbnf(protocol.structuralTag!(tools, "auto"));
       const plain = await complete(server, { prompt: "Hi", n_predict: 2, temperature: 0, grammar: auto.grammar });
