@@ -6,12 +6,13 @@
 // - the same with n_probs 5 (the lab records each token's top 5) and with n_batch 2048 (wllama's
 //   default; the lab uses 128 so that it can report progress per 128 prompt tokens);
 // - a CPU profile of the runtime's worker while it decodes: the functions the time is spent in.
-// Each for two runtimes: wllama's shipped wllama.wasm and the lab's (the same file with SIMD 4-bit
-// dot-product kernels, scripts/runtime-kernels), whose outputs must be the same token for token.
+// Each for three runtimes: wllama's shipped wllama.wasm and the lab's two (the same file with the
+// lab's dot-product kernels in SIMD, and in relaxed SIMD: scripts/runtime-kernels), whose outputs
+// must be the same token for token.
 // Figures only; nothing here is a test. BENCH_RUNTIME_MODEL (default smollm2-135m-instruct-q4_1),
 // BENCH_RUNTIME_THREADS (default 1), BENCH_RUNTIME_TOKENS (decode length, default 48),
 // BENCH_RUNTIME_RULES (the prompt's rule lines, default 20: about 480 tokens), BENCH_RUNTIME_QUICK=1
-// (the two runtimes side by side only: no n_probs/n_batch variants, profiles or llama-server; for
+// (the runtimes side by side only: no n_probs/n_batch variants, profiles or llama-server; for
 // a busy machine, where CPU ms per token is the figure to read).
 import { loadavg } from "node:os";
 import { chromium, type Browser, type CDPSession, type Page } from "@playwright/test";
@@ -36,7 +37,7 @@ const PROMPT = `<|im_start|>system\n${rules}<|im_end|>\n<|im_start|>user\nWrite 
 
 interface Timings { prompt_n: number; cache_n: number; prompt_per_second: number; predicted_n: number; predicted_per_second: number }
 interface HarnessResult { wallMs: number; text: string; timings?: Timings }
-type Runtime = "shipped" | "simd";
+type Runtime = "shipped" | "simd" | "relaxed-simd";
 interface HarnessApi {
   load: (options: { url: string; threads: number; runtime: Runtime; nBatch?: number; nUbatch?: number }) => Promise<{ threads: number; nBatch: number; nUbatch: number }>;
   run: (options: { prompt: string; nPredict: number; nProbs?: number }) => Promise<HarnessResult>;
@@ -135,7 +136,8 @@ async function main() {
   const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: baseChromiumArgs });
   const runtimes: Array<[Runtime, string, Uint8Array]> = [
     ["shipped", "wllama's shipped wllama.wasm", readFileSync(shippedRuntimePath())],
-    ["simd", "the lab's runtime (SIMD 4-bit kernels)", patchedRuntimeFile().bytes],
+    ["simd", "the lab's runtime with SIMD kernels", patchedRuntimeFile("simd").bytes],
+    ["relaxed-simd", "the lab's runtime with relaxed-SIMD kernels (what this Chromium loads)", patchedRuntimeFile("relaxed-simd").bytes],
   ];
   for (const [, label, bytes] of runtimes) {
     console.log(`${label}: dot-product kernels (bytes of each body, of them SIMD-prefix bytes; 0: no SIMD instruction):`);
@@ -145,7 +147,7 @@ async function main() {
   try {
     const texts = new Map<Runtime, string>();
     for (const [runtime] of runtimes) {
-      for (const nBatch of runtime === "simd" && !QUICK ? [128, 2048] : [128]) {
+      for (const nBatch of runtime === "relaxed-simd" && !QUICK ? [128, 2048] : [128]) {
         const { page, loaded } = await openHarness(browser, base, runtime, nBatch);
         for (const nProbs of nBatch === 128 && !QUICK ? [0, 5] : [0]) {
           const m = await measure(page, nProbs);
@@ -162,7 +164,8 @@ async function main() {
         await page.close();
       }
     }
-    console.log(`greedy output of the two runtimes: ${texts.get("shipped") === texts.get("simd") ? "the same" : "DIFFERENT"} (${DECODE} tokens)`);
+    const same = runtimes.every(([runtime]) => texts.get(runtime) === texts.get("shipped"));
+    console.log(`greedy output of the ${runtimes.length} runtimes: ${same ? "the same" : "DIFFERENT"} (${DECODE} tokens)`);
     if (QUICK) return;
     const server = await startLlamaServer({ modelId: MODEL, threads: THREADS });
     try {

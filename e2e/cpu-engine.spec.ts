@@ -215,6 +215,8 @@ test("the one-click CPU path: the calculator only (and why), the prompt's start 
   await expect(empty).toHaveAttribute("data-offer", "cpu-ready", { timeout: 180_000 });
   await expect(page.getByTestId("few-tools-note")).toContainText("Only the calculator is offered");
   await expect(page.getByTestId("suggested-message")).toHaveText("What is 17 * 23?");
+  // The model pane says what runs: one thread as asked, and this Chromium's relaxed-SIMD kernels.
+  await expect(page.getByTestId("cpu-section").getByTestId("engine-status")).toContainText("llama.cpp in WebAssembly with relaxed SIMD kernels, 1 thread");
   // The tool list says the same: the calculator on, the others off but listed.
   await expect(page.getByTestId("tool-toggle-calculator")).toBeChecked();
   expect(await page.locator('[data-testid^="tool-toggle-"]:checked').count()).toBe(1);

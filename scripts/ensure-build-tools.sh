@@ -12,11 +12,11 @@ command -v c++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || missing+=(make)
 command -v git >/dev/null 2>&1 || missing+=(git)
 python3 -c "import pip" >/dev/null 2>&1 || missing+=(python3-pip)
-# clang and wasm-ld for wasm64, wabt's wasm-objdump for build-kernels.sh's checks.
+# clang and wasm-ld for wasm64, llvm-objdump for build-kernels.sh's checks.
 optional=()
 command -v clang-19 >/dev/null 2>&1 || optional+=(clang-19)
 command -v wasm-ld-19 >/dev/null 2>&1 || optional+=(lld-19)
-command -v wasm-objdump >/dev/null 2>&1 || optional+=(wabt)
+command -v llvm-objdump-19 >/dev/null 2>&1 || optional+=(llvm-19)
 [ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && exit 0
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   apt-get update -qq || true
@@ -32,7 +32,7 @@ if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   exit 0
 fi
 if [ ${#optional[@]} -gt 0 ]; then
-  echo "ensure-build-tools: ${optional[*]} not found; the CPU engine's kernels (committed) will not be rebuilt and checked (Debian: apt-get install clang-19 lld-19 wabt)." >&2
+  echo "ensure-build-tools: ${optional[*]} not found; the CPU engine's kernels (committed) will not be rebuilt and checked (Debian: apt-get install clang-19 lld-19 llvm-19)." >&2
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "ensure-build-tools: missing ${missing[*]}; install them (the real models come from PyPI with pip, llama-server is built with CMake)." >&2

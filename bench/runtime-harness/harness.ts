@@ -4,16 +4,16 @@
 // (its messages, store and drawing on the page's main thread) is told apart from the runtime's.
 import { Wllama } from "@wllama/wllama";
 import shippedWasmUrl from "@wllama/wllama/esm/wasm/wllama.wasm?url";
-import simdWasmUrl from "virtual:wllama-runtime";
+import { relaxedSimdRuntimeUrl, simdRuntimeUrl } from "virtual:wllama-runtime";
 
-interface HarnessLoad { url: string; threads: number; /** "shipped": wllama's own wllama.wasm; "simd" (default): the lab's, with SIMD 4-bit kernels. */ runtime?: "shipped" | "simd"; compat?: { wasm: string; worker: string }; nBatch?: number; nUbatch?: number; contextSize?: number }
+interface HarnessLoad { url: string; threads: number; /** "shipped": wllama's own wllama.wasm; "simd": the lab's, with SIMD kernels; "relaxed-simd" (default): with relaxed-SIMD kernels, as the lab loads in this Chromium. */ runtime?: "shipped" | "simd" | "relaxed-simd"; /** Another runtime file to load instead (a benchmark's variant). */ wasmUrl?: string; compat?: { wasm: string; worker: string }; nBatch?: number; nUbatch?: number; contextSize?: number }
 interface HarnessRun { prompt: string; nPredict: number; nProbs?: number; cachePrompt?: boolean; stream?: boolean }
 
 let wllama: Wllama | null = null;
 
 async function load(options: HarnessLoad) {
   await wllama?.exit();
-  wllama = new Wllama({ default: options.runtime === "shipped" ? shippedWasmUrl : simdWasmUrl }, { suppressNativeLog: true, allowOffline: false });
+  wllama = new Wllama({ default: options.wasmUrl ?? (options.runtime === "shipped" ? shippedWasmUrl : options.runtime === "simd" ? simdRuntimeUrl : relaxedSimdRuntimeUrl) }, { suppressNativeLog: true, allowOffline: false });
   if (options.compat) {
     // wllama picks its 32-bit, Asyncify build only where JSPI is missing: hide JSPI to measure that build.
     delete (WebAssembly as { Suspending?: unknown }).Suspending;

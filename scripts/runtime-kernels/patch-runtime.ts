@@ -8,6 +8,7 @@ import { readFunctions, readSections, sameBytes, withBodies, writeModule } from 
 export const KERNEL_TARGETS: ReadonlyArray<{ kernel: string; replaces: string }> = [
   { kernel: "q4_1_q8_1_dot", replaces: "ggml_vec_dot_q4_1_q8_1" },
   { kernel: "q4_0_q8_0_dot", replaces: "ggml_vec_dot_q4_0_q8_0" },
+  { kernel: "q8_0_q8_0_dot", replaces: "ggml_vec_dot_q8_0_q8_0" },
 ];
 
 export interface PatchedRuntime {

@@ -2,22 +2,30 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { chromium } from "@playwright/test";
 import { describe, expect, it } from "vitest";
+import { baseChromiumArgs, systemChromiumPath } from "../../e2e/browser.ts";
+import { instantiableKernels, kernelCases, mismatches, runCasesInPage } from "./kernels-check.ts";
 import { KERNEL_TARGETS, patchRuntime } from "./patch-runtime.ts";
 import { kernelsPath, shippedRuntimePath } from "./vite-plugin.ts";
 import { readFunctions, readSections, sameBytes, writeModule } from "./wasm-module.ts";
 
 const shipped = readFileSync(shippedRuntimePath());
-const kernels = readFileSync(kernelsPath());
+const kernels = readFileSync(kernelsPath("simd"));
+const relaxedKernels = readFileSync(kernelsPath("relaxed-simd"));
 
 describe("wasm-module", () => {
   it("writes back the shipped runtime and the kernels byte for byte", () => {
     expect(sameBytes(writeModule(readSections(shipped)), shipped)).toBe(true);
     expect(sameBytes(writeModule(readSections(kernels)), kernels)).toBe(true);
+    expect(sameBytes(writeModule(readSections(relaxedKernels)), relaxedKernels)).toBe(true);
   });
 });
 
-describe("patchRuntime", () => {
+describe.each([
+  ["kernels.wasm", kernels],
+  ["kernels-relaxed.wasm", relaxedKernels],
+])("patchRuntime with %s", (_name, kernels) => {
   const patched = patchRuntime(shipped, kernels);
   const before = readFunctions(readSections(shipped));
   const after = readFunctions(readSections(patched.bytes));
@@ -56,8 +64,8 @@ describe("patchRuntime", () => {
   });
 });
 
-describe("kernels.wasm", () => {
-  it("gives the generic kernels' results bit for bit on 3,000 random block rows (q4_1 and q4_0)", () => {
+describe("the kernels", () => {
+  it("give the generic kernels' results bit for bit on 3,000 random block rows (q4_1, q4_0, q8_0) in Node: kernels.wasm", () => {
     const run = spawnSync(process.execPath, ["--experimental-wasm-memory64", "--import", "tsx", join(import.meta.dirname, "kernels-check.ts")], { encoding: "utf8" });
     expect(run.stderr).toBe("");
     const result = JSON.parse(run.stdout.trim()) as { cases: number; mismatches: string[] };
@@ -65,13 +73,32 @@ describe("kernels.wasm", () => {
     expect(result.mismatches).toEqual([]);
   });
 
-  const clang = spawnSync("clang-19", ["--version"]).status === 0 && spawnSync("wasm-ld-19", ["--version"]).status === 0;
-  it.skipIf(!clang)("is what build-kernels.sh compiles from kernels.c (clang-19, wasm-ld-19)", () => {
+  // Node's relaxed SIMD (behind a flag) is an older draft of the instruction: the relaxed kernels
+  // are checked where the page runs them.
+  const executablePath = systemChromiumPath();
+  it.skipIf(!executablePath)("give the generic kernels' results bit for bit in Chromium: kernels.wasm and kernels-relaxed.wasm", async () => {
+    const cases = kernelCases();
+    const browser = await chromium.launch({ executablePath: executablePath!, args: baseChromiumArgs });
+    try {
+      const page = await browser.newPage();
+      for (const file of [kernels, relaxedKernels]) {
+        const results = await page.evaluate(runCasesInPage, { module: instantiableKernels(file), cases });
+        expect(results).toHaveLength(cases.length);
+        expect(mismatches(cases, results).slice(0, 5)).toEqual([]);
+      }
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
+
+  const clang = ["clang-19", "wasm-ld-19", "llvm-objdump-19"].every((tool) => spawnSync(tool, ["--version"]).status === 0);
+  it.skipIf(!clang)("are what build-kernels.sh compiles from kernels.c (clang-19, wasm-ld-19, llvm-objdump-19)", () => {
     const dir = mkdtempSync(join(tmpdir(), "kernels-"));
     try {
-      const build = spawnSync("bash", [join(import.meta.dirname, "build-kernels.sh"), join(dir, "kernels.wasm")], { encoding: "utf8" });
+      const build = spawnSync("bash", [join(import.meta.dirname, "build-kernels.sh"), dir], { encoding: "utf8" });
       expect(build.status, build.stderr).toBe(0);
       expect(sameBytes(readFileSync(join(dir, "kernels.wasm")), kernels)).toBe(true);
+      expect(sameBytes(readFileSync(join(dir, "kernels-relaxed.wasm")), relaxedKernels)).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

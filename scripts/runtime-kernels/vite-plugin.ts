@@ -1,6 +1,8 @@
-// Gives the page the patched runtime (patch-runtime.ts) as `import wasmUrl from
-// "virtual:wllama-runtime"`: served from memory by the dev server, written into the build as an
-// asset named by its content's hash. The patch is made once per server or build, from the
+// Gives the page the patched runtimes (patch-runtime.ts) as `import { simdRuntimeUrl,
+// relaxedSimdRuntimeUrl } from "virtual:wllama-runtime"`: one with the kernels of kernels.wasm
+// (WebAssembly SIMD), one with those of kernels-relaxed.wasm (relaxed SIMD too), the page picks
+// the second where the browser has relaxed SIMD. Served from memory by the dev server, written
+// into the build as assets named by their content's hash. The patch is made once per server or build, from the
 // installed @wllama/wllama and the committed kernels.wasm, so it follows a wllama upgrade or
 // refuses it with the reason (a renamed kernel, another signature).
 import { createHash } from "node:crypto";
@@ -16,17 +18,24 @@ export function shippedRuntimePath(): string {
   return createRequire(import.meta.url).resolve("@wllama/wllama/esm/wasm/wllama.wasm");
 }
 
-export const kernelsPath = () => new URL("./kernels.wasm", import.meta.url);
+export type KernelsVariant = "simd" | "relaxed-simd";
 
-export function patchedRuntimeFile(): { fileName: string; bytes: Uint8Array<ArrayBuffer> } {
-  const { bytes } = patchRuntime(readFileSync(shippedRuntimePath()), readFileSync(kernelsPath()));
+export const kernelsPath = (variant: KernelsVariant = "simd") => new URL(variant === "simd" ? "./kernels.wasm" : "./kernels-relaxed.wasm", import.meta.url);
+
+export function patchedRuntimeFile(variant: KernelsVariant = "simd"): { fileName: string; bytes: Uint8Array<ArrayBuffer> } {
+  const { bytes } = patchRuntime(readFileSync(shippedRuntimePath()), readFileSync(kernelsPath(variant)));
   const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 12);
-  return { fileName: `wllama/wllama-simd-${hash}.wasm`, bytes };
+  return { fileName: `wllama/wllama-${variant}-${hash}.wasm`, bytes };
 }
 
+const VARIANTS: ReadonlyArray<{ variant: KernelsVariant; exportName: string }> = [
+  { variant: "simd", exportName: "simdRuntimeUrl" },
+  { variant: "relaxed-simd", exportName: "relaxedSimdRuntimeUrl" },
+];
+
 export function wllamaRuntime(): Plugin {
-  let file: ReturnType<typeof patchedRuntimeFile> | undefined;
-  const patched = () => (file ??= patchedRuntimeFile());
+  const files = new Map<KernelsVariant, ReturnType<typeof patchedRuntimeFile>>();
+  const patched = (variant: KernelsVariant) => files.get(variant) ?? files.set(variant, patchedRuntimeFile(variant)).get(variant)!;
   let base = "/";
   let serving = false;
   return {
@@ -40,15 +49,19 @@ export function wllamaRuntime(): Plugin {
     },
     load(id) {
       if (id !== RESOLVED_ID) return undefined;
-      const { fileName, bytes } = patched();
-      if (serving) return `export default ${JSON.stringify(base + fileName)};`;
-      const reference = this.emitFile({ type: "asset", fileName, source: bytes });
-      return `export default import.meta.ROLLUP_FILE_URL_${reference};`;
+      return VARIANTS.map(({ variant, exportName }) => {
+        const { fileName, bytes } = patched(variant);
+        if (serving) return `export const ${exportName} = ${JSON.stringify(base + fileName)};`;
+        const reference = this.emitFile({ type: "asset", fileName, source: bytes });
+        return `export const ${exportName} = import.meta.ROLLUP_FILE_URL_${reference};`;
+      }).join("\n");
     },
     configureServer(server) {
       server.middlewares.use((request, response, next) => {
-        const { fileName, bytes } = patched();
-        if (request.url?.split("?")[0] !== base + fileName) return next();
+        const path = request.url?.split("?")[0];
+        const file = VARIANTS.map(({ variant }) => patched(variant)).find(({ fileName }) => path === base + fileName);
+        if (!file) return next();
+        const { bytes } = file;
         response.setHeader("Content-Type", "application/wasm");
         response.setHeader("Cache-Control", "no-cache");
         response.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));

@@ -23,6 +23,7 @@ function fakeLoader(model: { metadata?: Record<string, string>; chatTemplate?: s
       contextWindowSize: 8192,
       threads: 2,
       multiThreaded: true,
+      kernels: "relaxed SIMD",
       isolated: true,
       addsBos: false,
       ggufFile: source.kind === "url" ? { url: source.url } : { blob: source.file, key: source.name },

@@ -23,7 +23,7 @@ export interface CpuEngineState {
   selectedModelId: string;
   origin: CpuModelOrigin;
   /** What runs now: a manifest model's id or an opened file's name, with how it runs. */
-  loaded: { id: string; label: string; threads: number; multiThreaded: boolean; contextWindowSize: number; templateNote: string } | null;
+  loaded: { id: string; label: string; threads: number; multiThreaded: boolean; kernels: LoadedCpuModel["kernels"]; contextWindowSize: number; templateNote: string } | null;
 }
 
 export type CpuEngineStore = StoreApi<CpuEngineState>;
@@ -214,12 +214,12 @@ export function createCpuEngine({ engines, turn, protocol, derivedProtocols, loa
       // The token view reads a CPU step with the GGUF's own vocabulary (steps of this template only).
       loaded.engine.modelTokenizer = ggufModelTokenizer({ modelId: source.name, templateName: templateFamily(chosen.template.name), file: loaded.ggufFile });
       const threads = `${loaded.threads} thread${loaded.threads === 1 ? "" : "s"}${loaded.isolated ? "" : " (the page is not cross-origin isolated, so single-threaded)"}`;
-      store.setState({ loaded: { id, label: source.name, threads: loaded.threads, multiThreaded: loaded.multiThreaded, contextWindowSize: loaded.contextWindowSize, templateNote: chosen.note } });
+      store.setState({ loaded: { id, label: source.name, threads: loaded.threads, multiThreaded: loaded.multiThreaded, kernels: loaded.kernels, contextWindowSize: loaded.contextWindowSize, templateNote: chosen.note } });
       engines.setCpuEngine({
         cpuEngine: loaded.engine,
         cpuTemplate: chosen.template,
         cpuFamilyId: chosen.familyId,
-        cpuStatus: { state: "ready", note: `${source.name} runs on the CPU (llama.cpp in WebAssembly, ${threads}, ${loaded.contextWindowSize.toLocaleString("en-US")}-token window). ${chosen.note}` },
+        cpuStatus: { state: "ready", note: `${source.name} runs on the CPU (llama.cpp in WebAssembly with ${loaded.kernels} kernels, ${threads}, ${loaded.contextWindowSize.toLocaleString("en-US")}-token window). ${chosen.note}` },
       });
     } catch (error) {
       if (loading !== controller) return;

@@ -2,9 +2,10 @@
 // screen's bundle never holds it): from a URL the lab's server serves (or Hugging Face), or from
 // a file the person opened. Multi-threaded where the page is cross-origin isolated
 // (SharedArrayBuffer exists), single-threaded otherwise.
-import wasmUrl from "virtual:wllama-runtime";
+import { relaxedSimdRuntimeUrl, simdRuntimeUrl } from "virtual:wllama-runtime";
 import { countGgufPromptTokens, ggufTextTokenIds, type GgufModelFile } from "../../tokens/gguf/gguf-model-tokenizer.ts";
 import { CpuEngine } from "./cpu-engine.ts";
+import { relaxedSimdWorks } from "./relaxed-simd.ts";
 import type { RuntimeFailure } from "./runtime-failure.ts";
 import { RuntimeLog } from "./runtime-log.ts";
 import { streamCompletion } from "./stream-completion.ts";
@@ -25,6 +26,8 @@ export interface LoadedCpuModel {
   contextWindowSize: number;
   threads: number;
   multiThreaded: boolean;
+  /** Which of the lab's kernels the runtime runs: relaxed SIMD where the browser has it, SIMD otherwise. */
+  kernels: "relaxed SIMD" | "SIMD";
   /** Whether the page is cross-origin isolated (threads possible). */
   isolated: boolean;
   addsBos: boolean;
@@ -65,7 +68,8 @@ export async function loadCpuModel(source: CpuModelSource, options: LoadCpuModel
   const { Wllama, LogLevel } = await import("@wllama/wllama");
   // llama.cpp's own warnings and errors are kept (bounded) for a failure's message, never printed.
   const runtimeLog = new RuntimeLog();
-  const wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: false, logger: runtimeLog.logger, allowOffline: false });
+  const kernels = relaxedSimdWorks() ? "relaxed SIMD" : "SIMD";
+  const wllama = new Wllama({ default: kernels === "relaxed SIMD" ? relaxedSimdRuntimeUrl : simdRuntimeUrl }, { suppressNativeLog: false, logger: runtimeLog.logger, allowOffline: false });
   const threads = options.threads ?? defaultThreads();
   const params = { n_ctx: options.contextSize ?? DEFAULT_CPU_CONTEXT, n_threads: threads, n_parallel: 1, n_gpu_layers: 0, n_batch: CPU_BATCH_TOKENS, n_ubatch: CPU_BATCH_TOKENS, log_level: LogLevel.WARN };
   const exit = () => {
@@ -113,6 +117,7 @@ export async function loadCpuModel(source: CpuModelSource, options: LoadCpuModel
     contextWindowSize,
     threads: wllama.getNumThreads(),
     multiThreaded: wllama.isMultithread(),
+    kernels,
     isolated: Boolean(globalThis.crossOriginIsolated),
     addsBos: info.add_bos_token,
     ggufFile,
