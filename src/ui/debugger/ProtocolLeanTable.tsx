@@ -106,14 +106,16 @@ export function LeanTable({ lean, onMeasure, disabled = false }: { lean: ReturnT
             <tr>
               <th>protocol</th>
               <th className="num" title="The probability that the model opens a call at the first token">p(call)</th>
+              <th className="num" title="The row's prompt tokens the engine read now, and those it reused from its prompt cache (as the engine reports them)">read · reused</th>
               <th>each marker: its tokens' p</th>
             </tr>
           </thead>
           <tbody>
             {rows.map((row) => (
-              <tr key={row.protocol} data-protocol={row.protocol} data-testid="protocol-lean-row" {...("p" in row ? { "data-p": row.p } : {})}>
+              <tr key={row.protocol} data-protocol={row.protocol} data-testid="protocol-lean-row" {...("p" in row ? { "data-p": row.p } : {})} {...("read" in row && row.read ? { "data-prefilled": row.read.prefilledTokens, "data-reused": row.read.reusedTokens } : {})}>
                 <td>{row.protocol}</td>
                 <td className="num">{"p" in row ? formatP(row.p) : "—"}</td>
+                <td className="num">{"read" in row && row.read ? `${row.read.prefilledTokens.toLocaleString("en")} · ${row.read.reusedTokens.toLocaleString("en")}` : "—"}</td>
                 <td className="dbg-hint">
                   {"p" in row
                     ? row.markers.map((m) => `${quoteToken(m.marker)}: ${m.tokens.map((t) => formatP(t.p)).join(" × ")}`).join("; ")
