@@ -194,9 +194,12 @@ export class CpuEngine implements Engine {
    * (prompt-cache-plan.ts). Nothing is sent when the slot already holds the prompt's start.
    */
   private keepReadings(prompt: string, signal: AbortSignal): Promise<void> {
+    const next = promptForRuntime(prompt, this.bos);
+    // A warm-up of another text gives way at once, as it does to the probe itself.
+    if (this.warming && !next.startsWith(this.warming.prompt)) this.warming.stop.abort();
     return this.exclusive(async () => {
       if (signal.aborted) return;
-      const step = this.cachePlan.before(promptForRuntime(prompt, this.bos));
+      const step = this.cachePlan.before(next);
       if (step.send === "nothing") return;
       const body = { ...completionBody(step.prompt, { maxTokens: 1, temperature: 0 }, this.bos), n_predict: 1 };
       this.cachePlan.sent(body.prompt);
