@@ -26,6 +26,15 @@ async function rowPs(page: Page): Promise<Map<string, number>> {
   return ps;
 }
 
+/** Each row's prompt tokens as the runtime reported them: read now, and reused from its prompt cache. */
+async function rowReads(page: Page): Promise<Array<{ protocol: string; prefilled: number; reused: number }>> {
+  const out: Array<{ protocol: string; prefilled: number; reused: number }> = [];
+  for (const row of await page.getByTestId("protocol-lean-row").all()) {
+    out.push({ protocol: (await row.getAttribute("data-protocol"))!, prefilled: Number(await row.getAttribute("data-prefilled")), reused: Number(await row.getAttribute("data-reused")) });
+  }
+  return out;
+}
+
 test("on the CPU engine, the protocol table's row for the step's protocol equals the step's own probe, and every row is a probability", async ({ page }) => {
   await loadSmolLm2OnTheCpu(page);
   await send(page, "Hello! Who are you?");
@@ -114,6 +123,33 @@ test("the playground loads the model on the CPU and measures which protocol it l
   for (const p of ps.values()) {
     expect(p).toBeGreaterThanOrEqual(0);
     expect(p).toBeLessThanOrEqual(1);
+  }
+
+  // Asked again, each row's prompt is brought back from llama.cpp's prompt cache instead of read
+  // again: the runtime reports most of every row's prompt tokens reused and only a few read.
+  await expect(page.getByTestId("protocol-lean")).toHaveAttribute("data-finished", "1");
+  await page.getByTestId("protocol-lean-run").click();
+  await expect(page.getByTestId("protocol-lean")).toHaveAttribute("data-finished", "2", { timeout: 600_000 });
+  await expect(page.getByTestId("protocol-lean-note")).toContainText("Measured on");
+  const again = await rowReads(page);
+  expect(again.map((r) => r.protocol)).toEqual(["hermes", "xml", "pythonic", "llama3-json"]);
+  for (const row of again) {
+    expect(row.reused, row.protocol).toBeGreaterThan(0);
+    expect(row.prefilled, row.protocol).toBeLessThan(row.reused / 10);
+  }
+  // The same prompts from a restored reading: the same probabilities within what llama.cpp's
+  // batch shapes change (xml's prompt, read the first time from a 60-token start and then from its
+  // restored reading, gave 7.26e-5 and 8.44e-5; hermes, read whole both times, the same p).
+  // A wrong reading restored would be off by orders of magnitude.
+  const psAgain = await rowPs(page);
+  for (const [protocol, p] of ps) {
+    if (p === 0) {
+      expect(psAgain.get(protocol), protocol).toBe(0);
+      continue;
+    }
+    const ratio = psAgain.get(protocol)! / p;
+    expect(ratio, protocol).toBeGreaterThan(2 / 3);
+    expect(ratio, protocol).toBeLessThan(1.5);
   }
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });

@@ -22,14 +22,16 @@ export async function probeTextWith(engine: Pick<Engine, "generate">, tokenize: 
   const ids = await tokenize(text, signal);
   if (ids.length === 0) throw new Error(`The tokenizer wrote ${JSON.stringify(text)} as no tokens.`);
   const tokens: TextProbe["tokens"] = [];
+  let read: TextProbe["read"];
   for await (const chunk of engine.generate(prompt, { temperature: 0, maxTokens: ids.length, grammar: onlyTokensGrammar(ids) }, signal, { topProbabilities: 1 })) {
+    if (chunk.type === "usage" && chunk.usage.prefilledTokens !== undefined) read = { prefilledTokens: chunk.usage.prefilledTokens, reusedTokens: chunk.usage.reusedTokens ?? 0 };
     if (chunk.type !== "text") continue;
     for (const token of chunk.tokens ?? []) tokens.push({ text: token.text, p: token.p, ...(token.id !== undefined ? { id: token.id } : {}) });
   }
   if (signal.aborted) throw new DOMException("The probe was stopped.", "AbortError");
   const wrote = tokens.map((t) => t.id);
   if (wrote.length !== ids.length || wrote.some((id, i) => id !== ids[i])) throw new Error(`The probe wrote the tokens ${JSON.stringify(wrote)}, not ${JSON.stringify(ids)}.`);
-  return { text, p: tokens.reduce((product, t) => product * t.p, 1), tokens };
+  return { text, p: tokens.reduce((product, t) => product * t.p, 1), tokens, ...(read ? { read } : {}) };
 }
 
 /** Tokenizations kept per engine: a protocol's markers are a handful of short texts. */

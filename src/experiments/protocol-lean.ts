@@ -3,7 +3,9 @@
 // as the loop renders it (renderPrompt) and probed once per opening marker (the opener probe:
 // llama.cpp's pre-grammar probabilities of the marker's tokens, multiplied). A prompt differs
 // from the next only from its tool section on, so llama.cpp reuses what comes before from its
-// prompt cache; what differs is prefilled once per protocol.
+// prompt cache; what differs is prefilled once per protocol, and asked again, a row's prompt is
+// brought back from the cache where the engine keeps readings (the CPU engine). Each row says
+// how many of its prompt tokens the engine read and how many it reused, as the engine reports them.
 import { renderPrompt } from "toolcall-middleware/loop/render-conversation.ts";
 import { measureOpeners, openerProbability, probeUnsupported } from "toolcall-middleware/probabilities/opener-probe.ts";
 import { openingMarkers } from "toolcall-middleware/probabilities/opening-markers.ts";
@@ -13,8 +15,14 @@ import type { ChatMessage, ChatTemplate, Engine, OpenerProbe, Protocol, ToolSpec
 export const LEAN_PROTOCOLS = ["hermes", "xml", "pythonic", "llama3-json"];
 
 export type LeanRow =
-  | { protocol: string; p: number; markers: Extract<OpenerProbe, { at: number }>["markers"]; prompt: string; ms: number }
+  | { protocol: string; p: number; markers: Extract<OpenerProbe, { at: number }>["markers"]; prompt: string; ms: number; read?: RowRead }
   | { protocol: string; error: string };
+
+/** The row's probes' prompt tokens, summed: prefilled now, and reused from the engine's prompt cache. */
+export interface RowRead {
+  prefilledTokens: number;
+  reusedTokens: number;
+}
 
 export interface LeanInput {
   engine: Pick<Engine, "name" | "probeText">;
@@ -28,7 +36,8 @@ export interface LeanInput {
 /** One row per protocol, in order; `onRow` hears each as it is measured. Stops (and returns what it has) when `signal` aborts. */
 export async function protocolLean(input: LeanInput, signal: AbortSignal, onRow?: (row: LeanRow) => void): Promise<LeanRow[]> {
   const rows: LeanRow[] = [];
-  if (!input.engine.probeText) throw new Error(`Not measured: ${probeUnsupported(input.engine)}.`);
+  const engineProbe = input.engine.probeText?.bind(input.engine);
+  if (!engineProbe) throw new Error(`Not measured: ${probeUnsupported(input.engine)}.`);
   for (const protocol of input.protocols) {
     if (signal.aborted) break;
     let row: LeanRow;
@@ -36,11 +45,21 @@ export async function protocolLean(input: LeanInput, signal: AbortSignal, onRow?
       const { prompt } = renderPrompt({ ...(input.systemPrompt ? { systemPrompt: input.systemPrompt } : {}), tools: input.tools, protocol, messages: input.messages, template: input.template });
       const markers = openingMarkers(protocol, input.tools);
       const started = performance.now();
-      const probe = await measureOpeners(input.engine, prompt, markers, signal);
+      let read: RowRead | undefined;
+      // The engine's own probe, counted: measureOpeners keeps only the probabilities.
+      const counting = {
+        name: input.engine.name,
+        probeText: async (text: string, marker: string, stop: AbortSignal) => {
+          const probe = await engineProbe(text, marker, stop);
+          if (probe.read) read = { prefilledTokens: (read?.prefilledTokens ?? 0) + probe.read.prefilledTokens, reusedTokens: (read?.reusedTokens ?? 0) + probe.read.reusedTokens };
+          return probe;
+        },
+      };
+      const probe = await measureOpeners(counting, prompt, markers, signal);
       if (signal.aborted) break;
       if (!probe) row = { protocol: protocol.name, error: "This protocol names no opening marker." };
       else if ("unsupported" in probe) row = { protocol: protocol.name, error: probe.unsupported };
-      else row = { protocol: protocol.name, p: openerProbability(probe), markers: probe.markers, prompt, ms: performance.now() - started };
+      else row = { protocol: protocol.name, p: openerProbability(probe), markers: probe.markers, prompt, ms: performance.now() - started, ...(read ? { read } : {}) };
     } catch (error) {
       row = { protocol: protocol.name, error: error instanceof Error ? error.message : String(error) };
     }

@@ -334,6 +334,8 @@ export interface TextProbe {
   /** The product of the tokens' probabilities. */
   p: number;
   tokens: Array<{ text: string; p: number; id?: number }>;
+  /** The probe's prompt tokens as the engine read them: prefilled now, and reused from its prompt cache (where it reports them). */
+  read?: { prefilledTokens: number; reusedTokens: number };
 }
 
 /**

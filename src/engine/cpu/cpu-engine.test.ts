@@ -3,6 +3,7 @@ import type { EngineChunk, StructuralTag } from "toolcall-middleware/types.ts";
 import { completionBody, type CompletionBody } from "./completion-body.ts";
 import { CpuEngine, type CompletionChunk } from "./cpu-engine.ts";
 import { promptForRuntime } from "./runtime-prompt.ts";
+import { ASIDE_PROMPT, setAsidePrompt } from "./prompt-cache-plan.ts";
 import { bosTextOf } from "./cpu-models.ts";
 import { GEMMA_TOKENS } from "toolcall-middleware/families/gemma2.ts";
 
@@ -159,6 +160,21 @@ describe("the CPU engine's stream", () => {
 /** A chunk as llama.cpp's server writes it with n_probs: `logprobs.content`, one entry per token. */
 const withProbs = (t: string, p: number, alternatives: Array<[string, number]>): CompletionChunk => ({
   choices: [{ text: t, finish_reason: null, logprobs: { content: [{ id: 7, token: t, logprob: Math.log(p), bytes: [], top_logprobs: alternatives.map(([token, q], i) => ({ id: 100 + i, token, logprob: Math.log(q), bytes: [] })) }] } }],
+});
+
+describe("the CPU engine's probes keep the readings of prompts that share a start", () => {
+  it("puts the slot's reading aside before a sibling would overwrite it, and recalls the sibling's when it is asked again", async () => {
+    const runtime = scriptedRuntime([withProbs("<", 0.2, [["<", 0.2]]), final("stop", { prompt_n: 1, cache_n: 0, predicted_n: 1 })]);
+    const engine = new CpuEngine({ name: "t", runtime, bos: { runtimeAddsBos: false }, tokenize: async () => [7] });
+    const shared = "s".repeat(100);
+    const a = `${shared}${"a".repeat(50)}`;
+    const b = `${shared}${"b".repeat(200)}`;
+    const signal = new AbortController().signal;
+    for (const prompt of [a, b, a, b]) await engine.probeText!(prompt, "<", signal);
+    expect(runtime.bodies.map((body) => (body.prompt === a ? "a" : body.prompt === b ? "b" : body.prompt === ASIDE_PROMPT ? "aside" : body.prompt === setAsidePrompt(a) ? "set a aside" : body.prompt))).toEqual(["a", "set a aside", "b", "a", "aside", "b"]);
+    // The requests that go first write one token and ask for no probabilities.
+    expect(runtime.bodies.filter((body) => body.prompt === ASIDE_PROMPT || body.prompt === setAsidePrompt(a)).map((body) => [body.n_predict, body.n_probs, body.grammar])).toEqual([[1, undefined, undefined], [1, undefined, undefined]]);
+  });
 });
 
 describe("the CPU engine's token probabilities", () => {

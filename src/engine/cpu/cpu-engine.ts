@@ -8,6 +8,11 @@
 // The runtime has one slot: one request at a time. A prompt-cache warm-up (warmPrompt) and the
 // steps take turns; a step waits for a warm-up whose text its prompt starts with (that reading is
 // its own first part) and stops one that is of no use to it.
+//
+// The slot holds one reading; llama.cpp's RAM prompt cache keeps others, but only by its own
+// rules. Before a probe reads a prompt the slot does not hold, one short request may go first so
+// that the slot's reading is put aside rather than overwritten, or one put aside earlier is
+// brought back (prompt-cache-plan.ts): the protocol table's prompts, asked again, are not read again.
 import { structuralTagToGbnf } from "toolcall-middleware/grammar/structural-tag-gbnf.ts";
 import type { Engine, EngineChunk, GenerationRequest, GenerationSettings, PromptProgress, StructuralTag, TextProbe } from "toolcall-middleware/types.ts";
 import { completionBody, type CompletionBody } from "./completion-body.ts";
@@ -18,7 +23,8 @@ import { probeTextWith, rememberTokenizations } from "../text-probe.ts";
 import { usageFromFinalChunk, type LlamaTimings } from "./completion-usage.ts";
 import { describeRuntimeFailure, type RuntimeFailure } from "./runtime-failure.ts";
 import { promptProgressOf, type LlamaPromptProgress } from "../llama-prompt-progress.ts";
-import type { BosHandling } from "./runtime-prompt.ts";
+import { promptForRuntime, type BosHandling } from "./runtime-prompt.ts";
+import { PromptCachePlan } from "./prompt-cache-plan.ts";
 
 /** One chunk of llama.cpp's streamed raw completion, as far as the engine reads it. */
 export interface CompletionChunk {
@@ -101,6 +107,8 @@ export class CpuEngine implements Engine {
   /** The request the runtime's one slot is busy with; the next waits for it to settle. */
   private busy: Promise<unknown> = Promise.resolve();
   private warming: Warming | null = null;
+  /** The runtime's slot and RAM cache as this engine's requests left them. */
+  private readonly cachePlan = new PromptCachePlan();
 
   constructor(options: CpuEngineOptions) {
     this.name = options.name;
@@ -113,7 +121,10 @@ export class CpuEngine implements Engine {
     const { tokenize } = options;
     if (tokenize) {
       const remembered = rememberTokenizations((t) => tokenize(t));
-      this.probeText = (prompt, text, signal) => probeTextWith(this, remembered, prompt, text, signal);
+      this.probeText = async (prompt, text, signal) => {
+        await this.keepReadings(prompt, signal);
+        return probeTextWith(this, remembered, prompt, text, signal);
+      };
     }
   }
 
@@ -151,6 +162,7 @@ export class CpuEngine implements Engine {
       if (stop.signal.aborted) return "stopped";
       const started = this.now();
       let timings: LlamaTimings | undefined;
+      this.cachePlan.sent(body.prompt);
       try {
         for await (const chunk of await this.runtime.complete(body, stop.signal)) {
           const progress = promptProgressOf(chunk.prompt_progress);
@@ -176,6 +188,32 @@ export class CpuEngine implements Engine {
     return done;
   }
 
+  /**
+   * Before a probe of `prompt`: if reading it would overwrite the slot's reading without saving
+   * it, or would not look for a reading of it put aside earlier, one short request goes first
+   * (prompt-cache-plan.ts). Nothing is sent when the slot already holds the prompt's start.
+   */
+  private keepReadings(prompt: string, signal: AbortSignal): Promise<void> {
+    const next = promptForRuntime(prompt, this.bos);
+    // A warm-up of another text gives way at once, as it does to the probe itself.
+    if (this.warming && !next.startsWith(this.warming.prompt)) this.warming.stop.abort();
+    return this.exclusive(async () => {
+      if (signal.aborted) return;
+      const step = this.cachePlan.before(next);
+      if (step.send === "nothing") return;
+      const body = { ...completionBody(step.prompt, { maxTokens: 1, temperature: 0 }, this.bos), n_predict: 1 };
+      this.cachePlan.sent(body.prompt);
+      try {
+        for await (const chunk of await this.runtime.complete(body, signal)) {
+          void chunk;
+          if (signal.aborted) break;
+        }
+      } catch (error) {
+        if (!signal.aborted && !isAbortError(error)) throw this.failure(error);
+      }
+    });
+  }
+
   /** The opener probe: llama.cpp's probabilities are taken before the grammar (text-probe.ts); it needs the model's tokenizer. */
   readonly probeText?: (prompt: string, text: string, signal: AbortSignal) => Promise<TextProbe>;
 
@@ -188,6 +226,7 @@ export class CpuEngine implements Engine {
     let release: () => void = () => undefined;
     const slot = new Promise<void>((resolve) => (release = resolve));
     await new Promise<void>((entered) => void this.exclusive(() => (entered(), slot)));
+    if (!signal.aborted) this.cachePlan.sent(body.prompt);
     try {
       yield* this.stream(body, signal, request);
     } finally {

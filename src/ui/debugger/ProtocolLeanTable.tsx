@@ -24,6 +24,8 @@ export function useProtocolLean(onBusy?: (busy: boolean) => void) {
   const [rows, setRows] = useState<LeanRow[] | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
+  /** Measurements finished on this table (a test tells the second from the first by it). */
+  const [finished, setFinished] = useState(0);
   const abort = useRef<AbortController | null>(null);
   const stop = useCallback(() => abort.current?.abort(), []);
 
@@ -55,13 +57,14 @@ export function useProtocolLean(onBusy?: (busy: boolean) => void) {
       } finally {
         abort.current = null;
         setRunning(false);
+        setFinished((n) => n + 1);
         onBusy?.(false);
       }
     },
     [onBusy],
   );
 
-  return { rows, note, setNote, running, measure, stop };
+  return { rows, note, setNote, running, finished, measure, stop };
 }
 
 export function ProtocolLeanTable({ step, tools, toolSection }: { step: StepView; tools: readonly ToolSpec[]; toolSection: string | undefined }) {
@@ -89,9 +92,9 @@ export function ProtocolLeanTable({ step, tools, toolSection }: { step: StepView
 
 /** The button, Stop, the table of rows and the note. */
 export function LeanTable({ lean, onMeasure, disabled = false }: { lean: ReturnType<typeof useProtocolLean>; onMeasure: () => void; disabled?: boolean }) {
-  const { rows, note, running, stop } = lean;
+  const { rows, note, running, finished, stop } = lean;
   return (
-    <div className="dbg-lean" data-testid="protocol-lean">
+    <div className="dbg-lean" data-testid="protocol-lean" data-finished={finished}>
       <button type="button" onClick={onMeasure} disabled={running || disabled} data-testid="protocol-lean-run" title="Each protocol's prompt for this conversation, and the probability that the model opens a call at the first token">
         Which protocol does this model lean to?
       </button>
@@ -106,14 +109,16 @@ export function LeanTable({ lean, onMeasure, disabled = false }: { lean: ReturnT
             <tr>
               <th>protocol</th>
               <th className="num" title="The probability that the model opens a call at the first token">p(call)</th>
+              <th className="num" title="The row's prompt tokens the engine read now, and those it reused from its prompt cache (as the engine reports them)">read · reused</th>
               <th>each marker: its tokens' p</th>
             </tr>
           </thead>
           <tbody>
             {rows.map((row) => (
-              <tr key={row.protocol} data-protocol={row.protocol} data-testid="protocol-lean-row" {...("p" in row ? { "data-p": row.p } : {})}>
+              <tr key={row.protocol} data-protocol={row.protocol} data-testid="protocol-lean-row" {...("p" in row ? { "data-p": row.p } : {})} {...("read" in row && row.read ? { "data-prefilled": row.read.prefilledTokens, "data-reused": row.read.reusedTokens } : {})}>
                 <td>{row.protocol}</td>
                 <td className="num">{"p" in row ? formatP(row.p) : "—"}</td>
+                <td className="num">{"read" in row && row.read ? `${row.read.prefilledTokens.toLocaleString("en")} · ${row.read.reusedTokens.toLocaleString("en")}` : "—"}</td>
                 <td className="dbg-hint">
                   {"p" in row
                     ? row.markers.map((m) => `${quoteToken(m.marker)}: ${m.tokens.map((t) => formatP(t.p)).join(" × ")}`).join("; ")
