@@ -4,6 +4,7 @@
 // llama.cpp's pre-grammar probabilities of the marker's tokens, multiplied). A prompt differs
 // from the next only from its tool section on, so llama.cpp reuses what comes before from its
 // prompt cache; what differs is prefilled once per protocol.
+import { settleRender } from "toolcall-middleware/templates/render-pending.ts";
 import { renderPrompt } from "toolcall-middleware/loop/render-conversation.ts";
 import { measureOpeners, openerProbability, probeUnsupported } from "toolcall-middleware/probabilities/opener-probe.ts";
 import { openingMarkers } from "toolcall-middleware/probabilities/opening-markers.ts";
@@ -33,7 +34,7 @@ export async function protocolLean(input: LeanInput, signal: AbortSignal, onRow?
     if (signal.aborted) break;
     let row: LeanRow;
     try {
-      const { prompt } = renderPrompt({ ...(input.systemPrompt ? { systemPrompt: input.systemPrompt } : {}), tools: input.tools, protocol, messages: input.messages, template: input.template });
+      const { prompt } = await settleRender(() => renderPrompt({ ...(input.systemPrompt ? { systemPrompt: input.systemPrompt } : {}), tools: input.tools, protocol, messages: input.messages, template: input.template }), signal);
       const markers = openingMarkers(protocol, input.tools);
       const started = performance.now();
       const probe = await measureOpeners(input.engine, prompt, markers, signal);
