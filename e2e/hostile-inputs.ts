@@ -115,3 +115,64 @@ export async function dropFile(page: Page, inputTestId: string, name: string, bo
     { path, name, inputTestId },
   );
 }
+
+/** An imported native-mode conversation of one step whose server-rendered prompt is `serverPromptText`. */
+export function nativeServerPromptSession(serverPromptText: string) {
+  const base = { runId: "flood-run", at: 1_700_000_000_000 };
+  const user = { role: "user", content: "Hi" };
+  const answer = { role: "assistant", content: "Hello", protocol: "native" };
+  const request = { model: "m", messages: [{ role: "user", content: "Hi" }], tools: [{ type: "function", function: { name: "calculator", parameters: { type: "object" } } }] };
+  return {
+    format: "toolcall-lab/conversation",
+    version: 1,
+    title: "Server prompt flood",
+    events: [
+      { ...base, type: "run-start", protocol: "native", messages: [user], tools: [], limits: { maxSteps: 4, toolTimeoutMs: 1000 } },
+      {
+        ...base,
+        type: "step-start",
+        stepId: "s1",
+        index: 0,
+        protocol: "native",
+        messages: [user],
+        templateMessages: [],
+        prompt: "",
+        template: "server template (native tool calling)",
+        settings: {},
+        request,
+        serverPrompt: { text: serverPromptText },
+      },
+      { ...base, type: "output-delta", stepId: "s1", text: "Hello", offset: 0 },
+      { ...base, type: "parse", stepId: "s1", event: { type: "text", text: "Hello", span: { start: 0, end: 5 } } },
+      { ...base, type: "step-end", stepId: "s1", status: "final", durationMs: 5 },
+      { ...base, type: "message", message: answer },
+      { ...base, type: "run-end", status: "final", messages: [user, answer] },
+    ],
+  };
+}
+
+/** An imported conversation of one step of `count` one-character tokens with their probabilities, `perDelta` to an output delta. */
+export function tokenFloodSession(count: number, perDelta: number, alternatives = true) {
+  const base = { runId: "r", at: 1_700_000_000_000 };
+  const user = { role: "user", content: "Hi" };
+  const deltas = Array.from({ length: Math.ceil(count / perDelta) }, (_, d) => {
+    const tokens = Array.from({ length: Math.min(perDelta, count - d * perDelta) }, (_, i) => ({ text: String((d * perDelta + i) % 10), p: 0.5, ...(alternatives ? { top: [{ text: "x", p: 0.25 }] } : {}) }));
+    return { ...base, type: "output-delta", stepId: "s1", text: tokens.map((t) => t.text).join(""), offset: d * perDelta, tokens };
+  });
+  const text = deltas.map((d) => d.text).join("");
+  const answer = { role: "assistant", content: text, protocol: "hermes" };
+  return {
+    format: "toolcall-lab/conversation",
+    version: 1,
+    title: "Token flood",
+    events: [
+      { ...base, type: "run-start", protocol: "hermes", messages: [user], tools: [], limits: { maxSteps: 4, toolTimeoutMs: 1000 } },
+      { ...base, type: "step-start", stepId: "s1", index: 0, protocol: "hermes", messages: [user], templateMessages: [], prompt: "P", template: "chatml", settings: {}, probabilities: { topK: 1 } },
+      ...deltas,
+      { ...base, type: "parse", stepId: "s1", event: { type: "text", text, span: { start: 0, end: text.length } } },
+      { ...base, type: "step-end", stepId: "s1", status: "final", durationMs: 5 },
+      { ...base, type: "message", message: answer },
+      { ...base, type: "run-end", status: "final", messages: [user, answer] },
+    ],
+  };
+}

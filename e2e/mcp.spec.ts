@@ -47,6 +47,10 @@ test("connects, offers the server's tools beside the built-in ones, and a model 
     ].join("\n"),
     "All five tools answered.",
   ]);
+  // The page is cross-origin isolated (COOP same-origin, COEP credentialless, for threads) and the
+  // MCP server is another origin: its connection is a CORS fetch, which isolation leaves as it is.
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  expect(new URL(server.url).origin).not.toBe(new URL(page.url()).origin);
   await connect(page, server.url);
   const status = page.getByTestId("mcp-server-status");
   await expect(status).toHaveText("connected · 6 tools");

@@ -6,44 +6,11 @@
 // by itself at the next load.
 import { expect, test, type Page } from "@playwright/test";
 import { SERVER_PROMPT_CHARS } from "toolcall-middleware/native/server-prompt.ts";
+import { nativeServerPromptSession as nativeSession } from "./hostile-inputs.ts";
 import { openLab } from "./lab-helpers.ts";
 
 /** Past the bound by half of it: every fourth character a right-to-left override. */
 const FLOOD_CHARS = SERVER_PROMPT_CHARS * 1.5;
-
-function nativeSession(serverPromptText: string) {
-  const base = { runId: "flood-run", at: 1_700_000_000_000 };
-  const user = { role: "user", content: "Hi" };
-  const answer = { role: "assistant", content: "Hello", protocol: "native" };
-  const request = { model: "m", messages: [{ role: "user", content: "Hi" }], tools: [{ type: "function", function: { name: "calculator", parameters: { type: "object" } } }] };
-  return {
-    format: "toolcall-lab/conversation",
-    version: 1,
-    title: "Server prompt flood",
-    events: [
-      { ...base, type: "run-start", protocol: "native", messages: [user], tools: [], limits: { maxSteps: 4, toolTimeoutMs: 1000 } },
-      {
-        ...base,
-        type: "step-start",
-        stepId: "s1",
-        index: 0,
-        protocol: "native",
-        messages: [user],
-        templateMessages: [],
-        prompt: "",
-        template: "server template (native tool calling)",
-        settings: {},
-        request,
-        serverPrompt: { text: serverPromptText },
-      },
-      { ...base, type: "output-delta", stepId: "s1", text: "Hello", offset: 0 },
-      { ...base, type: "parse", stepId: "s1", event: { type: "text", text: "Hello", span: { start: 0, end: 5 } } },
-      { ...base, type: "step-end", stepId: "s1", status: "final", durationMs: 5 },
-      { ...base, type: "message", message: answer },
-      { ...base, type: "run-end", status: "final", messages: [user, answer] },
-    ],
-  };
-}
 
 async function importFlood(page: Page) {
   await openLab(page, "hermes-calculator");

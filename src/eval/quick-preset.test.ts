@@ -54,7 +54,7 @@ describe("the quick CPU preset", () => {
         },
       };
       await runEvalCase({ engine, mode: "prompt", protocol, testCase, constrained: false, template });
-      const start = casePromptStart(testCase, protocol, template);
+      const start = await casePromptStart(testCase, protocol, template);
       const prompt = sent[0]!;
       expect(prompt.startsWith(start)).toBe(true);
       // The start holds the case's tool section; what is left is the message and the reply's opening.

@@ -7,6 +7,7 @@
 // off, temperature 0 and a low max tokens keep it to a few minutes on a 2-core machine. The page's
 // engine may still write other words than llama-server did (other kernels): what each case shows
 // is what this run wrote.
+import { settleRender } from "toolcall-middleware/templates/render-pending.ts";
 import { promptBeforeNextMessage } from "toolcall-middleware/loop/render-conversation.ts";
 import type { ChatTemplate, Protocol } from "toolcall-middleware/types.ts";
 import { expectedSeconds } from "./progress.ts";
@@ -52,7 +53,8 @@ export function quickPresetEstimate(rates: MeasuredRates): { prefill: number; de
  * (promptBeforeNextMessage). Read into the CPU engine's prompt cache while nothing runs (the
  * quick run's panel, before the click), it leaves the case to prefill only its own message.
  */
-export function casePromptStart(testCase: Pick<EvalCase, "tools" | "messages">, protocol: Protocol, template: ChatTemplate): string {
+export function casePromptStart(testCase: Pick<EvalCase, "tools" | "messages">, protocol: Protocol, template: ChatTemplate, signal?: AbortSignal): Promise<string> {
   const tools = testCase.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
-  return promptBeforeNextMessage({ tools, protocol, messages: testCase.messages.slice(0, -1), template });
+  // Awaited: a GGUF's own template renders in a worker.
+  return settleRender(() => promptBeforeNextMessage({ tools, protocol, messages: testCase.messages.slice(0, -1), template }), signal);
 }

@@ -5,6 +5,7 @@
 // replay engine, is the text the person chose. The branch's run stays open until the person
 // continues it (its calls run, then the loop goes on in a run that continues the branch) or
 // discards it.
+import { settleRender } from "toolcall-middleware/templates/render-pending.ts";
 import { describeBudget, fitToContext } from "toolcall-middleware/loop/fit-to-context.ts";
 import { eventStamper } from "toolcall-middleware/loop/event-shapes.ts";
 import { newRunId, stepIdOf } from "toolcall-middleware/loop/run-ids.ts";
@@ -191,7 +192,8 @@ export async function* runBranch(request: BranchRequest, source: BranchSource, s
     ...(banned ? { banned } : {}),
     ...(request.force ? { force: request.force } : {}),
   };
-  const toolSection = request.tools.length > 0 ? safe(() => request.protocol.systemPrompt(request.tools)) : undefined;
+  // Awaited: a derived protocol's tool section is written by its template, in a worker.
+  const toolSection = request.tools.length > 0 ? await settleRender(() => request.protocol.systemPrompt(request.tools)).catch(() => undefined) : undefined;
   yield stamp({
     type: "run-start",
     protocol: request.protocol.name,
@@ -265,14 +267,6 @@ export async function* runBranch(request: BranchRequest, source: BranchSource, s
     ...(output.cutOff !== undefined ? { cutOff: output.cutOff } : {}),
   });
   return { runId, stepId, output, status, parseEvents };
-}
-
-function safe<T>(make: () => T): T | undefined {
-  try {
-    return make();
-  } catch {
-    return undefined;
-  }
 }
 
 /** What continuing needs of a branch: its step, its recorded output, its protocol and input. */

@@ -6,6 +6,7 @@
 // prompt cache; what differs is prefilled once per protocol, and asked again, a row's prompt is
 // brought back from the cache where the engine keeps readings (the CPU engine). Each row says
 // how many of its prompt tokens the engine read and how many it reused, as the engine reports them.
+import { settleRender } from "toolcall-middleware/templates/render-pending.ts";
 import { renderPrompt } from "toolcall-middleware/loop/render-conversation.ts";
 import { measureOpeners, openerProbability, probeUnsupported } from "toolcall-middleware/probabilities/opener-probe.ts";
 import { openingMarkers } from "toolcall-middleware/probabilities/opening-markers.ts";
@@ -42,7 +43,7 @@ export async function protocolLean(input: LeanInput, signal: AbortSignal, onRow?
     if (signal.aborted) break;
     let row: LeanRow;
     try {
-      const { prompt } = renderPrompt({ ...(input.systemPrompt ? { systemPrompt: input.systemPrompt } : {}), tools: input.tools, protocol, messages: input.messages, template: input.template });
+      const { prompt } = await settleRender(() => renderPrompt({ ...(input.systemPrompt ? { systemPrompt: input.systemPrompt } : {}), tools: input.tools, protocol, messages: input.messages, template: input.template }), signal);
       const markers = openingMarkers(protocol, input.tools);
       const started = performance.now();
       let read: RowRead | undefined;

@@ -13,12 +13,12 @@ const inputs: StepInputs = { prompt: rendered.prompt, templateMessages: rendered
 const section = hermes.systemPrompt([tool]);
 
 describe("rerun draft", () => {
-  it("takes the user's system prompt out of the recorded system turn, and the parts render the recorded prompt again", () => {
+  it("takes the user's system prompt out of the recorded system turn, and the parts render the recorded prompt again", async () => {
     expect(userSystemPrompt(rendered.templateMessages, section)).toBe("Be brief.");
     const parts = partsOf(inputs, [tool], section);
     const tools = toolsOf(parts);
     if ("error" in tools) throw new Error(tools.error);
-    expect(renderParts(parts, tools.tools, hermes, chatmlTemplate).prompt).toBe(rendered.prompt);
+    expect((await renderParts(parts, tools.tools, hermes, chatmlTemplate)).prompt).toBe(rendered.prompt);
   });
 
   it("lists what changed in words, and names a schema that is not JSON", () => {
@@ -32,7 +32,7 @@ describe("rerun draft", () => {
     expect(toolsOf({ ...parts, tools: [{ ...parts.tools[0]!, schema: deep }] })).toEqual({ error: "The schema of add is nested more than 64 levels deep." });
   });
 
-  it("an edited assistant message is rendered with its new text, not what it was recorded as", () => {
+  it("an edited assistant message is rendered with its new text, not what it was recorded as", async () => {
     const recorded = '<tool_call>\n{"name": "add", "arguments": {"a": 1}}\n</tool_call>';
     const history = [
       { role: "user" as const, content: "1+1?" },
@@ -41,9 +41,9 @@ describe("rerun draft", () => {
     ];
     const step = renderPrompt({ systemPrompt: "", tools: [tool], protocol: hermes, messages: history, template: chatmlTemplate });
     const parts = partsOf({ ...inputs, prompt: step.prompt, templateMessages: step.templateMessages, messages: history }, [tool], section);
-    expect(renderParts(parts, [tool], hermes, chatmlTemplate).prompt).toContain("I will add.");
+    expect((await renderParts(parts, [tool], hermes, chatmlTemplate)).prompt).toContain("I will add.");
     const edited = withMessageEdited(parts, 1, "I will subtract.");
-    const prompt = renderParts(edited, [tool], hermes, chatmlTemplate).prompt;
+    const prompt = (await renderParts(edited, [tool], hermes, chatmlTemplate)).prompt;
     expect(prompt).toContain("I will subtract.");
     expect(prompt).not.toContain("I will add.");
     // The calls it made stay (they are written from toolCalls); the branch gets the same messages.

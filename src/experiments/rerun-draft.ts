@@ -2,6 +2,7 @@
 // parts (the user's system prompt, each tool's description and schema, each message), plus the
 // protocol, sampling and seed, and the constraint. Pure: what was changed is listed in words,
 // and the parts render through renderPrompt, as the loop renders every prompt.
+import { settleRender } from "toolcall-middleware/templates/render-pending.ts";
 import { renderPrompt } from "toolcall-middleware/loop/render-conversation.ts";
 import { nestedDeeperThan } from "toolcall-middleware/parser/settle-call.ts";
 import { MAX_TOOL_DEFINITION_DEPTH } from "toolcall-middleware/tools/formats/index.ts";
@@ -70,9 +71,9 @@ export function toolsOf(parts: RerunParts): { tools: ToolSpec[] } | { error: str
   return { tools };
 }
 
-/** The prompt the edited parts make, rendered as the loop renders a step. */
-export function renderParts(parts: RerunParts, tools: ToolSpec[], protocol: Protocol, template: ChatTemplate): { prompt: string; templateMessages: TemplateMessage[] } {
-  return renderPrompt({ systemPrompt: parts.systemPrompt, tools, protocol, messages: parts.messages, template });
+/** The prompt the edited parts make, rendered as the loop renders a step (awaited: a GGUF's own template renders in a worker). */
+export function renderParts(parts: RerunParts, tools: ToolSpec[], protocol: Protocol, template: ChatTemplate): Promise<{ prompt: string; templateMessages: TemplateMessage[] }> {
+  return settleRender(() => renderPrompt({ systemPrompt: parts.systemPrompt, tools, protocol, messages: parts.messages, template }));
 }
 
 export interface Edited {

@@ -137,7 +137,9 @@ describe("a GGUF opened from disk", () => {
     await cpu.openGgufFile(file("mystery.gguf"));
     const state = engines.store.getState();
     expect(state.cpuFamilyId).toBeNull();
-    expect(state.template.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true })).toBe("<|user|>hi\n<|assistant|>");
+    // It renders in its worker (here the in-process stand-in): awaited, as every caller does.
+    const { settleRender } = await import("toolcall-middleware/templates/render-pending.ts");
+    expect(await settleRender(() => state.template.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true }))).toBe("<|user|>hi\n<|assistant|>");
     expect(state.status).toMatchObject({ state: "ready", note: expect.stringContaining("own embedded chat template is used as is") });
   });
 
@@ -156,6 +158,11 @@ describe("a GGUF opened from disk", () => {
     expect(engines.store.getState().status).toMatchObject({ state: "ready", note: expect.stringContaining("Calls are read by the format derived from its template: A call is `<tool_call>`") });
     const events = entry.protocol.createParser([{ name: "get_time", description: "", parameters: { type: "object", properties: {} } }]).push('<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>');
     expect(events.some((e) => e.type === "tool-call-end")).toBe(true);
+    // Its tool section is the template's own, rendered by the same worker: asked, then awaited.
+    const { RenderPending, settleRender } = await import("toolcall-middleware/templates/render-pending.ts");
+    const tools = [{ name: "get_time", description: "The time", parameters: { type: "object", properties: {} } }];
+    expect(() => entry.protocol.systemPrompt(tools)).toThrow(RenderPending);
+    expect(await settleRender(() => entry.protocol.systemPrompt(tools))).toContain('"name": "get_time"');
   });
 
   it("says so when no call format can be derived from an unknown family's template, and leaves the header's protocol", async () => {

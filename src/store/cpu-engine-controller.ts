@@ -84,21 +84,24 @@ async function templateFor(
   familyChatTemplate: (family: ModelFamily) => ChatTemplate,
   loaded: LoadedCpuModel,
   name: string,
-): Promise<{ template: ChatTemplate; familyId: string | null; note: string; derived?: DerivedProtocolEntry } | { error: string }> {
+): Promise<{ template: ChatTemplate; familyId: string | null; note: string; derived?: DerivedProtocolEntry; dispose?: () => void } | { error: string }> {
   if (family) return { template: familyChatTemplate(family), familyId: family.id, note: `${family.label} family: the lab's ${family.templateLabel} template and stop tokens.` };
   if (loaded.chatTemplate) {
     try {
-      const { ggufEmbeddedChatTemplate } = await import("../engine/cpu/gguf-chat-template.ts");
-      const template = ggufEmbeddedChatTemplate(loaded.chatTemplate, name);
-      const note = "Family not known to the lab: the GGUF's own embedded chat template is used as is (rendered with Jinja).";
+      const { openGgufEmbeddedChatTemplate } = await import("../engine/cpu/gguf-chat-template.ts");
+      // The file's template renders in a worker, never on the page's thread (a hostile one loops or blows up).
+      const { template, renderer } = await openGgufEmbeddedChatTemplate(loaded.chatTemplate, name, templateBudgetFromUrl());
+      const dispose = () => renderer.dispose();
+      const note = "Family not known to the lab: the GGUF's own embedded chat template is used as is (rendered with Jinja, in a worker).";
       // Its calls are read in the format its own template writes, where that can be derived.
       // The probe renders run in a worker (hundreds of milliseconds for a large template).
       const [{ deriveFormatOffThread, protocolOfDerivedFormat }, { describeDerivedFormat }] = await Promise.all([import("../engine/templates/derive-off-thread.ts"), import("toolcall-middleware/derive/describe-format.ts")]);
       const derivation = await deriveFormatOffThread(loaded.chatTemplate, name);
-      if (!derivation.ok) return { template, familyId: null, note: `${note} No call format could be derived from it (${derivation.reason}): calls are read by the protocol chosen in the header.` };
+      if (!derivation.ok) return { template, familyId: null, note: `${note} No call format could be derived from it (${derivation.reason}): calls are read by the protocol chosen in the header.`, dispose };
       const lines = describeDerivedFormat(derivation.format);
-      const protocol = protocolOfDerivedFormat(derivation.format, loaded.chatTemplate, `The chat template ${name}`, { name: derivedProtocolName(name), label: `Derived from the template of ${name}` });
-      return { template, familyId: null, note: `${note} Calls are read by the format derived from its template: ${lines[0]}`, derived: { protocol, lines } };
+      // Its tool section is written by the template too, in the same worker.
+      const protocol = protocolOfDerivedFormat(derivation.format, { name: derivedProtocolName(name), label: `Derived from the template of ${name}` }, (variables) => renderer.render(variables));
+      return { template, familyId: null, note: `${note} Calls are read by the format derived from its template: ${lines[0]}`, derived: { protocol, lines }, dispose };
     } catch (error) {
       return { error: `The GGUF's embedded chat template could not be read: ${error instanceof Error ? error.message : String(error)}` };
     }
@@ -111,6 +114,15 @@ async function familyOfOpenedFile(loaded: LoadedCpuModel): Promise<ModelFamily |
   const { familyFromGguf } = await import("../gguf/gguf-family.ts");
   const match = familyFromGguf(ggufMetadataFromLlamaCpp(loaded.metadata, loaded.chatTemplate));
   return match.kind === "family" ? match.family : undefined;
+}
+
+/**
+ * `?templateRenderMs=N` sets the time budget of a GGUF template's render in its worker (the e2e
+ * widens it to act on the page while a hostile render runs); else OFF_THREAD_RENDER_BUDGET's.
+ */
+function templateBudgetFromUrl(): { milliseconds?: number } {
+  const value = Number(new URLSearchParams(globalThis.location?.search ?? "").get("templateRenderMs"));
+  return Number.isInteger(value) && value > 0 ? { milliseconds: value } : {};
 }
 
 /** `?cpuThreads=N` fixes the thread count (the benchmark compares 1 and 2); else every core where the page is isolated. */
@@ -134,6 +146,8 @@ export function createCpuEngine({ engines, turn, protocol, derivedProtocols, loa
     loaded: null,
   }));
   let current: { unload: () => Promise<void> } | null = null;
+  /** Stops the worker of the loaded model's own template (an unknown family's GGUF). */
+  let disposeTemplate: (() => void) | undefined;
   let loading: AbortController | null = null;
   /** What was loaded last, so a model whose runtime stopped working loads again in one click. */
   let lastLoad: { source: CpuModelSource; familyId: string | undefined; id: string } | null = null;
@@ -141,6 +155,8 @@ export function createCpuEngine({ engines, turn, protocol, derivedProtocols, loa
   async function unloadCurrent(): Promise<void> {
     const model = current;
     current = null;
+    disposeTemplate?.();
+    disposeTemplate = undefined;
     store.setState({ loaded: null });
     engines.setCpuEngine({ cpuEngine: null, cpuTemplate: null, cpuFamilyId: null });
     if (model) await model.unload().catch(() => undefined);
@@ -194,6 +210,7 @@ export function createCpuEngine({ engines, turn, protocol, derivedProtocols, loa
       }
       const detected = family ?? (await familyOfOpenedFile(loaded));
       const chosen = await templateFor(detected, familyChatTemplate, loaded, source.name);
+      if (!("error" in chosen) && controller.signal.aborted) chosen.dispose?.();
       if ("error" in chosen) {
         await loaded.unload().catch(() => undefined);
         // A file whose header cannot be read is no model at all (wllama may resolve such a load): say so, and where it broke.
@@ -206,6 +223,7 @@ export function createCpuEngine({ engines, turn, protocol, derivedProtocols, loa
         return;
       }
       current = loaded;
+      disposeTemplate = chosen.dispose;
       failed.model = loaded;
       if (chosen.derived && derivedProtocols) {
         derivedProtocols.getState().add(chosen.derived);

@@ -281,7 +281,7 @@ export function createEvaluation(engineStore: EngineStore) {
     set({ quickWarm: { state: "warming", caseId: first.id } });
     try {
       const [testCase] = chosenCases(await loadBuiltinSuite([categoryOf(first.id)].filter(isBuiltinCategory), fetchPublic), [first.id]);
-      const result = await cpuEngine.warmPrompt(casePromptStart(testCase!, protocol, cpuTemplate), signal);
+      const result = await cpuEngine.warmPrompt(await casePromptStart(testCase!, protocol, cpuTemplate, signal), signal);
       // A run started meanwhile has said the cache is its own now; a newer warm-up speaks for itself.
       if (get().quickWarm?.state !== "warming" || warmingSignal !== signal) return;
       set({ quickWarm: result === "stopped" ? null : { state: "ready", caseId: first.id, ...result } });

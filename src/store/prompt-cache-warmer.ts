@@ -61,10 +61,11 @@ export function createPromptCacheWarmer(stores: { engines: Pick<Engines, "store"
     try {
       const protocol = await env.resolveProtocol(env.protocolName());
       if (!protocol) return;
-      const { promptBeforeNextMessage } = await import("toolcall-middleware/loop/render-conversation.ts");
+      const [{ promptBeforeNextMessage }, { settleRender }] = await Promise.all([import("toolcall-middleware/loop/render-conversation.ts"), import("toolcall-middleware/templates/render-pending.ts")]);
       const tools = env.resolveTools(active.settings).map(({ name, description, parameters }) => ({ name, description, parameters }));
       const systemPrompt = active.settings.systemPrompt.trim() ? { systemPrompt: active.settings.systemPrompt } : {};
-      prompt = promptBeforeNextMessage({ ...systemPrompt, tools, protocol, messages: deriveHistory(active.events), template });
+      // Awaited: a GGUF's own template renders in a worker.
+      prompt = await settleRender(() => promptBeforeNextMessage({ ...systemPrompt, tools, protocol, messages: deriveHistory(active.events), template }));
     } catch (error) {
       store.setState({ state: "failed", message: `The prompt's start could not be rendered: ${error instanceof Error ? error.message : String(error)}` }, true);
       return;

@@ -51,6 +51,7 @@ export { coerceArguments, type CoercionResult } from "./schema/coerce-arguments.
 
 // Templates.
 export { chatmlTemplate } from "./templates/chatml.ts";
+export { RenderPending, settleRender } from "./templates/render-pending.ts";
 
 // The loop.
 export { runToolLoop, DEFAULT_MAX_STEPS, DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_MAX_CALLS_PER_STEP, type RunToolLoopOptions, type LoopResult } from "./loop/run-tool-loop.ts";

@@ -1,14 +1,20 @@
-// A GGUF's own chat template runs in the page: one that loops or blows up its output is stopped
-// at its bounds (time, text size, range length), the run ends saying which, and nothing is sent
-// to the model. An ordinary template renders exactly as @huggingface/jinja's Template.render.
+// The bounded renderer a GGUF's own chat template runs in (in its worker: off-thread-template.ts):
+// one that loops or blows up its output is stopped at its bounds (time, text size, range length),
+// saying which. An ordinary template renders exactly as @huggingface/jinja's Template.render.
+// The run ending with nothing sent is in off-thread-template.test.ts.
 import { Template } from "@huggingface/jinja";
 import { describe, expect, it } from "vitest";
-import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
-import { runToolLoop } from "toolcall-middleware/loop/run-tool-loop.ts";
-import { drive } from "toolcall-middleware/loop/test-support/drive.ts";
-import type { Engine } from "toolcall-middleware/types.ts";
-import { ggufEmbeddedChatTemplate } from "./gguf-chat-template.ts";
+import type { TemplateMessage } from "toolcall-middleware/types.ts";
 import { renderWithinBudget, TEMPLATE_RENDER_BUDGET } from "./jinja-budget.ts";
+
+/** The variables a GGUF's template gets, rendered within TEMPLATE_RENDER_BUDGET on this thread. */
+function ggufEmbeddedChatTemplate(source: string, modelName: string) {
+  const template = new Template(source);
+  return {
+    render: (messages: TemplateMessage[], { addGenerationPrompt }: { addGenerationPrompt: boolean }) =>
+      renderWithinBudget(template, { messages, add_generation_prompt: addGenerationPrompt, bos_token: "", eos_token: "" }, TEMPLATE_RENDER_BUDGET, `The chat template embedded in ${modelName}`),
+  };
+}
 
 const CHATML =
   "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
@@ -49,22 +55,5 @@ describe("a GGUF's own chat template within its bounds", () => {
     );
     // At the bound it runs.
     expect(ggufEmbeddedChatTemplate(`{{ range(100000) | length }}`, "m").render([], { addGenerationPrompt: false })).toBe("100000");
-  });
-
-  it("in the loop: the run ends saying which bound, with nothing sent to the engine", async () => {
-    let sent = 0;
-    const engine: Engine = {
-      name: "never",
-      // eslint-disable-next-line require-yield
-      generate: async function* () {
-        sent += 1;
-        return;
-      },
-    };
-    const { events } = await drive(runToolLoop({ engine, protocol: getProtocol("hermes")!, tools: [], messages: [{ role: "user", content: "Hi" }], systemPrompt: "You are a lab.", template: ggufEmbeddedChatTemplate(DOUBLING, "evil.gguf"), runId: "r" }));
-    expect(sent).toBe(0);
-    const end = events.find((e) => e.type === "run-end");
-    expect(end).toMatchObject({ status: "engine-error", error: expect.stringContaining("The chat template embedded in evil.gguf made a text longer than its bound") });
-    expect(end && "error" in end && end.error).not.toMatch(/^Internal error/);
   });
 });

@@ -58,7 +58,7 @@ class BudgetedInterpreter extends Interpreter {
   step(): void {
     this.steps += 1;
     if (this.steps % TIME_CHECK_STEPS === 0 && performance.now() > this.deadline)
-      throw new PromptRenderRefused(`${this.what} ran past its time budget of ${this.budget.milliseconds} ms (${this.steps.toLocaleString("en-US")} steps): it was stopped and nothing was sent to the model.`);
+      throw new PromptRenderRefused(`${this.what} ran past its time budget of ${this.budget.milliseconds.toLocaleString("en-US")} ms (${this.steps.toLocaleString("en-US")} steps): it was stopped and nothing was sent to the model.`);
   }
 }
 

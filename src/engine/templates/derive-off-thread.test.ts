@@ -27,13 +27,13 @@ describe("deriveFormatOffThread (here without workers: the same derivation on th
   it("builds, from the format alone, a protocol that reads the template's calls and writes the template's own tool section", async () => {
     const derived = await deriveFormatOffThread(qwen, "qwen");
     if (!derived.ok) throw new Error(derived.reason);
-    const protocol = protocolOfDerivedFormat(derived.format, qwen, "The chat template qwen", { name: "template:qwen", label: "Derived from the template of qwen" });
+    const render = boundedTemplateRenderer(qwen, "qwen");
+    const protocol = protocolOfDerivedFormat(derived.format, { name: "template:qwen", label: "Derived from the template of qwen" }, render);
     expect(protocol.name).toBe("template:qwen");
     expect(protocol.label).toBe("Derived from the template of qwen");
     const tool = ROUND_TRIP_TOOLS[0]!;
     expect(protocol.systemPrompt(ROUND_TRIP_TOOLS)).toContain(tool.name);
     const call = { name: "get_weather", arguments: { city: "Paris", unit: "celsius" } };
-    const render = boundedTemplateRenderer(qwen, "qwen");
     const output = templateAssistantOutput(render, "", [call], ROUND_TRIP_TOOLS.map((t) => ({ type: "function", function: t })));
     expect(parseAll(protocol, ROUND_TRIP_TOOLS, [output]).calls.map((c) => ({ name: c.name, arguments: c.arguments }))).toEqual([call]);
   });

@@ -5,7 +5,8 @@
 import type { DerivedFormat } from "toolcall-middleware/derive/derive-format.ts";
 import { derivedProtocol } from "toolcall-middleware/derive/derived-protocol.ts";
 import type { Protocol } from "toolcall-middleware/types.ts";
-import { boundedTemplateRenderer, deriveFromTemplate } from "./derived-from-template.ts";
+import type { TemplateRenderer } from "toolcall-middleware/derive/probes.ts";
+import { deriveFromTemplate } from "./derived-from-template.ts";
 
 export interface FormatDerivationRequest {
   source: string;
@@ -32,7 +33,10 @@ export async function deriveFormatOffThread(source: string, name: string): Promi
   }
 }
 
-/** The protocol of a derived format, its tool section written by the template itself (bounded). */
-export function protocolOfDerivedFormat(format: DerivedFormat, source: string, what: string, names: { name: string; label: string }): Protocol {
-  return derivedProtocol(format, { ...names, render: boundedTemplateRenderer(source, what) });
+/**
+ * The protocol of a derived format, its tool section written by the template itself through
+ * `render` (a GGUF's: its worker, off-thread-template.ts).
+ */
+export function protocolOfDerivedFormat(format: DerivedFormat, names: { name: string; label: string }, render: TemplateRenderer): Protocol {
+  return derivedProtocol(format, { ...names, render });
 }

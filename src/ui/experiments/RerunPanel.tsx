@@ -3,7 +3,7 @@
 // constraint. Run generates the step again on the current engine as a branch in the log and
 // shows its output and calls beside the original's. With the replay engine there is no model:
 // the person says which output to use (the recorded one by default).
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { collectParse } from "toolcall-middleware/parser/collect.ts";
 import { getProtocol, listProtocols } from "toolcall-middleware/protocols/registry.ts";
 import type { GenerationSettings, ParseEvent, ToolSpec } from "toolcall-middleware/types.ts";
@@ -57,6 +57,7 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
   const [partsError, setPartsError] = useState<string | null>(null);
   const [result, setResult] = useState<BranchResult | null>(null);
   const [runError, setRunError] = useState<string | null>(null);
+  const latestEdit = useRef(0);
   const busy = useBranchRun((s) => s.busy);
   const { rerunStep, stopBranch } = useLabStores().branchController;
   const toolTimeoutMs = useConversation((s) => s.active?.settings.toolTimeoutMs ?? 30_000);
@@ -72,7 +73,7 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
   }, [step.settings, sampling]);
 
   /** Parts changed: the prompt is rendered again from them (a direct edit of the text is replaced). */
-  const rerender = (nextParts: RerunParts, nextProtocol: string) => {
+  const rerender = async (nextParts: RerunParts, nextProtocol: string) => {
     setParts(nextParts);
     const edited = toolsOf(nextParts);
     const chosen = getProtocol(nextProtocol);
@@ -82,10 +83,15 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
     }
     if (!chosen || "error" in now) return;
     setPartsError(null);
+    // A GGUF's own template renders in a worker: only the newest edit's prompt is shown.
+    const edit = ++latestEdit.current;
     try {
-      setPrompt(renderParts(nextParts, edited.tools, chosen, now.template).prompt);
+      const { prompt: rendered } = await renderParts(nextParts, edited.tools, chosen, now.template);
+      if (edit !== latestEdit.current) return;
+      setPrompt(rendered);
       setPromptEditedDirectly(false);
     } catch (error) {
+      if (edit !== latestEdit.current) return;
       setPartsError(`The prompt could not be rendered: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
@@ -98,7 +104,13 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
     if (!chosen || "error" in edited || "error" in now) return;
     setRunError(null);
     setResult(null);
-    const rendered = promptEditedDirectly || prompt === step.prompt ? null : renderParts(parts, edited.tools, chosen, now.template);
+    let rendered: Awaited<ReturnType<typeof renderParts>> | null;
+    try {
+      rendered = promptEditedDirectly || prompt === step.prompt ? null : await renderParts(parts, edited.tools, chosen, now.template);
+    } catch (error) {
+      setRunError(`The prompt could not be rendered: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
     const outcome = await rerunStep(
       {
         origin: { runId: step.runId, stepId: step.id },
@@ -156,7 +168,7 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
       <div className="xp-bar">
         <label className="xp-control">
           Protocol{" "}
-          <select data-testid="rerun-protocol" value={protocol} onChange={(e) => { setProtocol(e.target.value); rerender(parts, e.target.value); }}>
+          <select data-testid="rerun-protocol" value={protocol} onChange={(e) => { setProtocol(e.target.value); void rerender(parts, e.target.value); }}>
             {listProtocols().map((p) => (
               <option key={p.name} value={p.name}>
                 {p.name}
@@ -178,25 +190,25 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
         <summary>By part (the prompt is rendered again from these)</summary>
         <label className="xp-field">
           System prompt
-          <textarea data-testid="rerun-system" value={parts.systemPrompt} onChange={(e) => rerender({ ...parts, systemPrompt: e.target.value }, protocol)} rows={3} />
+          <textarea data-testid="rerun-system" value={parts.systemPrompt} onChange={(e) => void rerender({ ...parts, systemPrompt: e.target.value }, protocol)} rows={3} />
         </label>
         {parts.tools.map((tool, i) => (
           <details key={tool.name} className="xp-tool">
             <summary>Tool {tool.name}</summary>
             <label className="xp-field">
               Description
-              <input data-testid="rerun-tool-description" value={tool.description} onChange={(e) => rerender({ ...parts, tools: parts.tools.map((t, j) => (j === i ? { ...t, description: e.target.value } : t)) }, protocol)} />
+              <input data-testid="rerun-tool-description" value={tool.description} onChange={(e) => void rerender({ ...parts, tools: parts.tools.map((t, j) => (j === i ? { ...t, description: e.target.value } : t)) }, protocol)} />
             </label>
             <label className="xp-field">
               Schema (JSON)
-              <textarea className="mono" data-testid="rerun-tool-schema" rows={5} value={tool.schema} onChange={(e) => rerender({ ...parts, tools: parts.tools.map((t, j) => (j === i ? { ...t, schema: e.target.value } : t)) }, protocol)} />
+              <textarea className="mono" data-testid="rerun-tool-schema" rows={5} value={tool.schema} onChange={(e) => void rerender({ ...parts, tools: parts.tools.map((t, j) => (j === i ? { ...t, schema: e.target.value } : t)) }, protocol)} />
             </label>
           </details>
         ))}
         {parts.messages.map((message, i) => (
           <label key={i} className="xp-field">
             Message {i + 1} ({message.role})
-            <textarea data-testid="rerun-message" rows={2} value={message.content} onChange={(e) => rerender(withMessageEdited(parts, i, e.target.value), protocol)} />
+            <textarea data-testid="rerun-message" rows={2} value={message.content} onChange={(e) => void rerender(withMessageEdited(parts, i, e.target.value), protocol)} />
           </label>
         ))}
         {partsError && (

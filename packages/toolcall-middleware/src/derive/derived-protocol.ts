@@ -10,6 +10,7 @@ import { leadingJsonLength } from "../parser/json-call.ts";
 import { ToolCallScanner } from "../parser/scanner.ts";
 import { parseJsonLenient, type Repair } from "../repair/json-repair.ts";
 import { renderToolResponse } from "../protocols/tool-response.ts";
+import { rethrowPending } from "../templates/render-pending.ts";
 import { callStructuralTag } from "../protocols/structural-tags.ts";
 import type { JsonSchema, Protocol, StructuralTag, ToolCall, ToolChoice, ToolSpec } from "../types.ts";
 import type { DerivedFormat } from "./derive-format.ts";
@@ -377,7 +378,9 @@ export function templateToolSection(render: TemplateRenderer, tools: readonly To
     const { start, end } = widenToTokens(withTools, diff.start, diff.end);
     const section = withTools.slice(start, end).replace(SYSTEM_PROBE, "").trim();
     return section === "" ? undefined : section;
-  } catch {
+  } catch (error) {
+    // Not rendered yet (the template renders in a worker): the caller settles and asks again.
+    rethrowPending(error);
     return undefined;
   }
 }

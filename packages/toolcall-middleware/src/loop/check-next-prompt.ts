@@ -4,6 +4,7 @@
 // the person knows what to cut. Nothing is estimated: an engine that cannot count gives no check.
 import type { ChatMessage, ChatTemplate, Engine, Protocol, ToolSpec } from "../types.ts";
 import { renderPrompt } from "./render-conversation.ts";
+import { settleRender } from "../templates/render-pending.ts";
 
 export interface NextPromptInput {
   engine: Engine;
@@ -31,8 +32,9 @@ export type NextPromptCheck =
       historyTokens: number;
     };
 
-function render(input: NextPromptInput, tools: ToolSpec[], messages: ChatMessage[]): string {
-  return renderPrompt({ ...(input.systemPrompt !== undefined ? { systemPrompt: input.systemPrompt } : {}), tools, protocol: input.protocol, messages, template: input.template }).prompt;
+/** The prompt, awaited where the template renders in a worker. */
+function render(input: NextPromptInput, tools: ToolSpec[], messages: ChatMessage[], signal: AbortSignal | undefined): Promise<string> {
+  return settleRender(() => renderPrompt({ ...(input.systemPrompt !== undefined ? { systemPrompt: input.systemPrompt } : {}), tools, protocol: input.protocol, messages, template: input.template }).prompt, signal);
 }
 
 export async function checkNextPrompt(input: NextPromptInput, signal?: AbortSignal): Promise<NextPromptCheck> {
@@ -40,13 +42,13 @@ export async function checkNextPrompt(input: NextPromptInput, signal?: AbortSign
   const contextWindow = engine.contextWindowSize;
   const count = engine.countPromptTokens;
   if (contextWindow === undefined || !count) return { kind: "unknown" };
-  const promptTokens = await count(render(input, input.tools, input.messages), signal);
+  const promptTokens = await count(await render(input, input.tools, input.messages, signal), signal);
   const room = contextWindow - promptTokens;
   if (room >= TIGHT_ROOM_TOKENS) return { kind: "fits", promptTokens, contextWindow };
   const draftOnly = input.messages.slice(-1);
   const [withoutTools, withoutHistory] = await Promise.all([
-    input.tools.length > 0 ? count(render(input, [], input.messages), signal) : Promise.resolve(promptTokens),
-    input.messages.length > 1 ? count(render(input, input.tools, draftOnly), signal) : Promise.resolve(promptTokens),
+    input.tools.length > 0 ? render(input, [], input.messages, signal).then((prompt) => count(prompt, signal)) : Promise.resolve(promptTokens),
+    input.messages.length > 1 ? render(input, input.tools, draftOnly, signal).then((prompt) => count(prompt, signal)) : Promise.resolve(promptTokens),
   ]);
   return { kind: room <= 0 ? "no-room" : "tight", promptTokens, contextWindow, toolTokens: promptTokens - withoutTools, historyTokens: promptTokens - withoutHistory };
 }

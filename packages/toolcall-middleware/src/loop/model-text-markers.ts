@@ -13,6 +13,7 @@
 // generated, so a reply without a look-alike still reuses WebLLM's KV cache.
 import { exactMarkerEscaper } from "../protocols/escape-tool-result.ts";
 import { listProtocols } from "../protocols/registry.ts";
+import { rethrowPending } from "../templates/render-pending.ts";
 import type { ChatTemplate, Protocol, TemplateMessage } from "../types.ts";
 
 /** A conversation with every role, to see which control tokens the template writes around turns. */
@@ -28,10 +29,14 @@ const SKELETON: TemplateMessage[] = [
 /** The template's control tokens that frame turns, and its stop strings. */
 export function turnTokensOf(template: ChatTemplate): string[] {
   let skeleton = "";
-  try {
-    skeleton = template.render(SKELETON, { addGenerationPrompt: false });
-  } catch {
-    // A template that cannot render this shape still has its stop strings.
+  // Without control tokens (a GGUF's own template) the skeleton decides nothing: no render.
+  if (template.controlTokens.length > 0) {
+    try {
+      skeleton = template.render(SKELETON, { addGenerationPrompt: false });
+    } catch (error) {
+      rethrowPending(error);
+      // A template that cannot render this shape still has its stop strings.
+    }
   }
   return [...new Set([...template.controlTokens.filter((token) => token !== "" && skeleton.includes(token)), ...template.stop])];
 }

@@ -18,6 +18,7 @@ import type {
   Span,
   StepStatus,
   SubRunContext,
+  TemplateMessage,
   ToolChoiceSetting,
   ToolSpec,
 } from "../types.ts";
@@ -32,6 +33,7 @@ import { runToolCalls } from "./run-tool-calls.ts";
 import { plainTextParser } from "../native/plain-text-parser.ts";
 import { askServerPrompt } from "../native/server-prompt.ts";
 import { PromptRenderRefused } from "../templates/render-refused.ts";
+import { rethrowPending, settleRender } from "../templates/render-pending.ts";
 import { checkAgainstSchema } from "./schema-check.ts";
 import { probabilityRecording } from "./probability-recording.ts";
 import { measureOpeners } from "../probabilities/opener-probe.ts";
@@ -144,12 +146,17 @@ export async function* runToolLoop(options: RunToolLoopOptions): AsyncGenerator<
   else options.signal?.addEventListener("abort", followCaller, { once: true });
 
   const toolSpecs = options.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
+  // A protocol whose tool section its template writes renders it off the page's thread: awaited here.
+  const toolSection = await settleRender(
+    () => toolSectionOf(options.protocol, toolSpecs, (options.template ?? chatmlTemplate).controlTokens, options.template?.toolFraming),
+    controller.signal,
+  ).catch(() => undefined);
   const state: RunState = {
     runId,
     options,
     template: options.template ?? chatmlTemplate,
     toolSpecs,
-    toolSection: toolSectionOf(options.protocol, toolSpecs, (options.template ?? chatmlTemplate).controlTokens, options.template?.toolFraming),
+    toolSection,
     maxSteps: Math.max(1, Math.floor(options.maxSteps ?? DEFAULT_MAX_STEPS)),
     toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     maxCallsPerStep: Math.max(1, Math.floor(options.maxCallsPerStep ?? DEFAULT_MAX_CALLS_PER_STEP)),
@@ -212,9 +219,15 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
   // conversation and the tools and record the request body instead of a prompt.
   const native = options.engine.native;
   const systemPrompt = options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {};
-  const { templateMessages, prompt } = native
-    ? { templateMessages: [], prompt: "" }
-    : renderPrompt({ ...systemPrompt, tools: toolSpecs, protocol, messages: state.messages, template });
+  let rendered: { templateMessages: TemplateMessage[]; prompt: string };
+  try {
+    // A template that renders in a worker (a GGUF's own) is awaited; Stop ends the wait.
+    rendered = native ? { templateMessages: [], prompt: "" } : await settleRender(() => renderPrompt({ ...systemPrompt, tools: toolSpecs, protocol, messages: state.messages, template }), state.signal);
+  } catch (thrown) {
+    if (state.signal.aborted) return { status: "aborted", runStatus: "aborted" };
+    throw thrown;
+  }
+  const { templateMessages, prompt } = rendered;
   const requested = native ? (options.generation ?? {}) : withTemplateStops(options.generation ?? {}, template);
   const budget = await fitToContext(options.engine, prompt, requested.maxTokens, state.signal);
   const settings = "maxTokens" in budget ? { ...requested, maxTokens: budget.maxTokens } : requested;
@@ -372,7 +385,8 @@ function toolSectionOf(protocol: Protocol, tools: ToolSpec[], controlTokens: rea
   if (tools.length === 0) return undefined;
   try {
     return renderToolSection(protocol, tools, controlTokens, framing);
-  } catch {
+  } catch (error) {
+    rethrowPending(error);
     return undefined;
   }
 }
