@@ -63,8 +63,8 @@ function Section<T>({ title, testId, load, children }: { title: string; testId: 
   );
 }
 
-/** Read, preview and attach one address's contents. */
-function ResourceActions({ server, uri, follow }: { server: McpServerView; uri: () => Promise<string>; follow?: boolean }) {
+/** Read, preview and attach one address's contents (an embedded resource is shown as it came, not read again). */
+export function ResourceActions({ server, uri, follow, embedded }: { server: McpServerView; uri: () => Promise<string>; follow?: boolean; embedded?: ReadResource }) {
   const actions = useLabStores().mcp.actions;
   const [read, setRead] = useState<ReadResource[] | null>(null);
   const [busy, setBusy] = useState(false);
@@ -75,7 +75,7 @@ function ResourceActions({ server, uri, follow }: { server: McpServerView; uri: 
     setBusy(true);
     setError(null);
     try {
-      const contents = await actions.readResource(server.id, await uri());
+      const contents = embedded ? [embedded] : await actions.readResource(server.id, await uri());
       setRead(contents);
       return contents;
     } catch (failure) {
@@ -96,7 +96,7 @@ function ResourceActions({ server, uri, follow }: { server: McpServerView; uri: 
     <>
       <div className="mcp-item-buttons">
         <button type="button" data-testid="mcp-resource-read" disabled={busy} onClick={() => void readNow()}>
-          Read
+          {embedded ? "Open" : "Read"}
         </button>
         <button type="button" data-testid="mcp-resource-attach" disabled={busy} title="Put its text into the message box, marked as from this server" onClick={() => void attach()}>
           Attach to message
