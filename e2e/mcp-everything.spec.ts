@@ -178,6 +178,11 @@ test("an elicitation is answered three ways (accept, decline, cancel), and a URL
   await dialog(page).getByTestId("mcp-elicit-accept").click();
   await turnDone(page, 1);
   await expect(card(page, "trigger-elicitation-request").first()).toContainText("Ada Lovelace");
+  // The server's request and the lab's answer are in the call's JSON-RPC trace.
+  await page.locator('[data-testid=step-item][data-status="tool-calls"]').first().click();
+  const elicitTrace = page.getByTestId("tool-exec-view").getByTestId("tool-trace");
+  await expect(elicitTrace).toContainText('"method": "elicitation/create"');
+  await expect(elicitTrace).toContainText('"action": "accept"');
 
   await send(page, "Ask again.");
   await dialog(page).getByTestId("mcp-elicit-decline").click();
@@ -220,6 +225,8 @@ test("a sampling request is shown; approved it runs as a nested run under the ca
   await expect(approved).toHaveAttribute("data-status", "ok");
   await expect(approved).toContainText("Teal.");
   await expect(approved).toContainText("1 sub-steps");
+  await page.locator('[data-testid=step-item][data-status="tool-calls"]').first().click();
+  await expect(page.getByTestId("tool-exec-view").getByTestId("tool-trace")).toContainText('"method": "sampling/createMessage"');
   // The nested run's own step, with its prompt (the server's message in it).
   await page.locator('[data-testid=step-item][data-depth="1"]').first().click();
   await expect(page.getByTestId("prompt-view")).toContainText("Name a colour.");
