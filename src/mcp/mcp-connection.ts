@@ -31,6 +31,8 @@ export interface ConnectOptions {
   onDropped: (failure: ExplainedFailure) => void;
   /** A log message the server sent (`notifications/message`). */
   onLog?: (entry: McpLogEntry) => void;
+  /** The server's resource or prompt list changed (`notifications/{resources,prompts}/list_changed`). */
+  onListChanged?: (what: "resources" | "prompts") => void;
   /** A subscribed resource changed (`notifications/resources/updated`). */
   onResourceUpdated?: (uri: string) => void;
   /** The server asks the person for input (`elicitation/create`): the answer goes back as it is. */
@@ -267,6 +269,8 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
       const { level, logger, data } = notification.params;
       options.onLog?.({ at: Date.now(), level, ...(logger ? { logger: maskText(logger, secrets()) } : {}), text: maskText(logText(data), secrets()) });
     });
+    client.setNotificationHandler(types.ResourceListChangedNotificationSchema, () => options.onListChanged?.("resources"));
+    client.setNotificationHandler(types.PromptListChangedNotificationSchema, () => options.onListChanged?.("prompts"));
     client.setNotificationHandler(types.ResourceUpdatedNotificationSchema, (notification) => {
       options.onResourceUpdated?.(notification.params.uri);
     });

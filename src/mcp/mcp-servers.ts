@@ -46,6 +46,8 @@ export interface McpServerView extends ServerRecord {
   askDestructive: boolean;
   /** Subscribed resources that changed, by address, with when. */
   updatedResources: Record<string, number>;
+  /** How often the server said its resource or prompt list changed: an open list is read again. */
+  listChanges?: { resources: number; prompts: number };
   /** Set once the server asked for OAuth (a 401 with protected-resource metadata) or tokens are held. */
   oauth?: McpSignInView;
 }
@@ -295,6 +297,13 @@ export function createMcpServers() {
       onLog: (entry) => {
         if (!current()) return;
         patch(id, (before) => ({ log: [...before.log.slice(-(MAX_LOG_ENTRIES - 1)), entry] }));
+      },
+      onListChanged: (what) => {
+        if (!current()) return;
+        patch(id, (before) => {
+          const changes = before.listChanges ?? { resources: 0, prompts: 0 };
+          return { listChanges: { ...changes, [what]: changes[what] + 1 } };
+        });
       },
       onResourceUpdated: (uri) => {
         if (!current()) return;
