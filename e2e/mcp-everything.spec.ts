@@ -124,6 +124,38 @@ test("a resource attached to a message is in the prompt, marked as from the serv
   await page.screenshot({ path: "test-results/mcp-panel-390.png" });
 });
 
+test("a tool result's resource links and embedded resource are on its card, opened and attached like a server's resources", async ({ page }) => {
+  await openWith(page, "result-resources", [call("get-resource-links", { count: 2 }), "Two links.", call("get-resource-reference", { resourceType: "Text", resourceId: 3 }), "One embedded."]);
+  await connect(page, everything.url);
+
+  await send(page, "Link me two resources.");
+  await turnDone(page, 1);
+  const links = card(page, "get-resource-links").getByTestId("tool-result-resources");
+  await links.locator("summary").click();
+  await expect(links.locator("summary")).toHaveText("2 resources in the result");
+  const text = links.locator('[data-testid=tool-result-resource][data-kind="link"]').filter({ hasText: "Text Resource 2" });
+  await text.getByTestId("mcp-resource-read").click();
+  await expect(text.getByTestId("mcp-resource-preview")).toContainText("Resource 2: This is a plaintext resource");
+  await text.getByTestId("mcp-resource-attach").click();
+  const uri = await text.getAttribute("data-uri");
+  await expect(page.getByTestId("chat-input")).toHaveValue(new RegExp(`<mcp-resource server="${EVERYTHING_SERVER_NAME}" uri="${uri}"`));
+  await page.getByTestId("chat-input").fill("");
+
+  await send(page, "Embed one.");
+  await turnDone(page, 2);
+  const embedded = card(page, "get-resource-reference").getByTestId("tool-result-resources");
+  await embedded.locator("summary").click();
+  const item = embedded.locator('[data-testid=tool-result-resource][data-kind="embedded"]');
+  await expect(item).toHaveCount(1);
+  await item.getByTestId("mcp-resource-read").click();
+  await expect(item.getByTestId("mcp-resource-preview")).toContainText("Resource 3: This is a plaintext resource");
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await item.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/mcp-result-resources-${width}.png` });
+  }
+});
+
 test("an elicitation is answered three ways (accept, decline, cancel), and a URL one opens only on the click", async ({ page, context }) => {
   const elicit = call("trigger-elicitation-request", {});
   await openWith(page, "elicitation", [elicit, "Accepted.", elicit, "Declined.", elicit, "Cancelled.", call("trigger-url-elicitation", { url: `${labOrigin}/consent-page` }), "Opened."]);
@@ -146,6 +178,11 @@ test("an elicitation is answered three ways (accept, decline, cancel), and a URL
   await dialog(page).getByTestId("mcp-elicit-accept").click();
   await turnDone(page, 1);
   await expect(card(page, "trigger-elicitation-request").first()).toContainText("Ada Lovelace");
+  // The server's request and the lab's answer are in the call's JSON-RPC trace.
+  await page.locator('[data-testid=step-item][data-status="tool-calls"]').first().click();
+  const elicitTrace = page.getByTestId("tool-exec-view").getByTestId("tool-trace");
+  await expect(elicitTrace).toContainText('"method": "elicitation/create"');
+  await expect(elicitTrace).toContainText('"action": "accept"');
 
   await send(page, "Ask again.");
   await dialog(page).getByTestId("mcp-elicit-decline").click();
@@ -188,6 +225,8 @@ test("a sampling request is shown; approved it runs as a nested run under the ca
   await expect(approved).toHaveAttribute("data-status", "ok");
   await expect(approved).toContainText("Teal.");
   await expect(approved).toContainText("1 sub-steps");
+  await page.locator('[data-testid=step-item][data-status="tool-calls"]').first().click();
+  await expect(page.getByTestId("tool-exec-view").getByTestId("tool-trace")).toContainText('"method": "sampling/createMessage"');
   // The nested run's own step, with its prompt (the server's message in it).
   await page.locator('[data-testid=step-item][data-depth="1"]').first().click();
   await expect(page.getByTestId("prompt-view")).toContainText("Name a colour.");

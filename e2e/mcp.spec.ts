@@ -107,6 +107,23 @@ test("connects, offers the server's tools beside the built-in ones, and a model 
   await expect(page.getByTestId("mcp-server-notice")).toContainText("added late_tool");
 });
 
+test("a shown resource list is read again when the server says it changed (notifications/resources/list_changed)", async ({ page }) => {
+  const listing = await startTestServer({ allowOrigin: labOrigin, hostile: { hugeResourceChars: 10 } });
+  try {
+    await openWith(page, "list-changed", ["Nothing to do."]);
+    await connect(page, listing.url);
+    await expect(page.getByTestId("mcp-server-status")).toContainText("connected");
+    const resources = page.getByTestId("mcp-resources");
+    await resources.locator("summary").click();
+    await expect(resources.locator("summary")).toHaveText("Resources (1)");
+    listing.addResource("fresh");
+    await expect(resources.locator("summary")).toHaveText("Resources (2)");
+    await expect(resources.locator('[data-testid=mcp-resource][data-uri="extra://fresh"]')).toBeVisible();
+  } finally {
+    await listing.stop();
+  }
+});
+
 test("a switched-off MCP tool is not offered, and the model calling it is told it does not exist", async ({ page }) => {
   await openWith(page, "switched-off", [call("reverse_text", { text: "abc" }), "It is off."]);
   await connect(page, server.url);

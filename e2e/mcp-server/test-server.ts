@@ -68,6 +68,8 @@ export interface RunningTestServer {
   dropSessions: () => void;
   /** Adds a tool to every session, which makes the SDK send notifications/tools/list_changed. */
   addTool: (name: string) => void;
+  /** Adds a text resource `extra://<name>` to every session, which makes the SDK send notifications/resources/list_changed. */
+  addResource: (name: string) => void;
   /** Sends `notifications/tools/list_changed` `count` times to every session, at once. */
   notifyToolsChanged: (count: number) => Promise<void>;
   /** How many `tools/list` requests the server answered or is answering. */
@@ -353,6 +355,10 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
     addTool(name) {
       extraTools.push(name);
       for (const { server } of sessions.values()) registerExtraTool(server, name);
+    },
+    addResource(name) {
+      const uri = `extra://${name}`;
+      for (const { server } of sessions.values()) server.registerResource(name, uri, { mimeType: "text/plain" }, async () => ({ contents: [{ uri, mimeType: "text/plain", text: `${name} text` }] }));
     },
     async notifyToolsChanged(count) {
       const all = [...sessions.values(), ...sseSessions.values()];

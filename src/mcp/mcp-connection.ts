@@ -7,6 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ToolTraceEntry } from "toolcall-middleware/types.ts";
 import { explainFailure, httpStatusOf, isNetworkFailure, unreachableMessage } from "./explain-failure.ts";
 import { McpFailure, type ExplainedFailure } from "./mcp-failure.ts";
+import { MASK } from "../net/mask-text.ts";
 import { maskHeaders, maskSecrets, maskSecretsIn, maskText, maskUrl, secretsOf, urlSecretsOf } from "./mask-secrets.ts";
 import type { McpCallResult } from "./tool-result.ts";
 import { keptContents, LISTED_ITEMS, logText, type BoundedList, type McpLogEntry, type McpPrompt, type McpResource, type McpResourceTemplate, type ReadResource } from "./mcp-features.ts";
@@ -15,6 +16,7 @@ import type { McpToolDefinition } from "./tool-schema.ts";
 import { TraceBudget } from "./trace-budget.ts";
 import { TracingTransport } from "./tracing-transport.ts";
 import { probeReachable } from "../net/probe-reachable.ts";
+import type { OAuthSession } from "./oauth-session.ts";
 
 export type TransportKind = "streamable-http" | "sse";
 
@@ -29,12 +31,19 @@ export interface ConnectOptions {
   onDropped: (failure: ExplainedFailure) => void;
   /** A log message the server sent (`notifications/message`). */
   onLog?: (entry: McpLogEntry) => void;
+  /** The server's resource or prompt list changed (`notifications/{resources,prompts}/list_changed`). */
+  onListChanged?: (what: "resources" | "prompts") => void;
   /** A subscribed resource changed (`notifications/resources/updated`). */
   onResourceUpdated?: (uri: string) => void;
   /** The server asks the person for input (`elicitation/create`): the answer goes back as it is. */
   onElicit?: (params: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
   /** Aborting gives up connecting (the server was removed): listings in flight stop, the transport closes. */
   signal?: AbortSignal;
+  /**
+   * OAuth for this server (none when the person set an Authorization header): used at once when
+   * it holds tokens, else after a 401 from a server that publishes protected-resource metadata.
+   */
+  oauth?: OAuthSession;
 }
 
 export interface CallOptions {
@@ -77,6 +86,7 @@ type Sdk = {
   CompatibilityCallToolResultSchema: typeof import("@modelcontextprotocol/sdk/types.js").CompatibilityCallToolResultSchema;
   types: typeof import("@modelcontextprotocol/sdk/types.js");
   UriTemplate: typeof import("@modelcontextprotocol/sdk/shared/uriTemplate.js").UriTemplate;
+  auth: typeof import("@modelcontextprotocol/sdk/client/auth.js");
 };
 
 let sdkLoading: Promise<Sdk> | null = null;
@@ -88,8 +98,10 @@ function loadSdk(): Promise<Sdk> {
     import("@modelcontextprotocol/sdk/client/sse.js"),
     import("@modelcontextprotocol/sdk/types.js"),
     import("@modelcontextprotocol/sdk/shared/uriTemplate.js"),
-  ]).then(([client, streamable, sse, types, uriTemplate]) => ({
+    import("@modelcontextprotocol/sdk/client/auth.js"),
+  ]).then(([client, streamable, sse, types, uriTemplate, auth]) => ({
     types,
+    auth,
     UriTemplate: uriTemplate.UriTemplate,
     Client: client.Client,
     StreamableHTTPClientTransport: streamable.StreamableHTTPClientTransport,
@@ -113,9 +125,9 @@ function maskFailure(failure: ExplainedFailure, secrets: readonly string[]): Exp
   return { ...failure, message: maskText(failure.message, secrets), detail: maskText(failure.detail, secrets) };
 }
 
-async function explain(error: unknown, options: Pick<ConnectOptions, "url" | "headers" | "origin">, fallbackError?: unknown): Promise<ExplainedFailure> {
+async function explain(error: unknown, options: Pick<ConnectOptions, "url" | "headers" | "origin" | "oauth">, fallbackError?: unknown): Promise<ExplainedFailure> {
   const reachable = isNetworkFailure(error) ? await probeReachable(options.url) : undefined;
-  const secrets = connectionSecrets(options.url, options.headers);
+  const secrets = [...connectionSecrets(options.url, options.headers), ...(options.oauth?.secrets() ?? [])];
   return maskFailure(await explainUnmasked(error, options, reachable, fallbackError), secrets);
 }
 
@@ -127,6 +139,38 @@ function explainUnmasked(error: unknown, options: Pick<ConnectOptions, "url" | "
     ...(reachable !== undefined ? { reachable } : {}),
     ...(fallbackError !== undefined ? { fallbackError } : {}),
   });
+}
+
+/**
+ * An OAuth step that did not end in a token, said for the person; undefined for other errors.
+ * "Sign in" means the SDK reached the point of sending the person to the authorization server.
+ */
+function explainSignIn(error: unknown, sdk: Sdk, shownUrl: string, secrets: readonly string[]): ExplainedFailure | undefined {
+  const detail = maskText(error instanceof Error ? `${error.name}: ${error.message}` : String(error), secrets);
+  if (error instanceof sdk.auth.UnauthorizedError) {
+    return { kind: "sign-in", message: `${shownUrl} needs you to sign in (OAuth): press Sign in on its card in MCP servers.`, detail };
+  }
+  // The SDK's OAuth errors carry the spec's error code (invalid_grant, invalid_client, …).
+  const oauthCode = (error as { errorCode?: unknown } | null)?.errorCode;
+  if (typeof oauthCode === "string" || /oauth|authorization server|protected resource metadata|client registration/i.test(detail)) {
+    return { kind: "sign-in", message: `Signing in to ${shownUrl} failed: ${detail.slice(0, 400)}`, detail };
+  }
+  return undefined;
+}
+
+/**
+ * The second half of a sign-in: the code that came back (its state already checked) is
+ * exchanged for tokens with the PKCE verifier, for this server as the `resource`.
+ */
+export async function exchangeSignInCode(session: OAuthSession, serverUrl: string, code: string): Promise<void> {
+  const sdk = await loadSdk();
+  const discovery = await session.discoveryState?.();
+  const result = await sdk.auth.auth(session, {
+    serverUrl,
+    authorizationCode: code,
+    ...(discovery?.resourceMetadataUrl ? { resourceMetadataUrl: new URL(discovery.resourceMetadataUrl) } : {}),
+  });
+  if (result !== "AUTHORIZED") throw new Error("The authorization server did not give the lab a token.");
 }
 
 /** A tool list of more pages than this, or that takes longer, is refused: a server could page forever. */
@@ -193,11 +237,14 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
   }
   const url = new URL(options.url);
   const requestInit: RequestInit = { headers: options.headers };
-  const secrets = connectionSecrets(options.url, options.headers);
+  const configured = connectionSecrets(options.url, options.headers);
+  // The OAuth tokens change with each refresh: the list is read each time.
+  const secrets = () => (options.oauth ? [...configured, ...options.oauth.secrets()].sort((a, b) => b.length - a.length) : configured);
   // What a server sends that goes on to the model, the log or the panel has the person's secrets masked.
-  const masked = (definitions: McpToolDefinition[]) => maskSecretsIn(definitions, secrets);
+  const masked = (definitions: McpToolDefinition[]) => maskSecretsIn(definitions, secrets());
   const shownUrl = maskUrl(options.url);
-  const sentLabel = [`POST ${shownUrl}`, ...Object.entries(maskHeaders(options.headers)).map(([name, value]) => `${name}: ${value}`)].join(" · ");
+  const sentHeaders = () => [...Object.entries(maskHeaders(options.headers)).map(([name, value]) => `${name}: ${value}`), ...(withOAuth ? [`Authorization: Bearer ${MASK} (OAuth)`] : [])];
+  const sentLabel = () => [`POST ${shownUrl}`, ...sentHeaders()].join(" · ");
 
   let closing = false;
   // Ends with the connection (close, or the caller giving up): listings in flight stop with it.
@@ -212,27 +259,38 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     client.setRequestHandler(types.CreateMessageRequestSchema, async (request, extra) => {
       const call = callsInFlight.at(-1);
       if (!call?.sample) throw new types.McpError(types.ErrorCode.InvalidRequest, "The lab runs sampling requests only while one of this server's tools is running (the request is shown under that call).");
-      return call.sample(maskSecretsIn(request.params, secrets), extra.signal);
+      return call.sample(maskSecretsIn(request.params, secrets()), extra.signal);
     });
     if (options.onElicit) {
       const onElicit = options.onElicit;
-      client.setRequestHandler(types.ElicitRequestSchema, (request, extra) => onElicit(maskSecretsIn(request.params, secrets), extra.signal));
+      client.setRequestHandler(types.ElicitRequestSchema, (request, extra) => onElicit(maskSecretsIn(request.params, secrets()), extra.signal));
     }
     client.setNotificationHandler(types.LoggingMessageNotificationSchema, (notification) => {
       const { level, logger, data } = notification.params;
-      options.onLog?.({ at: Date.now(), level, ...(logger ? { logger: maskText(logger, secrets) } : {}), text: maskText(logText(data), secrets) });
+      options.onLog?.({ at: Date.now(), level, ...(logger ? { logger: maskText(logger, secrets()) } : {}), text: maskText(logText(data), secrets()) });
     });
+    client.setNotificationHandler(types.ResourceListChangedNotificationSchema, () => options.onListChanged?.("resources"));
+    client.setNotificationHandler(types.PromptListChangedNotificationSchema, () => options.onListChanged?.("prompts"));
     client.setNotificationHandler(types.ResourceUpdatedNotificationSchema, (notification) => {
       options.onResourceUpdated?.(notification.params.uri);
     });
   };
   const cancelled = () => new McpFailure({ kind: "other", message: "Connecting was cancelled: the server was removed.", detail: "removed" });
+  // The last 401's challenge: it names where the server's protected-resource metadata is.
+  let challenge: string | null = null;
+  const noticingFetch: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (response.status === 401) challenge = response.headers.get("www-authenticate");
+    return response;
+  };
+  let withOAuth = Boolean(options.oauth?.signedIn());
   const attempt = async (kind: TransportKind) => {
+    const authProvider = withOAuth ? options.oauth : undefined;
     const inner: Transport =
       kind === "streamable-http"
-        ? new sdk.StreamableHTTPClientTransport(url, { requestInit })
-        : new sdk.SSEClientTransport(url, { requestInit });
-    const transport = new TracingTransport(inner, (message) => maskSecrets(message, secrets));
+        ? new sdk.StreamableHTTPClientTransport(url, { requestInit, fetch: noticingFetch, ...(authProvider ? { authProvider } : {}) })
+        : new sdk.SSEClientTransport(url, { requestInit, fetch: noticingFetch, ...(authProvider ? { authProvider } : {}) });
+    const transport = new TracingTransport(inner, (message) => maskSecrets(message, secrets()));
     const client = new sdk.Client(CLIENT_INFO, {
       capabilities: {
         ...(options.onElicit ? { elicitation: { form: {}, url: {} } } : {}),
@@ -249,12 +307,36 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     return { client, transport };
   };
 
+  /** A 401 from a server that publishes where to sign in: the attempt is made again with OAuth. */
+  const offersOAuth = async (error: unknown): Promise<boolean> => {
+    if (!options.oauth || withOAuth || httpStatusOf(error) !== 401) return false;
+    const named = challenge ? /resource_metadata="([^"]+)"/.exec(challenge)?.[1] : undefined;
+    try {
+      const metadata = await sdk.auth.discoverOAuthProtectedResourceMetadata(url, named ? { resourceMetadataUrl: named } : undefined);
+      return (metadata.authorization_servers?.length ?? 0) > 0;
+    } catch {
+      return false;
+    }
+  };
+  const signInFailure = (error: unknown) => explainSignIn(error, sdk, shownUrl, secrets());
+  const connectStreamable = async () => {
+    try {
+      return await attempt("streamable-http");
+    } catch (error) {
+      if (lifetime.signal.aborted || !(await offersOAuth(error))) throw error;
+      withOAuth = true;
+      return await attempt("streamable-http");
+    }
+  };
+
   let connected: Awaited<ReturnType<typeof attempt>>;
   let transportKind: TransportKind = "streamable-http";
   try {
-    connected = await attempt("streamable-http");
+    connected = await connectStreamable();
   } catch (error) {
     if (lifetime.signal.aborted) throw cancelled();
+    const signIn = withOAuth ? signInFailure(error) : undefined;
+    if (signIn) throw new McpFailure(signIn);
     if (!worthSseFallback(error)) throw new McpFailure(await explain(error, options));
     try {
       connected = await attempt("sse");
@@ -324,7 +406,7 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     // recovers from by itself.
     if (!/SSE stream disconnected|Failed to fetch|NetworkError|Maximum reconnection/i.test(error.message)) return;
     void probeReachable(options.url).then((reachable) => {
-      if (!reachable) drop(maskFailure({ kind: "unreachable", message: unreachableMessage(shownUrl), detail: `${error.name}: ${error.message}` }, secrets));
+      if (!reachable) drop(maskFailure({ kind: "unreachable", message: unreachableMessage(shownUrl), detail: `${error.name}: ${error.message}` }, secrets()));
     });
   };
 
@@ -340,7 +422,7 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
       if (left <= 0) return { items, total, note: `The server took more than ${LIST_TIME_LIMIT_MS / 1000} s to list its ${what}; the lab stopped asking.` };
       const result = await page(cursor, lifetime.signal, left);
       total += result.items.length;
-      if (items.length < LISTED_ITEMS) items.push(...maskSecretsIn(result.items.slice(0, LISTED_ITEMS - items.length), secrets));
+      if (items.length < LISTED_ITEMS) items.push(...maskSecretsIn(result.items.slice(0, LISTED_ITEMS - items.length), secrets()));
       cursor = result.nextCursor;
       if (!cursor) return { items, total };
       if (seen.has(cursor)) return { items, total, note: `The server sent the same page cursor twice while listing its ${what}; the lab stopped asking.` };
@@ -375,7 +457,7 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
       }),
     async readResource(uri) {
       const result = await client.readResource({ uri }, { signal: lifetime.signal });
-      return maskSecretsIn(keptContents(result.contents), secrets);
+      return maskSecretsIn(keptContents(result.contents), secrets());
     },
     expandTemplate: (uriTemplate, values) => new sdk.UriTemplate(uriTemplate).expand(values),
     async subscribe(uri) {
@@ -387,13 +469,13 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
         return { items: page.prompts as McpPrompt[], nextCursor: page.nextCursor };
       }),
     async getPrompt(name, args) {
-      return maskSecretsIn(await client.getPrompt({ name, arguments: args }, { signal: lifetime.signal }), secrets);
+      return maskSecretsIn(await client.getPrompt({ name, arguments: args }, { signal: lifetime.signal }), secrets());
     },
     async callTool(name, args, call) {
       if (dropped) throw new McpFailure({ kind: "unreachable", message: `The server at ${shownUrl} is not connected.`, detail: "dropped" });
       const budget = new TraceBudget();
       const record = (direction: ToolTraceEntry["direction"], message: unknown) =>
-        call.trace?.({ direction, at: Date.now(), message: budget.keep(message), label: direction === "sent" ? sentLabel : shownUrl });
+        call.trace?.({ direction, at: Date.now(), message: budget.keep(message), label: direction === "sent" ? sentLabel() : shownUrl });
       // The SDK would wait for a response from a server that went away until the timeout; a
       // drop fails the call at once.
       let onDrop: (failure: ExplainedFailure) => void = () => undefined;
@@ -406,7 +488,7 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
       try {
         const onprogress = call.onProgress
           ? (progress: { progress: number; total?: number; message?: string }) =>
-              call.onProgress?.({ progress: progress.progress, ...(progress.total !== undefined ? { total: progress.total } : {}), ...(progress.message ? { message: maskText(progress.message.slice(0, 500), secrets) } : {}) })
+              call.onProgress?.({ progress: progress.progress, ...(progress.total !== undefined ? { total: progress.total } : {}), ...(progress.message ? { message: maskText(progress.message.slice(0, 500), secrets()) } : {}) })
           : undefined;
         const request = transport.traceRequest(record, () =>
           client.callTool({ name, arguments: args }, sdk.CompatibilityCallToolResultSchema, {
@@ -415,9 +497,15 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
             ...(onprogress ? { onprogress, resetTimeoutOnProgress: false } : {}),
           }),
         );
-        return maskSecretsIn((await Promise.race([request, whenDropped])) as McpCallResult, secrets);
+        return maskSecretsIn((await Promise.race([request, whenDropped])) as McpCallResult, secrets());
       } catch (error) {
         if (error instanceof McpFailure || call.signal.aborted) throw error;
+        const signIn = withOAuth ? signInFailure(error) : undefined;
+        if (signIn) {
+          record("received", { error: signIn.detail });
+          drop(signIn);
+          throw new McpFailure(signIn);
+        }
         const failure = await explain(error, options);
         record("received", { error: failure.detail });
         if (failure.kind === "unreachable" || failure.kind === "cors") drop(failure);

@@ -5,6 +5,8 @@ export type FailureKind =
   | "unreachable"
   | "cors"
   | "unauthorized"
+  /** OAuth: the person must sign in (again), or signing in failed. */
+  | "sign-in"
   | "forbidden"
   | "not-mcp"
   | "protocol-version"

@@ -11,8 +11,20 @@ import type { McpCallResult } from "./tool-result.ts";
 import type { McpToolDefinition } from "./tool-schema.ts";
 import { MAX_LOG_ENTRIES, type BoundedList, type McpLogEntry, type McpPrompt, type McpResource, type McpResourceTemplate, type ReadResource } from "./mcp-features.ts";
 import type { CreateMessageRequest, ElicitRequest, ElicitResult, GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
+import { CALLBACK_CHANNEL, createOAuthSession, type OAuthCallback, type OAuthSession } from "./oauth-session.ts";
 
-export type ServerStatus = "connecting" | "connected" | "disconnected" | "failed";
+export type ServerStatus = "connecting" | "connected" | "disconnected" | "failed" | "sign-in";
+
+/** OAuth as the panel shows it: never a token, only where and whether. */
+export interface McpSignInView {
+  /** The authorization server's host, once discovery found it. */
+  authorizationServer?: string;
+  signedIn: boolean;
+  /** The address to send the person to (opened only by the Sign in button). */
+  authorizationUrl?: string;
+  /** The sign-in window is open, or its code is being exchanged. */
+  waiting?: "window" | "exchange";
+}
 
 export interface McpServerView extends ServerRecord {
   status: ServerStatus;
@@ -34,6 +46,10 @@ export interface McpServerView extends ServerRecord {
   askDestructive: boolean;
   /** Subscribed resources that changed, by address, with when. */
   updatedResources: Record<string, number>;
+  /** How often the server said its resource or prompt list changed: an open list is read again. */
+  listChanges?: { resources: number; prompts: number };
+  /** Set once the server asked for OAuth (a 401 with protected-resource metadata) or tokens are held. */
+  oauth?: McpSignInView;
 }
 
 /** A request from a server (or a destructive tool) waiting for the person, shown as a dialog. */
@@ -73,6 +89,11 @@ export interface McpState {
 export type McpStore = StoreApi<McpState>;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** "Sign in" plainly asked for: the card's sign-in box says it, no error is shown besides. */
+function plainSignInRequest(failure: ExplainedFailure): boolean {
+  return failure.kind === "sign-in" && failure.detail.startsWith("UnauthorizedError");
+}
 
 function origin(): string {
   return globalThis.location?.origin ?? "null";
@@ -148,6 +169,83 @@ export function createMcpServers() {
   }
 
   const connections = new Map<string, McpConnection>();
+  /** Per server without a fixed Authorization header, its OAuth state (tokens stay in there). */
+  const oauthSessions = new Map<string, OAuthSession>();
+  /** Servers whose sign-in window is open, and the channel their answers come back on. */
+  const waitingSignIns = new Set<string>();
+  let callbackChannel: BroadcastChannel | null = null;
+
+  function oauthFor(id: string, server: McpServerView): OAuthSession | undefined {
+    if (Object.keys(server.headers).some((name) => name.toLowerCase() === "authorization")) return undefined;
+    let session = oauthSessions.get(id);
+    if (!session) {
+      session = createOAuthSession({
+        serverUrl: server.url,
+        origin: origin(),
+        onSignInNeeded: (authorizationUrl) => {
+          patch(id, (before) => ({ oauth: { ...oauthView(id), authorizationUrl: authorizationUrl.href, ...(before.oauth?.waiting ? { waiting: before.oauth.waiting } : {}) } }));
+        },
+      });
+      oauthSessions.set(id, session);
+    }
+    return session;
+  }
+
+  function oauthView(id: string): McpSignInView {
+    const session = oauthSessions.get(id);
+    const where = session?.authorizationServer();
+    let host: string | undefined;
+    try {
+      host = where ? new URL(where).host : undefined;
+    } catch {
+      host = where;
+    }
+    return { signedIn: Boolean(session?.signedIn()), ...(host ? { authorizationServer: host } : {}) };
+  }
+
+  function signInFailed(id: string, message: string, detail: string): void {
+    patch(id, { status: "sign-in", failure: { kind: "sign-in", message, detail }, oauth: oauthView(id) });
+    // A fresh authorization address (new state, new verifier) for the next try; the refusal stays said.
+    void connect(id).catch(() => patch(id, { failure: { kind: "sign-in", message, detail } }));
+  }
+
+  async function onCallback(answer: OAuthCallback): Promise<void> {
+    const id = [...waitingSignIns].find((waiting) => oauthSessions.get(waiting)?.expectsState(answer.state));
+    if (!id) {
+      // An answer nobody asked for (a forged state, an old window): every waiting sign-in says so.
+      for (const waiting of [...waitingSignIns]) {
+        stopWaiting(waiting);
+        const checked = oauthSessions.get(waiting)?.checkCallback(answer);
+        signInFailed(waiting, checked && "error" in checked ? checked.error : "The sign-in answer was refused.", "state mismatch");
+      }
+      return;
+    }
+    stopWaiting(id);
+    const session = oauthSessions.get(id);
+    const server = find(id);
+    if (!session || !server) return;
+    const checked = session.checkCallback(answer);
+    if ("error" in checked) return signInFailed(id, checked.error, "callback refused");
+    patch(id, { oauth: { ...oauthView(id), waiting: "exchange" } });
+    try {
+      const { exchangeSignInCode } = await loadConnector();
+      await exchangeSignInCode(session, server.url, checked.code);
+    } catch (error) {
+      session.invalidateCredentials?.("tokens");
+      const text = error instanceof Error ? error.message : String(error);
+      return signInFailed(id, `The authorization server did not exchange the sign-in code for a token (${text.slice(0, 300)}). Nothing was kept; sign in again.`, text);
+    }
+    patch(id, { oauth: oauthView(id), failure: undefined });
+    await connect(id, "Signed in.").catch(() => undefined);
+  }
+
+  function stopWaiting(id: string): void {
+    waitingSignIns.delete(id);
+    if (waitingSignIns.size === 0) {
+      callbackChannel?.close();
+      callbackChannel = null;
+    }
+  }
   /** Per server, the attempt whose result counts (a newer reconnect or a removal wins). */
   const attempts = new Map<string, number>();
   const pendingConnects = new Map<string, Promise<McpConnection>>();
@@ -184,12 +282,14 @@ export function createMcpServers() {
     patch(id, { status: "connecting" });
     const abort = new AbortController();
     connectAborts.set(id, abort);
+    const oauth = oauthFor(id, server);
 
     const promise = loadConnector().then(({ connectMcp }) => connectMcp({
       url: server.url,
       headers: server.headers,
       origin: origin(),
       signal: abort.signal,
+      ...(oauth ? { oauth } : {}),
       onToolsChanged: (tools) => {
         if (!current()) return;
         patch(id, (before) => ({ tools: [...tools], notice: describeToolChange(before.tools, tools) }));
@@ -197,6 +297,13 @@ export function createMcpServers() {
       onLog: (entry) => {
         if (!current()) return;
         patch(id, (before) => ({ log: [...before.log.slice(-(MAX_LOG_ENTRIES - 1)), entry] }));
+      },
+      onListChanged: (what) => {
+        if (!current()) return;
+        patch(id, (before) => {
+          const changes = before.listChanges ?? { resources: 0, prompts: 0 };
+          return { listChanges: { ...changes, [what]: changes[what] + 1 } };
+        });
       },
       onResourceUpdated: (uri) => {
         if (!current()) return;
@@ -213,7 +320,7 @@ export function createMcpServers() {
       onDropped: (failure) => {
         if (!current()) return;
         connections.delete(id);
-        patch(id, { status: "disconnected", failure });
+        patch(id, { status: failure.kind === "sign-in" ? "sign-in" : "disconnected", failure: plainSignInRequest(failure) ? undefined : failure, ...(oauth ? { oauth: { ...oauthView(id), ...(find(id)?.oauth?.authorizationUrl ? { authorizationUrl: find(id)?.oauth?.authorizationUrl } : {}) } } : {}) });
       },
     })).then(
       (connection) => {
@@ -232,6 +339,7 @@ export function createMcpServers() {
           tools: [...connection.tools],
           failure: undefined,
           notice,
+          ...(oauth?.signedIn() ? { oauth: oauthView(id) } : {}),
         });
         return connection;
       },
@@ -239,7 +347,13 @@ export function createMcpServers() {
         const failure = error instanceof McpFailure ? error.failure : { kind: "other" as const, message: String(error), detail: String(error) };
         // A server that was connected before keeps its tools (marked disconnected); one that never
         // connected has none.
-        if (current()) patch(id, (before) => ({ status: before.serverName ? "disconnected" : "failed", failure }));
+        if (current()) {
+          patch(id, (before) =>
+            failure.kind === "sign-in"
+              ? { status: "sign-in", failure: plainSignInRequest(failure) ? undefined : failure, oauth: { ...oauthView(id), ...(before.oauth?.authorizationUrl ? { authorizationUrl: before.oauth.authorizationUrl } : {}), ...(before.oauth?.waiting ? { waiting: before.oauth.waiting } : {}) } }
+              : { status: before.serverName ? "disconnected" : "failed", failure },
+          );
+        }
         throw error instanceof McpFailure ? error : new McpFailure(failure);
       },
     );
@@ -288,8 +402,57 @@ export function createMcpServers() {
       void connections.get(id)?.close();
       connections.delete(id);
       pendingConnects.delete(id);
+      oauthSessions.get(id)?.signOut();
+      oauthSessions.delete(id);
+      stopWaiting(id);
       store.setState((state) => ({ servers: state.servers.filter((server) => server.id !== id) }));
       persist();
+    },
+
+    /**
+     * Opens the server's authorization page in a window — only from the person's click, which
+     * is why the window is opened by the caller, synchronously — and waits for its answer on
+     * the callback channel.
+     */
+    signIn(id: string, openWindow: (url: string) => Window | null): void {
+      const url = find(id)?.oauth?.authorizationUrl;
+      if (!url) return;
+      const opened = openWindow(url);
+      if (!opened) {
+        patch(id, { failure: { kind: "sign-in", message: "The browser blocked the sign-in window: allow pop-ups for this page, then press Sign in again.", detail: "window.open returned null" } });
+        return;
+      }
+      waitingSignIns.add(id);
+      if (!callbackChannel) {
+        callbackChannel = new BroadcastChannel(CALLBACK_CHANNEL);
+        callbackChannel.onmessage = (event: MessageEvent) => {
+          const data = event.data as Partial<OAuthCallback & { type: string }> | null;
+          if (data?.type !== "mcp-oauth-callback") return;
+          const text = (value: unknown) => (typeof value === "string" ? value.slice(0, 4_000) : null);
+          void onCallback({ code: text(data.code), state: text(data.state), error: text(data.error), errorDescription: text(data.errorDescription) });
+        };
+      }
+      patch(id, (before) => ({ failure: undefined, oauth: { ...oauthView(id), ...(before.oauth?.authorizationUrl ? { authorizationUrl: before.oauth.authorizationUrl } : {}), waiting: "window" } }));
+    },
+
+    /** Stops waiting for a sign-in window (the person closed it, or gave up). */
+    cancelSignIn(id: string): void {
+      stopWaiting(id);
+      patch(id, (before) => ({ oauth: { ...oauthView(id), ...(before.oauth?.authorizationUrl ? { authorizationUrl: before.oauth.authorizationUrl } : {}) } }));
+    },
+
+    /** Forgets the server's tokens and registration; the next connection asks to sign in again. */
+    signOut(id: string): Promise<void> {
+      oauthSessions.get(id)?.signOut();
+      stopWaiting(id);
+      const connection = connections.get(id);
+      connections.delete(id);
+      void connection?.close();
+      patch(id, { oauth: { signedIn: false }, notice: "Signed out: the lab forgot this server's tokens." });
+      return connect(id, "Signed out: the lab forgot this server's tokens.").then(
+        () => undefined,
+        () => undefined,
+      );
     },
 
     /** Answers a waiting request (the dialog's buttons). */
@@ -422,6 +585,9 @@ export function createMcpServers() {
     attempts.clear();
     store.setState({ servers: [], storageError: null, requests: [], progress: {}, composerInsert: null });
     answerers.clear();
+    waitingSignIns.clear();
+    callbackChannel?.close();
+    callbackChannel = null;
     await Promise.all(open.map((connection) => connection.close()));
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { base64Size, modelReadableResult } from "./tool-result.ts";
+import { base64Size, MAX_RESULT_RESOURCES, modelReadableResult, resultResources } from "./tool-result.ts";
 
 describe("modelReadableResult", () => {
   it("gives text content as text, several blocks one per line", () => {
@@ -71,5 +71,35 @@ describe("base64Size", () => {
     expect(base64Size("AAAA")).toBe("3 B");
     expect(base64Size("AA==")).toBe("1 B");
     expect(base64Size("A".repeat(2 * 1024 * 1024))).toBe("1.5 MB");
+  });
+});
+
+describe("resultResources", () => {
+  const response = (content: unknown[]) => [
+    { direction: "sent", message: { method: "tools/call", params: { content: [{ type: "resource_link", uri: "fake://sent" }] } } },
+    { direction: "received", message: { result: { content } } },
+  ];
+
+  it("reads links and embedded resources from the recorded response, not from what was sent", () => {
+    const found = resultResources(
+      response([
+        { type: "text", text: '[resource link "x" <fake://text>]' },
+        { type: "resource_link", uri: "demo://a", name: "A", mimeType: "text/plain" },
+        { type: "resource", resource: { uri: "demo://b", text: "hello" } },
+        { type: "resource", resource: { uri: "demo://c", blob: "AAAA", mimeType: "image/png" } },
+      ]),
+    );
+    expect(found).toEqual([
+      { kind: "link", uri: "demo://a", name: "A", mimeType: "text/plain" },
+      { kind: "embedded", uri: "demo://b", text: "hello" },
+      { kind: "embedded", uri: "demo://c", mimeType: "image/png" },
+    ]);
+  });
+
+  it("keeps a bounded number, skips malformed blocks, and is empty without a trace", () => {
+    const many = Array.from({ length: 5_000 }, (_, i) => ({ type: "resource_link", uri: `demo://${i}` }));
+    expect(resultResources(response([{ type: "resource_link" }, { type: "resource", resource: 7 }, ...many]))).toHaveLength(MAX_RESULT_RESOURCES);
+    expect(resultResources(undefined)).toEqual([]);
+    expect(resultResources([{ direction: "received", message: { error: { message: "no" } } }])).toEqual([]);
   });
 });

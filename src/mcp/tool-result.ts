@@ -87,3 +87,46 @@ export function modelReadableResult(result: McpCallResult): ModelReadableResult 
   const text = parts.join("\n");
   return { text: text || "(the tool returned no content)", isError };
 }
+
+/** A resource a tool's result points to (`resource_link`) or carries (`resource`), for its card. */
+export interface ResultResource {
+  kind: "link" | "embedded";
+  uri: string;
+  name?: string;
+  mimeType?: string;
+  /** An embedded resource's text (cut at MAX_RESULT_RESOURCE_CHARS), or undefined for binary ones. */
+  text?: string;
+}
+
+/** Resources listed per card, and text kept per embedded resource: a result may carry thousands. */
+export const MAX_RESULT_RESOURCES = 50;
+export const MAX_RESULT_RESOURCE_CHARS = 20_000;
+
+/**
+ * The resources in a call's JSON-RPC result, read from its recorded trace (the last response
+ * carrying `result.content`): the server's own blocks, not text the model or a tool could fake.
+ */
+export function resultResources(trace: ReadonlyArray<{ direction: string; message: unknown }> | undefined): ResultResource[] {
+  if (!trace) return [];
+  for (let index = trace.length - 1; index >= 0; index--) {
+    const entry = trace[index]!;
+    if (entry.direction !== "received" || !isBlock(entry.message) || !isBlock(entry.message.result)) continue;
+    const content = entry.message.result.content;
+    if (!Array.isArray(content)) continue;
+    const found: ResultResource[] = [];
+    for (const block of content) {
+      if (found.length >= MAX_RESULT_RESOURCES || !isBlock(block)) continue;
+      const inner = block.type === "resource" && isBlock(block.resource) ? block.resource : block;
+      if ((block.type !== "resource_link" && block.type !== "resource") || typeof inner.uri !== "string") continue;
+      found.push({
+        kind: block.type === "resource_link" ? "link" : "embedded",
+        uri: inner.uri.slice(0, 2_000),
+        ...(typeof inner.name === "string" ? { name: inner.name.slice(0, 200) } : {}),
+        ...(typeof inner.mimeType === "string" ? { mimeType: inner.mimeType.slice(0, 100) } : {}),
+        ...(block.type === "resource" && typeof inner.text === "string" ? { text: inner.text.slice(0, MAX_RESULT_RESOURCE_CHARS) } : {}),
+      });
+    }
+    return found;
+  }
+  return [];
+}

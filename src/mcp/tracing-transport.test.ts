@@ -60,4 +60,24 @@ describe("TracingTransport", () => {
     expect(recorded).toEqual(["masked"]);
     expect(sent[0]).toMatchObject({ params: { name: "secret" } });
   });
+
+  it("puts a server's request during a call (elicitation) and the lab's answer in that call's trace, apart from the client's ids", async () => {
+    const { inner, arrive } = fakeTransport();
+    const transport = new TracingTransport(inner, (message) => message);
+    const calls: [string, unknown][] = [];
+    await transport.traceRequest(
+      (direction, message) => calls.push([direction, message]),
+      () => transport.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "ask" } }),
+    );
+    // The server's request has id 3 too: its own numbering.
+    arrive({ jsonrpc: "2.0", id: 3, method: "elicitation/create", params: { message: "Name?" } });
+    await transport.send({ jsonrpc: "2.0", id: 3, result: { action: "accept", content: { name: "Ada" } } });
+    arrive({ jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: "Ada" }] } });
+    expect(calls.map(([direction, message]) => `${direction} ${(message as { method?: string }).method ?? JSON.stringify((message as { result: unknown }).result)}`)).toEqual([
+      "sent tools/call",
+      "received elicitation/create",
+      'sent {"action":"accept","content":{"name":"Ada"}}',
+      'received {"content":[{"type":"text","text":"Ada"}]}',
+    ]);
+  });
 });

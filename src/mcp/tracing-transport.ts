@@ -1,5 +1,6 @@
 // Sits between the SDK's client and its transport and hands every JSON-RPC message that
-// belongs to one tool call (the request, progress, the cancellation, the response) to that
+// belongs to one tool call (the request, progress, the cancellation, the response, and the
+// server's own requests while it runs — elicitation, sampling — with the lab's answers) to that
 // call's recorder, so the debugger can show the exchange beside the tool execution.
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
@@ -22,6 +23,8 @@ export class TracingTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
 
   private readonly recorders = new Map<Id, MessageRecorder>();
+  /** The server's requests, by the server's ids (a space apart from the client's). */
+  private readonly serverRequests = new Map<Id, MessageRecorder>();
   private bindNextRequest: MessageRecorder | null = null;
 
   /** `mask` makes the copy of a message that is recorded (secrets out). */
@@ -81,10 +84,19 @@ export class TracingTransport implements Transport {
       recorder = this.bindNextRequest;
       this.bindNextRequest = null;
       this.recorders.set(id, recorder);
-    } else if (isId(id) && typeof method !== "string") {
-      // A response ends the exchange.
+    } else if (direction === "received" && isId(id) && typeof method !== "string") {
+      // The server's response ends the exchange.
       recorder = this.recorders.get(id);
       this.recorders.delete(id);
+    } else if (direction === "received" && isId(id) && typeof method === "string") {
+      // A request from the server (elicitation, sampling) while calls run: it belongs to the
+      // newest one, as the lab's sampling handler decides too (the message names no call).
+      recorder = [...this.recorders.values()].at(-1);
+      if (recorder) this.serverRequests.set(id, recorder);
+    } else if (direction === "sent" && isId(id) && typeof method !== "string") {
+      // The lab's answer to a server's request.
+      recorder = this.serverRequests.get(id);
+      this.serverRequests.delete(id);
     } else if (method === "notifications/cancelled") {
       const requestId = field(message, "params", "requestId");
       if (isId(requestId)) {

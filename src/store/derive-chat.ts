@@ -3,6 +3,8 @@
 // Pure functions; `createChatDeriver` caches finished runs so streaming costs only the live run.
 import type { ChatMessage, CutOffLimit, LoopEvent, PromptProgress, RunStatus, ToolExecutionStatus } from "toolcall-middleware/types.ts";
 
+import { resultResources, type ResultResource } from "../mcp/tool-result.ts";
+
 export type ToolCardStatus = "writing" | "running" | "not-run" | ToolExecutionStatus;
 
 export interface ToolCallCard {
@@ -23,6 +25,8 @@ export interface ToolCallCard {
   nestedSteps: number;
   /** Repairs the parser made to this call (quotes, commas, coercions). */
   repairs: number;
+  /** Resources an MCP tool's result linked or embedded (from its recorded JSON-RPC response). */
+  resources?: ResultResource[];
 }
 
 export type AssistantBlock =
@@ -296,6 +300,8 @@ export function assistantTurnFold(runId: string, live: boolean): AssistantTurnFo
           };
           if (event.result !== undefined) next.result = event.result;
           if (event.error !== undefined) next.error = event.error;
+          const resources = resultResources(event.trace);
+          if (resources.length > 0) next.resources = resources;
           replaceCard(next);
           break;
         }

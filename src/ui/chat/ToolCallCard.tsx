@@ -5,6 +5,7 @@ import { describeToolOutcome, type ToolCallCard as Card } from "../../store/deri
 import { useDebuggerSelection, useMcpServers } from "../../app/lab-stores-context.tsx";
 import { showBidiControls } from "../bidi/bidi-controls.ts";
 import { visibleBidi, visibleName } from "../bidi/VisibleBidi.tsx";
+import { McpResultResources } from "../mcp/McpResultResources.tsx";
 
 const STATUS_LABEL: Record<string, string> = {
   writing: "writing…",
@@ -87,6 +88,7 @@ export const ToolCallCard = memo(function ToolCallCard({ card }: { card: Card })
           → {visibleBidi(resultText)}
         </div>
       )}
+      {card.resources && <McpResultResources toolName={card.name} resources={card.resources} />}
       {open && (
         <div className="tool-card-body">
           <div className="tool-card-label">Arguments {card.protocol && <span className="chip">{card.protocol}</span>}</div>

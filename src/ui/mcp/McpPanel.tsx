@@ -9,6 +9,7 @@ import { hasUrlSecrets, parseHeaderLines } from "../../mcp/saved-servers.ts";
 import { annotationWords, asksBeforeRunning } from "../../mcp/tool-schema.ts";
 import { visibleName } from "../bidi/VisibleBidi.tsx";
 import { McpServerDetails } from "./McpServerDetails.tsx";
+import { McpSignIn } from "./McpSignIn.tsx";
 import "./mcp.css";
 
 /** A server with thousands of tools: the first names are listed, then how many more. */
@@ -25,6 +26,8 @@ function statusText(server: McpServerView): string {
       return `disconnected · ${count} (reconnects on the next call)`;
     case "failed":
       return "not connected";
+    case "sign-in":
+      return "sign-in needed";
   }
 }
 
@@ -52,6 +55,7 @@ function ServerCard({ server }: { server: McpServerView }) {
           {server.failure.message}
         </p>
       )}
+      <McpSignIn server={server} />
       {server.notice && (
         <p className="mcp-notice" data-testid="mcp-server-notice">
           {server.notice}{" "}

@@ -1,7 +1,7 @@
 // What a connected server offers besides its tools, in its card: resources (read, attach to the
 // message, follow), resource templates (a form for their variables), prompts (fill, insert) and
 // the server's log messages. Lists load when their section is opened.
-import { useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useLabStores } from "../../app/lab-stores-context.tsx";
 import { attachmentBlock, promptMessagesText, templateVariables, type BoundedList, type ReadResource } from "../../mcp/mcp-features.ts";
 import type { McpServerView } from "../../mcp/mcp-servers.ts";
@@ -15,15 +15,37 @@ function errorText(error: unknown): string {
 }
 
 /** A section that lists something on first opening. */
-function Section<T>({ title, testId, load, children }: { title: string; testId: string; load: () => Promise<BoundedList<T>>; children: (items: T[]) => ReactNode }) {
+function Section<T>({ title, testId, load, changes = 0, children }: { title: string; testId: string; load: () => Promise<BoundedList<T>>; changes?: number; children: (items: T[]) => ReactNode }) {
   const [loaded, setLoaded] = useState<Loaded<T>>({ state: "idle" });
+  // One listing at a time; changes announced meanwhile make one more, however many there were.
+  const listing = useRef({ busy: false, again: false });
   const fetchList = () => {
-    setLoaded({ state: "loading" });
-    load().then(
-      (list) => setLoaded({ state: "done", list }),
-      (error: unknown) => setLoaded({ state: "error", message: errorText(error) }),
-    );
+    if (listing.current.busy) {
+      listing.current.again = true;
+      return;
+    }
+    listing.current.busy = true;
+    setLoaded((before) => (before.state === "done" ? before : { state: "loading" }));
+    load()
+      .then(
+        (list) => setLoaded({ state: "done", list }),
+        (error: unknown) => setLoaded({ state: "error", message: errorText(error) }),
+      )
+      .finally(() => {
+        listing.current.busy = false;
+        if (listing.current.again) {
+          listing.current.again = false;
+          fetchList();
+        }
+      });
   };
+  // The server said the list changed: a list already shown is read again.
+  const shownChanges = useRef(changes);
+  useEffect(() => {
+    if (changes === shownChanges.current) return;
+    shownChanges.current = changes;
+    if (loaded.state === "done") fetchList();
+  });
   return (
     <details
       className="mcp-section"
@@ -63,8 +85,8 @@ function Section<T>({ title, testId, load, children }: { title: string; testId: 
   );
 }
 
-/** Read, preview and attach one address's contents. */
-function ResourceActions({ server, uri, follow }: { server: McpServerView; uri: () => Promise<string>; follow?: boolean }) {
+/** Read, preview and attach one address's contents (an embedded resource is shown as it came, not read again). */
+export function ResourceActions({ server, uri, follow, embedded }: { server: McpServerView; uri: () => Promise<string>; follow?: boolean; embedded?: ReadResource }) {
   const actions = useLabStores().mcp.actions;
   const [read, setRead] = useState<ReadResource[] | null>(null);
   const [busy, setBusy] = useState(false);
@@ -75,7 +97,7 @@ function ResourceActions({ server, uri, follow }: { server: McpServerView; uri: 
     setBusy(true);
     setError(null);
     try {
-      const contents = await actions.readResource(server.id, await uri());
+      const contents = embedded ? [embedded] : await actions.readResource(server.id, await uri());
       setRead(contents);
       return contents;
     } catch (failure) {
@@ -96,7 +118,7 @@ function ResourceActions({ server, uri, follow }: { server: McpServerView; uri: 
     <>
       <div className="mcp-item-buttons">
         <button type="button" data-testid="mcp-resource-read" disabled={busy} onClick={() => void readNow()}>
-          Read
+          {embedded ? "Open" : "Read"}
         </button>
         <button type="button" data-testid="mcp-resource-attach" disabled={busy} title="Put its text into the message box, marked as from this server" onClick={() => void attach()}>
           Attach to message
@@ -215,7 +237,7 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
     <>
       {caps?.resources && (
         <>
-          <Section title="Resources" testId="mcp-resources" load={() => actions.listResources(server.id)}>
+          <Section title="Resources" testId="mcp-resources" load={() => actions.listResources(server.id)} changes={server.listChanges?.resources ?? 0}>
             {(items) => (
               <ul className="mcp-items">
                 {items.map((resource, index) => (
@@ -253,7 +275,7 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
         </p>
       )}
       {caps?.prompts && (
-        <Section title="Prompts" testId="mcp-prompts" load={() => actions.listPrompts(server.id)}>
+        <Section title="Prompts" testId="mcp-prompts" load={() => actions.listPrompts(server.id)} changes={server.listChanges?.prompts ?? 0}>
           {(items) => (
             <ul className="mcp-items">
               {items.map((prompt, index) => (

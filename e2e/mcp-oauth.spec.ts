@@ -1,0 +1,173 @@
+// OAuth 2.1 for a remote MCP server, end to end: the built app in Chromium against an
+// authorization server and a protected MCP server the test starts on 127.0.0.1
+// (e2e/mcp-server/oauth-server.ts), with replayed model turns. Sign-in in a window opened by the
+// click (discovery from the 401, registration, PKCE S256, `resource`), tokens masked in the
+// trace and never on the page, an expired token refreshed, a revoked one asking to sign in again,
+// sign-out; and the refusals: an answer with another `state`, a code whose PKCE does not match.
+import { createHash } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { OAUTH_SERVER_NAME, startOAuthServers, type RunningOAuthServers } from "./mcp-server/oauth-server.ts";
+import { openLab, send, serveTranscript } from "./lab-helpers.ts";
+
+const labOrigin = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4319)}`;
+const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
+const card = (page: Page, tool: string) => page.locator(`[data-testid="tool-call-card"][data-tool="${tool}"]`);
+const status = (page: Page) => page.getByTestId("mcp-server-status");
+const signIn = (page: Page) => page.getByTestId("mcp-signin");
+
+let oauth: RunningOAuthServers;
+
+test.beforeEach(async () => {
+  oauth = await startOAuthServers({ allowOrigin: labOrigin });
+});
+
+test.afterEach(async () => {
+  await oauth.stop();
+});
+
+async function openWith(page: Page, name: string, turns: string[]): Promise<void> {
+  await openLab(page, await serveTranscript(page, name, { title: `mcp oauth ${name}`, protocol: "hermes", turns, delayMs: 0 }));
+}
+
+async function turnDone(page: Page, n: number) {
+  const turn = page.getByTestId("message-assistant").nth(n - 1);
+  await expect(turn).toHaveAttribute("data-status", /final|aborted/);
+  return turn;
+}
+
+/** Presses Sign in and returns the authorization page it opened (the window starts blank, then goes there). */
+async function openSignInWindow(page: Page): Promise<Page> {
+  const popup = page.waitForEvent("popup");
+  await page.getByTestId("mcp-sign-in").click();
+  const window = await popup;
+  await window.waitForURL(/\/authorize\?/);
+  return window;
+}
+
+async function allow(window: Page): Promise<void> {
+  const closed = window.waitForEvent("close");
+  await window.getByRole("button", { name: "Allow" }).click();
+  await closed;
+}
+
+/** Every issued token, checked absent from the page's text, its local storage and the debugger. */
+async function expectNoTokenShown(page: Page): Promise<void> {
+  const tokens = oauth.issuedTokens();
+  expect(tokens.length).toBeGreaterThan(0);
+  const text = await page.evaluate(() => document.body.innerText + document.body.innerHTML + JSON.stringify(localStorage));
+  for (const token of tokens) expect(text).not.toContain(token);
+}
+
+test("sign in through a window, the token masked in the trace, an expired token refreshed, a revoked one signs in again, sign out", async ({ page }) => {
+  await openWith(page, "sign-in", [call("whoami", {}), "Called.", call("whoami", {}), "Refreshed.", call("reverse_text", { text: "abc" }), "Asked to sign in.", call("reverse_text", { text: "abc" }), "cba it is."]);
+  await page.getByTestId("mcp-url-input").fill(oauth.mcpUrl);
+  await page.getByTestId("mcp-connect-button").click();
+
+  // The 401 led to the protected-resource metadata and the authorization server; nothing opened by itself.
+  await expect(status(page)).toHaveText("sign-in needed");
+  await expect(signIn(page)).toHaveAttribute("data-state", "needed");
+  await expect(signIn(page)).toContainText(new URL(oauth.issuer).host);
+  expect(page.context().pages()).toHaveLength(1);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    if (width === 390) await page.getByTestId("side-toggle").click();
+    await page.getByTestId("mcp-panel").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/mcp-oauth-sign-in-${width}.png` });
+    if (width === 390) await page.getByTestId("side-toggle").click();
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  const window = await openSignInWindow(page);
+  await expect(signIn(page)).toHaveAttribute("data-state", "window");
+  const asked = oauth.authorizeRequests().at(-1) ?? {};
+  expect(asked.code_challenge_method).toBe("S256");
+  expect(asked.resource).toBe(oauth.mcpUrl);
+  expect(asked.state?.length).toBeGreaterThanOrEqual(32);
+  expect(asked.redirect_uri).toBe(`${labOrigin}/mcp-oauth-callback.html`);
+  await allow(window);
+
+  await expect(status(page)).toHaveText("connected · 2 tools");
+  await expect(page.getByTestId("mcp-server-name")).toContainText(OAUTH_SERVER_NAME);
+  await expect(signIn(page)).toHaveAttribute("data-state", "signed-in");
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    if (width === 390) await page.getByTestId("side-toggle").click();
+    await page.getByTestId("mcp-panel").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/mcp-oauth-signed-in-${width}.png` });
+    if (width === 390) await page.getByTestId("side-toggle").click();
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The server repeats the Authorization header it got: masked on the card and in the trace.
+  await send(page, "Who am I?");
+  await turnDone(page, 1);
+  await expect(card(page, "whoami")).toHaveAttribute("data-status", "ok");
+  await expect(card(page, "whoami")).toContainText("You called with Bearer ••••");
+  await page.locator('[data-testid=step-item][data-status="tool-calls"]').first().click();
+  const trace = page.getByTestId("tool-exec-view").getByTestId("tool-trace");
+  await expect(trace).toContainText("Authorization: Bearer •••• (OAuth)");
+  await expect(trace).toContainText("You called with Bearer ••••");
+  await expectNoTokenShown(page);
+
+  // An expired access token: the 401 is answered with a refresh, and the call goes through.
+  oauth.expireAccessTokens();
+  await send(page, "Again.");
+  await turnDone(page, 2);
+  await expect(card(page, "whoami").nth(1)).toHaveAttribute("data-status", "ok");
+  expect(oauth.tokenRequests().map((request) => `${request.grant}:${request.ok}`)).toEqual(["authorization_code:true", "refresh_token:true"]);
+  await expectNoTokenShown(page);
+
+  // Expired and not refreshable: the call fails saying so, and the card asks to sign in again.
+  oauth.expireAccessTokens();
+  oauth.revokeRefreshTokens();
+  await send(page, "Reverse abc.");
+  await turnDone(page, 3);
+  await expect(card(page, "reverse_text")).toHaveAttribute("data-status", "error");
+  await expect(card(page, "reverse_text")).toContainText("sign in");
+  await expect(status(page)).toHaveText("sign-in needed");
+  await allow(await openSignInWindow(page));
+  await expect(status(page)).toHaveText("connected · 2 tools");
+  await send(page, "Now reverse abc.");
+  await turnDone(page, 4);
+  await expect(card(page, "reverse_text").nth(1)).toContainText("cba");
+
+  // Sign out: the tokens are gone from the tab, and the server asks again.
+  await page.getByTestId("mcp-sign-out").click();
+  await expect(status(page)).toHaveText("sign-in needed");
+  const kept = await page.evaluate(() => JSON.stringify(sessionStorage));
+  for (const token of oauth.issuedTokens()) expect(kept).not.toContain(token);
+  await expectNoTokenShown(page);
+});
+
+test("a sign-in answer with another state is refused unused; a code whose PKCE does not match is refused by the server, and said so", async ({ page }) => {
+  await openWith(page, "refusals", ["Nothing to do."]);
+  await page.getByTestId("mcp-url-input").fill(oauth.mcpUrl);
+  await page.getByTestId("mcp-connect-button").click();
+  await expect(status(page)).toHaveText("sign-in needed");
+
+  // The answer comes back with a state the page did not send: the code is never exchanged.
+  let window = await openSignInWindow(page);
+  const forged = new URL(window.url());
+  forged.searchParams.set("state", "forged-state-0123456789abcdef");
+  await window.goto(forged.href);
+  await allow(window);
+  await expect(page.getByTestId("mcp-server-error")).toContainText("did not carry the state this page sent");
+  expect(oauth.tokenRequests()).toEqual([]);
+
+  // A fresh attempt is ready; this time the code is bound to another PKCE challenge.
+  await expect(page.getByTestId("mcp-sign-in")).toBeEnabled();
+  window = await openSignInWindow(page);
+  const tampered = new URL(window.url());
+  tampered.searchParams.set("code_challenge", createHash("sha256").update("a verifier the lab never made").digest("base64url"));
+  await window.goto(tampered.href);
+  await allow(window);
+  await expect(page.getByTestId("mcp-server-error")).toContainText("PKCE check failed");
+  await expect(page.getByTestId("mcp-server-error")).toContainText("Nothing was kept; sign in again");
+  expect(oauth.tokenRequests().every((request) => !request.ok)).toBe(true);
+  await expect(status(page)).toHaveText("sign-in needed");
+
+  // And a plain sign-in still works after both.
+  await expect(page.getByTestId("mcp-sign-in")).toBeEnabled();
+  await allow(await openSignInWindow(page));
+  await expect(status(page)).toHaveText("connected · 2 tools");
+});
