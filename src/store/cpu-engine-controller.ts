@@ -15,7 +15,7 @@ import { ggufModelTokenizer } from "../tokens/gguf/gguf-model-tokenizer.ts";
 import { templateFamily } from "../tokens/tokenizer-choice.ts";
 import type { Engines, EngineStatus, TurnOnTheModel } from "./engine-store.ts";
 import type { ProtocolStore } from "./protocol-store.ts";
-import { derivedProtocolName, type DerivedProtocolEntry, type DerivedProtocolStore } from "./derived-protocols.ts";
+import { deriveEntryInThePage, derivedProtocolName, type DerivedProtocolEntry, type DerivedProtocolStore } from "./derived-protocols.ts";
 
 export type CpuModelOrigin = "lab-server" | "hugging-face";
 
@@ -93,12 +93,9 @@ async function templateFor(
       const note = "Family not known to the lab: the GGUF's own embedded chat template is used as is (rendered with Jinja).";
       // Its calls are read in the format its own template writes, where that can be derived.
       // The probe renders run in a worker (hundreds of milliseconds for a large template).
-      const [{ deriveFormatOffThread, protocolOfDerivedFormat }, { describeDerivedFormat }] = await Promise.all([import("../engine/templates/derive-off-thread.ts"), import("toolcall-middleware/derive/describe-format.ts")]);
-      const derivation = await deriveFormatOffThread(loaded.chatTemplate, name);
-      if (!derivation.ok) return { template, familyId: null, note: `${note} No call format could be derived from it (${derivation.reason}): calls are read by the protocol chosen in the header.` };
-      const lines = describeDerivedFormat(derivation.format);
-      const protocol = protocolOfDerivedFormat(derivation.format, loaded.chatTemplate, `The chat template ${name}`, { name: derivedProtocolName(name), label: `Derived from the template of ${name}` });
-      return { template, familyId: null, note: `${note} Calls are read by the format derived from its template: ${lines[0]}`, derived: { protocol, lines } };
+      const derived = await deriveEntryInThePage(loaded.chatTemplate, derivedProtocolName(name));
+      if ("reason" in derived) return { template, familyId: null, note: `${note} No call format could be derived from it (${derived.reason}): calls are read by the protocol chosen in the header.` };
+      return { template, familyId: null, note: `${note} Calls are read by the format derived from its template: ${derived.lines[0]}`, derived };
     } catch (error) {
       return { error: `The GGUF's embedded chat template could not be read: ${error instanceof Error ? error.message : String(error)}` };
     }
