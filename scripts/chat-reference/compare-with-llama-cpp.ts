@@ -184,7 +184,12 @@ export function verdict(comparison: TemplateComparison): Verdict {
 /** The first turn where a side strays, in a few words, for the table. */
 export function firstDifference(comparison: TemplateComparison): string {
   if (comparison.noTurns !== undefined) return comparison.noTurns;
-  if (comparison.llamaCppError !== undefined) return comparison.llamaCppError.split("\n")[0]!.slice(0, 160);
+  if (comparison.llamaCppError !== undefined) {
+    // llama.cpp's Jinja errors open with a blank line and a rule, and end with the error itself.
+    const lines = comparison.llamaCppError.split("\n").filter((line) => /\w/.test(line));
+    const last = lines.find((line) => line.startsWith("Error:")) ?? lines[0] ?? "";
+    return last.slice(0, 160);
+  }
   const show = (reading: Reading) => JSON.stringify({ text: reading.text, calls: reading.calls });
   for (const t of comparison.turns) {
     const parts: string[] = [];
