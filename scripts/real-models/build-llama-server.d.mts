@@ -13,3 +13,11 @@ export function findLlamaServer(): LlamaServerBuild | undefined;
 export function ensureLlamaServer(): LlamaServerBuild;
 export function untrustedBinary(binary: string, cacheRoot?: string): string | undefined;
 export function tarballIntegrity(path: string): string;
+/** The llama.cpp source bundle of the pinned node-llama-cpp, fetched (npm pack) once into the cache. */
+export function sourceBundle(): string;
+/** The commit a git bundle holds. */
+export function bundleCommit(bundle: string): string;
+/** A short key of this processor's architecture and instruction set. */
+export function cpuKey(): string;
+/** Records a binary's sha256 and size beside it, right after its build. */
+export function recordBinary(binary: string): void;

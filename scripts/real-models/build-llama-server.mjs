@@ -24,7 +24,7 @@ export function llamaServerRoot() {
 }
 
 /** The source bundle, unpacked from the pinned node-llama-cpp tarball (npm pack), cached. */
-function sourceBundle() {
+export function sourceBundle() {
   const { llamaServer } = readManifest();
   const dir = join(llamaServerRoot(), "source", `${llamaServer.package}-${llamaServer.version}`);
   const bundle = join(dir, "gitRelease.bundle");
@@ -64,7 +64,7 @@ function recordPath(binary) {
   return `${binary}.sha256.json`;
 }
 
-function recordBinary(binary) {
+export function recordBinary(binary) {
   const size = lstatSync(binary).size;
   writeFileSync(recordPath(binary), `${JSON.stringify({ sha256: sha256OfFile(binary), size })}\n`);
 }
@@ -101,7 +101,7 @@ export function untrustedBinary(binary, cacheRoot = labCacheDir()) {
   return why ? `${why} (recorded after its build)` : undefined;
 }
 
-function bundleCommit(bundle) {
+export function bundleCommit(bundle) {
   const heads = execFileSync("git", ["bundle", "list-heads", bundle], { encoding: "utf8" });
   const commit = heads.split("\n").find((line) => line.trim())?.split(" ")[0];
   if (!commit || !/^[0-9a-f]{40}$/.test(commit)) throw new Error(`no commit in ${bundle}`);
@@ -112,7 +112,7 @@ function bundleCommit(bundle) {
  * The build needs the processor's vector instructions (AVX2 and friends), so the cache key names
  * its instruction set too: a cache copied to another kind of machine builds anew instead of crashing.
  */
-function cpuKey() {
+export function cpuKey() {
   let flags = "unknown";
   try {
     flags = readFileSync("/proc/cpuinfo", "utf8").split("\n").find((line) => line.startsWith("flags"))?.split(":")[1]?.trim() ?? flags;

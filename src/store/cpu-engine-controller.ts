@@ -101,7 +101,7 @@ async function templateFor(
       const lines = describeDerivedFormat(derivation.format);
       // Its tool section is written by the template too, in the same worker.
       const protocol = protocolOfDerivedFormat(derivation.format, { name: derivedProtocolName(name), label: `Derived from the template of ${name}` }, (variables) => renderer.render(variables));
-      return { template, familyId: null, note: `${note} Calls are read by the format derived from its template: ${lines[0]}`, derived: { protocol, lines }, dispose };
+      return { template, familyId: null, note: `${note} Calls are read by the format derived from its template: ${lines[0]}`, derived: { protocol, lines, template: loaded.chatTemplate }, dispose };
     } catch (error) {
       return { error: `The GGUF's embedded chat template could not be read: ${error instanceof Error ? error.message : String(error)}` };
     }

@@ -1,6 +1,12 @@
 // Protocols derived from a model's own chat template (a GGUF whose family the lab does not know):
 // not in the registry (which holds the hand-written ones), kept here by name (`template:<model>`)
 // for the page's turns to resolve, with the derivation in words for the debugger.
+//
+// The templates they came from are remembered in localStorage (the last few), so that after a
+// reload the conversation's turns, the header's choice and the debugger still find their
+// protocol: it is derived again from the remembered template (in a worker) the first time it is
+// asked for. What is remembered is only the template's text; a remembered record that is not
+// what this file writes is dropped, and a template that no longer derives says why.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { Protocol } from "toolcall-middleware/types.ts";
 
@@ -10,19 +16,127 @@ export interface DerivedProtocolEntry {
   protocol: Protocol;
   /** The derived format in words (describeDerivedFormat). */
   lines: string[];
+  /** The chat template it was derived from (remembered, to derive it again after a reload). */
+  template: string;
 }
 
 export interface DerivedProtocols {
   entries: Readonly<Record<string, DerivedProtocolEntry>>;
+  /** Why a remembered template did not derive again, by protocol name. */
+  failures: Readonly<Record<string, string>>;
   add: (entry: DerivedProtocolEntry) => void;
+  /** Whether a template is remembered for this protocol name (derivable again after a reload). */
+  remembers: (name: string) => boolean;
+  /** The protocol, derived again from its remembered template when this page has not derived it yet; undefined when none is remembered or it does not derive. */
+  restore: (name: string) => Promise<Protocol | undefined>;
 }
 
 export type DerivedProtocolStore = StoreApi<DerivedProtocols>;
 
-export function createDerivedProtocolStore(): DerivedProtocolStore {
-  return createStore<DerivedProtocols>()((set) => ({
+/** Derives the protocol `name` from `template` (the page's: in a worker), or says why not. */
+export type DeriveEntry = (template: string, name: string) => Promise<DerivedProtocolEntry | { reason: string }>;
+
+export const REMEMBERED_TEMPLATES_KEY = "toolcall-lab:derived-templates";
+/** Templates are tens of kilobytes: the last few models' are enough to reopen their conversations. */
+export const REMEMBERED_TEMPLATES = 4;
+
+interface RememberedTemplate {
+  name: string;
+  template: string;
+}
+
+type Storage = Pick<globalThis.Storage, "getItem" | "setItem">;
+
+const pageStorage = (): Storage | undefined => {
+  try {
+    return globalThis.localStorage;
+  } catch {
+    return undefined;
+  }
+};
+
+function isRemembered(value: unknown): value is RememberedTemplate {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record.name === "string" && record.name.startsWith(DERIVED_PROTOCOL_PREFIX) && typeof record.template === "string" && record.template.trim() !== "";
+}
+
+function recall(storage: Storage | undefined): RememberedTemplate[] {
+  try {
+    const parsed: unknown = JSON.parse(storage?.getItem(REMEMBERED_TEMPLATES_KEY) ?? "[]");
+    return Array.isArray(parsed) ? parsed.filter(isRemembered).slice(0, REMEMBERED_TEMPLATES) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Writes the newest first; when the storage is full, the oldest go until it fits (or none is kept: the page still works). */
+function remember(storage: Storage | undefined, records: RememberedTemplate[]): RememberedTemplate[] {
+  for (let kept = Math.min(records.length, REMEMBERED_TEMPLATES); kept >= 0; kept--) {
+    try {
+      storage?.setItem(REMEMBERED_TEMPLATES_KEY, JSON.stringify(records.slice(0, kept)));
+      return records.slice(0, kept);
+    } catch {
+      // Over the quota: try with one fewer.
+    }
+  }
+  return [];
+}
+
+/**
+ * The page's derivation: the format in a worker, the protocol and its words here (code loaded on
+ * demand); the protocol's tool section is the template's own rendering, made in a worker of its
+ * own that stays open with the protocol (the page's thread never runs a file's template).
+ */
+export const deriveEntryInThePage: DeriveEntry = async (template, name) => {
+  const [{ deriveFormatOffThread, protocolOfDerivedFormat }, { describeDerivedFormat }, { OffThreadTemplate }] = await Promise.all([
+    import("../engine/templates/derive-off-thread.ts"),
+    import("toolcall-middleware/derive/describe-format.ts"),
+    import("../engine/templates/off-thread-template.ts"),
+  ]);
+  const model = name.slice(DERIVED_PROTOCOL_PREFIX.length);
+  const derivation = await deriveFormatOffThread(template, model);
+  if (!derivation.ok) return { reason: derivation.reason };
+  const renderer = await OffThreadTemplate.open(template, `The chat template of ${model}`);
+  const protocol = protocolOfDerivedFormat(derivation.format, { name, label: `Derived from the template of ${model}` }, (variables) => renderer.render(variables));
+  return { protocol, lines: describeDerivedFormat(derivation.format), template };
+};
+
+export function createDerivedProtocolStore({ storage = pageStorage(), derive = deriveEntryInThePage }: { storage?: Storage; derive?: DeriveEntry } = {}): DerivedProtocolStore {
+  let remembered = recall(storage);
+  const pending = new Map<string, Promise<Protocol | undefined>>();
+  return createStore<DerivedProtocols>()((set, get) => ({
     entries: {},
-    add: (entry) => set((state) => ({ entries: { ...state.entries, [entry.protocol.name]: entry } })),
+    failures: {},
+    add: (entry) => {
+      const name = entry.protocol.name;
+      remembered = remember(storage, [{ name, template: entry.template }, ...remembered.filter((r) => r.name !== name)]);
+      set((state) => ({ entries: { ...state.entries, [name]: entry } }));
+    },
+    remembers: (name) => remembered.some((r) => r.name === name),
+    restore: (name) => {
+      const live = get().entries[name];
+      if (live) return Promise.resolve(live.protocol);
+      const record = remembered.find((r) => r.name === name);
+      if (!record) return Promise.resolve(undefined);
+      let restoring = pending.get(name);
+      if (!restoring) {
+        restoring = derive(record.template, name)
+          .catch((error: unknown) => ({ reason: `cannot derive: ${error instanceof Error ? error.message : String(error)}` }))
+          .then((result) => {
+            pending.delete(name);
+            if ("reason" in result) {
+              set((state) => ({ failures: { ...state.failures, [name]: result.reason } }));
+              return undefined;
+            }
+            // Added as it was: the same template, so the same place among the remembered ones.
+            set((state) => ({ entries: { ...state.entries, [name]: result } }));
+            return result.protocol;
+          });
+        pending.set(name, restoring);
+      }
+      return restoring;
+    },
   }));
 }
 

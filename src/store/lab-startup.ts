@@ -47,8 +47,8 @@ export function startLab(stores: LabStartupStores): void {
     runLoop: (options) => runToolLoopOnDemand({ ...topProbabilitiesFromUrl(), ...options }),
     // The protocols' code loads with the first turn (or the first check of a draft), not with the page.
     resolveProtocol: async (name) =>
-      // A protocol derived from a loaded model's own template, else a registered one.
-      stores.derivedProtocols.getState().entries[name]?.protocol ?? (await import("toolcall-middleware/protocols/registry.ts")).getProtocol(name),
+      // A protocol derived from a loaded model's own template (derived again from the remembered template after a reload), else a registered one.
+      (await stores.derivedProtocols.getState().restore(name)) ?? (await import("toolcall-middleware/protocols/registry.ts")).getProtocol(name),
     resolveEngine: engines.resolveActiveEngine,
     resolveTools: (settings) => stores.tools.enabledTools(settings),
     protocolName: () => stores.protocol.getState().protocol,
@@ -59,6 +59,8 @@ export function startLab(stores: LabStartupStores): void {
   followOtherTabs(tabs, stores);
   saveWhenThePageGoes(conversations.saveActive);
   followTranscriptProtocol(stores.protocol, engines.store);
+  // The header's protocol, when it was derived from a model's template before a reload, is derived again now (in a worker) for the debugger's words.
+  void stores.derivedProtocols.getState().restore(stores.protocol.getState().protocol);
   // A link, or a choice remembered by an older version, may name a transcript on another site:
   // that one waits for the person's yes, and the engines start without it.
   if (holdRememberedForeignTranscript(stores.transcriptConsent, engines.store.getState().transcriptSource, location.href)) engines.store.setState({ transcriptSource: DEFAULT_TRANSCRIPT });

@@ -4,6 +4,7 @@
 // the section around the calls, each call's start and end, where the name sits, whether the
 // arguments are a JSON object or tagged, the reasoning markers. What cannot be decided is said,
 // never guessed: the result is a format or a "cannot derive: …" reason.
+import { deriveToolResultForm, type ToolResultForm } from "./tool-result-form.ts";
 import { leadingJsonLength } from "../parser/json-call.ts";
 import {
   ALPHA_ARGS,
@@ -58,6 +59,8 @@ export interface DerivedFormat {
   reasoning?: { open: string; close: string; generationPromptOpens: boolean };
   /** Two probe calls as the template writes them, for the reader to see. */
   example: string;
+  /** How the template writes a tool's result back, where it writes one. */
+  toolResult?: ToolResultForm;
 }
 
 export type Derivation = { ok: true; format: DerivedFormat } | { ok: false; reason: string };
@@ -354,7 +357,11 @@ export function deriveFormat(render: TemplateRenderer): Derivation {
   if (shape.kind !== "json-object" && callOpen === "" && sectionOpen !== "") return cannot("a section holds several calls with nothing between them to tell where each begins");
 
   const reasoning = deriveReasoning(render);
-  return { ok: true, format: { sectionOpen, sectionClose, callOpen, callClose, separator: separator.trim() === "," ? "," : separator, call: shape, oneCallPerTurn, ...(reasoning ? { reasoning } : {}), example } };
+  const toolResult = deriveToolResultForm(render);
+  return {
+    ok: true,
+    format: { sectionOpen, sectionClose, callOpen, callClose, separator: separator.trim() === "," ? "," : separator, call: shape, oneCallPerTurn, ...(reasoning ? { reasoning } : {}), example, ...(toolResult ? { toolResult } : {}) },
+  };
 }
 
 /** The reasoning markers, from a reply rendered with and without its reasoning. */

@@ -9,6 +9,7 @@ import { findDelimitedCalls } from "../parser/delimited-calls.ts";
 import { leadingJsonLength } from "../parser/json-call.ts";
 import { ToolCallScanner } from "../parser/scanner.ts";
 import { parseJsonLenient, type Repair } from "../repair/json-repair.ts";
+import { toolResultEscaper } from "../protocols/escape-tool-result.ts";
 import { renderToolResponse } from "../protocols/tool-response.ts";
 import { rethrowPending } from "../templates/render-pending.ts";
 import { callStructuralTag } from "../protocols/structural-tags.ts";
@@ -389,7 +390,16 @@ export function templateToolSection(render: TemplateRenderer, tools: readonly To
 export function derivedProtocol(format: DerivedFormat, options: DerivedProtocolOptions): Protocol {
   const syntax = derivedSyntax(format);
   const constrained = derivedStructuralTag(format);
-  const markers = [format.sectionOpen, format.sectionClose, format.callOpen, format.callClose, format.reasoning?.open ?? "", format.reasoning?.close ?? ""]
+  const resultForm = format.toolResult;
+  const markers = [
+    format.sectionOpen,
+    format.sectionClose,
+    format.callOpen,
+    format.callClose,
+    format.reasoning?.open ?? "",
+    format.reasoning?.close ?? "",
+    ...(resultForm?.role === "user" ? [resultForm.open, resultForm.close] : []),
+  ]
     .map((m) => m.trim())
     .filter((m) => m.length > 1);
   return {
@@ -408,7 +418,12 @@ export function derivedProtocol(format: DerivedFormat, options: DerivedProtocolO
       ].join("\n");
     },
     renderAssistant: (message) => [message.content.trim(), writeDerivedCalls(format, message.toolCalls ?? [])].filter((p) => p !== "").join("\n"),
-    renderToolResult: (message, escape) => renderToolResponse(message, escape),
+    // A result is written the way the template writes it: inside its user turn with the template's own wrapper, or in its tool turn.
+    ...(resultForm?.role === "user"
+      ? { renderToolResult: (message, escape = toolResultEscaper(markers)) => `${resultForm.open}${escape(message.content)}${resultForm.close}`, toolResultRole: "user" as const }
+      : resultForm?.role === "tool"
+        ? { renderToolResult: (message, escape = toolResultEscaper(markers)) => escape(message.content), toolResultRole: "tool" as const }
+        : { renderToolResult: (message, escape) => renderToolResponse(message, escape) }),
     reservedMarkers: [...new Set(markers)],
     createParser: (tools) => new ToolCallScanner(syntax, tools),
     ...("tag" in constrained ? { structuralTag: constrained.tag } : {}),

@@ -20,5 +20,8 @@ export function describeDerivedFormat(format: DerivedFormat): string[] {
   else sentences.push("Several calls follow one another, each with its own markers.");
   if (format.reasoning) sentences.push(`Reasoning sits between ${q(format.reasoning.open)} and ${q(format.reasoning.close)}${format.reasoning.generationPromptOpens ? " (the prompt opens it)" : ""}.`);
   else sentences.push("The template writes no reasoning markers.");
+  const result = format.toolResult;
+  if (result?.role === "user") sentences.push(`A tool's result is written in a user turn, ${result.close === "" ? `after ${q(result.open)}` : `between ${q(result.open)} and ${q(result.close)}`}.`);
+  else if (result?.role === "tool") sentences.push(`A tool's result is written in the template's own turn for results${result.turnOpen.trim() === "" ? "" : ` (${q(result.turnOpen.trim())} …)`}.`);
   return sentences;
 }

@@ -23,7 +23,25 @@ export const ROUND_TRIP_TOOLS: ToolSpec[] = [
 
 const WEATHER: ProbeCall = { name: "get_weather", arguments: { city: "Paris", unit: "celsius" } };
 const ADD: ProbeCall = { name: "add_numbers", arguments: { a: 2, b: 3.5, flags: [true, false], meta: { x: null } } };
-const REPLY = "Let me check.";
+export const ROUND_TRIP_REPLY = "Let me check.";
+
+/** The turn shapes read back: one call, and two calls unless the format holds one call per turn. */
+export function roundTripShapes(format: Pick<DerivedFormat, "oneCallPerTurn"> | undefined): ProbeCall[][] {
+  return format?.oneCallPerTurn ? [[WEATHER]] : [[WEATHER], [WEATHER, ADD]];
+}
+
+/**
+ * What a model trained on the template writes for the turn `content` + `calls` with the round-trip
+ * tools: the template's own text, without a stop token that ends generation (Llama's
+ * `<|eom_id|>`, the derived format's section close when the section has no opener). Throws when
+ * the template does not render the turn.
+ */
+export function modelOutputForTurn(render: TemplateRenderer, format: Pick<DerivedFormat, "sectionOpen" | "sectionClose"> | undefined, content: string, calls: ProbeCall[]): string {
+  const tools = ROUND_TRIP_TOOLS.map((t) => ({ type: "function", function: t }));
+  const output = templateAssistantOutput(render, content, calls, tools);
+  if (format && format.sectionOpen === "" && format.sectionClose !== "" && output.trimEnd().endsWith(format.sectionClose)) return output.trimEnd().slice(0, output.trimEnd().length - format.sectionClose.length);
+  return output;
+}
 
 export interface RoundTripCase {
   calls: ProbeCall[];
@@ -46,18 +64,14 @@ function describeResult(result: ReturnType<typeof parseAll>): string {
 
 /** Reads the template's own turns back with `protocol`; one case per turn shape (one call; two calls where the template writes two). */
 export function roundTrip(render: TemplateRenderer, format: DerivedFormat, protocol: Protocol): RoundTripCase[] {
-  const tools = ROUND_TRIP_TOOLS.map((t) => ({ type: "function", function: t }));
-  const shapes = format.oneCallPerTurn ? [[WEATHER]] : [[WEATHER], [WEATHER, ADD]];
-  return shapes.map((calls) => {
+  return roundTripShapes(format).map((calls) => {
     let output: string;
     try {
-      output = templateAssistantOutput(render, REPLY, calls, tools);
+      output = modelOutputForTurn(render, format, ROUND_TRIP_REPLY, calls);
     } catch (error) {
       return { calls, output: "", failure: `the template would not render the turn: ${error instanceof Error ? error.message : String(error)}` };
     }
-    // A turn with calls may end with its own stop token (Llama's <|eom_id|>), where generation stops.
-    if (format.sectionOpen === "" && format.sectionClose !== "" && output.trimEnd().endsWith(format.sectionClose)) output = output.trimEnd().slice(0, output.trimEnd().length - format.sectionClose.length);
-    const expectedText = output.includes(REPLY) ? REPLY : "";
+    const expectedText = output.includes(ROUND_TRIP_REPLY) ? ROUND_TRIP_REPLY : "";
     const expected = JSON.stringify(calls.map((c) => ({ name: c.name, arguments: c.arguments })));
     for (const [how, chunks] of [
       ["whole", [output]],

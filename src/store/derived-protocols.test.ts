@@ -1,0 +1,92 @@
+// Derived protocols survive a reload: the template each came from is remembered, and a new page's
+// store (the same storage) derives the protocol again when a turn, the header or the debugger asks.
+import { readFileSync } from "node:fs";
+import { describe, expect, it, vi } from "vitest";
+import { parseAll } from "toolcall-middleware/parser/collect.ts";
+import { createDerivedProtocolStore, deriveEntryInThePage, REMEMBERED_TEMPLATES, REMEMBERED_TEMPLATES_KEY, type DeriveEntry } from "./derived-protocols.ts";
+
+const QWEN = readFileSync(new URL("../engine/templates/llama-cpp-templates/Qwen-Qwen2.5-7B-Instruct.jinja", import.meta.url), "utf8");
+const TOOLS = [{ name: "get_time", description: "", parameters: { type: "object", properties: { zone: { type: "string" } } } }];
+const CALL = '<tool_call>\n{"name": "get_time", "arguments": {"zone": "UTC"}}\n</tool_call>';
+
+function memoryStorage(initial: Record<string, string> = {}) {
+  const items = new Map(Object.entries(initial));
+  return { getItem: (key: string) => items.get(key) ?? null, setItem: (key: string, value: string) => void items.set(key, value), items };
+}
+
+async function derived(name: string, template = QWEN) {
+  const entry = await deriveEntryInThePage(template, name);
+  if ("reason" in entry) throw new Error(entry.reason);
+  return entry;
+}
+
+describe("derived protocols across a reload", () => {
+  it("a new page's store derives the protocol again from the remembered template, and it reads the same calls", async () => {
+    const storage = memoryStorage();
+    const before = createDerivedProtocolStore({ storage });
+    before.getState().add(await derived("template:mystery.gguf"));
+
+    const after = createDerivedProtocolStore({ storage });
+    expect(after.getState().entries).toEqual({});
+    expect(after.getState().remembers("template:mystery.gguf")).toBe(true);
+    const protocol = await after.getState().restore("template:mystery.gguf");
+    expect(protocol?.name).toBe("template:mystery.gguf");
+    expect(parseAll(protocol!, TOOLS, [CALL]).calls.map((c) => ({ name: c.name, arguments: c.arguments }))).toEqual([{ name: "get_time", arguments: { zone: "UTC" } }]);
+    expect(after.getState().entries["template:mystery.gguf"]?.lines[0]).toBe("A call is `<tool_call>` + JSON {name, arguments} + `</tool_call>`.");
+  });
+
+  it("a name nothing was derived for is not a derived protocol (the registry answers it)", async () => {
+    const store = createDerivedProtocolStore({ storage: memoryStorage() });
+    expect(await store.getState().restore("hermes")).toBeUndefined();
+    expect(await store.getState().restore("template:never-seen.gguf")).toBeUndefined();
+  });
+
+  it(`remembers the last ${REMEMBERED_TEMPLATES} models' templates, the newest first`, async () => {
+    const storage = memoryStorage();
+    const store = createDerivedProtocolStore({ storage });
+    const entry = await derived("template:m0.gguf");
+    for (let i = 0; i <= REMEMBERED_TEMPLATES; i++) store.getState().add({ ...entry, protocol: { ...entry.protocol, name: `template:m${i}.gguf` } });
+    const names = (JSON.parse(storage.items.get(REMEMBERED_TEMPLATES_KEY)!) as { name: string }[]).map((r) => r.name);
+    expect(names).toEqual(Array.from({ length: REMEMBERED_TEMPLATES }, (_, i) => `template:m${REMEMBERED_TEMPLATES - i}.gguf`));
+    expect(createDerivedProtocolStore({ storage }).getState().remembers("template:m0.gguf")).toBe(false);
+  });
+
+  it("a remembered record that is not what the page writes is dropped, and the store still works", async () => {
+    for (const stored of ["{not json", '{"name": "template:x"}', '[{"name": "hermes", "template": "x"}, {"name": "template:y", "template": 42}, null]']) {
+      const store = createDerivedProtocolStore({ storage: memoryStorage({ [REMEMBERED_TEMPLATES_KEY]: stored }) });
+      expect(store.getState().remembers("template:x") || store.getState().remembers("template:y") || store.getState().remembers("hermes")).toBe(false);
+      expect(await store.getState().restore("template:y")).toBeUndefined();
+    }
+  });
+
+  it("a remembered template that no longer derives resolves to nothing and says why", async () => {
+    const storage = memoryStorage({ [REMEMBERED_TEMPLATES_KEY]: JSON.stringify([{ name: "template:plain.gguf", template: "{% for m in messages %}{{ m.content }}{% endfor %}" }]) });
+    const store = createDerivedProtocolStore({ storage });
+    expect(await store.getState().restore("template:plain.gguf")).toBeUndefined();
+    expect(store.getState().failures["template:plain.gguf"]).toMatch(/^cannot derive: /);
+  });
+
+  it("a derivation that throws is a reason, not a rejected turn", async () => {
+    const storage = memoryStorage({ [REMEMBERED_TEMPLATES_KEY]: JSON.stringify([{ name: "template:x.gguf", template: "anything" }]) });
+    const store = createDerivedProtocolStore({ storage, derive: () => Promise.reject(new Error("worker gone")) });
+    expect(await store.getState().restore("template:x.gguf")).toBeUndefined();
+    expect(store.getState().failures["template:x.gguf"]).toBe("cannot derive: worker gone");
+  });
+
+  it("asks for one derivation when several turns ask at once", async () => {
+    const storage = memoryStorage({ [REMEMBERED_TEMPLATES_KEY]: JSON.stringify([{ name: "template:mystery.gguf", template: QWEN }]) });
+    const derive = vi.fn<DeriveEntry>(deriveEntryInThePage);
+    const store = createDerivedProtocolStore({ storage, derive });
+    const [a, b] = await Promise.all([store.getState().restore("template:mystery.gguf"), store.getState().restore("template:mystery.gguf")]);
+    expect(a).toBe(b);
+    expect(derive).toHaveBeenCalledTimes(1);
+  });
+
+  it("when the storage is full, the protocol still works on this page and nothing half-written is kept", async () => {
+    const storage = { getItem: () => null, setItem: () => { throw new DOMException("quota", "QuotaExceededError"); } };
+    const store = createDerivedProtocolStore({ storage });
+    store.getState().add(await derived("template:mystery.gguf"));
+    expect(await store.getState().restore("template:mystery.gguf")).toBeDefined();
+    expect(store.getState().remembers("template:mystery.gguf")).toBe(false);
+  });
+});
