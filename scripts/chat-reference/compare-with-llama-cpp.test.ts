@@ -8,8 +8,9 @@
 // own parser", printed by `npm run --silent compare-llama-cpp`); each template where the two do
 // not agree is explained there.
 //
-// Without the build the tests skip with the reason (`npm test` builds it where llama-server is
-// built); under CI a missing build fails.
+// Without the build the tests skip with the reason. `npm test` does not build it: it is a second
+// build of llama.cpp (about as long as llama-server's, over an hour on a busy 2-core machine),
+// which CI's time cannot hold beside the rest; `npm run chat-reference` builds it once per machine.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
