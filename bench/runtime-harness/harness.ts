@@ -6,14 +6,22 @@ import { Wllama } from "@wllama/wllama";
 import shippedWasmUrl from "@wllama/wllama/esm/wasm/wllama.wasm?url";
 import { relaxedSimdRuntimeUrl, simdRuntimeUrl } from "virtual:wllama-runtime";
 
-interface HarnessLoad { url: string; threads: number; /** "shipped": wllama's own wllama.wasm; "simd": the lab's, with SIMD kernels; "relaxed-simd" (default): with relaxed-SIMD kernels, as the lab loads in this Chromium. */ runtime?: "shipped" | "simd" | "relaxed-simd"; /** Another runtime file to load instead (a benchmark's variant). */ wasmUrl?: string; compat?: { wasm: string; worker: string }; nBatch?: number; nUbatch?: number; contextSize?: number }
+interface HarnessLoad { url: string; threads: number; /** "shipped": wllama's own wllama.wasm; "simd": the lab's, with SIMD kernels; "relaxed-simd" (default): with relaxed-SIMD kernels, as the lab loads in this Chromium. */ runtime?: "shipped" | "simd" | "relaxed-simd"; /** Another runtime file to load instead (a benchmark's variant). */ wasmUrl?: string; compat?: { wasm: string; worker: string }; nBatch?: number; nUbatch?: number; contextSize?: number; /** Layers llama.cpp offloads to its WebGPU backend (0: none, the lab's default). */ gpuLayers?: number }
 interface HarnessRun { prompt: string; nPredict: number; nProbs?: number; cachePrompt?: boolean; stream?: boolean }
 
 let wllama: Wllama | null = null;
+/** llama.cpp's log lines of the current load that say where the model runs (backends, offloaded layers). */
+let deviceLines: string[] = [];
+const keep = (...parts: unknown[]) => {
+  const line = parts.map(String).join(" ");
+  if (/offload|webgpu|buffer size|device|backend/i.test(line) && deviceLines.length < 40) deviceLines.push(line.slice(0, 200));
+};
+const runtimeLogger = { debug: keep, log: keep, info: keep, warn: keep, error: keep };
 
 async function load(options: HarnessLoad) {
   await wllama?.exit();
-  wllama = new Wllama({ default: options.wasmUrl ?? (options.runtime === "shipped" ? shippedWasmUrl : options.runtime === "simd" ? simdRuntimeUrl : relaxedSimdRuntimeUrl) }, { suppressNativeLog: true, allowOffline: false });
+  deviceLines = [];
+  wllama = new Wllama({ default: options.wasmUrl ?? (options.runtime === "shipped" ? shippedWasmUrl : options.runtime === "simd" ? simdRuntimeUrl : relaxedSimdRuntimeUrl) }, { suppressNativeLog: false, logger: runtimeLogger, allowOffline: false });
   if (options.compat) {
     // wllama picks its 32-bit, Asyncify build only where JSPI is missing: hide JSPI to measure that build.
     delete (WebAssembly as { Suspending?: unknown }).Suspending;
@@ -24,12 +32,12 @@ async function load(options: HarnessLoad) {
     n_ctx: options.contextSize ?? 8192,
     n_threads: options.threads,
     n_parallel: 1,
-    n_gpu_layers: 0,
+    n_gpu_layers: options.gpuLayers ?? 0,
     ...(options.nBatch ? { n_batch: options.nBatch } : {}),
     ...(options.nUbatch ? { n_ubatch: options.nUbatch } : {}),
   });
   const info = wllama.getLoadedContextInfo();
-  return { loadMs: performance.now() - started, threads: wllama.getNumThreads(), multiThread: wllama.isMultithread(), nBatch: info.n_batch, nUbatch: info.n_ubatch };
+  return { loadMs: performance.now() - started, threads: wllama.getNumThreads(), multiThread: wllama.isMultithread(), nBatch: info.n_batch, nUbatch: info.n_ubatch, deviceLines };
 }
 
 async function run(options: HarnessRun) {
