@@ -5,8 +5,9 @@
 import { Wllama } from "@wllama/wllama";
 import shippedWasmUrl from "@wllama/wllama/esm/wasm/wllama.wasm?url";
 import { relaxedSimdRuntimeUrl, simdRuntimeUrl } from "virtual:wllama-runtime";
+import { CPU_ATTENTION } from "../../src/engine/cpu/load-cpu-model.ts";
 
-interface HarnessLoad { url: string; threads: number; /** "shipped": wllama's own wllama.wasm; "simd": the lab's, with SIMD kernels; "relaxed-simd" (default): with relaxed-SIMD kernels, as the lab loads in this Chromium. */ runtime?: "shipped" | "simd" | "relaxed-simd"; /** Another runtime file to load instead (a benchmark's variant). */ wasmUrl?: string; compat?: { wasm: string; worker: string }; nBatch?: number; nUbatch?: number; contextSize?: number; /** Layers llama.cpp offloads to its WebGPU backend (0: none, the lab's default). */ gpuLayers?: number; /** The KV cache's type (llama.cpp's default f16). */ cacheType?: "f16" | "f32" }
+interface HarnessLoad { url: string; threads: number; /** "shipped": wllama's own wllama.wasm; "simd": the lab's, with SIMD kernels; "relaxed-simd" (default): with relaxed-SIMD kernels, as the lab loads in this Chromium. */ runtime?: "shipped" | "simd" | "relaxed-simd"; /** Another runtime file to load instead (a benchmark's variant). */ wasmUrl?: string; compat?: { wasm: string; worker: string }; nBatch?: number; nUbatch?: number; contextSize?: number; /** Layers llama.cpp offloads to its WebGPU backend (0: none, the lab's default). */ gpuLayers?: number; /** The KV cache's type (the lab's: f32; llama.cpp's default: f16). */ cacheType?: "f16" | "f32"; /** llama.cpp's flash attention (the lab's: off; llama.cpp's default: on for these models). */ flashAttn?: boolean }
 interface HarnessRun { prompt: string; nPredict: number; nProbs?: number; cachePrompt?: boolean; stream?: boolean }
 
 let wllama: Wllama | null = null;
@@ -33,6 +34,9 @@ async function load(options: HarnessLoad) {
     n_threads: options.threads,
     n_parallel: 1,
     n_gpu_layers: options.gpuLayers ?? 0,
+    // The lab's attention settings unless a benchmark asks for others (llama.cpp's defaults: f16, flash attention on).
+    ...CPU_ATTENTION,
+    ...(options.flashAttn !== undefined ? { flash_attn: options.flashAttn } : {}),
     ...(options.cacheType ? { cache_type_k: options.cacheType, cache_type_v: options.cacheType } : {}),
     ...(options.nBatch ? { n_batch: options.nBatch } : {}),
     ...(options.nUbatch ? { n_ubatch: options.nUbatch } : {}),
