@@ -89,6 +89,15 @@ static inline v128_t activation_sum_lanes(const int8_t *activations) {
   return wasm_i32x4_extadd_pairwise_i16x8(wasm_i16x8_add(wasm_i16x8_extadd_pairwise_i8x16(first), wasm_i16x8_extadd_pairwise_i8x16(second)));
 }
 
+// The sum with four blocks' terms added one after the other, in the generic kernels' order.
+static inline float add_in_order(float sum, v128_t terms) {
+  sum += wasm_f32x4_extract_lane(terms, 0);
+  sum += wasm_f32x4_extract_lane(terms, 1);
+  sum += wasm_f32x4_extract_lane(terms, 2);
+  sum += wasm_f32x4_extract_lane(terms, 3);
+  return sum;
+}
+
 // A 32-bit word from any address (a block's two adjacent halves).
 static inline uint32_t load32(const void *at) { uint32_t v; __builtin_memcpy(&v, at, 4); return v; }
 
@@ -112,10 +121,7 @@ void q4_1_q8_1_dot(int n, float *result, size_t bs, const void *vx, size_t bx, c
     const v128_t xd = halves_to_floats(wasm_v128_and(xdm, low16)), xm = halves_to_floats(wasm_u32x4_shr(xdm, 16));
     const v128_t yd = halves_to_floats(wasm_v128_and(yds, low16)), ys = halves_to_floats(wasm_u32x4_shr(yds, 16));
     const v128_t terms = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(xd, yd), dots), wasm_f32x4_mul(xm, ys));
-    sum += wasm_f32x4_extract_lane(terms, 0);
-    sum += wasm_f32x4_extract_lane(terms, 1);
-    sum += wasm_f32x4_extract_lane(terms, 2);
-    sum += wasm_f32x4_extract_lane(terms, 3);
+    sum = add_in_order(sum, terms);
   }
   for (; block < blocks; block++) {
     const int32_t dot = lanes_sum(nibble_dot_lanes(wasm_v128_load(x[block].qs), y[block].qs));
@@ -140,10 +146,7 @@ void q4_0_q8_0_dot(int n, float *result, size_t bs, const void *vx, size_t bx, c
     const v128_t xd = halves_to_floats(wasm_u32x4_make(x[block].d, x[block + 1].d, x[block + 2].d, x[block + 3].d));
     const v128_t yd = halves_to_floats(wasm_u32x4_make(y[block].d, y[block + 1].d, y[block + 2].d, y[block + 3].d));
     const v128_t terms = wasm_f32x4_mul(wasm_f32x4_mul(dots, xd), yd);
-    sum += wasm_f32x4_extract_lane(terms, 0);
-    sum += wasm_f32x4_extract_lane(terms, 1);
-    sum += wasm_f32x4_extract_lane(terms, 2);
-    sum += wasm_f32x4_extract_lane(terms, 3);
+    sum = add_in_order(sum, terms);
   }
   for (; block < blocks; block++) {
     const int32_t dot = lanes_sum(Q4_0_LANES(block));
@@ -180,10 +183,7 @@ void q8_0_q8_0_dot(int n, float *result, size_t bs, const void *vx, size_t bx, c
     const v128_t xd = halves_to_floats(wasm_u32x4_make(x[block].d, x[block + 1].d, x[block + 2].d, x[block + 3].d));
     const v128_t yd = halves_to_floats(wasm_u32x4_make(y[block].d, y[block + 1].d, y[block + 2].d, y[block + 3].d));
     const v128_t terms = wasm_f32x4_mul(dots, wasm_f32x4_mul(xd, yd));
-    sum += wasm_f32x4_extract_lane(terms, 0);
-    sum += wasm_f32x4_extract_lane(terms, 1);
-    sum += wasm_f32x4_extract_lane(terms, 2);
-    sum += wasm_f32x4_extract_lane(terms, 3);
+    sum = add_in_order(sum, terms);
   }
   for (; block < blocks; block++) {
     const int32_t dot = lanes_sum(signed_dot_lanes(x[block].qs, y[block].qs));
