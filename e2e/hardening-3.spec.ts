@@ -72,6 +72,9 @@ test("a playground link with a tool schema nested 100,000 (or 20,000) deep says 
 });
 
 test("Parse as… on a 1 MB pathological output reads it in a worker and lists a bounded part of its errors", async ({ page }) => {
+  // Three waits of up to a minute each on a busy machine (the replayed step, the panel, the worker's
+  // reading): the test's own limit holds them all.
+  test.setTimeout(240_000);
   const output = pathologicalOutput(1_000_000);
   // Recorded as mistral, for which it is text (a quick run); read again as hermes, for which every line opens a call.
   const url = await serveTranscript(page, "pathological", { title: "Pathological", protocol: "mistral", turns: [output], chunkChars: 65_536, delayMs: 1 });
