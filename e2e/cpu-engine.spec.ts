@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
-import { send, shownPrompt } from "./lab-helpers.ts";
+import { offerTheCalculatorAlone, send, shownPrompt } from "./lab-helpers.ts";
 
 const smollm2 = readManifest().models.find((m) => m.id === "smollm2-135m-instruct-q4_1")!;
 
@@ -33,10 +33,7 @@ async function runSmolLm2OnTheCpu(page: Page): Promise<void> {
   await page.getByTestId("setting-max-tokens").fill("48");
   // One tool (the calculator) keeps the protocol's tool section in the prompt and the prefill
   // short: the shared 2-core machine prefills a few hundred tokens a second at best.
-  for (const toggle of await page.locator('[data-testid^="tool-toggle-"]').all()) {
-    const wanted = (await toggle.getAttribute("data-testid")) === "tool-toggle-calculator";
-    if ((await toggle.isChecked()) !== wanted) await toggle.setChecked(wanted);
-  }
+  await offerTheCalculatorAlone(page);
 }
 
 /** The reply's text as the chat shows it so far ("" before any). */

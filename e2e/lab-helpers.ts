@@ -83,9 +83,14 @@ export async function loadSmolLm2OnTheCpu(page: Page): Promise<void> {
   await expect(page.getByTestId("engine-label")).toContainText("CPU: SmolLM2 135M", { timeout: 180_000 });
   await page.getByTestId("setting-temperature").fill("0");
   await page.getByTestId("setting-max-tokens").fill("8");
+  await offerTheCalculatorAlone(page);
+  await page.getByTestId("protocol-select").selectOption("hermes");
+}
+
+/** The settings' tool list with the calculator on and every other tool off. */
+export async function offerTheCalculatorAlone(page: Page): Promise<void> {
   for (const toggle of await page.locator('[data-testid^="tool-toggle-"]').all()) {
     const wanted = (await toggle.getAttribute("data-testid")) === "tool-toggle-calculator";
     if ((await toggle.isChecked()) !== wanted) await toggle.setChecked(wanted);
   }
-  await page.getByTestId("protocol-select").selectOption("hermes");
 }
