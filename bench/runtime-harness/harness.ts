@@ -9,6 +9,8 @@ import { CPU_ATTENTION } from "../../src/engine/cpu/load-cpu-model.ts";
 
 interface HarnessLoad { url: string; threads: number; /** "shipped": wllama's own wllama.wasm; "simd": the lab's, with SIMD kernels; "relaxed-simd" (default): with relaxed-SIMD kernels, as the lab loads in this Chromium. */ runtime?: "shipped" | "simd" | "relaxed-simd"; /** Another runtime file to load instead (a benchmark's variant). */ wasmUrl?: string; compat?: { wasm: string; worker: string }; nBatch?: number; nUbatch?: number; contextSize?: number; /** Layers llama.cpp offloads to its WebGPU backend (0: none, the lab's default). */ gpuLayers?: number; /** The KV cache's type (the lab's: f32; llama.cpp's default: f16). */ cacheType?: "f16" | "f32"; /** llama.cpp's flash attention (the lab's: off; llama.cpp's default: on for these models). */ flashAttn?: boolean }
 interface HarnessRun { prompt: string; nPredict: number; nProbs?: number; cachePrompt?: boolean; stream?: boolean }
+/** One generated token as the runtime reported it with n_probs: its text, its bytes, and its alternatives' bytes. */
+interface HarnessToken { token: string; bytes?: number[]; top: Array<{ token: string; bytes?: number[] }> }
 
 let wllama: Wllama | null = null;
 /** llama.cpp's log lines of the current load that say where the model runs (backends, offloaded layers). */
@@ -53,14 +55,16 @@ async function run(options: HarnessRun) {
   let text = "";
   let timings: Record<string, number> | undefined;
   let firstMs: number | undefined;
-  const stream = (await wllama.createCompletion({ ...(body as { prompt: string }), stream: true })) as AsyncIterable<{ choices?: Array<{ text?: string }>; timings?: Record<string, number> }>;
+  const tokens: HarnessToken[] = [];
+  const stream = (await wllama.createCompletion({ ...(body as { prompt: string }), stream: true })) as AsyncIterable<{ choices?: Array<{ text?: string; logprobs?: { content?: HarnessToken[] & Array<{ top_logprobs?: HarnessToken["top"] }> } }>; timings?: Record<string, number> }>;
   for await (const chunk of stream) {
     chunks++;
     if (chunk.timings) timings = chunk.timings;
+    for (const entry of chunk.choices?.[0]?.logprobs?.content ?? []) tokens.push({ token: entry.token, bytes: entry.bytes, top: (entry.top_logprobs ?? []).map((t) => ({ token: t.token, bytes: t.bytes })) });
     const piece = chunk.choices?.[0]?.text;
     if (piece) { firstMs ??= performance.now() - started; text += piece; }
   }
-  return { wallMs: performance.now() - started, firstMs, chunks, text, timings };
+  return { wallMs: performance.now() - started, firstMs, chunks, text, timings, tokens };
 }
 
 Object.assign(globalThis, { harness: { load, run, isolated: globalThis.crossOriginIsolated } });

@@ -6,9 +6,9 @@ import { chromium } from "@playwright/test";
 import { describe, expect, it } from "vitest";
 import { baseChromiumArgs, systemChromiumPath } from "../../e2e/browser.ts";
 import { instantiableKernels, kernelCases, mismatches, runCasesInPage } from "./kernels-check.ts";
-import { KERNEL_TARGETS, patchRuntime } from "./patch-runtime.ts";
+import { KERNEL_TARGETS, patchRuntime, RUNTIME_EDITS } from "./patch-runtime.ts";
 import { kernelsPath, shippedRuntimePath } from "./vite-plugin.ts";
-import { readFunctions, readSections, sameBytes, writeModule } from "./wasm-module.ts";
+import { readFunctions, readSections, sameBytes, withBodies, writeModule } from "./wasm-module.ts";
 
 const shipped = readFileSync(shippedRuntimePath());
 const kernels = readFileSync(kernelsPath("simd"));
@@ -31,9 +31,20 @@ describe.each([
   const after = readFunctions(readSections(patched.bytes));
   const source = readFunctions(readSections(kernels));
 
-  it("puts each kernel's body in place of the runtime function it replaces, and changes nothing else", () => {
+  it("puts each kernel's body in place of the runtime function it replaces, edits the JSON writer's one instruction, and changes nothing else", () => {
     expect(patched.replaced.map((r) => r.name)).toEqual(KERNEL_TARGETS.map((t) => t.replaces));
+    expect(patched.edited).toEqual(RUNTIME_EDITS.map((e) => e.name));
     const replacedIndices = new Set<number>();
+    for (const edit of RUNTIME_EDITS) {
+      const index = after.indexByName.get(edit.function)!;
+      replacedIndices.add(index);
+      const was = before.bodies[index - before.importedFunctions]!;
+      const now = after.bodies[index - after.importedFunctions]!;
+      expect(now.length).toBe(was.length);
+      const differing = [...now.keys()].filter((k) => now[k] !== was[k]);
+      // local.get 3 (0x20 0x03) became i32.const 1 (0x41 0x01): two bytes, side by side.
+      expect(differing.map((k) => [was[k], now[k]])).toEqual([[0x20, 0x41], [0x03, 0x01]]);
+    }
     for (const { kernel, replaces } of KERNEL_TARGETS) {
       const index = after.indexByName.get(replaces)!;
       replacedIndices.add(index);
@@ -61,6 +72,18 @@ describe.each([
 
   it("refuses a runtime without the named kernel, and a kernel of another signature, saying which", () => {
     expect(() => patchRuntime(kernels, kernels)).toThrow(/has no function named ggml_vec_dot_q4_1_q8_1/);
+  });
+
+  it("refuses a runtime whose JSON writer lacks the instructions to edit, saying which edit", () => {
+    const edit = RUNTIME_EDITS[0]!;
+    const sections = readSections(shipped);
+    const functions = readFunctions(sections);
+    const index = functions.indexByName.get(edit.function)! - functions.importedFunctions;
+    const body = Uint8Array.from(functions.bodies[index]!);
+    for (let k = 0; k + edit.find.length <= body.length; k++) if (edit.find.every((b, j) => body[k + j] === b)) body[k + edit.find.length - 1] = 0x06; // another offset
+    const bodies = [...functions.bodies];
+    bodies[index] = body;
+    expect(() => patchRuntime(writeModule(withBodies(sections, bodies)), kernels)).toThrow(/json-replace-invalid-utf8: the instructions to edit occur 0 times/);
   });
 });
 

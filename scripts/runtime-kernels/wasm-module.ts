@@ -114,6 +114,8 @@ export interface ModuleFunctions {
   types: Uint8Array[];
   /** Function indices by their names in the name section. */
   indexByName: Map<string, number>;
+  /** Names the name section gives to more than one function (a lookup by such a name could pick the wrong one). */
+  sharedNames: Set<string>;
   /** Each defined function's body (locals and code), by defined-function position. */
   bodies: Uint8Array[];
 }
@@ -158,6 +160,7 @@ export function readFunctions(sections: WasmSection[]): ModuleFunctions {
     for (let n = reader.u(); n > 0; n--) bodies.push(reader.take(reader.u()));
   }
   const indexByName = new Map<string, number>();
+  const sharedNames = new Set<string>();
   const names = sections.find((s) => s.id === 0 && s.name === "name");
   if (names) {
     const reader = new WasmReader(names.payload);
@@ -167,13 +170,15 @@ export function readFunctions(sections: WasmSection[]): ModuleFunctions {
       if (sub === 1) {
         for (let n = reader.u(); n > 0; n--) {
           const index = reader.u();
-          indexByName.set(reader.name(), index);
+          const name = reader.name();
+          if (indexByName.has(name)) sharedNames.add(name);
+          indexByName.set(name, index);
         }
       }
       reader.at = end;
     }
   }
-  return { importedFunctions, typeOf, types, indexByName, bodies };
+  return { importedFunctions, typeOf, types, indexByName, sharedNames, bodies };
 }
 
 /** The module with the code section's bodies replaced (by defined-function position). */

@@ -28,8 +28,15 @@ export interface CompletionBody {
   logit_bias?: Array<[number, false]>;
 }
 
+// A lone UTF-16 surrogate (half of an emoji cut off, from a file, a tool or a server) has no UTF-8
+// form: wllama sends the body as JSON, where it becomes "\ud800", which llama.cpp's JSON reader
+// refuses by throwing inside the runtime (the call then ends with no reply). UTF-8 encoders write
+// U+FFFD for it, and so does the runtime's tokenizer for the same text, so the body does too.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+export const wellFormed = (text: string) => text.replace(LONE_SURROGATE, "\uFFFD");
+
 export function completionBody(prompt: string, settings: GenerationSettings, bos: BosHandling, topProbabilities?: number): CompletionBody {
-  const body: CompletionBody = { prompt: promptForRuntime(prompt, bos), stream: true, cache_prompt: true, return_progress: true };
+  const body: CompletionBody = { prompt: wellFormed(promptForRuntime(prompt, bos)), stream: true, cache_prompt: true, return_progress: true };
   if (settings.maxTokens !== undefined) body.n_predict = settings.maxTokens;
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
   if (settings.topP !== undefined) body.top_p = settings.topP;
@@ -38,8 +45,8 @@ export function completionBody(prompt: string, settings: GenerationSettings, bos
   if (settings.frequencyPenalty !== undefined) body.frequency_penalty = settings.frequencyPenalty;
   if (settings.seed !== undefined && Number.isInteger(settings.seed)) body.seed = settings.seed;
   const stop = settings.stop?.filter(Boolean);
-  if (stop?.length) body.stop = stop;
-  if (settings.grammar) body.grammar = settings.grammar;
+  if (stop?.length) body.stop = stop.map(wellFormed);
+  if (settings.grammar) body.grammar = wellFormed(settings.grammar);
   if (topProbabilities !== undefined && Number.isInteger(topProbabilities) && topProbabilities > 0) body.n_probs = topProbabilities;
   return body;
 }

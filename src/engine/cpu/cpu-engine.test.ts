@@ -62,6 +62,14 @@ describe("the CPU engine's request", () => {
   it("drops a seed that is not an integer", () => {
     expect(completionBody("p", { seed: 1.5 }, { runtimeAddsBos: false }).seed).toBeUndefined();
   });
+
+  it("sends lone surrogates as U+FFFD (llama.cpp's JSON reader throws on them) and keeps whole emoji", () => {
+    const body = completionBody("a\ud800b 😀 c\udc00", { stop: ["\ud83d"], grammar: 'root ::= "\udfff"' }, { runtimeAddsBos: false });
+    expect(body.prompt).toBe("a\ufffdb 😀 c\ufffd");
+    expect(body.stop).toEqual(["\ufffd"]);
+    expect(body.grammar).toBe('root ::= "\ufffd"');
+    expect(JSON.stringify(body)).not.toMatch(/\\ud[89a-f]/i);
+  });
 });
 
 describe("one BOS token whatever the runtime adds", () => {
