@@ -30,7 +30,7 @@ const QUESTIONS: Array<{ text: string; tools: boolean }> = [
   { text: "Name three colours.", tools: false },
 ];
 
-interface Sample {
+export interface Sample {
   prompt: string;
   output: string;
   prefilled: number;
@@ -88,11 +88,12 @@ async function askInPage(page: Page, question: { text: string; tools: boolean },
   };
 }
 
-async function pageRun(browser: Browser, base: string, modelId: string, threads: number): Promise<{ samples: Sample[]; ran: string }> {
+/** The page's figures for the prompts: at a fixed thread count (`?cpuThreads=`), or at the count the page chooses by measuring ("measured"). */
+export async function pageRun(browser: Browser, base: string, modelId: string, threads: number | "measured"): Promise<{ samples: Sample[]; ran: string; status: string }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   try {
-    await page.goto(`${base}/?cpuThreads=${threads}`);
+    await page.goto(threads === "measured" ? `${base}/` : `${base}/?cpuThreads=${threads}`);
     await page.getByTestId("engine-select").selectOption("cpu");
     await page.getByTestId("cpu-model-select").selectOption(modelId);
     await page.getByTestId("cpu-load-button").click();
@@ -101,7 +102,7 @@ async function pageRun(browser: Browser, base: string, modelId: string, threads:
     const ran = /(\d+) threads?/.exec(status)?.[0] ?? "?";
     const samples: Sample[] = [];
     for (const [index, question] of QUESTIONS.entries()) samples.push(await askInPage(page, question, index === 0));
-    return { samples, ran };
+    return { samples, ran, status };
   } finally {
     await context.close();
   }
@@ -138,11 +139,11 @@ async function sharedTokens(serverUrl: string, a: string, b: string): Promise<{ 
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const rate = (xs: number[], digits: number) => (xs.some(Number.isNaN) ? "?" : mean(xs).toFixed(digits));
+export const rate = (xs: number[], digits: number) => (xs.some(Number.isNaN) ? "?" : mean(xs).toFixed(digits));
 
 async function benchModel(browser: Browser, base: string, modelId: string): Promise<void> {
   console.log(`\n${modelId}: ${QUESTIONS.length} prompts (${QUESTIONS.filter((q) => q.tools).length} with the calculator tool), temperature 0, at most ${MAX_TOKENS} tokens`);
-  const page: Record<number, { samples: Sample[]; ran: string }> = {};
+  const page: Record<number, { samples: Sample[]; ran: string; status: string }> = {};
   for (const threads of [1, 2]) page[threads] = await pageRun(browser, base, modelId, threads);
   const prompts = page[1]!.samples.map((s) => s.prompt);
   const promptsDiffer = page[2]!.samples.some((s, i) => s.prompt !== prompts[i]);

@@ -125,7 +125,7 @@ function templateBudgetFromUrl(): { milliseconds?: number } {
   return Number.isInteger(value) && value > 0 ? { milliseconds: value } : {};
 }
 
-/** `?cpuThreads=N` fixes the thread count (the benchmark compares 1 and 2); else every core where the page is isolated. */
+/** `?cpuThreads=N` fixes the thread count (the benchmark compares 1 and 2); else it is chosen by measuring the cores (thread-probe.ts). */
 function threadsFromUrl(): number | undefined {
   const value = Number(new URLSearchParams(globalThis.location?.search ?? "").get("cpuThreads"));
   return Number.isInteger(value) && value > 0 ? value : undefined;
@@ -231,7 +231,7 @@ export function createCpuEngine({ engines, turn, protocol, derivedProtocols, loa
       }
       // The token view reads a CPU step with the GGUF's own vocabulary (steps of this template only).
       loaded.engine.modelTokenizer = ggufModelTokenizer({ modelId: source.name, templateName: templateFamily(chosen.template.name), file: loaded.ggufFile });
-      const threads = `${loaded.threads} thread${loaded.threads === 1 ? "" : "s"}${loaded.isolated ? "" : " (the page is not cross-origin isolated, so single-threaded)"}`;
+      const threads = loaded.threadChoice ?? `${loaded.threads} thread${loaded.threads === 1 ? "" : "s"}${loaded.isolated ? "" : " (the page is not cross-origin isolated, so single-threaded)"}`;
       store.setState({ loaded: { id, label: source.name, threads: loaded.threads, multiThreaded: loaded.multiThreaded, kernels: loaded.kernels, contextWindowSize: loaded.contextWindowSize, templateNote: chosen.note } });
       engines.setCpuEngine({
         cpuEngine: loaded.engine,

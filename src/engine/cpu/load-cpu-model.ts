@@ -2,6 +2,7 @@
 // screen's bundle never holds it): from a URL the lab's server serves (or Hugging Face), or from
 // a file the person opened. Multi-threaded where the page is cross-origin isolated
 // (SharedArrayBuffer exists), single-threaded otherwise.
+import { measureThreads } from "./thread-probe.ts";
 import { relaxedSimdRuntimeUrl, simdRuntimeUrl } from "virtual:wllama-runtime";
 import { countGgufPromptTokens, ggufTextTokenIds, type GgufModelFile } from "../../tokens/gguf/gguf-model-tokenizer.ts";
 import { CpuEngine } from "./cpu-engine.ts";
@@ -25,6 +26,8 @@ export interface LoadedCpuModel {
   chatTemplate: string | null;
   contextWindowSize: number;
   threads: number;
+  /** How the thread count was chosen by measuring, in words with the figures (absent when it was given). */
+  threadChoice?: string;
   multiThreaded: boolean;
   /** Which of the lab's kernels the runtime runs: relaxed SIMD where the browser has it, SIMD otherwise. */
   kernels: "relaxed SIMD" | "SIMD";
@@ -39,7 +42,7 @@ export interface LoadedCpuModel {
 export interface LoadCpuModelOptions {
   signal?: AbortSignal;
   onProgress?: (progress: CpuLoadProgress) => void;
-  /** Threads to run on (default: every core where the page is isolated; 1 otherwise). */
+  /** Threads to run on (default: chosen by measuring the cores where the page is isolated, thread-probe.ts; 1 otherwise). */
   threads?: number;
   /** The context window asked of llama.cpp (capped at the model's training window). */
   contextSize?: number;
@@ -69,7 +72,8 @@ export const CPU_ATTENTION = { flash_attn: false, cache_type_k: "f32", cache_typ
 /** A context window large enough for the tool prompts (≈ 1.3k tokens) and several loop steps, small in memory for these models. */
 export const DEFAULT_CPU_CONTEXT = 8192;
 
-export function defaultThreads(): number {
+/** The most threads the page may run on: its cores (8 at most) where it is isolated, else 1. */
+export function maxThreads(): number {
   const cores = globalThis.navigator?.hardwareConcurrency || 1;
   return globalThis.crossOriginIsolated ? Math.max(1, Math.min(cores, 8)) : 1;
 }
@@ -80,7 +84,9 @@ export async function loadCpuModel(source: CpuModelSource, options: LoadCpuModel
   const runtimeLog = new RuntimeLog();
   const kernels = relaxedSimdWorks() ? "relaxed SIMD" : "SIMD";
   const wllama = new Wllama({ default: kernels === "relaxed SIMD" ? relaxedSimdRuntimeUrl : simdRuntimeUrl }, { suppressNativeLog: false, logger: runtimeLog.logger, allowOffline: false });
-  const threads = options.threads ?? defaultThreads();
+  const choice = options.threads === undefined && maxThreads() > 1 ? await measureThreads(maxThreads()) : undefined;
+  options.signal?.throwIfAborted();
+  const threads = options.threads ?? choice?.threads ?? 1;
   const params = { n_ctx: options.contextSize ?? DEFAULT_CPU_CONTEXT, n_threads: threads, n_parallel: 1, n_gpu_layers: 0, n_batch: CPU_BATCH_TOKENS, n_ubatch: CPU_BATCH_TOKENS, ...CPU_ATTENTION, log_level: LogLevel.WARN };
   const exit = () => {
     runtimeLog.markUnloading();
@@ -126,6 +132,7 @@ export async function loadCpuModel(source: CpuModelSource, options: LoadCpuModel
     chatTemplate: wllama.getChatTemplate(),
     contextWindowSize,
     threads: wllama.getNumThreads(),
+    ...(choice ? { threadChoice: choice.note } : {}),
     multiThreaded: wllama.isMultithread(),
     kernels,
     isolated: Boolean(globalThis.crossOriginIsolated),
