@@ -1,7 +1,7 @@
 // A token forced in Evaluate's debugger stays with that case: the branch runs on the current
 // engine (the OpenAI-compatible stand-in, e2e/openai-server/) from the case's recorded prompt,
-// shows under the case's step, and never enters the Lab's conversation; Esc ends a branch whose
-// stream the server holds open. The case is the real SmolLM2 run of the results fixture
+// shows under the case's step, and never enters the Lab's conversation; Esc, and the Stop beside
+// the force buttons, each end a branch whose stream the server holds open. The case is the real SmolLM2 run of the results fixture
 // (e2e/fixtures/README.md). Asserted on what was sent and what the page shows.
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
@@ -22,9 +22,9 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => server.close());
 
-test("a branch forced in a case's debugger stays with the case, and Esc stops it", async ({ page }) => {
+test("a branch forced in a case's debugger stays with the case, and Esc or Stop stops it", async ({ page }) => {
   if (stepStart.type !== "step-start") throw new Error("no step-start");
-  server.script({ text: [" and so on."] }, { text: [" more"], hold: true });
+  server.script({ text: [" and so on."] }, { text: [" more"], hold: true }, { text: [" still more"], hold: true });
   await page.goto("/");
   await page.getByTestId("engine-select").selectOption("openai");
   await page.getByTestId("openai-base-url").fill(server.url);
@@ -60,6 +60,17 @@ test("a branch forced in a case's debugger stays with the case, and Esc stops it
   await expect(caseDebugger.getByTestId("force-stop")).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(branches.nth(1)).toHaveAttribute("data-status", "aborted");
+
+  // A third, held open too: the Stop button beside the force buttons ends it.
+  await caseDebugger.locator("[data-testid=step-item]:not([data-branch])").first().click();
+  if ((await caseDebugger.getByTestId("tp-token").count()) === 0) await caseDebugger.getByTestId("probabilities-toggle").click();
+  await first.hover();
+  await caseDebugger.locator('[data-testid=tp-alternative]:not([data-sampled="true"])').first().getByTestId("tp-force").click();
+  await expect(branches).toHaveCount(3);
+  await caseDebugger.getByTestId("force-stop").click();
+  await expect(branches.nth(2)).toHaveAttribute("data-status", "aborted");
+  await expect(caseDebugger.getByTestId("force-stop")).toHaveCount(0);
+  expect(server.requests.filter((r) => r.path === "/v1/completions")).toHaveLength(3);
 
   // The Lab's conversation has none of it.
   await page.getByRole("button", { name: "Lab" }).click();

@@ -6,9 +6,15 @@ import { Wllama } from "@wllama/wllama";
 import shippedWasmUrl from "@wllama/wllama/esm/wasm/wllama.wasm?url";
 import { relaxedSimdRuntimeUrl, simdRuntimeUrl } from "virtual:wllama-runtime";
 import { CPU_ATTENTION } from "../../src/engine/cpu/load-cpu-model.ts";
+import { CpuEngine } from "../../src/engine/cpu/cpu-engine.ts";
+import { streamCompletion } from "../../src/engine/cpu/stream-completion.ts";
+import { familyById, familyChatTemplate } from "toolcall-middleware/families/registry.ts";
+import { runToolLoop } from "toolcall-middleware/loop/run-tool-loop.ts";
+import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
+import type { ExecutableTool, LoopEvent } from "toolcall-middleware/types.ts";
 
 interface HarnessLoad { url: string; threads: number; /** "shipped": wllama's own wllama.wasm; "simd": the lab's, with SIMD kernels; "relaxed-simd" (default): with relaxed-SIMD kernels, as the lab loads in this Chromium. */ runtime?: "shipped" | "simd" | "relaxed-simd"; /** Another runtime file to load instead (a benchmark's variant). */ wasmUrl?: string; compat?: { wasm: string; worker: string }; nBatch?: number; nUbatch?: number; contextSize?: number; /** Layers llama.cpp offloads to its WebGPU backend (0: none, the lab's default). */ gpuLayers?: number; /** The KV cache's type (the lab's: f32; llama.cpp's default: f16). */ cacheType?: "f16" | "f32"; /** llama.cpp's flash attention (the lab's: off; llama.cpp's default: on for these models). */ flashAttn?: boolean }
-interface HarnessRun { prompt: string; nPredict: number; nProbs?: number; cachePrompt?: boolean; stream?: boolean }
+interface HarnessRun { prompt: string; nPredict: number; nProbs?: number; cachePrompt?: boolean; stream?: boolean; grammar?: string; logitBias?: Array<[number, number]> }
 /** One generated token as the runtime reported it with n_probs: its text, its bytes, and its alternatives' bytes. */
 interface HarnessToken { token: string; bytes?: number[]; top: Array<{ token: string; bytes?: number[] }> }
 
@@ -49,7 +55,7 @@ async function load(options: HarnessLoad) {
 
 async function run(options: HarnessRun) {
   if (!wllama) throw new Error("load first");
-  const body = { prompt: options.prompt, n_predict: options.nPredict, temperature: 0, cache_prompt: options.cachePrompt ?? false, ...(options.nProbs ? { n_probs: options.nProbs } : {}) };
+  const body = { prompt: options.prompt, n_predict: options.nPredict, temperature: 0, cache_prompt: options.cachePrompt ?? false, ...(options.nProbs ? { n_probs: options.nProbs } : {}), ...(options.grammar ? { grammar: options.grammar } : {}), ...(options.logitBias ? { logit_bias: options.logitBias } : {}) };
   const started = performance.now();
   let chunks = 0;
   let text = "";
@@ -67,4 +73,58 @@ async function run(options: HarnessRun) {
   return { wallMs: performance.now() - started, firstMs, chunks, text, timings, tokens };
 }
 
-Object.assign(globalThis, { harness: { load, run, isolated: globalThis.crossOriginIsolated } });
+interface LoopStep {
+  /** The model's family (its template and stops), the protocol, the message and tools of the step. */
+  family: string;
+  protocol: string;
+  message: string;
+  tools: Array<{ name: string; description: string; parameters: Record<string, unknown> }>;
+  maxTokens: number;
+  /** The markers the probe will ask for and their token ids as the model's tokenizer writes them (asked of llama-server's /tokenize by the caller). */
+  markers: Array<{ text: string; ids: number[] }>;
+}
+
+/** The lab's own CpuEngine over the loaded runtime, kept for the probe that follows a step. */
+let engine: CpuEngine | null = null;
+
+/**
+ * One loop step on the lab's CpuEngine (temperature 0, its tokens' probabilities recorded as the
+ * Lab records them, no probe); `probe` then asks what the loop asks after a step without a call.
+ */
+async function loopStep(options: LoopStep) {
+  if (!wllama) throw new Error("load first");
+  const loaded = wllama;
+  const ids = new Map(options.markers.map((m) => [m.text, m.ids]));
+  engine = new CpuEngine({
+    name: "harness",
+    runtime: { complete: (body, signal) => streamCompletion(loaded, body, signal) },
+    bos: { runtimeAddsBos: false },
+    tokenize: async (text) => {
+      const known = ids.get(text);
+      if (!known) throw new Error(`no token ids given for ${text}`);
+      return [...known];
+    },
+  });
+  const tools: ExecutableTool[] = options.tools.map((t) => ({ ...t, execute: async () => "" }));
+  let prompt = "";
+  let opened = false;
+  let tokens = 0;
+  const started = performance.now();
+  for await (const event of runToolLoop({ engine, protocol: getProtocol(options.protocol)!, tools, messages: [{ role: "user", content: options.message }], template: familyChatTemplate(familyById(options.family)!), generation: { temperature: 0, maxTokens: options.maxTokens }, maxSteps: 1, probeOpeners: false }) as AsyncIterable<LoopEvent>) {
+    if (event.type === "step-start") prompt = event.prompt;
+    if (event.type === "tool-start") opened = true;
+    if (event.type === "output-delta") tokens += event.tokens?.length ?? 0;
+  }
+  return { wallMs: performance.now() - started, opened, tokens, prompt };
+}
+
+/** The opener probe of each marker on the step's prompt (Engine.probeText, as the loop runs it after the step). */
+async function probe(options: { prompt: string; markers: string[] }) {
+  if (!engine?.probeText) throw new Error("run a step first");
+  const started = performance.now();
+  const probes = [];
+  for (const marker of options.markers) probes.push(await engine.probeText(options.prompt, marker, new AbortController().signal));
+  return { wallMs: performance.now() - started, probes: probes.map((p) => ({ text: p.text, p: p.p, tokens: p.tokens.length, read: p.read })) };
+}
+
+Object.assign(globalThis, { harness: { load, run, loopStep, probe, isolated: globalThis.crossOriginIsolated } });
