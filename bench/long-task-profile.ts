@@ -75,3 +75,51 @@ export async function profileLongTasks(page: Page): Promise<{ report: (label: st
     },
   };
 }
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tid: number;
+  pid: number;
+}
+
+/**
+ * A Chromium trace over a phase, its main-thread events summed by name inside each long task
+ * (native work a CPU profile shows only as "(program)": style, layout, paint, observers).
+ */
+export async function traceLongTasks(page: Page): Promise<{ report: (label: string, since: number) => Promise<string> }> {
+  const browser = page.context().browser()!;
+  await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "blink.user_timing", "v8"] });
+  const marker = `long-task-trace-${Date.now()}`;
+  const pageStart = await page.evaluate((name) => {
+    performance.mark(name);
+    return performance.now();
+  }, marker);
+  return {
+    report: async (label, since) => {
+      const buffer = await browser.stopTracing();
+      const { traceEvents } = JSON.parse(buffer.toString("utf8")) as { traceEvents: TraceEvent[] };
+      const mark = traceEvents.find((e) => e.name === marker);
+      const tasks = await page.evaluate(
+        (from) => ((window as unknown as { __longTasks?: { start: number; duration: number }[] }).__longTasks ?? []).filter((t) => t.start >= from && t.duration > 200),
+        since,
+      );
+      if (!mark) return `    trace of "${label}": the page's mark was not in the trace`;
+      const lines = [`    trace of "${label}": ${tasks.length} long tasks over 200 ms`];
+      for (const task of tasks) {
+        const from = mark.ts + (task.start - pageStart) * 1000;
+        const to = from + task.duration * 1000;
+        const byName = new Map<string, number>();
+        for (const e of traceEvents) {
+          if (e.pid !== mark.pid || e.tid !== mark.tid || e.ph !== "X" || e.dur === undefined || e.ts < from || e.ts > to) continue;
+          byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
+        }
+        const top = [...byName].sort((a, b) => b[1] - a[1]).slice(0, 14).map(([name, ms]) => `${name} ${ms.toFixed(0)} ms`).join("; ");
+        lines.push(`    task at ${task.start.toFixed(0)} ms, ${task.duration.toFixed(0)} ms — ${top}`);
+      }
+      return lines.join("\n");
+    },
+  };
+}

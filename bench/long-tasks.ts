@@ -9,7 +9,9 @@
 //   gguf-template   the real SmolLM2 with a template that loops (2 s budget in its worker), one message
 // LONG_TASKS_ONLY=server-prompt,token-import,… picks scenarios; BENCH_REUSE_BUILD=1 skips the build;
 // LONG_TASKS_PROFILE=1 also takes a CPU profile of each measured phase and prints the functions
-// with the most self time inside its long tasks (what to split next).
+// with the most self time inside its long tasks (what to split next); LONG_TASKS_TRACE=1 instead
+// takes a Chromium trace and sums the main thread's events by name inside each long task (the
+// native work, style, layout, paint, a profile shows only as "(program)").
 //   npm run --silent bench:long-tasks
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,13 +23,13 @@ import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
 import { RESULTS_FILE_MAX_CHARS } from "../src/eval/results-file.ts";
 import { STEP_OUTPUT_LIMITS } from "toolcall-middleware/loop/stream-step.ts";
 import { withAppBuilt } from "./ui-perf.ts";
-import { profileLongTasks } from "./long-task-profile.ts";
+import { profileLongTasks, traceLongTasks } from "./long-task-profile.ts";
 
 const SCENARIOS = ["server-prompt", "token-import", "probabilities", "results-file", "gguf-template"] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 async function measure(page: Page, act: () => Promise<void>, label = "phase"): Promise<{ ms: number; tasks: LongTasks | null }> {
-  const profiling = process.env.LONG_TASKS_PROFILE ? await profileLongTasks(page) : null;
+  const profiling = process.env.LONG_TASKS_TRACE ? await traceLongTasks(page) : process.env.LONG_TASKS_PROFILE ? await profileLongTasks(page) : null;
   const since = await page.evaluate(() => performance.now());
   await act();
   const ms = (await page.evaluate(() => performance.now())) - since;
