@@ -7,7 +7,11 @@
 //   probabilities   a step of 250,000 tokens (the bound) imported, its Probabilities view opened
 //   results-file    a 31 MB results file opened in Evaluate (the lab's own, repeated)
 //   gguf-template   the real SmolLM2 with a template that loops (2 s budget in its worker), one message
-// LONG_TASKS_ONLY=server-prompt,token-import,… picks scenarios; BENCH_REUSE_BUILD=1 skips the build.
+// LONG_TASKS_ONLY=server-prompt,token-import,… picks scenarios; BENCH_REUSE_BUILD=1 skips the build;
+// LONG_TASKS_PROFILE=1 also takes a CPU profile of each measured phase and prints the functions
+// with the most self time inside its long tasks (what to split next); LONG_TASKS_TRACE=1 instead
+// takes a Chromium trace and sums the main thread's events by name inside each long task (the
+// native work, style, layout, paint, a profile shows only as "(program)").
 //   npm run --silent bench:long-tasks
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,17 +23,21 @@ import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
 import { RESULTS_FILE_MAX_CHARS } from "../src/eval/results-file.ts";
 import { STEP_OUTPUT_LIMITS } from "toolcall-middleware/loop/stream-step.ts";
 import { withAppBuilt } from "./ui-perf.ts";
+import { profileLongTasks, traceLongTasks } from "./long-task-profile.ts";
 
 const SCENARIOS = ["server-prompt", "token-import", "probabilities", "results-file", "gguf-template"] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
-async function measure(page: Page, act: () => Promise<void>): Promise<{ ms: number; tasks: LongTasks | null }> {
+async function measure(page: Page, act: () => Promise<void>, label = "phase"): Promise<{ ms: number; tasks: LongTasks | null }> {
+  const profiling = process.env.LONG_TASKS_TRACE ? await traceLongTasks(page) : process.env.LONG_TASKS_PROFILE ? await profileLongTasks(page) : null;
   const since = await page.evaluate(() => performance.now());
   await act();
   const ms = (await page.evaluate(() => performance.now())) - since;
   // Long tasks are reported a little after they end.
   await page.waitForTimeout(500);
-  return { ms, tasks: await longTasksSince(page, since) };
+  const tasks = await longTasksSince(page, since);
+  if (profiling) console.log(await profiling.report(label, since));
+  return { ms, tasks };
 }
 
 function resultsFileNearTheCap(): string {
@@ -58,7 +66,7 @@ async function scenario(browser: Browser, base: string, name: Scenario): Promise
         const { ms, tasks } = await measure(page, async () => {
           await dropFile(page, "import-file", "server-prompt.json", body);
           await page.getByTestId("server-prompt-cut").waitFor({ timeout: 300_000 });
-        });
+        }, "server prompt import");
         return describeLongTasks(`server prompt of 16,000,000 characters (${(body.length / 1e6).toFixed(0)} MB file), imported and drawn in ${(ms / 1000).toFixed(1)} s`, tasks);
       }
       case "token-import":
@@ -71,14 +79,14 @@ async function scenario(browser: Browser, base: string, name: Scenario): Promise
         const imported = await measure(page, async () => {
           await dropFile(page, "import-file", "tokens.json", body);
           await page.getByTestId("import-message").waitFor({ timeout: 600_000 });
-        });
+        }, `${name}: import`);
         const said = ((await page.getByTestId("import-message").textContent()) ?? "").slice(0, 160);
         if (name === "token-import") return describeLongTasks(`step of ${tokens.toLocaleString("en-US")} tokens (${(body.length / 1e6).toFixed(0)} MB file), "${said}" in ${(imported.ms / 1000).toFixed(1)} s`, imported.tasks);
         await page.getByTestId("step-item").first().click();
         const shown = await measure(page, async () => {
           await page.getByTestId("probabilities-toggle").click();
           await page.getByTestId("token-probabilities").getByTestId("tp-token").first().waitFor({ timeout: 300_000 });
-        });
+        }, "probabilities view");
         return describeLongTasks(`a step of ${tokens.toLocaleString("en-US")} tokens with alternatives imported in ${(imported.ms / 1000).toFixed(1)} s (${imported.tasks?.over200 ?? "?"} over 200 ms, longest ${imported.tasks?.longestMs ?? "?"} ms); its Probabilities drawn in ${(shown.ms / 1000).toFixed(1)} s`, shown.tasks);
       }
       case "results-file": {
@@ -88,7 +96,7 @@ async function scenario(browser: Browser, base: string, name: Scenario): Promise
         const { ms, tasks } = await measure(page, async () => {
           await dropFile(page, "eval-import-file", "near-the-cap.json", text);
           await page.getByTestId("eval-imported").filter({ hasText: "near-the-cap.json" }).waitFor({ timeout: 300_000 });
-        });
+        }, "results file");
         return describeLongTasks(`results file of ${(text.length / 1e6).toFixed(0)} MB opened in Evaluate in ${(ms / 1000).toFixed(1)} s`, tasks);
       }
       case "gguf-template": {

@@ -3,6 +3,8 @@ import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import { createConversation, metaOf } from "../domain/conversation.ts";
 import { toolCallRun } from "../store/test-events.ts";
+import { syntheticTokenLog } from "../log-encoding/synthetic-token-log.test-helper.ts";
+import type { LoopEvent } from "toolcall-middleware/types.ts";
 import { createIndexedDbRepository } from "./conversation-db.ts";
 
 describe("the IndexedDB conversation repository", () => {
@@ -30,6 +32,30 @@ describe("the IndexedDB conversation repository", () => {
     expect((await repo.load(conversation.id))?.events).toEqual(events);
     // Read back by a repository with another chunk size: the stored layout is self-describing.
     expect((await createIndexedDbRepository(factory).load(conversation.id))?.events).toEqual(events);
+  });
+
+  it("cuts a save by the tokens its chunks hold too (never one event's), and loads every token back", async () => {
+    // 3,000 tokens with alternatives in deltas of 500 (an imported step's shape), and a delta of 1,500 alone.
+    const [runStart, stepStart, ...deltas] = syntheticTokenLog("simple", 4_500);
+    const grouped: LoopEvent[] = [runStart!, stepStart!];
+    for (const size of [500, 500, 500, 500, 500, 500, 1_500]) {
+      const taken = deltas.splice(0, size) as Extract<LoopEvent, { type: "output-delta" }>[];
+      grouped.push({ ...taken[0]!, text: taken.map((d) => d.text).join(""), tokens: taken.flatMap((d) => d.tokens ?? []) });
+    }
+    let pauses = 0;
+    const repo = createIndexedDbRepository(new IDBFactory(), {
+      chunkTokens: 1_000,
+      pause: async () => {
+        pauses += 1;
+      },
+    });
+    const conversation = createConversation(100);
+    await repo.save(metaOf(conversation), grouped);
+    // Chunks: [starts + 2 deltas], [2 deltas], [2 deltas], [the 1,500-token delta]: a pause before each but the first.
+    expect(pauses).toBe(3);
+    const loaded = await repo.load(conversation.id);
+    expect(loaded?.events).toEqual(grouped);
+    expect(loaded?.events.flatMap((e) => (e.type === "output-delta" ? (e.tokens ?? []) : []))).toHaveLength(4_500);
   });
 
   it("ignores chunks written by a save that never wrote its record", async () => {

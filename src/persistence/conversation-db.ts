@@ -28,6 +28,7 @@ import type { LoopEvent } from "toolcall-middleware/types.ts";
 import type { Conversation, ConversationMeta } from "../domain/conversation.ts";
 import { openDatabase, requestToPromise, transactionDone } from "./idb.ts";
 import { jsonBlob, readJsonBlob } from "./json-blob.ts";
+import { recordedTokens, sliceEvents } from "../log-encoding/event-slices.ts";
 import type { DecodeIssue, SharedTextCodec } from "../log-encoding/shared-text.ts";
 
 const DB_NAME = "toolcall-lab";
@@ -146,10 +147,19 @@ function isConstraintError(error: unknown): boolean {
 
 /** Events per stored chunk: copying and writing this many takes a few milliseconds. */
 const CHUNK_EVENTS = 200;
+/**
+ * Tokens (with their probabilities) a chunk holds at most: encoding a chunk is one task, and
+ * the 25 events of an imported step at the bound (250,000 tokens with alternatives) made one
+ * chunk that took 2 s at once on a busy machine (load 5–9): 10,000 are under 100 ms there. One
+ * event's tokens are never cut.
+ */
+const CHUNK_TOKENS = 10_000;
 /** Conversations whose codec is kept between saves; another one's is rebuilt when it is saved. */
 const KEPT_CODECS = 8;
 /** Events decoded between turns for the page while a log is read (a few milliseconds' work). */
 const DECODED_PER_TURN = 2_000;
+/** Recorded tokens decoded between turns too (10,000 with alternatives are tens of milliseconds). */
+const DECODED_TOKENS_PER_TURN = 10_000;
 const turnForThePage = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** Where this tab's copy of a conversation stands in the store. */
@@ -166,9 +176,12 @@ export function createIndexedDbRepository(
   factory: IDBFactory | null = globalThis.indexedDB ?? null,
   {
     chunkEvents = CHUNK_EVENTS,
+    chunkTokens = CHUNK_TOKENS,
     pause = turnForThePage,
   }: {
     chunkEvents?: number;
+    /** Recorded tokens a chunk holds at most (but the tokens of one event, which are never cut). */
+    chunkTokens?: number;
     /** Awaited before each chunk of a large save is encoded, but the first (a turn for the page). */
     pause?: () => Promise<void>;
   } = {},
@@ -273,22 +286,28 @@ export function createIndexedDbRepository(
     const events: LoopEvent[] = [];
     const issues: DecodeIssue[] = [];
     let nextPause = DECODED_PER_TURN;
+    let tokensSincePause = 0;
     for (const chunk of chunks) {
       // Reading a blob ends the transaction's use: nothing below asks it for more.
       const records = chunk.eventsBlob ? await readJsonBlob(chunk.eventsBlob) : (chunk.events ?? []);
       if (!Array.isArray(records)) throw new Error(`The stored conversation "${record.title}" could not be read: chunk ${chunk.seq} is not a list of events`);
       for (const stored of records) {
         if (events.length >= wanted) return events.slice(0, wanted);
-        if (pause && events.length >= nextPause) {
+        if (pause && (events.length >= nextPause || tokensSincePause >= DECODED_TOKENS_PER_TURN)) {
           nextPause = events.length + DECODED_PER_TURN;
+          tokensSincePause = 0;
           await pause();
         }
         if (chunk.encoding === SHARED_TEXT) {
-          for (const event of codec.decode(stored, events.length, issues)) events.push(event as LoopEvent);
+          for (const event of codec.decode(stored, events.length, issues)) {
+            events.push(event as LoopEvent);
+            tokensSincePause += recordedTokens(event as LoopEvent);
+          }
         } else {
           // A chunk stored before the encoding: the codec takes it in as a writer would.
           codec.encode(stored as LoopEvent);
           events.push(stored as LoopEvent);
+          tokensSincePause += recordedTokens(stored as LoopEvent);
         }
         if (issues.length > 0) throw new Error(`The stored conversation "${record.title}" could not be read: ${issues[0]!.path.map(String).join(".")}: ${issues[0]!.message}`);
       }
@@ -307,11 +326,7 @@ export function createIndexedDbRepository(
   };
 
   /** Cuts events into chunk-sized slices; a save with no new events still writes one (empty). */
-  const slicesOf = (added: readonly LoopEvent[]): LoopEvent[][] => {
-    const slices: LoopEvent[][] = [];
-    for (let at = 0; at < added.length; at += chunkEvents) slices.push(added.slice(at, at + chunkEvents));
-    return slices.length ? slices : [[]];
-  };
+  const slicesOf = (added: readonly LoopEvent[]): LoopEvent[][] => sliceEvents(added, chunkEvents, chunkTokens);
 
   /** Adds a chunk, its events written with `codec` (each long text once: see shared-text.ts). */
   const addChunk = (tx: IDBTransaction, id: string, seq: number, events: LoopEvent[], codec: SharedTextCodec) => {

@@ -5,6 +5,7 @@ import { requestMessageTexts, requestToolNames, SERVER_PROMPT_CHARS, toolsLeftOu
 import { visibleName, visibleText } from "../bidi/VisibleBidi.tsx";
 import type { StepView } from "./build-steps.ts";
 import { CopyButton } from "./CopyButton.tsx";
+import { useMountedInBatches } from "./use-mounted-in-batches.ts";
 import { stepLabel } from "./format.ts";
 import { controlTokenPattern, markMcpResources, promptChangesSince, segmentPrompt, splitControlTokens, type PromptPiece, type Span } from "./prompt-segments.ts";
 import { PROMPT_RUN_CHARS, promptRuns, runText, type PromptRun } from "./prompt-runs.ts";
@@ -169,13 +170,16 @@ function PromptTextView({ step, previous, controlTokens, toolBlock, note }: Prom
 
 /** Runs drawn with their chips from the start: the top of the prompt, in view when it opens. */
 const RUNS_DRAWN_AT_ONCE = 2;
+/** Runs put on the page in one task (250 runs of a server's 1,000,000-character prompt at once: 0.4 s). */
+const RUNS_AT_ONCE = 40;
 /** A run is drawn this far before it scrolls into the panel's view. */
 const DRAW_AHEAD = "1200px 0px";
 
 function PromptRuns({ runs, scroller }: { runs: PromptRun[]; scroller: RefObject<HTMLDivElement | null> }) {
+  const mounted = useMountedInBatches(runs.length, RUNS_AT_ONCE);
   return (
     <>
-      {runs.map((run, index) => (
+      {runs.slice(0, mounted).map((run, index) => (
         <PromptRunBlock key={run.start} run={run} drawn={index < RUNS_DRAWN_AT_ONCE || run.pieces.some((p) => p.kind === "tools")} scroller={scroller} />
       ))}
     </>

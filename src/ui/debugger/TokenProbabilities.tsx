@@ -6,6 +6,7 @@ import { formatP } from "toolcall-middleware/probabilities/decision-point.ts";
 import type { PlacedToken } from "toolcall-middleware/probabilities/step-tokens.ts";
 import type { TokenAlternative } from "toolcall-middleware/types.ts";
 import { visibleText } from "../bidi/VisibleBidi.tsx";
+import { useMountedInBatches } from "./use-mounted-in-batches.ts";
 
 interface TokenProbabilitiesProps {
   tokens: readonly PlacedToken[];
@@ -37,6 +38,8 @@ export function TokenText({ text, control }: { text: string; control: boolean })
 
 /** A step of more than twice this many tokens is drawn in blocks of this many, each only near the view. */
 export const TOKEN_BLOCK = 400;
+/** Blocks put on the page in one task (their plain text; see TokenBlock and useMountedInBatches). */
+const BLOCKS_AT_ONCE = 40;
 /** A block is drawn this far before it scrolls into view. */
 const DRAW_AHEAD = "1200px 0px";
 
@@ -65,6 +68,7 @@ export const TokenProbabilities = memo(function TokenProbabilities({ tokens, con
     for (let at = 0; at < tokens.length; at += TOKEN_BLOCK) cut.push(tokens.slice(at, at + TOKEN_BLOCK));
     return cut;
   }, [tokens]);
+  const mounted = useMountedInBatches(blocks.length, BLOCKS_AT_ONCE);
   const inBlock = (block: readonly PlacedToken[], index: number | null) => (index !== null && block.length > 0 && index >= block[0]!.index && index <= block.at(-1)!.index ? index : null);
   return (
     <div className="tp-view" data-testid="token-probabilities">
@@ -72,7 +76,7 @@ export const TokenProbabilities = memo(function TokenProbabilities({ tokens, con
         {blocks.length === 1 ? (
           <TokenSpans tokens={tokens} active={active} pinned={pinned} handlers={handlers} />
         ) : (
-          blocks.map((block, i) => (
+          blocks.slice(0, mounted).map((block, i) => (
             <TokenBlock key={block[0]!.index} tokens={block} drawnAtOnce={i < 2} active={inBlock(block, active)} pinned={inBlock(block, pinned)} handlers={handlers} />
           ))
         )}

@@ -41,13 +41,15 @@ function renderInline(nodes: Inline[], keyPrefix: string): ReactNode[] {
 /**
  * One part of a long paragraph: redrawn only when its lines change. Parts are blocks of their
  * own (.md-part), laid out only when near the view (content-visibility), their size until then
- * guessed from their line count so a scroll lands where it would.
+ * guessed from their lines (and the rows a long one wraps to) so a scroll lands where it would.
  */
 const PartOfParagraph = memo(
   function PartOfParagraph({ part }: { part: ParagraphPart }) {
-    const lines = part.source.split("\n", PARAGRAPH_PART_LINES + 1).length;
+    // Rows, a long line taken as wrapping every ~90 characters.
+    let rows = 0;
+    for (const line of part.source.split("\n", PARAGRAPH_PART_LINES + 1)) rows += Math.max(1, Math.ceil(line.length / 90));
     return (
-      <span className="md-part" style={{ containIntrinsicSize: `auto ${(lines * 1.5).toFixed(1)}em` }}>
+      <span className="md-part" style={{ containIntrinsicSize: `auto ${(rows * 1.5).toFixed(1)}em` }}>
         {renderInline(part.children, "i")}
       </span>
     );

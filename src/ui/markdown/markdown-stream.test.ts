@@ -3,7 +3,7 @@
 // unchanged ones), and a part read by the previous parse is not read again. Work is counted by
 // the parser's own meter, never timed.
 import { describe, expect, it } from "vitest";
-import { LIST_PART_ITEMS, PARAGRAPH_PART_LINES, parseMarkdown, parseMarkdownSourced, type PartCache, type WorkMeter } from "./parse-markdown.ts";
+import { LIST_PART_ITEMS, PARAGRAPH_PART_CHARS, PARAGRAPH_PART_LINES, parseMarkdown, parseMarkdownSourced, type PartCache, type WorkMeter } from "./parse-markdown.ts";
 
 const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `row ${from + i} _x_`).join("\n");
 
@@ -17,6 +17,24 @@ describe("streamed Markdown", () => {
     expect(parts.flatMap((p) => p.children).filter((n) => n.type === "em")).toHaveLength(250);
     // A short paragraph is one run of inline nodes, as before.
     expect(parseMarkdown(rows(0, 3))).toEqual([{ type: "paragraph", children: expect.any(Array) }]);
+  });
+
+  it("parts a paragraph of one line longer than PARAGRAPH_PART_CHARS, losing no character and splitting no surrogate pair", () => {
+    // 250,000 digits with no line end (an imported step's reply), an emoji placed across the first cut.
+    const line = "7".repeat(PARAGRAPH_PART_CHARS - 1) + "😀" + "0123456789".repeat(25_000);
+    const [block] = parseMarkdown(line);
+    const parts = block?.type === "paragraph" ? (block.parts ?? []) : [];
+    // The first cut moves back one character, before the pair; the rest are full parts.
+    expect(parts[0]?.source.length).toBe(PARAGRAPH_PART_CHARS - 1);
+    expect(parts.length).toBe(1 + Math.ceil((line.length - (PARAGRAPH_PART_CHARS - 1)) / PARAGRAPH_PART_CHARS));
+    expect(parts.every((p) => p.source.length <= PARAGRAPH_PART_CHARS)).toBe(true);
+    expect(parts.map((p) => p.source).join("")).toBe(line);
+    expect(parts[1]?.source.startsWith("😀")).toBe(true);
+    // Short lines before a long one stay a part of their own, in order.
+    const mixed = parseMarkdown(`a _b_\nc\n${"x".repeat(PARAGRAPH_PART_CHARS + 5)}`)[0];
+    const mixedParts = mixed?.type === "paragraph" ? (mixed.parts ?? []) : [];
+    expect(mixedParts.map((p) => p.source.length)).toEqual([7, PARAGRAPH_PART_CHARS, 5]);
+    expect(mixedParts[0]?.children.some((n) => n.type === "em")).toBe(true);
   });
 
   it("reads a long list as lists of LIST_PART_ITEMS items, numbering carried on, each with its own source", () => {

@@ -43,6 +43,13 @@ const QUOTE = /^ {0,3}>[ \t]?(.*)$/s;
  */
 export const PARAGRAPH_PART_LINES = 100;
 
+/**
+ * A paragraph of more characters than this is parted too, and a part holds at most this many
+ * (a longer line is cut): a reply of 250,000 characters with no line end was one paragraph the
+ * browser laid out whole, 0.6 s at once, each time the chat measured its height.
+ */
+export const PARAGRAPH_PART_CHARS = 16_000;
+
 /** A list of more items than this is read as several lists of this many (numbering carried on). */
 export const LIST_PART_ITEMS = 100;
 
@@ -217,13 +224,43 @@ function parseBlocks(lines: string[], depth: number, meter: WorkMeter | undefine
 }
 
 function paragraphOf(lines: string[], meter: WorkMeter | undefined, cache?: PartReuse): Block {
-  if (lines.length <= PARAGRAPH_PART_LINES) return { type: "paragraph", children: parseInline(lines.join("\n"), meter) };
+  let chars = 0;
+  for (const line of lines) chars += line.length + 1;
+  if (lines.length <= PARAGRAPH_PART_LINES && chars <= PARAGRAPH_PART_CHARS) return { type: "paragraph", children: parseInline(lines.join("\n"), meter) };
   const parts: ParagraphPart[] = [];
-  for (let at = 0; at < lines.length; at += PARAGRAPH_PART_LINES) {
-    const source = lines.slice(at, at + PARAGRAPH_PART_LINES).join("\n");
+  const addPart = (source: string) => {
     const children = cache?.previous.get(source) ?? parseInline(source, meter);
     cache?.next.set(source, children);
     parts.push({ source, children });
+  };
+  let group: string[] = [];
+  let groupChars = 0;
+  const closeGroup = () => {
+    if (group.length > 0) addPart(group.join("\n"));
+    group = [];
+    groupChars = 0;
+  };
+  for (const line of lines) {
+    if (line.length > PARAGRAPH_PART_CHARS) {
+      // A line with no end for this long is cut into parts of its own (each a row of its own).
+      closeGroup();
+      for (let at = 0; at < line.length; ) {
+        const end = cutOutsidePair(line, Math.min(line.length, at + PARAGRAPH_PART_CHARS));
+        addPart(line.slice(at, end > at ? end : at + PARAGRAPH_PART_CHARS));
+        at = end > at ? end : at + PARAGRAPH_PART_CHARS;
+      }
+      continue;
+    }
+    if (group.length >= PARAGRAPH_PART_LINES || groupChars + line.length > PARAGRAPH_PART_CHARS) closeGroup();
+    group.push(line);
+    groupChars += line.length + 1;
   }
+  closeGroup();
   return { type: "paragraph", children: [], parts };
+}
+
+/** `at`, or one less where `at` would split a surrogate pair of `text`. */
+function cutOutsidePair(text: string, at: number): number {
+  const before = at > 0 && at < text.length ? text.charCodeAt(at - 1) : 0;
+  return before >= 0xd800 && before <= 0xdbff ? at - 1 : at;
 }
