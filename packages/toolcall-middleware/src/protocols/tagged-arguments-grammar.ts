@@ -6,10 +6,29 @@
 // objects are JSON text (as these formats write them).
 import type { JsonSchema } from "../types.ts";
 
-/** `before` and `after` the value of the argument `key`, as the format writes them. */
-export type ArgumentTags = (key: string) => [before: string, after: string];
+/**
+ * A piece of the text before a value: fixed text, one of some words (a word that names the
+ * value's type, as DeepSeek V3.2's `string="true"` and Kimi K3's `type="number"`), or any word.
+ */
+export type TagPiece = string | { oneOf: readonly string[] } | { anyWord: true };
 
-export function taggedArgumentsGrammar(parameters: JsonSchema, tags: ArgumentTags): string {
+/** `before` and `after` the value of the argument `key` (whose schema is `schema`), as the format writes them. */
+export type ArgumentTags = (key: string, schema: JsonSchema | undefined) => [before: string | readonly TagPiece[], after: string];
+
+export interface TaggedArgumentsOptions {
+  /** How booleans are written: JSON's `true`/`false` (the default) or Python's `True`/`False`. */
+  booleans?: "json" | "python";
+}
+
+function piecesGrammar(before: string | readonly TagPiece[]): string {
+  const pieces = typeof before === "string" ? [before] : before;
+  return pieces
+    .filter((piece) => piece !== "")
+    .map((piece) => (typeof piece === "string" ? JSON.stringify(piece) : "oneOf" in piece ? `(${piece.oneOf.map((w) => JSON.stringify(w)).join(" | ")})` : "arg_word"))
+    .join(" ");
+}
+
+export function taggedArgumentsGrammar(parameters: JsonSchema, tags: ArgumentTags, options: TaggedArgumentsOptions = {}): string {
   const properties = (parameters.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set(Array.isArray(parameters.required) ? (parameters.required as string[]) : []);
   const value = (schema: JsonSchema | undefined): string => {
@@ -21,8 +40,8 @@ export function taggedArgumentsGrammar(parameters: JsonSchema, tags: ArgumentTag
     return "arg_text";
   };
   const parts = Object.entries(properties).map(([key, schema]) => {
-    const [before, after] = tags(key);
-    const element = `${JSON.stringify(before)} ${value(schema)} ${JSON.stringify(after)}`;
+    const [before, after] = tags(key, schema);
+    const element = `${piecesGrammar(before)} ${value(schema)} ${JSON.stringify(after)}`;
     return required.has(key) ? element : `(${element})?`;
   });
   return [
@@ -30,6 +49,7 @@ export function taggedArgumentsGrammar(parameters: JsonSchema, tags: ArgumentTag
     "arg_text ::= [^<]*",
     'arg_number ::= "-"? ("0" | [1-9] [0-9]*) ("." [0-9]+)? ([eE] [+-]? [0-9]+)?',
     'arg_integer ::= "-"? ("0" | [1-9] [0-9]*)',
-    'arg_boolean ::= "true" | "false"',
+    options.booleans === "python" ? 'arg_boolean ::= "True" | "False"' : 'arg_boolean ::= "true" | "false"',
+    "arg_word ::= [A-Za-z0-9_-]*",
   ].join("\n");
 }
