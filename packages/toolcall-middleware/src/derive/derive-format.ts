@@ -307,8 +307,32 @@ function trimEdges(text: string): string {
   return text.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, "");
 }
 
-/** Derives the tool-call format of the template `render` runs. */
-export function deriveFormat(render: TemplateRenderer): Derivation {
+/**
+ * The renderer, each distinct set of variables rendered once: the probes ask for the same
+ * conversation more than once (the plain reply, the generation prompt), and a render is most of
+ * a derivation's time.
+ */
+function renderingOnce(render: TemplateRenderer): TemplateRenderer {
+  const done = new Map<string, { text: string } | { error: unknown }>();
+  return (variables) => {
+    const key = JSON.stringify(variables);
+    let result = done.get(key);
+    if (!result) {
+      try {
+        result = { text: render(variables) };
+      } catch (error) {
+        result = { error };
+      }
+      done.set(key, result);
+    }
+    if ("error" in result) throw result.error;
+    return result.text;
+  };
+}
+
+/** Derives the tool-call format of the template `given` runs. */
+export function deriveFormat(given: TemplateRenderer): Derivation {
+  const render = renderingOnce(given);
   const plain = tryRender(render, probeVariables(assistantMessage(PROBE_TEXT, [])));
   if (!plain.ok) return cannot(`the template does not render a plain conversation: ${plain.message}`);
   if (plain.text.trim() === "") return cannot("the template renders nothing for a conversation");

@@ -2,7 +2,7 @@
 // tool's JSON Schema, for formats XGrammar has no built-in structure for (MiniMax M2's
 // `<parameter name="k">v</parameter>`, GLM's `<arg_key>k</arg_key><arg_value>v</arg_value>`):
 // the schema's properties in order, required ones always, optional ones optionally. Text holds
-// no `<`; numbers, integers, booleans and enums are what their schema allows; arrays and
+// no `<` (and is as long as its schema allows); numbers, integers, booleans and enums are what their schema allows; arrays and
 // objects are JSON text (as these formats write them).
 import type { JsonSchema } from "../types.ts";
 
@@ -37,6 +37,12 @@ export function taggedArgumentsGrammar(parameters: JsonSchema, tags: ArgumentTag
     if (types.length === 1 && types[0] === "number") return "arg_number";
     if (types.length === 1 && types[0] === "integer") return "arg_integer";
     if (types.length === 1 && types[0] === "boolean") return "arg_boolean";
+    // A string's length bounds, where its schema gives them (a small model may otherwise never close the value).
+    if (types.length === 1 && types[0] === "string" && (typeof schema?.maxLength === "number" || typeof schema?.minLength === "number")) {
+      const min = typeof schema?.minLength === "number" ? Math.max(0, Math.floor(schema.minLength)) : 0;
+      const max = typeof schema?.maxLength === "number" ? Math.max(min, Math.floor(schema.maxLength)) : undefined;
+      return `[^<]{${min},${max ?? ""}}`;
+    }
     return "arg_text";
   };
   const parts = Object.entries(properties).map(([key, schema]) => {
