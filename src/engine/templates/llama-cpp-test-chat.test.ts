@@ -6,7 +6,7 @@
 // generation prompt opens a reasoning block and thinking is on, the output begins inside it (the
 // model continues the prompt); the derived opening tag is put back before it, since the lab's
 // parser starts outside reasoning. Every template's counts are held below; `TEST_CHAT_TABLE=1`
-// prints the table of docs/protocols.md.
+// prints the table of docs/protocols.md, `TEST_CHAT_FAILURES=1` each case that differs.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -122,6 +122,10 @@ describe("llama.cpp's test-chat outputs read by the derived protocols", () => {
     const derivation = deriveFromTemplate(readFileSync(join(HERE, "llama-cpp-templates", template), "utf8"), template, BUDGET);
     if (!derivation.ok) return { template, cases: cases.length, result: "not derived", first: derivation.reason };
     const results = cases.map((c) => readCase(derivation, c));
+    if (process.env.TEST_CHAT_FAILURES)
+      results.forEach((r, i) => {
+        if (!r.all) console.log(`${template} [${r.calls ? "text" : "calls"}] ${JSON.stringify(cases[i]!.output).slice(0, 160)} => ${r.first}`);
+      });
     const calls = results.filter((r) => r.calls).length;
     const all = results.filter((r) => r.all).length;
     return { template, cases: cases.length, result: `${calls} calls, ${all} all`, first: results.find((r) => r.first)?.first };
