@@ -137,7 +137,8 @@ describe("llama.cpp's test-chat outputs read by the derived protocols", () => {
 
   it("reads each template's cases as recorded", () => {
     if (process.env.TEST_CHAT_TABLE) {
-      console.log("| template | cases | calls as llama.cpp reads them | calls, reply and reasoning | first difference |\n| --- | --- | --- | --- | --- |");
+      console.log("| template | cases | calls as llama.cpp reads them | calls, reply and reasoning | first difference |");
+      console.log("| --- | --- | --- | --- | --- |");
       for (const row of rows) {
         const [calls, all] = row.result === "not derived" ? ["—", "—"] : row.result.split(", ").map((p) => p.split(" ")[0]);
         console.log(`| ${row.template} | ${row.cases} | ${calls} | ${all} | ${row.first ? "`" + row.first.replace(/\|/g, "\\|").replace(/`/g, "'") + "`" : ""} |`);
