@@ -77,7 +77,7 @@ describe.skipIf(!real.run)(`structural tags as GBNF on llama-server${real.run ? 
   });
 
   it("has formats derived from templates with grammars to check", () => {
-    expect(derivedWithTags.length).toBeGreaterThanOrEqual(20);
+    expect(derivedWithTags.length).toBeGreaterThanOrEqual(40);
   });
 
   for (const protocol of [...listProtocols(), ...derivedWithTags]) {

@@ -41,7 +41,37 @@ export type DerivedCallShape =
       keyValueEnd?: string;
       valueClose: string;
       values: "json" | "python";
+      /** With keyValueEnd: the word the template writes for a value of each JSON type (`string`: "true", `number`: "false"), as the probes showed it. */
+      typeWords?: Partial<Record<ValueKind, string>>;
     };
+
+/** A JSON value's kind as tagged formats tell them apart (integers and other numbers alike). */
+export type ValueKind = "string" | "number" | "boolean" | "array" | "object" | "null";
+
+export function valueKind(value: unknown): ValueKind {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  const kind = typeof value;
+  return kind === "string" || kind === "number" || kind === "boolean" ? kind : "object";
+}
+
+/**
+ * The word between keyValue and keyValueEnd for each kind of value, from the key-to-value texts
+ * and the values they precede; undefined where one kind is given two words (the word then says
+ * something else than the value's kind).
+ */
+function typeWordsOf(texts: readonly string[], values: readonly unknown[], shape: { keyValue: string; keyValueEnd?: string }): Partial<Record<ValueKind, string>> | undefined {
+  if (shape.keyValueEnd === undefined) return undefined;
+  const words: Partial<Record<ValueKind, string>> = {};
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i]!;
+    const word = text.slice(shape.keyValue.length, text.length - shape.keyValueEnd.length);
+    const kind = valueKind(values[i]);
+    if (words[kind] !== undefined && words[kind] !== word) return undefined;
+    words[kind] = word;
+  }
+  return words;
+}
 
 export interface DerivedFormat {
   /** Text around all the calls of a turn ("" when each call stands alone). */
@@ -241,10 +271,15 @@ function findTaggedCall(text: string, call: ProbeCall, from: number): FoundCall 
   return {
     start: name,
     end: last.valueEnd + valueClose.length,
-    shape: { kind: "name-then-tagged", afterName, keyOpen, ...keyValueShape, valueClose, values: values ?? "json" },
+    shape: { kind: "name-then-tagged", afterName, keyOpen, ...keyValueShape, valueClose, values: values ?? "json", ...typeWordsField(keyValues, entries, keyValueShape) },
     afterName,
     keyValues,
   };
+}
+
+function typeWordsField(keyValues: readonly string[], entries: readonly [string, unknown][], shape: { keyValue: string; keyValueEnd?: string }): { typeWords?: Partial<Record<ValueKind, string>> } {
+  const typeWords = typeWordsOf(keyValues, entries.map(([, value]) => value), shape);
+  return typeWords ? { typeWords } : {};
 }
 
 /**
@@ -272,8 +307,32 @@ function trimEdges(text: string): string {
   return text.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, "");
 }
 
-/** Derives the tool-call format of the template `render` runs. */
-export function deriveFormat(render: TemplateRenderer): Derivation {
+/**
+ * The renderer, each distinct set of variables rendered once: the probes ask for the same
+ * conversation more than once (the plain reply, the generation prompt), and a render is most of
+ * a derivation's time.
+ */
+function renderingOnce(render: TemplateRenderer): TemplateRenderer {
+  const done = new Map<string, { text: string } | { error: unknown }>();
+  return (variables) => {
+    const key = JSON.stringify(variables);
+    let result = done.get(key);
+    if (!result) {
+      try {
+        result = { text: render(variables) };
+      } catch (error) {
+        result = { error };
+      }
+      done.set(key, result);
+    }
+    if ("error" in result) throw result.error;
+    return result.text;
+  };
+}
+
+/** Derives the tool-call format of the template `given` runs. */
+export function deriveFormat(given: TemplateRenderer): Derivation {
+  const render = renderingOnce(given);
   const plain = tryRender(render, probeVariables(assistantMessage(PROBE_TEXT, [])));
   if (!plain.ok) return cannot(`the template does not render a plain conversation: ${plain.message}`);
   if (plain.text.trim() === "") return cannot("the template renders nothing for a conversation");
@@ -314,8 +373,9 @@ export function deriveFormat(render: TemplateRenderer): Derivation {
     if (a.shape.kind === "name-then-tagged" && a.keyValues && b.keyValues) {
       const both = keyValueOf([...a.keyValues, ...b.keyValues]);
       if (!both) return cannot("the text between an argument's key and its value differs between two calls in more than a word");
-      const { keyValueEnd: _dropped, ...rest } = a.shape;
-      a.shape = { ...rest, ...both };
+      const { keyValueEnd: _dropped, typeWords: _droppedWords, ...rest } = a.shape;
+      const typeWords = typeWordsOf([...a.keyValues, ...b.keyValues], [...Object.values(ALPHA_CALL.arguments), ...Object.values(BETA_CALL.arguments)], both);
+      a.shape = { ...rest, ...both, ...(typeWords ? { typeWords } : {}) };
     }
     if (a.afterName !== undefined && b.afterName !== undefined) {
       const after = reconcileAfterName(a.afterName, b.afterName);
@@ -356,7 +416,10 @@ export function deriveFormat(render: TemplateRenderer): Derivation {
   if (sectionOpen === "" && callOpen === "" && shape.kind !== "json-object") return cannot("nothing marks where a call begins: the name stands alone in the text");
   if (shape.kind !== "json-object" && callOpen === "" && sectionOpen !== "") return cannot("a section holds several calls with nothing between them to tell where each begins");
 
-  const reasoning = deriveReasoning(render);
+  // Reasoning markers that are also pieces of the calls' own markers (Kimi K3's `<|sep|>` and `<|close|>`) would cut the calls apart: none then.
+  const derivedReasoning = deriveReasoning(render);
+  const callMarkers = [sectionOpen, sectionClose, callOpen, callClose, ...Object.values(shape).filter((v): v is string => typeof v === "string")];
+  const reasoning = derivedReasoning && !callMarkers.some((m) => m.includes(derivedReasoning.open.trim()) || m.includes(derivedReasoning.close.trim())) ? derivedReasoning : undefined;
   const toolResult = deriveToolResultForm(render);
   return {
     ok: true,

@@ -14,7 +14,8 @@ import { renderToolResponse } from "../protocols/tool-response.ts";
 import { rethrowPending } from "../templates/render-pending.ts";
 import { callStructuralTag } from "../protocols/structural-tags.ts";
 import type { JsonSchema, Protocol, StructuralTag, ToolCall, ToolChoice, ToolSpec } from "../types.ts";
-import type { DerivedFormat } from "./derive-format.ts";
+import { taggedArgumentsGrammar, type TagPiece } from "../protocols/tagged-arguments-grammar.ts";
+import { valueKind, type DerivedFormat, type ValueKind } from "./derive-format.ts";
 import { differingPart, PROBE_USER, type TemplateRenderer, widenToTokens } from "./probes.ts";
 
 /** The first whitespace-free run of a marker: what the scanner watches for. */
@@ -307,7 +308,10 @@ export function writeDerivedCall(format: DerivedFormat, call: ToolCall, index: n
     if (shape.kind === "name-then-json") unit = `${name}${shape.afterName}${JSON.stringify(call.arguments)}`;
     else
       unit = `${name}${shape.afterName}${Object.entries(call.arguments)
-        .map(([key, value]) => `${shape.keyOpen}${key}${shape.keyValue}${shape.keyValueEnd ?? ""}${typeof value === "string" ? value : JSON.stringify(value)}${shape.valueClose}`)
+        .map(([key, value]) => {
+          const typed = shape.keyValueEnd === undefined ? "" : `${shape.typeWords?.[valueKind(value)] ?? ""}${shape.keyValueEnd}`;
+          return `${shape.keyOpen}${key}${shape.keyValue}${typed}${typeof value === "string" ? value : JSON.stringify(value)}${shape.valueClose}`;
+        })
         .join("")}`;
   }
   return `${format.callOpen}${unit}${format.callClose}`;
@@ -321,18 +325,51 @@ export function writeDerivedCalls(format: DerivedFormat, calls: readonly ToolCal
   return `${format.sectionOpen}${body}${format.sectionClose}`;
 }
 
+/** The kinds of value a schema allows (integers and numbers alike); empty when it does not say. */
+function schemaKinds(schema: JsonSchema | undefined): ValueKind[] {
+  const kinds = schemaTypes(schema).map((type): ValueKind | undefined =>
+    type === "integer" || type === "number" ? "number" : type === "string" || type === "boolean" || type === "array" || type === "object" || type === "null" ? type : undefined,
+  );
+  return kinds.every((kind) => kind !== undefined) ? [...new Set(kinds as ValueKind[])] : [];
+}
+
 /**
- * The structural tag (constrained decoding) of a format whose arguments are one JSON object: text
- * is free until the call's opening marker, then the call is one tool's, written as
- * writeDerivedCall writes it, its arguments matching the tool's schema. One call in its section,
- * as the hand-written protocols' tags have it. Undefined, with the reason, where a format cannot
- * be held to a grammar this way: no fixed text opens a call (nothing to trigger on), arguments are
- * tagged one by one, or the arguments are a JSON string.
+ * The word a tagged format writes between keyValue and keyValueEnd for a value of this schema:
+ * the word the template wrote for a probe value of that kind; several words where the schema
+ * allows several kinds; any word where the probes did not show one (the reader ignores it).
+ */
+function typeWordPiece(schema: JsonSchema | undefined, typeWords: Partial<Record<ValueKind, string>> | undefined): TagPiece {
+  const kinds = schemaKinds(schema);
+  const words = kinds.map((kind) => typeWords?.[kind]);
+  if (kinds.length > 0 && words.every((word) => word !== undefined)) return { oneOf: [...new Set(words as string[])] };
+  return { anyWord: true };
+}
+
+/** The grammar of a tool's arguments in a tagged format: each as keyOpen KEY keyValue [WORD keyValueEnd] VALUE valueClose, in the schema's order. */
+function taggedArgumentsOf(shape: Extract<DerivedFormat["call"], { kind: "name-then-tagged" }>, tool: ToolSpec): string {
+  return taggedArgumentsGrammar(
+    tool.parameters,
+    (key, schema) => [
+      shape.keyValueEnd === undefined ? [shape.keyOpen + key + shape.keyValue] : [shape.keyOpen + key + shape.keyValue, typeWordPiece(schema, shape.typeWords), shape.keyValueEnd],
+      shape.valueClose,
+    ],
+    { booleans: shape.values },
+  );
+}
+
+/**
+ * The structural tag (constrained decoding) of a derived format: text is free until the call's
+ * opening marker, then the call is one tool's, written as writeDerivedCall writes it — its
+ * arguments one JSON object matching the tool's schema, or tagged one by one, each value as its
+ * schema allows (tagged-arguments-grammar.ts). One call in its section, as the hand-written
+ * protocols' tags have it. Undefined, with the reason, where a format cannot be held to a grammar
+ * this way: no fixed text opens a call (nothing to trigger on), the arguments are a JSON string,
+ * or a tagged value's close does not begin with `<` (a value's text is any text without `<`).
  */
 export function derivedStructuralTag(format: DerivedFormat): { tag: (tools: readonly ToolSpec[], choice: ToolChoice) => StructuralTag } | { reason: string } {
   const shape = format.call;
-  if (shape.kind === "name-then-tagged") return { reason: "its arguments are tagged one by one, not a JSON object" };
   if (shape.kind === "json-object" && shape.argumentsAsString) return { reason: "its arguments are written as a JSON string" };
+  if (shape.kind === "name-then-tagged" && !shape.valueClose.trimStart().startsWith("<")) return { reason: "a tagged value's close does not begin with `<`, so a value's text cannot be told from its end" };
   const opening = (format.sectionOpen + format.callOpen).replace(/^\s+/, "");
   if (opening === "") return { reason: "no fixed text opens a call" };
   const trigger = leadingToken(opening);
@@ -345,7 +382,13 @@ export function derivedStructuralTag(format: DerivedFormat): { tag: (tools: read
   };
   const tail = shape.kind === "json-object" ? "}" : "";
   return {
-    tag: (tools, choice) => callStructuralTag(tools, choice, { trigger, begin: (name) => opening + head(name), end: tail + format.callClose + format.sectionClose }),
+    tag: (tools, choice) =>
+      callStructuralTag(tools, choice, {
+        trigger,
+        begin: (name) => opening + head(name),
+        ...(shape.kind === "name-then-tagged" ? { content: (tool: ToolSpec) => ({ type: "grammar" as const, grammar: taggedArgumentsOf(shape, tool) }) } : {}),
+        end: tail + format.callClose + format.sectionClose,
+      }),
   };
 }
 
