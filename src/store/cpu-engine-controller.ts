@@ -7,6 +7,7 @@ import { familyEntryById, loadFamilyRegistry, recommendedProtocolOf } from "tool
 import type { ModelFamily } from "toolcall-middleware/families/types.ts";
 import type { ChatTemplate } from "toolcall-middleware/types.ts";
 import { bosTextOf, DEFAULT_CPU_MODEL_ID, findCpuModel, formatBytes, huggingFaceModelUrl, labServedModelUrl, type CpuModel } from "../engine/cpu/cpu-models.ts";
+import { ALL_LAYERS, gpuOutcomeWords } from "../engine/cpu/gpu-offload.ts";
 import { ggufMetadataFromLlamaCpp } from "../engine/cpu/llama-cpp-metadata.ts";
 import type { CpuModelSource, LoadCpuModelOptions, LoadedCpuModel } from "../engine/cpu/load-cpu-model.ts";
 import type { RuntimeFailure } from "../engine/cpu/runtime-failure.ts";
@@ -22,6 +23,8 @@ export type CpuModelOrigin = "lab-server" | "hugging-face";
 export interface CpuEngineState {
   selectedModelId: string;
   origin: CpuModelOrigin;
+  /** The person asked for the model's layers on the GPU (WebGPU), offered for a hardware adapter only (gpu-offload.ts); the next load uses it. */
+  gpuOffload: boolean;
   /** What runs now: a manifest model's id or an opened file's name, with how it runs. */
   loaded: { id: string; label: string; threads: number; multiThreaded: boolean; kernels: LoadedCpuModel["kernels"]; contextWindowSize: number; templateNote: string } | null;
 }
@@ -143,6 +146,7 @@ export function createCpuEngine({ engines, turn, protocol, derivedProtocols, loa
   const store = createStore<CpuEngineState>()(() => ({
     selectedModelId: findCpuModel(recall(KEYS.model) ?? "") ? recall(KEYS.model)! : DEFAULT_CPU_MODEL_ID,
     origin: recall(KEYS.origin) === "hugging-face" ? "hugging-face" : "lab-server",
+    gpuOffload: false,
     loaded: null,
   }));
   let current: { unload: () => Promise<void> } | null = null;
@@ -203,6 +207,7 @@ export function createCpuEngine({ engines, turn, protocol, derivedProtocols, loa
         },
         ...(bosText ? { bosText } : {}),
         ...((options.threads ?? threadsFromUrl()) ? { threads: options.threads ?? threadsFromUrl() } : {}),
+        ...(store.getState().gpuOffload ? { gpuLayers: ALL_LAYERS } : {}),
       });
       if (controller.signal.aborted) {
         await loaded.unload().catch(() => undefined);
@@ -231,7 +236,7 @@ export function createCpuEngine({ engines, turn, protocol, derivedProtocols, loa
       }
       // The token view reads a CPU step with the GGUF's own vocabulary (steps of this template only).
       loaded.engine.modelTokenizer = ggufModelTokenizer({ modelId: source.name, templateName: templateFamily(chosen.template.name), file: loaded.ggufFile });
-      const threads = loaded.threadChoice ?? `${loaded.threads} thread${loaded.threads === 1 ? "" : "s"}${loaded.isolated ? "" : " (the page is not cross-origin isolated, so single-threaded)"}`;
+      const threads = (loaded.threadChoice ?? `${loaded.threads} thread${loaded.threads === 1 ? "" : "s"}${loaded.isolated ? "" : " (the page is not cross-origin isolated, so single-threaded)"}`) + (loaded.gpu ? `, ${gpuOutcomeWords(loaded.gpu)}` : "");
       store.setState({ loaded: { id, label: source.name, threads: loaded.threads, multiThreaded: loaded.multiThreaded, kernels: loaded.kernels, contextWindowSize: loaded.contextWindowSize, templateNote: chosen.note } });
       engines.setCpuEngine({
         cpuEngine: loaded.engine,
@@ -291,6 +296,11 @@ export function createCpuEngine({ engines, turn, protocol, derivedProtocols, loa
     store.setState({ selectedModelId: id });
   }
 
+  /** Asks for (or stops asking for) the layers on the GPU at the next load. */
+  function setGpuOffload(on: boolean): void {
+    store.setState({ gpuOffload: on });
+  }
+
   function setOrigin(origin: CpuModelOrigin): void {
     remember(KEYS.origin, origin);
     store.setState({ origin });
@@ -313,7 +323,7 @@ export function createCpuEngine({ engines, turn, protocol, derivedProtocols, loa
     return model ? formatBytes(model.sizeBytes) : "";
   };
 
-  return { store, loadCpuModel, reloadCpuModel, openGgufFile, selectCpuModel, setOrigin, cancelCpuLoad, unloadCpuModel, sizeOf };
+  return { store, loadCpuModel, reloadCpuModel, openGgufFile, selectCpuModel, setOrigin, setGpuOffload, cancelCpuLoad, unloadCpuModel, sizeOf };
 }
 
 export type CpuEngineController = ReturnType<typeof createCpuEngine>;

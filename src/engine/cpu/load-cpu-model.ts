@@ -2,14 +2,15 @@
 // screen's bundle never holds it): from a URL the lab's server serves (or Hugging Face), or from
 // a file the person opened. Multi-threaded where the page is cross-origin isolated
 // (SharedArrayBuffer exists), single-threaded otherwise.
-import { measureThreads } from "./thread-probe.ts";
 import { relaxedSimdRuntimeUrl, simdRuntimeUrl } from "virtual:wllama-runtime";
 import { countGgufPromptTokens, ggufTextTokenIds, type GgufModelFile } from "../../tokens/gguf/gguf-model-tokenizer.ts";
 import { CpuEngine } from "./cpu-engine.ts";
+import { gpuOutcome, type GpuOutcome } from "./gpu-offload.ts";
 import { relaxedSimdWorks } from "./relaxed-simd.ts";
 import type { RuntimeFailure } from "./runtime-failure.ts";
 import { RuntimeLog } from "./runtime-log.ts";
 import { streamCompletion } from "./stream-completion.ts";
+import { measureThreads } from "./thread-probe.ts";
 
 export type CpuModelSource = { kind: "url"; url: string; name: string } | { kind: "file"; file: Blob; name: string };
 
@@ -28,6 +29,8 @@ export interface LoadedCpuModel {
   threads: number;
   /** How the thread count was chosen by measuring, in words with the figures (absent when it was given). */
   threadChoice?: string;
+  /** Layers asked on the GPU (WebGPU) and llama.cpp's own count of those it put there, where asked. */
+  gpu?: { asked: number } & GpuOutcome;
   multiThreaded: boolean;
   /** Which of the lab's kernels the runtime runs: relaxed SIMD where the browser has it, SIMD otherwise. */
   kernels: "relaxed SIMD" | "SIMD";
@@ -42,6 +45,8 @@ export interface LoadedCpuModel {
 export interface LoadCpuModelOptions {
   signal?: AbortSignal;
   onProgress?: (progress: CpuLoadProgress) => void;
+  /** Layers to put on the GPU through llama.cpp's WebGPU backend (n_gpu_layers; default 0: none). */
+  gpuLayers?: number;
   /** Threads to run on (default: chosen by measuring the cores where the page is isolated, thread-probe.ts; 1 otherwise). */
   threads?: number;
   /** The context window asked of llama.cpp (capped at the model's training window). */
@@ -83,11 +88,15 @@ export async function loadCpuModel(source: CpuModelSource, options: LoadCpuModel
   // llama.cpp's own warnings and errors are kept (bounded) for a failure's message, never printed.
   const runtimeLog = new RuntimeLog();
   const kernels = relaxedSimdWorks() ? "relaxed SIMD" : "SIMD";
-  const wllama = new Wllama({ default: kernels === "relaxed SIMD" ? relaxedSimdRuntimeUrl : simdRuntimeUrl }, { suppressNativeLog: false, logger: runtimeLog.logger, allowOffline: false });
+  const gpuLayers = options.gpuLayers ?? 0;
+  // With layers asked on the GPU, llama.cpp's information lines are read for its count of those it put there.
+  const loadLines: string[] = [];
+  const logger = gpuLayers > 0 ? { ...runtimeLog.logger, debug: (...args: unknown[]) => void (loadLines.length < 400 && loadLines.push(args.map(String).join(" ").slice(0, 300))) } : runtimeLog.logger;
+  const wllama = new Wllama({ default: kernels === "relaxed SIMD" ? relaxedSimdRuntimeUrl : simdRuntimeUrl }, { suppressNativeLog: false, logger, allowOffline: false });
   const choice = options.threads === undefined && maxThreads() > 1 ? await measureThreads(maxThreads()) : undefined;
   options.signal?.throwIfAborted();
   const threads = options.threads ?? choice?.threads ?? 1;
-  const params = { n_ctx: options.contextSize ?? DEFAULT_CPU_CONTEXT, n_threads: threads, n_parallel: 1, n_gpu_layers: 0, n_batch: CPU_BATCH_TOKENS, n_ubatch: CPU_BATCH_TOKENS, ...CPU_ATTENTION, log_level: LogLevel.WARN };
+  const params = { n_ctx: options.contextSize ?? DEFAULT_CPU_CONTEXT, n_threads: threads, n_parallel: 1, n_gpu_layers: gpuLayers, n_batch: CPU_BATCH_TOKENS, n_ubatch: CPU_BATCH_TOKENS, ...CPU_ATTENTION, log_level: gpuLayers > 0 ? LogLevel.INFO : LogLevel.WARN };
   const exit = () => {
     runtimeLog.markUnloading();
     return wllama.exit();
@@ -133,6 +142,7 @@ export async function loadCpuModel(source: CpuModelSource, options: LoadCpuModel
     contextWindowSize,
     threads: wllama.getNumThreads(),
     ...(choice ? { threadChoice: choice.note } : {}),
+    ...(gpuLayers > 0 ? { gpu: { asked: gpuLayers, ...gpuOutcome(loadLines) } } : {}),
     multiThreaded: wllama.isMultithread(),
     kernels,
     isolated: Boolean(globalThis.crossOriginIsolated),

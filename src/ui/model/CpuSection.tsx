@@ -6,6 +6,7 @@ import { useRef } from "react";
 import { useCpuEngine, useEngineState, useLabStores, usePromptCache } from "../../app/lab-stores-context.tsx";
 import { promptCacheWords } from "./prompt-cache-words.ts";
 import { cpuModels, findCpuModel, formatBytes } from "../../engine/cpu/cpu-models.ts";
+import { gpuOffloadOffer } from "../../engine/cpu/gpu-offload.ts";
 import type { CpuModelOrigin } from "../../store/cpu-engine-controller.ts";
 import { EngineErrorBox, LoadProgressBar, StatusLine } from "./EngineStatusBox.tsx";
 import { HiddenFileInput } from "../HiddenFileInput.tsx";
@@ -17,7 +18,9 @@ export function useLoadCpuModel(): (id: string) => void {
 }
 
 export function CpuSection() {
-  const { selectCpuModel, setOrigin, cancelCpuLoad, unloadCpuModel, openGgufFile } = useLabStores().cpuEngine;
+  const { selectCpuModel, setOrigin, setGpuOffload, cancelCpuLoad, unloadCpuModel, openGgufFile } = useLabStores().cpuEngine;
+  const gpuOffer = gpuOffloadOffer(useEngineState((s) => s.gpu));
+  const gpuOffload = useCpuEngine((s) => s.gpuOffload);
   const load = useLoadCpuModel();
   const status = useEngineState((s) => s.cpuStatus);
   const selected = useCpuEngine((s) => s.selectedModelId);
@@ -77,6 +80,20 @@ export function CpuSection() {
         <HiddenFileInput inputRef={fileInput} accept=".gguf" testId="cpu-file-input" onFile={(file) => void openGgufFile(file)} />
       </div>
       <p className="model-hint">Or drop a .gguf file on this pane: any GGUF model runs here, on the CPU.</p>
+      {gpuOffer.offer ? (
+        <label className="model-check" data-testid="cpu-gpu-offload">
+          <input type="checkbox" checked={gpuOffload} disabled={loadingNow} onChange={(e) => setGpuOffload(e.target.checked)} />
+          <span>
+            Put the model's layers on the GPU ({gpuOffer.adapter}, llama.cpp's WebGPU backend) at the next load{loaded ? ": load again to use it" : ""}
+          </span>
+        </label>
+      ) : (
+        gpuOffer.why && (
+          <p className="model-hint" data-testid="cpu-gpu-offload-why">
+            {gpuOffer.why}
+          </p>
+        )
+      )}
       {status.state === "loading" && <LoadProgressBar status={status} />}
       {status.state === "error" && <EngineErrorBox status={status} offerReplay={false} />}
       <StatusLine status={status} readyText={loaded ? `Ready: ${loaded.label}` : "Ready."} />
