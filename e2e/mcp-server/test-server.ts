@@ -30,6 +30,8 @@ export interface TestServerOptions {
   hostile?: HostileOptions;
   /** Offers `delete_archive`, annotated as destructive, and a read-only `list_archive`. */
   annotatedTools?: boolean;
+  /** A prompt `dialogue` (argument `name`) whose messages are a user, an assistant and a user turn. */
+  dialoguePrompt?: boolean;
 }
 
 export interface HostileOptions {
@@ -55,6 +57,15 @@ export interface HostileOptions {
   hugeResourceChars?: number;
   /** A tool `ask_forever` that sends this many elicitation requests at once, and answers with what came back. */
   elicitationLoop?: number;
+}
+
+/** The messages of the test server's prompt `dialogue` (option `dialoguePrompt`): user, assistant, user. */
+export function dialogueMessages(name: string): Array<{ role: "user" | "assistant"; text: string }> {
+  return [
+    { role: "user", text: `Hello, I am ${name}.` },
+    { role: "assistant", text: `Nice to meet you, ${name}. What shall we plan?` },
+    { role: "user", text: "A day in Lyon, please." },
+  ];
 }
 
 export interface RunningTestServer {
@@ -160,6 +171,11 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
         calls.push("list_archive");
         return { content: [{ type: "text", text: "a, b" }] };
       });
+    }
+    if (options.dialoguePrompt) {
+      server.registerPrompt("dialogue", { description: "A short exchange: user, assistant, user.", argsSchema: { name: z.string() } }, ({ name }) => ({
+        messages: dialogueMessages(name).map(({ role, text }) => ({ role, content: { type: "text" as const, text } })),
+      }));
     }
     for (const name of extraTools) registerExtraTool(server, name);
     for (const name of hostile.toolNames ?? []) registerExtraTool(server, name);
