@@ -6,11 +6,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { EVERYTHING_SERVER_NAME, startEverythingServer, type RunningEverythingServer } from "./mcp-server/everything-server.ts";
 import { dialogueMessages, startTestServer, TEST_SERVER_NAME } from "./mcp-server/test-server.ts";
-import { openLab, send, serveTranscript } from "./lab-helpers.ts";
-
-const labOrigin = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4319)}`;
-const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
-const card = (page: Page, tool: string) => page.locator(`[data-testid="tool-call-card"][data-tool="${tool}"]`);
+import { send } from "./lab-helpers.ts";
+import { call, card, connectServer, labOrigin, openWith, turnDone } from "./mcp-helpers.ts";
 const dialog = (page: Page) => page.getByTestId("mcp-request-dialog");
 
 let everything: RunningEverythingServer;
@@ -23,20 +20,9 @@ test.afterEach(async () => {
   await everything.stop();
 });
 
-async function openWith(page: Page, name: string, turns: string[]): Promise<void> {
-  await openLab(page, await serveTranscript(page, name, { title: `mcp ${name}`, protocol: "hermes", turns, delayMs: 0 }));
-}
-
 async function connect(page: Page, url: string): Promise<void> {
-  await page.getByTestId("mcp-url-input").fill(url);
-  await page.getByTestId("mcp-connect-button").click();
+  await connectServer(page, url);
   await expect(page.getByTestId("mcp-server-status")).toContainText("connected");
-}
-
-async function turnDone(page: Page, n: number) {
-  const turn = page.getByTestId("message-assistant").nth(n - 1);
-  await expect(turn).toHaveAttribute("data-status", /final|aborted/);
-  return turn;
 }
 
 function receivedMethods(): string[] {

@@ -1,12 +1,10 @@
 // MCP end to end: a real MCP server (the official SDK's McpServer over Streamable HTTP, started
 // by this file on 127.0.0.1) and the built app in Chromium. A replayed model turn calls the
 // server's tools; results, errors, cancellation and a lost server reach the chat and debugger.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { startTestServer, TEST_SERVER_NAME, type RunningTestServer } from "./mcp-server/test-server.ts";
-import { openLab, send, serveTranscript } from "./lab-helpers.ts";
-
-const labOrigin = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4319)}`;
-const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
+import { send } from "./lab-helpers.ts";
+import { call, card, connectServer as connect, labOrigin, openWith, turnDone } from "./mcp-helpers.ts";
 
 let server: RunningTestServer;
 
@@ -17,24 +15,6 @@ test.beforeEach(async () => {
 test.afterEach(async () => {
   await server.stop();
 });
-
-async function openWith(page: Page, name: string, turns: string[]): Promise<void> {
-  await openLab(page, await serveTranscript(page, name, { title: `mcp ${name}`, protocol: "hermes", turns, delayMs: 0 }));
-}
-
-async function connect(page: Page, url: string, headers = ""): Promise<void> {
-  await page.getByTestId("mcp-url-input").fill(url);
-  if (headers) await page.getByTestId("mcp-headers-input").fill(headers);
-  await page.getByTestId("mcp-connect-button").click();
-}
-
-async function turnDone(page: Page, n: number) {
-  const turn = page.getByTestId("message-assistant").nth(n - 1);
-  await expect(turn).toHaveAttribute("data-status", /final|aborted/);
-  return turn;
-}
-
-const card = (page: Page, tool: string) => page.locator(`[data-testid="tool-call-card"][data-tool="${tool}"]`);
 
 test("connects, offers the server's tools beside the built-in ones, and a model turn calls each of them", async ({ page }) => {
   await openWith(page, "each-tool", [

@@ -278,7 +278,40 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
   const cancelled = () => new McpFailure({ kind: "other", message: "Connecting was cancelled: the server was removed.", detail: "removed" });
   // The last 401's challenge: it names where the server's protected-resource metadata is.
   let challenge: string | null = null;
+  // An access token near its expiry (by its `expires_in`) is refreshed before a request to the
+  // server goes out, with the SDK's own refresh (the refresh token goes only to the authorization
+  // server that issued it), one refresh at a time; the request then carries the new token. A
+  // refresh refused leaves the request as it was: the server's 401 leads to sign-in as before.
+  let refreshing: Promise<void> | null = null;
+  const refreshAhead = (): Promise<void> => {
+    const oauth = options.oauth;
+    if (!withOAuth || !oauth?.refreshDue()) return Promise.resolve();
+    refreshing ??= (async () => {
+      const discovery = await oauth.discoveryState?.();
+      await sdk.auth.auth(oauth, { serverUrl: url, ...(discovery?.resourceMetadataUrl ? { resourceMetadataUrl: new URL(discovery.resourceMetadataUrl) } : {}) });
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        refreshing = null;
+      });
+    return refreshing;
+  };
+  const toTheServer = (input: Parameters<typeof fetch>[0]) => {
+    try {
+      const target = new URL(input instanceof Request ? input.url : String(input));
+      return target.origin === url.origin && target.pathname === url.pathname;
+    } catch {
+      return false;
+    }
+  };
   const noticingFetch: typeof fetch = async (input, init) => {
+    if (withOAuth && options.oauth?.refreshDue() && toTheServer(input)) {
+      await refreshAhead();
+      const token = options.oauth.tokens() as { access_token?: string } | undefined;
+      const headers = new Headers(init?.headers);
+      if (token?.access_token && headers.has("authorization")) headers.set("Authorization", `Bearer ${token.access_token}`);
+      init = { ...init, headers };
+    }
     const response = await fetch(input, init);
     if (response.status === 401) challenge = response.headers.get("www-authenticate");
     return response;

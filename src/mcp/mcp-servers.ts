@@ -11,7 +11,7 @@ import type { McpCallResult } from "./tool-result.ts";
 import type { McpToolDefinition } from "./tool-schema.ts";
 import { MAX_LOG_ENTRIES, type BoundedList, type McpLogEntry, type McpPrompt, type McpResource, type McpResourceTemplate, type ReadResource } from "./mcp-features.ts";
 import type { CreateMessageRequest, ElicitRequest, ElicitResult, GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
-import { CALLBACK_CHANNEL, createOAuthSession, type OAuthCallback, type OAuthSession } from "./oauth-session.ts";
+import { CALLBACK_CHANNEL, createOAuthSession, revokeTokens, type OAuthCallback, type OAuthSession } from "./oauth-session.ts";
 
 export type ServerStatus = "connecting" | "connected" | "disconnected" | "failed" | "sign-in";
 
@@ -441,18 +441,30 @@ export function createMcpServers() {
       patch(id, (before) => ({ oauth: { ...oauthView(id), ...(before.oauth?.authorizationUrl ? { authorizationUrl: before.oauth.authorizationUrl } : {}) } }));
     },
 
-    /** Forgets the server's tokens and registration; the next connection asks to sign in again. */
-    signOut(id: string): Promise<void> {
-      oauthSessions.get(id)?.signOut();
+    /**
+     * Forgets the server's tokens and registration at once, then asks the authorization server
+     * to revoke them (RFC 7009) where its metadata names an endpoint on its own origin; the
+     * next connection asks to sign in again.
+     */
+    async signOut(id: string): Promise<void> {
+      const session = oauthSessions.get(id);
+      const revocation = session?.revocation();
+      session?.signOut();
       stopWaiting(id);
       const connection = connections.get(id);
       connections.delete(id);
       void connection?.close();
       patch(id, { oauth: { signedIn: false }, notice: "Signed out: the lab forgot this server's tokens." });
-      return connect(id, "Signed out: the lab forgot this server's tokens.").then(
+      let notice = "Signed out: the lab forgot this server's tokens";
+      if (revocation && "endpoint" in revocation) {
+        const problem = await revokeTokens(revocation);
+        notice += problem ? `, but they may still be valid: ${problem}.` : " and the authorization server revoked them.";
+      } else notice += revocation ? ` (not revoked: ${revocation.none}).` : ".";
+      await connect(id, notice).then(
         () => undefined,
         () => undefined,
       );
+      if (find(id)) patch(id, { notice });
     },
 
     /** Answers a waiting request (the dialog's buttons). */
