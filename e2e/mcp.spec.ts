@@ -87,7 +87,7 @@ test("connects, offers the server's tools beside the built-in ones, and a model 
   await expect(page.getByTestId("mcp-server-notice")).toContainText("added late_tool");
 });
 
-test("a shown resource list is read again when the server says it changed (notifications/resources/list_changed)", async ({ page }) => {
+test("shown resource and template lists are read again when the server says they changed (notifications/resources/list_changed)", async ({ page }) => {
   const listing = await startTestServer({ allowOrigin: labOrigin, hostile: { hugeResourceChars: 10 } });
   try {
     await openWith(page, "list-changed", ["Nothing to do."]);
@@ -99,6 +99,14 @@ test("a shown resource list is read again when the server says it changed (notif
     listing.addResource("fresh");
     await expect(resources.locator("summary")).toHaveText("Resources (2)");
     await expect(resources.locator('[data-testid=mcp-resource][data-uri="extra://fresh"]')).toBeVisible();
+
+    // Templates come with the same notification: a shown template list is read again too.
+    const templates = page.getByTestId("mcp-templates");
+    await templates.locator("summary").click();
+    await expect(templates.locator("summary")).toHaveText("Resource templates (0)");
+    listing.addResourceTemplate("shelf");
+    await expect(templates.locator("summary")).toHaveText("Resource templates (1)");
+    await expect(templates.locator('[data-testid=mcp-template][data-template="extra://shelf/{id}"]')).toBeVisible();
   } finally {
     await listing.stop();
   }

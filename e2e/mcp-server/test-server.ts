@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readBody, sendJson } from "./http-json.ts";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ElicitResultSchema, ErrorCode, isInitializeRequest, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
@@ -81,6 +81,8 @@ export interface RunningTestServer {
   addTool: (name: string) => void;
   /** Adds a text resource `extra://<name>` to every session, which makes the SDK send notifications/resources/list_changed. */
   addResource: (name: string) => void;
+  /** Adds a resource template `extra://<name>/{id}` to every session; the SDK sends notifications/resources/list_changed for it too. */
+  addResourceTemplate: (name: string) => void;
   /** Sends `notifications/tools/list_changed` `count` times to every session, at once. */
   notifyToolsChanged: (count: number) => Promise<void>;
   /** How many `tools/list` requests the server answered or is answering. */
@@ -375,6 +377,13 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
     addResource(name) {
       const uri = `extra://${name}`;
       for (const { server } of sessions.values()) server.registerResource(name, uri, { mimeType: "text/plain" }, async () => ({ contents: [{ uri, mimeType: "text/plain", text: `${name} text` }] }));
+    },
+    addResourceTemplate(name) {
+      for (const { server } of sessions.values()) {
+        server.registerResource(name, new ResourceTemplate(`extra://${name}/{id}`, { list: undefined }), { mimeType: "text/plain" }, async (uri, { id }) => ({
+          contents: [{ uri: uri.href, mimeType: "text/plain", text: `${name} ${String(id)}` }],
+        }));
+      }
     },
     async notifyToolsChanged(count) {
       const all = [...sessions.values(), ...sseSessions.values()];

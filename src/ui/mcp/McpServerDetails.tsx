@@ -268,7 +268,8 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
               </ul>
             )}
           </Section>
-          <Section title="Resource templates" testId="mcp-templates" load={() => actions.listResourceTemplates(server.id)}>
+          {/* The spec's resources/list_changed covers templates too: a shown template list is read again with it. */}
+          <Section title="Resource templates" testId="mcp-templates" load={() => actions.listResourceTemplates(server.id)} changes={server.listChanges?.resources ?? 0}>
             {(items) => (
               <ul className="mcp-items">
                 {items.map((template, index) => (
