@@ -112,6 +112,36 @@ test("shown resource and template lists are read again when the server says they
   }
 });
 
+test("a server's elicitation while none of its tools runs is answered from the dialog and traced in the server's card", async ({ page }) => {
+  await openWith(page, "elicit-outside", ["Nothing to do."]);
+  await connect(page, server.url);
+  await expect(page.getByTestId("mcp-server-status")).toContainText("connected");
+  // The server can speak first only once the client opened its stream for that (a GET).
+  await expect.poll(() => server.standaloneStreams()).toBeGreaterThan(0);
+  const answered = server.elicitOutsideCall("Which colour, outside any call?");
+  const dialog = page.getByTestId("mcp-request-dialog");
+  await expect(dialog).toHaveAttribute("data-kind", "elicit-form");
+  await expect(dialog).toContainText("Which colour, outside any call?");
+  await dialog.getByTestId("mcp-elicit-decline").click();
+  expect(await answered).toBe("decline");
+
+  const trace = page.getByTestId("mcp-connection-trace");
+  await trace.locator("summary").click();
+  const entries = trace.getByTestId("tool-trace-entry");
+  await expect(entries).toHaveCount(2);
+  await expect(entries.nth(0)).toHaveAttribute("data-direction", "received");
+  await expect(entries.nth(0)).toContainText("elicitation/create");
+  await expect(entries.nth(0)).toContainText("Which colour, outside any call?");
+  await expect(entries.nth(1)).toHaveAttribute("data-direction", "sent");
+  await expect(entries.nth(1)).toContainText('"action": "decline"');
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    if (width === 390) await page.getByTestId("side-toggle").click();
+    await trace.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/mcp-connection-trace-${width}.png` });
+  }
+});
+
 test("a switched-off MCP tool is not offered, and the model calling it is told it does not exist", async ({ page }) => {
   await openWith(page, "switched-off", [call("reverse_text", { text: "abc" }), "It is off."]);
   await connect(page, server.url);

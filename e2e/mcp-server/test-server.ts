@@ -81,6 +81,10 @@ export interface RunningTestServer {
   addTool: (name: string) => void;
   /** Adds a text resource `extra://<name>` to every session, which makes the SDK send notifications/resources/list_changed. */
   addResource: (name: string) => void;
+  /** How many GET streams (for messages outside any request) clients opened. */
+  standaloneStreams: () => number;
+  /** Asks every session's client for input (`elicitation/create`) outside any tool call; resolves with the first answer's action. */
+  elicitOutsideCall: (message: string) => Promise<string>;
   /** Adds a resource template `extra://<name>/{id}` to every session; the SDK sends notifications/resources/list_changed for it too. */
   addResourceTemplate: (name: string) => void;
   /** Sends `notifications/tools/list_changed` `count` times to every session, at once. */
@@ -100,6 +104,7 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
   const sseSessions = new Map<string, { transport: SSEServerTransport; server: McpServer }>();
   const hostile = options.hostile ?? {};
   let listRequests = 0;
+  let standaloneStreams = 0;
   let listsInFlight = 0;
   let maxConcurrentLists = 0;
 
@@ -309,6 +314,8 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
     const body = req.method === "POST" ? await readBody(req) : undefined;
     const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
     if (existing) {
+      // A GET opens the session's stream for messages that answer no request (what elicitOutsideCall needs).
+      if (req.method === "GET") standaloneStreams += 1;
       await existing.transport.handleRequest(req, res, body);
       return;
     }
@@ -377,6 +384,12 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
     addResource(name) {
       const uri = `extra://${name}`;
       for (const { server } of sessions.values()) server.registerResource(name, uri, { mimeType: "text/plain" }, async () => ({ contents: [{ uri, mimeType: "text/plain", text: `${name} text` }] }));
+    },
+    standaloneStreams: () => standaloneStreams,
+    async elicitOutsideCall(message) {
+      const answers = [...sessions.values()].map(({ server }) => server.server.elicitInput({ message, requestedSchema: { type: "object", properties: { colour: { type: "string" } } } }));
+      const first = await Promise.race(answers);
+      return first.action;
     },
     addResourceTemplate(name) {
       for (const { server } of sessions.values()) {

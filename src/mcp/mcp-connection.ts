@@ -31,6 +31,11 @@ export interface ConnectOptions {
   onDropped: (failure: ExplainedFailure) => void;
   /** A log message the server sent (`notifications/message`). */
   onLog?: (entry: McpLogEntry) => void;
+  /**
+   * A JSON-RPC message that belongs to no tool call (secrets masked): a server's request while
+   * none of its calls runs (elicitation, sampling), the lab's answer to it, a log message.
+   */
+  onTrace?: (entry: ToolTraceEntry) => void;
   /** The server's resource or prompt list changed (`notifications/{resources,prompts}/list_changed`). */
   onListChanged?: (what: "resources" | "prompts") => void;
   /** A subscribed resource changed (`notifications/resources/updated`). */
@@ -172,6 +177,9 @@ export async function exchangeSignInCode(session: OAuthSession, serverUrl: strin
   });
   if (result !== "AUTHORIZED") throw new Error("The authorization server did not give the lab a token.");
 }
+
+/** Characters of JSON one message in the connection's trace keeps. */
+export const CONNECTION_TRACE_CHARS = 20_000;
 
 /** A tool list of more pages than this, or that takes longer, is refused: a server could page forever. */
 export const MAX_LIST_PAGES = 100;
@@ -317,13 +325,19 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     return response;
   };
   let withOAuth = Boolean(options.oauth?.signedIn());
+  // What the connection's own trace keeps of each message (as a call's trace does, per message).
+  const connectionBudget = { keep: (message: unknown) => new TraceBudget(CONNECTION_TRACE_CHARS).keep(message) };
   const attempt = async (kind: TransportKind) => {
     const authProvider = withOAuth ? options.oauth : undefined;
     const inner: Transport =
       kind === "streamable-http"
         ? new sdk.StreamableHTTPClientTransport(url, { requestInit, fetch: noticingFetch, ...(authProvider ? { authProvider } : {}) })
         : new sdk.SSEClientTransport(url, { requestInit, fetch: noticingFetch, ...(authProvider ? { authProvider } : {}) });
-    const transport = new TracingTransport(inner, (message) => maskSecrets(message, secrets()));
+    const transport = new TracingTransport(
+      inner,
+      (message) => maskSecrets(message, secrets()),
+      options.onTrace ? (direction, message) => options.onTrace?.({ direction, at: Date.now(), message: connectionBudget.keep(message), label: direction === "sent" ? sentLabel() : shownUrl }) : undefined,
+    );
     const client = new sdk.Client(CLIENT_INFO, {
       capabilities: {
         ...(options.onElicit ? { elicitation: { form: {}, url: {} } } : {}),

@@ -2,7 +2,7 @@
 // server that drops its session or goes away is reconnected on the next call; when that fails
 // the call fails with the reason, and the server is marked so in the panel.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import type { ToolContext } from "toolcall-middleware/types.ts";
+import type { ToolContext, ToolTraceEntry } from "toolcall-middleware/types.ts";
 import { McpFailure, type ExplainedFailure } from "./mcp-failure.ts";
 import type { McpConnection, TransportKind } from "./mcp-connection.ts";
 import { urlWithoutSecrets } from "./mask-secrets.ts";
@@ -42,6 +42,8 @@ export interface McpServerView extends ServerRecord {
   capabilities?: McpConnection["capabilities"];
   /** The server's log messages, newest last (at most MAX_LOG_ENTRIES). */
   log: McpLogEntry[];
+  /** JSON-RPC messages that belong to no tool call (a request while none runs, its answer, log messages), newest last (at most MAX_CONNECTION_TRACE). */
+  trace?: ToolTraceEntry[];
   /** Whether a destructive tool of this server asks before it runs (the person may say no more, for this tab). */
   askDestructive: boolean;
   /** Subscribed resources that changed, by address, with when. */
@@ -70,6 +72,9 @@ export interface McpProgress {
   total?: number;
   message?: string;
 }
+
+/** Messages the connection's own trace keeps (the newest). */
+export const MAX_CONNECTION_TRACE = 100;
 
 /** Requests of one server waiting at once; more are declined at once (a server asking in a loop). */
 export const MAX_WAITING_REQUESTS = 3;
@@ -297,6 +302,10 @@ export function createMcpServers() {
       onLog: (entry) => {
         if (!current()) return;
         patch(id, (before) => ({ log: [...before.log.slice(-(MAX_LOG_ENTRIES - 1)), entry] }));
+      },
+      onTrace: (entry) => {
+        if (!current()) return;
+        patch(id, (before) => ({ trace: [...(before.trace ?? []).slice(-(MAX_CONNECTION_TRACE - 1)), entry] }));
       },
       onListChanged: (what) => {
         if (!current()) return;

@@ -4,8 +4,9 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useLabStores, useRunState } from "../../app/lab-stores-context.tsx";
 import { attachmentBlock, MAX_PROMPT_TURNS, promptMessagesAsTurns, promptMessagesText, templateVariables, type BoundedList, type ReadResource } from "../../mcp/mcp-features.ts";
-import type { McpServerView } from "../../mcp/mcp-servers.ts";
+import { MAX_CONNECTION_TRACE, type McpServerView } from "../../mcp/mcp-servers.ts";
 import { visibleBidi, visibleName } from "../bidi/VisibleBidi.tsx";
+import { ToolTraceView } from "./ToolTraceView.tsx";
 
 type Loaded<T> = { state: "idle" } | { state: "loading" } | { state: "error"; message: string } | { state: "done"; list: BoundedList<T> };
 
@@ -307,6 +308,13 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
             </ul>
           )}
         </Section>
+      )}
+      {server.trace && server.trace.length > 0 && (
+        <details className="mcp-section" data-testid="mcp-connection-trace">
+          <summary>Messages outside tool calls ({server.trace.length})</summary>
+          <p className="mcp-muted">A request the server made while none of its tools ran, the lab's answer, and its log messages (secrets masked; the last {MAX_CONNECTION_TRACE}).</p>
+          <ToolTraceView trace={server.trace} />
+        </details>
       )}
       {(caps?.logging || server.log.length > 0) && (
         <details className="mcp-section" data-testid="mcp-log">
