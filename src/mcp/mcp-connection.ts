@@ -153,7 +153,8 @@ function explainUnmasked(error: unknown, options: Pick<ConnectOptions, "url" | "
 function explainSignIn(error: unknown, sdk: Sdk, shownUrl: string, secrets: readonly string[]): ExplainedFailure | undefined {
   const detail = maskText(error instanceof Error ? `${error.name}: ${error.message}` : String(error), secrets);
   if (error instanceof sdk.auth.UnauthorizedError) {
-    return { kind: "sign-in", message: `${shownUrl} needs you to sign in (OAuth): press Sign in on its card in MCP servers.`, detail };
+    // The SDK's class keeps the name "Error": the detail names it, so the panel knows a plain request to sign in.
+    return { kind: "sign-in", message: `${shownUrl} needs you to sign in (OAuth): press Sign in on its card in MCP servers.`, detail: `UnauthorizedError: ${detail.replace(/^Error: /, "")}` };
   }
   // The SDK's OAuth errors carry the spec's error code (invalid_grant, invalid_client, …).
   const oauthCode = (error as { errorCode?: unknown } | null)?.errorCode;

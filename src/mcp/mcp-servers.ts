@@ -460,10 +460,12 @@ export function createMcpServers() {
       const revocation = session?.revocation();
       session?.signOut();
       stopWaiting(id);
+      // What the old connection still says (a stream refused without its token) no longer counts.
+      attempts.set(id, (attempts.get(id) ?? 0) + 1);
       const connection = connections.get(id);
       connections.delete(id);
       void connection?.close();
-      patch(id, { oauth: { signedIn: false }, notice: "Signed out: the lab forgot this server's tokens." });
+      patch(id, { oauth: { signedIn: false }, failure: undefined, notice: "Signed out: the lab forgot this server's tokens." });
       let notice = "Signed out: the lab forgot this server's tokens";
       if (revocation && "endpoint" in revocation) {
         const problem = await revokeTokens(revocation);
