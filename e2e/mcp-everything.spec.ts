@@ -5,12 +5,9 @@
 // project's own test server — a destructive tool that asks first.
 import { expect, test, type Page } from "@playwright/test";
 import { EVERYTHING_SERVER_NAME, startEverythingServer, type RunningEverythingServer } from "./mcp-server/everything-server.ts";
-import { startTestServer, TEST_SERVER_NAME } from "./mcp-server/test-server.ts";
-import { openLab, send, serveTranscript } from "./lab-helpers.ts";
-
-const labOrigin = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4319)}`;
-const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
-const card = (page: Page, tool: string) => page.locator(`[data-testid="tool-call-card"][data-tool="${tool}"]`);
+import { dialogueMessages, startTestServer, TEST_SERVER_NAME } from "./mcp-server/test-server.ts";
+import { send } from "./lab-helpers.ts";
+import { call, card, connectServer, labOrigin, openWith, turnDone } from "./mcp-helpers.ts";
 const dialog = (page: Page) => page.getByTestId("mcp-request-dialog");
 
 let everything: RunningEverythingServer;
@@ -23,20 +20,9 @@ test.afterEach(async () => {
   await everything.stop();
 });
 
-async function openWith(page: Page, name: string, turns: string[]): Promise<void> {
-  await openLab(page, await serveTranscript(page, name, { title: `mcp ${name}`, protocol: "hermes", turns, delayMs: 0 }));
-}
-
 async function connect(page: Page, url: string): Promise<void> {
-  await page.getByTestId("mcp-url-input").fill(url);
-  await page.getByTestId("mcp-connect-button").click();
+  await connectServer(page, url);
   await expect(page.getByTestId("mcp-server-status")).toContainText("connected");
-}
-
-async function turnDone(page: Page, n: number) {
-  const turn = page.getByTestId("message-assistant").nth(n - 1);
-  await expect(turn).toHaveAttribute("data-status", /final|aborted/);
-  return turn;
 }
 
 function receivedMethods(): string[] {
@@ -268,6 +254,63 @@ test("a destructive tool asks before it runs: refused it does not run; allowed f
     await turnDone(page, 3);
     await expect(card(page, "delete_archive").nth(2)).toContainText("deleted 2024");
     expect(server.calls().filter((name) => name === "delete_archive")).toHaveLength(2);
+  } finally {
+    await server.stop();
+  }
+});
+
+test("a prompt's messages go into the conversation as turns in their roles, marked in the chat and the prompt view, and stay in its history", async ({ page }) => {
+  const server = await startTestServer({ allowOrigin: labOrigin, dialoguePrompt: true });
+  try {
+    await openWith(page, "prompt-turns", ["Morning at the Traboules.", "Still Lyon."]);
+    await connect(page, server.url);
+    await page.getByTestId("mcp-prompts").locator("summary").click();
+    const prompt = page.locator('[data-testid=mcp-prompt][data-name="dialogue"]');
+    await prompt.locator('[data-testid=mcp-prompt-input][data-name="name"]').fill("Ada");
+    await prompt.getByTestId("mcp-prompt-send").click();
+    await turnDone(page, 1);
+
+    // In the chat: three turns in the server's roles, each naming the prompt and the server; the message box untouched.
+    const given = page.getByTestId("message-mcp-prompt");
+    const expected = dialogueMessages("Ada");
+    await expect(given).toHaveCount(3);
+    for (const [index, message] of expected.entries()) {
+      await expect(given.nth(index)).toHaveAttribute("data-role", message.role);
+      await expect(given.nth(index)).toContainText(message.text);
+      await expect(given.nth(index)).toContainText(`MCP prompt dialogue · ${TEST_SERVER_NAME}`);
+    }
+    await expect(page.getByTestId("message-user")).toHaveCount(0);
+    await expect(page.getByTestId("chat-input")).toHaveValue("");
+
+    // In the debugger: the step's prompt holds each message, marked with its role, prompt and server.
+    await page.getByTestId("step-item").first().click();
+    const marks = page.getByTestId("prompt-view").getByTestId("prompt-mcp-prompt");
+    await expect(marks).toHaveCount(3);
+    for (const [index, message] of expected.entries()) {
+      await expect(marks.nth(index)).toHaveAttribute("data-role", message.role);
+      await expect(marks.nth(index)).toHaveAttribute("data-server", TEST_SERVER_NAME);
+      await expect(marks.nth(index)).toContainText(message.text);
+    }
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await marks.first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/mcp-prompt-turns-debugger-${width}.png` });
+    }
+
+    // The next message's run has them in its history, still marked.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await send(page, "And after that?");
+    await turnDone(page, 2);
+    await expect(given).toHaveCount(3);
+    await expect(page.getByTestId("message-user")).toHaveText("And after that?");
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await given.first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/mcp-prompt-turns-chat-${width}.png` });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByTestId("step-item").nth(1).click();
+    await expect(page.getByTestId("prompt-view").getByTestId("prompt-mcp-prompt")).toHaveCount(3);
   } finally {
     await server.stop();
   }

@@ -3,11 +3,11 @@
 // list that never ends, a storm of list-changed notifications, tools that echo the person's
 // secrets, names with invisible characters. Nothing may freeze the page, run on after Remove,
 // or leak a secret into the prompt, the log or the panel.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { startTestServer, type HostileOptions, type RunningTestServer } from "./mcp-server/test-server.ts";
 import { exportedConversation, openLab, send, serveTranscript } from "./lab-helpers.ts";
+import { call, connectServer as connect, labOrigin } from "./mcp-helpers.ts";
 
-const labOrigin = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4319)}`;
 const SHOTS = "e2e/.output";
 
 let server: RunningTestServer | null = null;
@@ -22,13 +22,6 @@ test.afterEach(async () => {
   server = null;
 });
 
-const call = (name: string, args: Record<string, unknown> = {}) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
-
-async function connect(page: Page, url: string, headers = ""): Promise<void> {
-  await page.getByTestId("mcp-url-input").fill(url);
-  if (headers) await page.getByTestId("mcp-headers-input").fill(headers);
-  await page.getByTestId("mcp-connect-button").click();
-}
 
 test("3,000 tools: connected and offered, every tool's token cost counted, and again after a reload, without the page giving up", async ({ page }) => {
   const running = await startHostile({ manyTools: 3000 });

@@ -3,15 +3,14 @@
 // (e2e/mcp-server/oauth-server.ts), with replayed model turns. Sign-in in a window opened by the
 // click (discovery from the 401, registration, PKCE S256, `resource`), tokens masked in the
 // trace and never on the page, an expired token refreshed, a revoked one asking to sign in again,
-// sign-out; and the refusals: an answer with another `state`, a code whose PKCE does not match.
+// sign-out revoking the tokens (RFC 7009), a token near its expiry refreshed before use, no token
+// to a revocation endpoint on another origin; and the refusals: an answer with another `state`,
+// a code whose PKCE does not match.
 import { createHash } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { OAUTH_SERVER_NAME, startOAuthServers, type RunningOAuthServers } from "./mcp-server/oauth-server.ts";
-import { openLab, send, serveTranscript } from "./lab-helpers.ts";
-
-const labOrigin = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4319)}`;
-const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
-const card = (page: Page, tool: string) => page.locator(`[data-testid="tool-call-card"][data-tool="${tool}"]`);
+import { send } from "./lab-helpers.ts";
+import { call, card, connectServer, labOrigin, openWith as openOn, turnDone } from "./mcp-helpers.ts";
 const status = (page: Page) => page.getByTestId("mcp-server-status");
 const signIn = (page: Page) => page.getByTestId("mcp-signin");
 
@@ -25,15 +24,7 @@ test.afterEach(async () => {
   await oauth.stop();
 });
 
-async function openWith(page: Page, name: string, turns: string[]): Promise<void> {
-  await openLab(page, await serveTranscript(page, name, { title: `mcp oauth ${name}`, protocol: "hermes", turns, delayMs: 0 }));
-}
-
-async function turnDone(page: Page, n: number) {
-  const turn = page.getByTestId("message-assistant").nth(n - 1);
-  await expect(turn).toHaveAttribute("data-status", /final|aborted/);
-  return turn;
-}
+const openWith = (page: Page, name: string, turns: string[]) => openOn(page, name, turns, `mcp oauth ${name}`);
 
 /** Presses Sign in and returns the authorization page it opened (the window starts blank, then goes there). */
 async function openSignInWindow(page: Page): Promise<Page> {
@@ -60,8 +51,7 @@ async function expectNoTokenShown(page: Page): Promise<void> {
 
 test("sign in through a window, the token masked in the trace, an expired token refreshed, a revoked one signs in again, sign out", async ({ page }) => {
   await openWith(page, "sign-in", [call("whoami", {}), "Called.", call("whoami", {}), "Refreshed.", call("reverse_text", { text: "abc" }), "Asked to sign in.", call("reverse_text", { text: "abc" }), "cba it is."]);
-  await page.getByTestId("mcp-url-input").fill(oauth.mcpUrl);
-  await page.getByTestId("mcp-connect-button").click();
+  await connectServer(page, oauth.mcpUrl);
 
   // The 401 led to the protected-resource metadata and the authorization server; nothing opened by itself.
   await expect(status(page)).toHaveText("sign-in needed");
@@ -131,18 +121,76 @@ test("sign in through a window, the token masked in the trace, an expired token 
   await turnDone(page, 4);
   await expect(card(page, "reverse_text").nth(1)).toContainText("cba");
 
-  // Sign out: the tokens are gone from the tab, and the server asks again.
+  // Sign out: the tokens are gone from the tab, revoked at the authorization server (RFC 7009), and the server asks again.
+  const [access, refresh] = oauth.issuedTokens().slice(-2);
+  expect(oauth.tokenActive(access!) && oauth.tokenActive(refresh!)).toBe(true);
   await page.getByTestId("mcp-sign-out").click();
   await expect(status(page)).toHaveText("sign-in needed");
+  await expect(page.getByTestId("mcp-server-notice")).toContainText("the authorization server revoked them");
+  expect(oauth.revocations()).toEqual([expect.objectContaining({ hint: "refresh_token", known: true }), expect.objectContaining({ hint: "access_token", known: true })]);
+  expect(oauth.tokenActive(access!)).toBe(false);
+  expect(oauth.tokenActive(refresh!)).toBe(false);
   const kept = await page.evaluate(() => JSON.stringify(sessionStorage));
   for (const token of oauth.issuedTokens()) expect(kept).not.toContain(token);
   await expectNoTokenShown(page);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    if (width === 390) await page.getByTestId("side-toggle").click();
+    await page.getByTestId("mcp-server-notice").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/mcp-oauth-signed-out-${width}.png` });
+    if (width === 390) await page.getByTestId("side-toggle").click();
+  }
+});
+
+test("an access token near its expiry is refreshed before a request goes out: the server never sees a token it refuses", async ({ page }) => {
+  await oauth.stop();
+  // 30 s of life is inside the lab's minute of margin: every request finds the token due.
+  oauth = await startOAuthServers({ allowOrigin: labOrigin, expiresIn: 30 });
+  await openWith(page, "refresh-ahead", [call("whoami", {}), "Called.", call("reverse_text", { text: "abc" }), "cba."]);
+  await connectServer(page, oauth.mcpUrl);
+  await expect(status(page)).toHaveText("sign-in needed");
+  await allow(await openSignInWindow(page));
+  await expect(status(page)).toHaveText("connected · 2 tools");
+  await send(page, "Who am I?");
+  await turnDone(page, 1);
+  await send(page, "Reverse abc.");
+  await turnDone(page, 2);
+  await expect(card(page, "reverse_text")).toContainText("cba");
+
+  const grants = oauth.tokenRequests();
+  expect(grants[0]).toEqual({ grant: "authorization_code", ok: true });
+  expect(grants.filter((request) => request.grant === "refresh_token").length).toBeGreaterThanOrEqual(2);
+  expect(grants.every((request) => request.ok)).toBe(true);
+  // Each request after the sign-in carried a token the server took: none waited for a 401 to refresh.
+  const withToken = oauth.mcpRequests().filter((request) => request.token);
+  expect(withToken.length).toBeGreaterThan(2);
+  expect(withToken.filter((request) => !request.ok)).toEqual([]);
+  // The calls went with refreshed tokens, not the one the sign-in gave.
+  const firstAccess = oauth.issuedTokens()[0];
+  expect(withToken.at(-1)?.token).not.toBe(firstAccess);
+  await expectNoTokenShown(page);
+});
+
+test("sign-out sends no token to a revocation endpoint on another origin than the authorization server's, and says so", async ({ page }) => {
+  await oauth.stop();
+  oauth = await startOAuthServers({ allowOrigin: labOrigin, revocationEndpoint: "elsewhere" });
+  await openWith(page, "revoke-elsewhere", ["Nothing to do."]);
+  await connectServer(page, oauth.mcpUrl);
+  await expect(status(page)).toHaveText("sign-in needed");
+  await allow(await openSignInWindow(page));
+  await expect(status(page)).toHaveText("connected · 2 tools");
+  await page.getByTestId("mcp-sign-out").click();
+  await expect(status(page)).toHaveText("sign-in needed");
+  await expect(page.getByTestId("mcp-server-notice")).toContainText("is on another host");
+  expect(oauth.elsewhereRequests()).toEqual([]);
+  expect(oauth.revocations()).toEqual([]);
+  const kept = await page.evaluate(() => JSON.stringify(sessionStorage));
+  for (const token of oauth.issuedTokens()) expect(kept).not.toContain(token);
 });
 
 test("a sign-in answer with another state is refused unused; a code whose PKCE does not match is refused by the server, and said so", async ({ page }) => {
   await openWith(page, "refusals", ["Nothing to do."]);
-  await page.getByTestId("mcp-url-input").fill(oauth.mcpUrl);
-  await page.getByTestId("mcp-connect-button").click();
+  await connectServer(page, oauth.mcpUrl);
   await expect(status(page)).toHaveText("sign-in needed");
 
   // The answer comes back with a state the page did not send: the code is never exchanged.

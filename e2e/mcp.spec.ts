@@ -1,12 +1,10 @@
 // MCP end to end: a real MCP server (the official SDK's McpServer over Streamable HTTP, started
 // by this file on 127.0.0.1) and the built app in Chromium. A replayed model turn calls the
 // server's tools; results, errors, cancellation and a lost server reach the chat and debugger.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { startTestServer, TEST_SERVER_NAME, type RunningTestServer } from "./mcp-server/test-server.ts";
-import { openLab, send, serveTranscript } from "./lab-helpers.ts";
-
-const labOrigin = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4319)}`;
-const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
+import { send } from "./lab-helpers.ts";
+import { call, card, connectServer as connect, labOrigin, openWith, turnDone } from "./mcp-helpers.ts";
 
 let server: RunningTestServer;
 
@@ -17,24 +15,6 @@ test.beforeEach(async () => {
 test.afterEach(async () => {
   await server.stop();
 });
-
-async function openWith(page: Page, name: string, turns: string[]): Promise<void> {
-  await openLab(page, await serveTranscript(page, name, { title: `mcp ${name}`, protocol: "hermes", turns, delayMs: 0 }));
-}
-
-async function connect(page: Page, url: string, headers = ""): Promise<void> {
-  await page.getByTestId("mcp-url-input").fill(url);
-  if (headers) await page.getByTestId("mcp-headers-input").fill(headers);
-  await page.getByTestId("mcp-connect-button").click();
-}
-
-async function turnDone(page: Page, n: number) {
-  const turn = page.getByTestId("message-assistant").nth(n - 1);
-  await expect(turn).toHaveAttribute("data-status", /final|aborted/);
-  return turn;
-}
-
-const card = (page: Page, tool: string) => page.locator(`[data-testid="tool-call-card"][data-tool="${tool}"]`);
 
 test("connects, offers the server's tools beside the built-in ones, and a model turn calls each of them", async ({ page }) => {
   await openWith(page, "each-tool", [
@@ -107,7 +87,7 @@ test("connects, offers the server's tools beside the built-in ones, and a model 
   await expect(page.getByTestId("mcp-server-notice")).toContainText("added late_tool");
 });
 
-test("a shown resource list is read again when the server says it changed (notifications/resources/list_changed)", async ({ page }) => {
+test("shown resource and template lists are read again when the server says they changed (notifications/resources/list_changed)", async ({ page }) => {
   const listing = await startTestServer({ allowOrigin: labOrigin, hostile: { hugeResourceChars: 10 } });
   try {
     await openWith(page, "list-changed", ["Nothing to do."]);
@@ -119,8 +99,46 @@ test("a shown resource list is read again when the server says it changed (notif
     listing.addResource("fresh");
     await expect(resources.locator("summary")).toHaveText("Resources (2)");
     await expect(resources.locator('[data-testid=mcp-resource][data-uri="extra://fresh"]')).toBeVisible();
+
+    // Templates come with the same notification: a shown template list is read again too.
+    const templates = page.getByTestId("mcp-templates");
+    await templates.locator("summary").click();
+    await expect(templates.locator("summary")).toHaveText("Resource templates (0)");
+    listing.addResourceTemplate("shelf");
+    await expect(templates.locator("summary")).toHaveText("Resource templates (1)");
+    await expect(templates.locator('[data-testid=mcp-template][data-template="extra://shelf/{id}"]')).toBeVisible();
   } finally {
     await listing.stop();
+  }
+});
+
+test("a server's elicitation while none of its tools runs is answered from the dialog and traced in the server's card", async ({ page }) => {
+  await openWith(page, "elicit-outside", ["Nothing to do."]);
+  await connect(page, server.url);
+  await expect(page.getByTestId("mcp-server-status")).toContainText("connected");
+  // The server can speak first only once the client opened its stream for that (a GET).
+  await expect.poll(() => server.standaloneStreams()).toBeGreaterThan(0);
+  const answered = server.elicitOutsideCall("Which colour, outside any call?");
+  const dialog = page.getByTestId("mcp-request-dialog");
+  await expect(dialog).toHaveAttribute("data-kind", "elicit-form");
+  await expect(dialog).toContainText("Which colour, outside any call?");
+  await dialog.getByTestId("mcp-elicit-decline").click();
+  expect(await answered).toBe("decline");
+
+  const trace = page.getByTestId("mcp-connection-trace");
+  await trace.locator("summary").click();
+  const entries = trace.getByTestId("tool-trace-entry");
+  await expect(entries).toHaveCount(2);
+  await expect(entries.nth(0)).toHaveAttribute("data-direction", "received");
+  await expect(entries.nth(0)).toContainText("elicitation/create");
+  await expect(entries.nth(0)).toContainText("Which colour, outside any call?");
+  await expect(entries.nth(1)).toHaveAttribute("data-direction", "sent");
+  await expect(entries.nth(1)).toContainText('"action": "decline"');
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    if (width === 390) await page.getByTestId("side-toggle").click();
+    await trace.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/mcp-connection-trace-${width}.png` });
   }
 });
 

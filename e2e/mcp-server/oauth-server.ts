@@ -31,6 +31,14 @@ export interface RunningOAuthServers {
   expireAccessTokens: () => void;
   /** Refresh tokens stop working too: only a new sign-in helps. */
   revokeRefreshTokens: () => void;
+  /** Whether a token issued here still works (an access token at the MCP server, a refresh token at the token endpoint). */
+  tokenActive: (token: string) => boolean;
+  /** The revocation requests (RFC 7009) the authorization server answered, in order. */
+  revocations: () => Array<{ hint: string; known: boolean; clientId: string }>;
+  /** Requests to the MCP endpoint, in order: the access token each carried (if any) and whether it was let through. */
+  mcpRequests: () => Array<{ token?: string; ok: boolean }>;
+  /** Requests the other-origin listener got (option `revocationEndpoint: "elsewhere"`), with their bodies. */
+  elsewhereRequests: () => string[];
   stop: () => Promise<void>;
 }
 
@@ -68,7 +76,18 @@ function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export async function startOAuthServers(options: { allowOrigin: string }): Promise<RunningOAuthServers> {
+export interface OAuthServerOptions {
+  allowOrigin: string;
+  /** The `expires_in` (seconds) given with each access token; 3600 unless told. */
+  expiresIn?: number;
+  /**
+   * Where the metadata's `revocation_endpoint` points: the authorization server's own
+   * `/revoke` (the default), a listener on another origin that records what it gets, or none.
+   */
+  revocationEndpoint?: "own" | "elsewhere" | "none";
+}
+
+export async function startOAuthServers(options: OAuthServerOptions): Promise<RunningOAuthServers> {
   const clients = new Map<string, Client>();
   const codes = new Map<string, PendingCode>();
   const accessTokens = new Map<string, { resource: string }>();
@@ -76,6 +95,9 @@ export async function startOAuthServers(options: { allowOrigin: string }): Promi
   const issued: string[] = [];
   const tokenRequests: Array<{ grant: string; ok: boolean; error?: string }> = [];
   const authorizeRequests: Array<Record<string, string>> = [];
+  const revocations: Array<{ hint: string; known: boolean; clientId: string }> = [];
+  const mcpRequests: Array<{ token?: string; ok: boolean }> = [];
+  const elsewhereRequests: string[] = [];
   const sessions = new Map<string, StreamableHTTPServerTransport>();
 
   const cors = (res: ServerResponse) => {
@@ -105,6 +127,23 @@ export async function startOAuthServers(options: { allowOrigin: string }): Promi
         grant_types_supported: ["authorization_code", "refresh_token"],
         code_challenge_methods_supported: ["S256"],
         token_endpoint_auth_methods_supported: ["none"],
+        ...(revocationEndpoint ? { revocation_endpoint: revocationEndpoint, revocation_endpoint_auth_methods_supported: ["none"] } : {}),
+      });
+      return;
+    }
+    if (url.pathname === "/revoke" && req.method === "POST") {
+      void readForm(req).then((form) => {
+        const token = form.get("token") ?? "";
+        const clientId = form.get("client_id") ?? "";
+        if (!clients.has(clientId)) return oauthError(401, "invalid_client", "unknown client_id");
+        const refresh = refreshTokens.get(token);
+        const known = accessTokens.has(token) || (refresh !== undefined && refresh.clientId === clientId);
+        if (refresh?.clientId === clientId) refreshTokens.delete(token);
+        accessTokens.delete(token);
+        revocations.push({ hint: form.get("token_type_hint") ?? "", known, clientId });
+        // RFC 7009 2.2: 200 whether or not the token was known.
+        res.writeHead(200);
+        res.end();
       });
       return;
     }
@@ -172,7 +211,7 @@ export async function startOAuthServers(options: { allowOrigin: string }): Promi
           refreshTokens.set(refresh, { clientId, resource });
           issued.push(access, refresh);
           tokenRequests.push({ grant, ok: true });
-          sendJson(res, 200, { access_token: access, token_type: "Bearer", expires_in: 3600, refresh_token: refresh });
+          sendJson(res, 200, { access_token: access, token_type: "Bearer", expires_in: options.expiresIn ?? 3600, refresh_token: refresh });
         };
         if (grant === "authorization_code") {
           const pending = codes.get(form.get("code") ?? "");
@@ -230,6 +269,7 @@ export async function startOAuthServers(options: { allowOrigin: string }): Promi
     }
     const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")?.[1];
     const held = token ? accessTokens.get(token) : undefined;
+    mcpRequests.push({ ...(token ? { token } : {}), ok: Boolean(held && held.resource === mcpUrl) });
     if (!held || held.resource !== mcpUrl) {
       const metadata = `${mcpOrigin}/.well-known/oauth-protected-resource/mcp`;
       res.writeHead(401, {
@@ -259,8 +299,21 @@ export async function startOAuthServers(options: { allowOrigin: string }): Promi
     });
   });
 
+  // Another origin, for metadata that points a token there: it records whatever arrives.
+  const elsewhere: Server = createServer((req, res) => {
+    cors(res);
+    void readForm(req).then((form) => {
+      if (req.method !== "OPTIONS") elsewhereRequests.push(`${req.method} ${req.url} ${form.toString()}`);
+      res.writeHead(200);
+      res.end();
+    });
+  });
+
   const asPort = await listen(as);
   const issuer = `http://127.0.0.1:${asPort}`;
+  const elsewherePort = await listen(elsewhere);
+  const revocationEndpoint =
+    options.revocationEndpoint === "none" ? undefined : options.revocationEndpoint === "elsewhere" ? `http://127.0.0.1:${elsewherePort}/revoke` : `${issuer}/revoke`;
   const mcpPort = await listen(mcp);
   const mcpOrigin = `http://127.0.0.1:${mcpPort}`;
   const mcpUrl = `${mcpOrigin}/mcp`;
@@ -273,9 +326,13 @@ export async function startOAuthServers(options: { allowOrigin: string }): Promi
     authorizeRequests: () => [...authorizeRequests],
     expireAccessTokens: () => accessTokens.clear(),
     revokeRefreshTokens: () => refreshTokens.clear(),
+    tokenActive: (token) => accessTokens.has(token) || refreshTokens.has(token),
+    revocations: () => [...revocations],
+    mcpRequests: () => [...mcpRequests],
+    elsewhereRequests: () => [...elsewhereRequests],
     async stop() {
       for (const transport of sessions.values()) await transport.close().catch(() => undefined);
-      for (const server of [as, mcp]) {
+      for (const server of [as, mcp, elsewhere]) {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readBody, sendJson } from "./http-json.ts";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ElicitResultSchema, ErrorCode, isInitializeRequest, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
@@ -30,6 +30,8 @@ export interface TestServerOptions {
   hostile?: HostileOptions;
   /** Offers `delete_archive`, annotated as destructive, and a read-only `list_archive`. */
   annotatedTools?: boolean;
+  /** A prompt `dialogue` (argument `name`) whose messages are a user, an assistant and a user turn. */
+  dialoguePrompt?: boolean;
 }
 
 export interface HostileOptions {
@@ -57,6 +59,15 @@ export interface HostileOptions {
   elicitationLoop?: number;
 }
 
+/** The messages of the test server's prompt `dialogue` (option `dialoguePrompt`): user, assistant, user. */
+export function dialogueMessages(name: string): Array<{ role: "user" | "assistant"; text: string }> {
+  return [
+    { role: "user", text: `Hello, I am ${name}.` },
+    { role: "assistant", text: `Nice to meet you, ${name}. What shall we plan?` },
+    { role: "user", text: "A day in Lyon, please." },
+  ];
+}
+
 export interface RunningTestServer {
   url: string;
   port: number;
@@ -70,6 +81,12 @@ export interface RunningTestServer {
   addTool: (name: string) => void;
   /** Adds a text resource `extra://<name>` to every session, which makes the SDK send notifications/resources/list_changed. */
   addResource: (name: string) => void;
+  /** How many GET streams (for messages outside any request) clients opened. */
+  standaloneStreams: () => number;
+  /** Asks every session's client for input (`elicitation/create`) outside any tool call; resolves with the first answer's action. */
+  elicitOutsideCall: (message: string) => Promise<string>;
+  /** Adds a resource template `extra://<name>/{id}` to every session; the SDK sends notifications/resources/list_changed for it too. */
+  addResourceTemplate: (name: string) => void;
   /** Sends `notifications/tools/list_changed` `count` times to every session, at once. */
   notifyToolsChanged: (count: number) => Promise<void>;
   /** How many `tools/list` requests the server answered or is answering. */
@@ -87,6 +104,7 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
   const sseSessions = new Map<string, { transport: SSEServerTransport; server: McpServer }>();
   const hostile = options.hostile ?? {};
   let listRequests = 0;
+  let standaloneStreams = 0;
   let listsInFlight = 0;
   let maxConcurrentLists = 0;
 
@@ -160,6 +178,11 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
         calls.push("list_archive");
         return { content: [{ type: "text", text: "a, b" }] };
       });
+    }
+    if (options.dialoguePrompt) {
+      server.registerPrompt("dialogue", { description: "A short exchange: user, assistant, user.", argsSchema: { name: z.string() } }, ({ name }) => ({
+        messages: dialogueMessages(name).map(({ role, text }) => ({ role, content: { type: "text" as const, text } })),
+      }));
     }
     for (const name of extraTools) registerExtraTool(server, name);
     for (const name of hostile.toolNames ?? []) registerExtraTool(server, name);
@@ -291,6 +314,8 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
     const body = req.method === "POST" ? await readBody(req) : undefined;
     const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
     if (existing) {
+      // A GET opens the session's stream for messages that answer no request (what elicitOutsideCall needs).
+      if (req.method === "GET") standaloneStreams += 1;
       await existing.transport.handleRequest(req, res, body);
       return;
     }
@@ -359,6 +384,19 @@ export async function startTestServer(options: TestServerOptions): Promise<Runni
     addResource(name) {
       const uri = `extra://${name}`;
       for (const { server } of sessions.values()) server.registerResource(name, uri, { mimeType: "text/plain" }, async () => ({ contents: [{ uri, mimeType: "text/plain", text: `${name} text` }] }));
+    },
+    standaloneStreams: () => standaloneStreams,
+    async elicitOutsideCall(message) {
+      const answers = [...sessions.values()].map(({ server }) => server.server.elicitInput({ message, requestedSchema: { type: "object", properties: { colour: { type: "string" } } } }));
+      const first = await Promise.race(answers);
+      return first.action;
+    },
+    addResourceTemplate(name) {
+      for (const { server } of sessions.values()) {
+        server.registerResource(name, new ResourceTemplate(`extra://${name}/{id}`, { list: undefined }), { mimeType: "text/plain" }, async (uri, { id }) => ({
+          contents: [{ uri: uri.href, mimeType: "text/plain", text: `${name} ${String(id)}` }],
+        }));
+      }
     },
     async notifyToolsChanged(count) {
       const all = [...sessions.values(), ...sseSessions.values()];

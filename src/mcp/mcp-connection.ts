@@ -31,6 +31,11 @@ export interface ConnectOptions {
   onDropped: (failure: ExplainedFailure) => void;
   /** A log message the server sent (`notifications/message`). */
   onLog?: (entry: McpLogEntry) => void;
+  /**
+   * A JSON-RPC message that belongs to no tool call (secrets masked): a server's request while
+   * none of its calls runs (elicitation, sampling), the lab's answer to it, a log message.
+   */
+  onTrace?: (entry: ToolTraceEntry) => void;
   /** The server's resource or prompt list changed (`notifications/{resources,prompts}/list_changed`). */
   onListChanged?: (what: "resources" | "prompts") => void;
   /** A subscribed resource changed (`notifications/resources/updated`). */
@@ -148,7 +153,8 @@ function explainUnmasked(error: unknown, options: Pick<ConnectOptions, "url" | "
 function explainSignIn(error: unknown, sdk: Sdk, shownUrl: string, secrets: readonly string[]): ExplainedFailure | undefined {
   const detail = maskText(error instanceof Error ? `${error.name}: ${error.message}` : String(error), secrets);
   if (error instanceof sdk.auth.UnauthorizedError) {
-    return { kind: "sign-in", message: `${shownUrl} needs you to sign in (OAuth): press Sign in on its card in MCP servers.`, detail };
+    // The SDK's class keeps the name "Error": the detail names it, so the panel knows a plain request to sign in.
+    return { kind: "sign-in", message: `${shownUrl} needs you to sign in (OAuth): press Sign in on its card in MCP servers.`, detail: `UnauthorizedError: ${detail.replace(/^Error: /, "")}` };
   }
   // The SDK's OAuth errors carry the spec's error code (invalid_grant, invalid_client, …).
   const oauthCode = (error as { errorCode?: unknown } | null)?.errorCode;
@@ -172,6 +178,9 @@ export async function exchangeSignInCode(session: OAuthSession, serverUrl: strin
   });
   if (result !== "AUTHORIZED") throw new Error("The authorization server did not give the lab a token.");
 }
+
+/** Characters of JSON one message in the connection's trace keeps. */
+export const CONNECTION_TRACE_CHARS = 20_000;
 
 /** A tool list of more pages than this, or that takes longer, is refused: a server could page forever. */
 export const MAX_LIST_PAGES = 100;
@@ -278,19 +287,58 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
   const cancelled = () => new McpFailure({ kind: "other", message: "Connecting was cancelled: the server was removed.", detail: "removed" });
   // The last 401's challenge: it names where the server's protected-resource metadata is.
   let challenge: string | null = null;
+  // An access token near its expiry (by its `expires_in`) is refreshed before a request to the
+  // server goes out, with the SDK's own refresh (the refresh token goes only to the authorization
+  // server that issued it), one refresh at a time; the request then carries the new token. A
+  // refresh refused leaves the request as it was: the server's 401 leads to sign-in as before.
+  let refreshing: Promise<void> | null = null;
+  const refreshAhead = (): Promise<void> => {
+    const oauth = options.oauth;
+    if (!withOAuth || !oauth?.refreshDue()) return Promise.resolve();
+    refreshing ??= (async () => {
+      const discovery = await oauth.discoveryState?.();
+      await sdk.auth.auth(oauth, { serverUrl: url, ...(discovery?.resourceMetadataUrl ? { resourceMetadataUrl: new URL(discovery.resourceMetadataUrl) } : {}) });
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        refreshing = null;
+      });
+    return refreshing;
+  };
+  const toTheServer = (input: Parameters<typeof fetch>[0]) => {
+    try {
+      const target = new URL(input instanceof Request ? input.url : String(input));
+      return target.origin === url.origin && target.pathname === url.pathname;
+    } catch {
+      return false;
+    }
+  };
   const noticingFetch: typeof fetch = async (input, init) => {
+    if (withOAuth && options.oauth?.refreshDue() && toTheServer(input)) {
+      await refreshAhead();
+      const token = options.oauth.tokens() as { access_token?: string } | undefined;
+      const headers = new Headers(init?.headers);
+      if (token?.access_token && headers.has("authorization")) headers.set("Authorization", `Bearer ${token.access_token}`);
+      init = { ...init, headers };
+    }
     const response = await fetch(input, init);
     if (response.status === 401) challenge = response.headers.get("www-authenticate");
     return response;
   };
   let withOAuth = Boolean(options.oauth?.signedIn());
+  // What the connection's own trace keeps of each message (as a call's trace does, per message).
+  const connectionBudget = { keep: (message: unknown) => new TraceBudget(CONNECTION_TRACE_CHARS).keep(message) };
   const attempt = async (kind: TransportKind) => {
     const authProvider = withOAuth ? options.oauth : undefined;
     const inner: Transport =
       kind === "streamable-http"
         ? new sdk.StreamableHTTPClientTransport(url, { requestInit, fetch: noticingFetch, ...(authProvider ? { authProvider } : {}) })
         : new sdk.SSEClientTransport(url, { requestInit, fetch: noticingFetch, ...(authProvider ? { authProvider } : {}) });
-    const transport = new TracingTransport(inner, (message) => maskSecrets(message, secrets()));
+    const transport = new TracingTransport(
+      inner,
+      (message) => maskSecrets(message, secrets()),
+      options.onTrace ? (direction, message) => options.onTrace?.({ direction, at: Date.now(), message: connectionBudget.keep(message), label: direction === "sent" ? sentLabel() : shownUrl }) : undefined,
+    );
     const client = new sdk.Client(CLIENT_INFO, {
       capabilities: {
         ...(options.onElicit ? { elicitation: { form: {}, url: {} } } : {}),

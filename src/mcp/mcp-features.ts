@@ -122,17 +122,41 @@ export function attachmentBlock(serverName: string, resource: ReadResource): str
   return `${ATTACHMENT_OPEN} server="${escapeAttribute(serverName)}" uri="${escapeAttribute(resource.uri)}">\n${body}${cut}\n${ATTACHMENT_CLOSE}`;
 }
 
+/** One prompt message's content as text: text as it is, an embedded resource as its attachment block, other media described. */
+function promptContentText(content: unknown, serverName: string): string {
+  const part = content as { type?: string; text?: string; resource?: { uri: string; text?: string; blob?: string; mimeType?: string } };
+  if (part.type === "text" && typeof part.text === "string") return part.text.length > MAX_RESOURCE_CHARS ? `${part.text.slice(0, MAX_RESOURCE_CHARS)}\n[cut: the first ${MAX_RESOURCE_CHARS.toLocaleString("en-US")} of ${part.text.length.toLocaleString("en-US")} characters]` : part.text;
+  if (part.type === "resource" && part.resource) {
+    const [kept] = keptContents([part.resource]);
+    return kept ? attachmentBlock(serverName, kept) : "";
+  }
+  return `[${typeof part.type === "string" ? part.type.slice(0, 40) : "unknown"} content: not put into a message]`;
+}
+
 /** A prompt's messages (from `prompts/get`) as text for the message box. */
 export function promptMessagesText(messages: ReadonlyArray<{ role: string; content: unknown }>, serverName: string): string {
   const parts = messages.map((message) => {
-    const content = message.content as { type?: string; text?: string; resource?: { uri: string; text?: string; blob?: string; mimeType?: string } };
-    let text: string;
-    if (content.type === "text" && typeof content.text === "string") text = content.text;
-    else if (content.type === "resource" && content.resource) {
-      const [kept] = keptContents([content.resource]);
-      text = kept ? attachmentBlock(serverName, kept) : "";
-    } else text = `[${content.type ?? "unknown"} content: not put into a message]`;
+    const text = promptContentText(message.content, serverName);
     return messages.length > 1 || message.role !== "user" ? `${message.role}: ${text}` : text;
   });
   return parts.join("\n\n");
+}
+
+/** The most messages of one prompt put into the conversation (a server may return thousands). */
+export const MAX_PROMPT_TURNS = 50;
+
+/**
+ * A prompt's messages as turns of the conversation, each in the role the server gave it and
+ * marked as coming from that server's prompt (one `insertion` for all of them).
+ */
+export function promptMessagesAsTurns(
+  messages: ReadonlyArray<{ role: string; content: unknown }>,
+  origin: { server: string; prompt: string; insertion: string },
+): Array<{ role: "user" | "assistant"; content: string; source: { kind: "mcp-prompt"; server: string; prompt: string; insertion: string } }> {
+  const source = { kind: "mcp-prompt" as const, ...origin };
+  return messages.slice(0, MAX_PROMPT_TURNS).map((message) => ({
+    role: message.role === "assistant" ? "assistant" : "user",
+    content: promptContentText(message.content, origin.server),
+    source,
+  }));
 }

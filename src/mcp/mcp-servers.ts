@@ -2,7 +2,7 @@
 // server that drops its session or goes away is reconnected on the next call; when that fails
 // the call fails with the reason, and the server is marked so in the panel.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import type { ToolContext } from "toolcall-middleware/types.ts";
+import type { ToolContext, ToolTraceEntry } from "toolcall-middleware/types.ts";
 import { McpFailure, type ExplainedFailure } from "./mcp-failure.ts";
 import type { McpConnection, TransportKind } from "./mcp-connection.ts";
 import { urlWithoutSecrets } from "./mask-secrets.ts";
@@ -11,7 +11,7 @@ import type { McpCallResult } from "./tool-result.ts";
 import type { McpToolDefinition } from "./tool-schema.ts";
 import { MAX_LOG_ENTRIES, type BoundedList, type McpLogEntry, type McpPrompt, type McpResource, type McpResourceTemplate, type ReadResource } from "./mcp-features.ts";
 import type { CreateMessageRequest, ElicitRequest, ElicitResult, GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
-import { CALLBACK_CHANNEL, createOAuthSession, type OAuthCallback, type OAuthSession } from "./oauth-session.ts";
+import { CALLBACK_CHANNEL, createOAuthSession, revokeTokens, type OAuthCallback, type OAuthSession } from "./oauth-session.ts";
 
 export type ServerStatus = "connecting" | "connected" | "disconnected" | "failed" | "sign-in";
 
@@ -42,6 +42,8 @@ export interface McpServerView extends ServerRecord {
   capabilities?: McpConnection["capabilities"];
   /** The server's log messages, newest last (at most MAX_LOG_ENTRIES). */
   log: McpLogEntry[];
+  /** JSON-RPC messages that belong to no tool call (a request while none runs, its answer, log messages), newest last (at most MAX_CONNECTION_TRACE). */
+  trace?: ToolTraceEntry[];
   /** Whether a destructive tool of this server asks before it runs (the person may say no more, for this tab). */
   askDestructive: boolean;
   /** Subscribed resources that changed, by address, with when. */
@@ -70,6 +72,9 @@ export interface McpProgress {
   total?: number;
   message?: string;
 }
+
+/** Messages the connection's own trace keeps (the newest). */
+export const MAX_CONNECTION_TRACE = 100;
 
 /** Requests of one server waiting at once; more are declined at once (a server asking in a loop). */
 export const MAX_WAITING_REQUESTS = 3;
@@ -298,6 +303,10 @@ export function createMcpServers() {
         if (!current()) return;
         patch(id, (before) => ({ log: [...before.log.slice(-(MAX_LOG_ENTRIES - 1)), entry] }));
       },
+      onTrace: (entry) => {
+        if (!current()) return;
+        patch(id, (before) => ({ trace: [...(before.trace ?? []).slice(-(MAX_CONNECTION_TRACE - 1)), entry] }));
+      },
       onListChanged: (what) => {
         if (!current()) return;
         patch(id, (before) => {
@@ -441,18 +450,32 @@ export function createMcpServers() {
       patch(id, (before) => ({ oauth: { ...oauthView(id), ...(before.oauth?.authorizationUrl ? { authorizationUrl: before.oauth.authorizationUrl } : {}) } }));
     },
 
-    /** Forgets the server's tokens and registration; the next connection asks to sign in again. */
-    signOut(id: string): Promise<void> {
-      oauthSessions.get(id)?.signOut();
+    /**
+     * Forgets the server's tokens and registration at once, then asks the authorization server
+     * to revoke them (RFC 7009) where its metadata names an endpoint on its own origin; the
+     * next connection asks to sign in again.
+     */
+    async signOut(id: string): Promise<void> {
+      const session = oauthSessions.get(id);
+      const revocation = session?.revocation();
+      session?.signOut();
       stopWaiting(id);
+      // What the old connection still says (a stream refused without its token) no longer counts.
+      attempts.set(id, (attempts.get(id) ?? 0) + 1);
       const connection = connections.get(id);
       connections.delete(id);
       void connection?.close();
-      patch(id, { oauth: { signedIn: false }, notice: "Signed out: the lab forgot this server's tokens." });
-      return connect(id, "Signed out: the lab forgot this server's tokens.").then(
+      patch(id, { oauth: { signedIn: false }, failure: undefined, notice: "Signed out: the lab forgot this server's tokens." });
+      let notice = "Signed out: the lab forgot this server's tokens";
+      if (revocation && "endpoint" in revocation) {
+        const problem = await revokeTokens(revocation);
+        notice += problem ? `, but they may still be valid: ${problem}.` : " and the authorization server revoked them.";
+      } else notice += revocation ? ` (not revoked: ${revocation.none}).` : ".";
+      await connect(id, notice).then(
         () => undefined,
         () => undefined,
       );
+      if (find(id)) patch(id, { notice });
     },
 
     /** Answers a waiting request (the dialog's buttons). */

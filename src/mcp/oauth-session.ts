@@ -16,6 +16,8 @@ export const CALLBACK_CHANNEL = "toolcall-lab.mcp-oauth";
 interface OAuthRecord {
   client?: OAuthClientInformationMixed;
   tokens?: OAuthTokens;
+  /** When the tokens were received (ms since the epoch): with their `expires_in`, when the access token expires. */
+  tokensAt?: number;
   codeVerifier?: string;
   /** The `state` sent with the last authorization request; the answer must carry the same. */
   state?: string;
@@ -42,9 +44,29 @@ export interface OAuthSession extends OAuthClientProvider {
   checkCallback(answer: OAuthCallback): { code: string } | { error: string };
   /** Whether this is the `state` of the sign-in this page is waiting for. */
   expectsState(state: string | null | undefined): boolean;
+  /**
+   * Whether the access token expires within REFRESH_AHEAD_MS (by the `expires_in` it came
+   * with) and a refresh token is held: the lab refreshes it before its next request.
+   */
+  refreshDue(now?: number): boolean;
+  /**
+   * What signing out asks the authorization server to revoke (RFC 7009), read before the
+   * tokens are forgotten; or why nothing is sent.
+   */
+  revocation(): Revocation | { none: string };
   /** Forgets the tokens, the verifier and the registration: the person signed out. */
   signOut(): void;
 }
+
+/** Tokens to revoke at the endpoint the issuing authorization server's metadata names (refresh token first). */
+export interface Revocation {
+  endpoint: string;
+  clientId: string;
+  tokens: Array<{ token: string; hint: "refresh_token" | "access_token" }>;
+}
+
+/** An access token with less than this left is refreshed before it is used (and one of a shorter life, always). */
+export const REFRESH_AHEAD_MS = 60_000;
 
 function sessionStorageOrNull(): Storage | null {
   try {
@@ -114,7 +136,7 @@ export function createOAuthSession(options: {
     clientInformation: () => read().client,
     saveClientInformation: (client) => write({ client }),
     tokens: () => read().tokens,
-    saveTokens: (tokens) => write({ tokens }),
+    saveTokens: (tokens) => write({ tokens, tokensAt: Date.now() }),
     redirectToAuthorization: (authorizationUrl) => options.onSignInNeeded(authorizationUrl),
     saveCodeVerifier: (codeVerifier) => write({ codeVerifier }),
     codeVerifier() {
@@ -125,9 +147,9 @@ export function createOAuthSession(options: {
     saveDiscoveryState: (discovery) => write({ discovery }),
     discoveryState: () => read().discovery,
     invalidateCredentials(scope) {
-      if (scope === "all") write({ client: undefined, tokens: undefined, codeVerifier: undefined, discovery: undefined });
+      if (scope === "all") write({ client: undefined, tokens: undefined, tokensAt: undefined, codeVerifier: undefined, discovery: undefined });
       else if (scope === "client") write({ client: undefined });
-      else if (scope === "tokens") write({ tokens: undefined });
+      else if (scope === "tokens") write({ tokens: undefined, tokensAt: undefined });
       else if (scope === "verifier") write({ codeVerifier: undefined });
       else write({ discovery: undefined });
     },
@@ -136,6 +158,32 @@ export function createOAuthSession(options: {
       return [tokens?.access_token, tokens?.refresh_token, tokens?.id_token].filter((value): value is string => typeof value === "string" && value.length >= 4);
     },
     signedIn: () => Boolean(read().tokens?.access_token),
+    refreshDue(now = Date.now()) {
+      const { tokens, tokensAt } = read();
+      if (!tokens?.refresh_token || typeof tokens.expires_in !== "number" || typeof tokensAt !== "number") return false;
+      return now >= tokensAt + tokens.expires_in * 1000 - REFRESH_AHEAD_MS;
+    },
+    revocation() {
+      const { tokens, client, discovery } = read();
+      if (!tokens) return { none: "no tokens are held" };
+      // Named by OAuth's metadata (RFC 8414); OpenID's discovery document may name one too.
+      const named = (discovery?.authorizationServerMetadata as { revocation_endpoint?: unknown } | undefined)?.revocation_endpoint;
+      const endpoint = typeof named === "string" ? named : undefined;
+      if (!endpoint || !discovery?.authorizationServerUrl) return { none: "the authorization server names no revocation endpoint" };
+      // A token goes back only to the server that issued it: an endpoint on another origin is not used.
+      let sameOrigin: boolean;
+      try {
+        sameOrigin = new URL(endpoint).origin === new URL(discovery.authorizationServerUrl).origin;
+      } catch {
+        sameOrigin = false;
+      }
+      if (!sameOrigin) return { none: `the revocation endpoint its metadata names is on another host (${cut(urlWithoutSecrets(endpoint), 120)}), so the lab sent it no token` };
+      if (!client?.client_id) return { none: "the lab holds no client registration to revoke with" };
+      const held: Revocation["tokens"] = [];
+      if (tokens.refresh_token) held.push({ token: tokens.refresh_token, hint: "refresh_token" });
+      if (tokens.access_token) held.push({ token: tokens.access_token, hint: "access_token" });
+      return { endpoint, clientId: client.client_id, tokens: held };
+    },
     authorizationServer: () => read().discovery?.authorizationServerUrl,
     checkCallback(answer) {
       const { state } = read();
@@ -161,4 +209,29 @@ export function createOAuthSession(options: {
       }
     },
   };
+}
+
+/**
+ * Asks the authorization server to revoke the tokens (RFC 7009: a form POST of `token`,
+ * `token_type_hint` and, for a public client, `client_id`). Resolves with what went wrong, or
+ * null when every token was revoked (the spec has the server answer 200 for an unknown token too).
+ */
+export async function revokeTokens(revocation: Revocation, fetchFn: typeof fetch = fetch): Promise<string | null> {
+  for (const { token, hint } of revocation.tokens) {
+    let response: Response;
+    try {
+      response = await fetchFn(revocation.endpoint, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token, token_type_hint: hint, client_id: revocation.clientId }).toString(),
+      });
+    } catch (error) {
+      return `the authorization server could not be reached (${cut(String(error), 200)})`;
+    }
+    if (!response.ok) {
+      const text = await response.text().catch(() => "");
+      return `the authorization server refused to revoke the ${hint.replace("_", " ")} (HTTP ${response.status}${text ? `: ${cut(text.replaceAll(token, "••••"), 200)}` : ""})`;
+    }
+  }
+  return null;
 }

@@ -1,7 +1,9 @@
 // Sits between the SDK's client and its transport and hands every JSON-RPC message that
 // belongs to one tool call (the request, progress, the cancellation, the response, and the
 // server's own requests while it runs — elicitation, sampling — with the lab's answers) to that
-// call's recorder, so the debugger can show the exchange beside the tool execution.
+// call's recorder, so the debugger can show the exchange beside the tool execution. A server's
+// request while none of its calls runs, the lab's answer to it, and the server's log messages
+// go to the connection's own recorder (the server's card shows them).
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 
@@ -27,10 +29,11 @@ export class TracingTransport implements Transport {
   private readonly serverRequests = new Map<Id, MessageRecorder>();
   private bindNextRequest: MessageRecorder | null = null;
 
-  /** `mask` makes the copy of a message that is recorded (secrets out). */
+  /** `mask` makes the copy of a message that is recorded (secrets out); `connection` records what belongs to no call. */
   constructor(
     readonly inner: Transport,
     private readonly mask: (message: unknown) => unknown,
+    private readonly connection?: MessageRecorder,
   ) {
     inner.onmessage = (message, extra) => {
       this.route("received", message);
@@ -91,7 +94,7 @@ export class TracingTransport implements Transport {
     } else if (direction === "received" && isId(id) && typeof method === "string") {
       // A request from the server (elicitation, sampling) while calls run: it belongs to the
       // newest one, as the lab's sampling handler decides too (the message names no call).
-      recorder = [...this.recorders.values()].at(-1);
+      recorder = [...this.recorders.values()].at(-1) ?? this.connection;
       if (recorder) this.serverRequests.set(id, recorder);
     } else if (direction === "sent" && isId(id) && typeof method !== "string") {
       // The lab's answer to a server's request.
@@ -103,6 +106,9 @@ export class TracingTransport implements Transport {
         recorder = this.recorders.get(requestId);
         this.recorders.delete(requestId);
       }
+    } else if (direction === "received" && method === "notifications/message") {
+      // A log message names no call.
+      recorder = this.connection;
     } else if (method === "notifications/progress") {
       // The SDK uses the request's id as its progress token.
       const token = field(message, "params", "progressToken");

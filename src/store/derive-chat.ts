@@ -1,7 +1,7 @@
 // The chat as a view of the event log: user turns, and for each top-level run one assistant
 // turn made of text, reasoning, tool-call cards and notices, in the order they were produced.
 // Pure functions; `createChatDeriver` caches finished runs so streaming costs only the live run.
-import type { ChatMessage, CutOffLimit, LoopEvent, PromptProgress, RunStatus, ToolExecutionStatus } from "toolcall-middleware/types.ts";
+import type { ChatMessage, CutOffLimit, LoopEvent, MessageSource, PromptProgress, RunStatus, ToolExecutionStatus } from "toolcall-middleware/types.ts";
 
 import { resultResources, type ResultResource } from "../mcp/tool-result.ts";
 
@@ -75,10 +75,14 @@ export interface ReadingPrompt {
   reportedAt?: number;
 }
 
+/** A turn the model did not write: the person's message, or a message an MCP prompt gave (in its role, with its origin). */
 export interface UserTurn {
   kind: "user";
   key: string;
   content: string;
+  /** "assistant" only for a prompt's assistant message. */
+  role?: "user" | "assistant";
+  source?: MessageSource;
 }
 
 export type ChatItem = UserTurn | AssistantTurn;
@@ -92,9 +96,21 @@ function topRunOf(event: LoopEvent, topOf: Map<string, string>): string {
   return top;
 }
 
-function lastUserMessage(messages: ChatMessage[]): string | undefined {
+/**
+ * The turns a run was started with: the person's last message, or all the messages of the MCP
+ * prompt put into the conversation (the trailing messages of one insertion).
+ */
+function givenTurns(messages: ChatMessage[]): Array<Extract<ChatMessage, { role: "user" | "assistant" }>> {
   const last = messages[messages.length - 1];
-  return last?.role === "user" ? last.content : undefined;
+  if (!last || (last.role !== "user" && last.role !== "assistant")) return [];
+  if (!last.source) return last.role === "user" ? [last] : [];
+  let first = messages.length - 1;
+  while (first > 0) {
+    const before = messages[first - 1];
+    if (!before || (before.role !== "user" && before.role !== "assistant") || before.source?.insertion !== last.source.insertion) break;
+    first -= 1;
+  }
+  return messages.slice(first) as Array<Extract<ChatMessage, { role: "user" | "assistant" }>>;
 }
 
 function describeToolOutcome(status: ToolExecutionStatus): string {
@@ -346,7 +362,7 @@ export function assistantTurnFold(runId: string, live: boolean): AssistantTurnFo
 interface RunSlice {
   runId: string;
   events: LoopEvent[];
-  userContent?: string;
+  given?: Array<Extract<ChatMessage, { role: "user" | "assistant" }>>;
 }
 
 /** What a branch run (a re-run of a step) maps to: the chat shows the conversation, not its experiments. */
@@ -367,14 +383,19 @@ function groupRuns(events: readonly LoopEvent[], runs: RunSlice[], byId: Map<str
     }
     slice.events.push(event);
     if (event.type === "run-start" && !event.parent && event.runId === top) {
-      const content = lastUserMessage(event.messages);
-      if (content !== undefined) slice.userContent = content;
+      const given = givenTurns(event.messages);
+      if (given.length > 0) slice.given = given;
     }
   }
 }
 
 function itemsOf(slice: RunSlice, turn: AssistantTurn): ChatItem[] {
-  return slice.userContent !== undefined ? [{ kind: "user", key: `user-${slice.runId}`, content: slice.userContent }, turn] : [turn];
+  const given: ChatItem[] = (slice.given ?? []).map((message, index) =>
+    message.source
+      ? { kind: "user", key: `given-${slice.runId}-${index}`, content: message.content, role: message.role, source: message.source }
+      : { kind: "user", key: `user-${slice.runId}`, content: message.content },
+  );
+  return [...given, turn];
 }
 
 /** The whole chat, from scratch. */

@@ -120,10 +120,11 @@ export function createRunController(stores: { run: RunStore; conversations: Conv
   }
 
   /**
-   * Sends a user message. Resolves when the turn is over; false when it could not start (the
+   * Sends a user message — or turns given whole (an MCP prompt's messages, each in its role) —
+   * and the model answers. Resolves when the turn is over; false when it could not start (the
    * reason is in the notice, and the input keeps the text). Never rejects.
    */
-  function sendMessage(text: string): Promise<boolean> {
+  function sendMessage(text: string | ChatMessage[]): Promise<boolean> {
     const writing: { claim?: { release: () => void } } = {};
     const turn = runTurn(text, writing).catch((error: unknown) => {
       // Only a failure outside the loop gets here (the loop's own end up in the log).
@@ -159,9 +160,10 @@ export function createRunController(stores: { run: RunStore; conversations: Conv
     });
   }
 
-  async function runTurn(text: string, writing: { claim?: { release: () => void } }): Promise<boolean> {
-    const content = text.trim();
-    if (!content || runStore.getState().running) return false;
+  async function runTurn(text: string | ChatMessage[], writing: { claim?: { release: () => void } }): Promise<boolean> {
+    const given = typeof text === "string" ? [{ role: "user" as const, content: text.trim() }] : text;
+    const content = given.find((message) => message.role === "user")?.content ?? given[0]?.content ?? "";
+    if (!content.trim() || runStore.getState().running) return false;
     const env = environment;
     let conversation = conversations.store.getState().active;
     if (env && !conversation) {
@@ -220,7 +222,7 @@ export function createRunController(stores: { run: RunStore; conversations: Conv
     let options: RunLoopOptions;
     try {
       tools = env.resolveTools(settings);
-      messages = [...deriveHistory(latest.events), { role: "user", content }];
+      messages = [...deriveHistory(latest.events), ...given];
       options = {
         engine: resolved.engine,
         protocol,

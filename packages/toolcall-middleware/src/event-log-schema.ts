@@ -19,12 +19,27 @@ export const toolCallSchema = z.object({
   arguments: z.record(z.string(), z.unknown()),
 });
 
+/**
+ * Where a message came from when neither the person typed it nor the model wrote it: the
+ * messages an MCP server's prompt returned, put into the conversation as turns. Such text is
+ * escaped like a tool result when rendered (a server cannot write the template's control tokens
+ * into the prompt), and views mark it with its origin. `insertion` tells one insertion's
+ * messages from the next one's.
+ */
+export const messageSourceSchema = z.object({
+  kind: z.literal("mcp-prompt"),
+  server: z.string(),
+  prompt: z.string(),
+  insertion: z.string(),
+});
+
 export const chatMessageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("system"), content: z.string() }),
-  z.object({ role: z.literal("user"), content: z.string() }),
+  z.object({ role: z.literal("user"), content: z.string(), source: messageSourceSchema.optional() }),
   z.object({
     role: z.literal("assistant"),
     content: z.string(),
+    source: messageSourceSchema.optional(),
     reasoning: z.string().optional(),
     toolCalls: z.array(toolCallSchema).optional(),
     protocol: z.string().optional(),

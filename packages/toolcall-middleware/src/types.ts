@@ -58,6 +58,8 @@ export type ToolCall = z.infer<typeof schema.toolCallSchema>;
 /** The conversation as the application keeps it (protocol-independent). */
 export type ChatMessage = z.infer<typeof schema.chatMessageSchema>;
 
+export type MessageSource = z.infer<typeof schema.messageSourceSchema>;
+
 /**
  * A message as a chat template sees it: roles and plain text only. Protocols turn the
  * conversation (with its tool calls and results) into these.

@@ -7,7 +7,7 @@ import { useEffect, useMemo } from "react";
 import { createChatDeriver, type ChatItem } from "../../store/derive-chat.ts";
 import { markShown } from "../../store/render-guard.ts";
 import { ErrorBoundary } from "../ErrorBoundary.tsx";
-import { visibleBidi } from "../bidi/VisibleBidi.tsx";
+import { visibleBidi, visibleName } from "../bidi/VisibleBidi.tsx";
 import { AssistantMessage } from "./AssistantMessage.tsx";
 import { ChatEmptyState } from "./ChatEmptyState.tsx";
 import { ChatInput } from "./ChatInput.tsx";
@@ -73,7 +73,17 @@ export function ChatPane() {
           {items.slice(range.start, range.end).map((item, i) => (
             <div key={item.key} ref={observeRow} data-key={item.key} className={range.start + i === 0 ? "chat-row" : "chat-row chat-row-gap"}>
               <ErrorBoundary resetKeys={[item]} fallback={(error) => <MessageFailed item={item} error={error} />}>
-                {item.kind === "user" ? (
+                {item.kind === "user" && item.source ? (
+                  <article className={`msg msg-given msg-given-${item.role ?? "user"}`} data-testid="message-mcp-prompt" data-role={item.role ?? "user"}>
+                    <div className="msg-meta">
+                      <span className="msg-role">{item.role ?? "user"}</span>
+                      <span className="chip">
+                        MCP prompt {visibleName(item.source.prompt)} · {visibleName(item.source.server)}
+                      </span>
+                    </div>
+                    <div className="msg-body">{visibleBidi(item.content)}</div>
+                  </article>
+                ) : item.kind === "user" ? (
                   <article className="msg msg-user" data-testid="message-user">
                     <div className="msg-body">{visibleBidi(item.content)}</div>
                   </article>

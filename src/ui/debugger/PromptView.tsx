@@ -1,13 +1,13 @@
 // The exact prompt the model read: control tokens as chips, the tool block folded, and on
 // request only what this step added to the previous step's prompt.
-import { memo, useEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { createContext, memo, useContext, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { requestMessageTexts, requestToolNames, SERVER_PROMPT_CHARS, toolsLeftOut } from "toolcall-middleware/native/server-prompt.ts";
 import { visibleName, visibleText } from "../bidi/VisibleBidi.tsx";
 import type { StepView } from "./build-steps.ts";
 import { CopyButton } from "./CopyButton.tsx";
 import { useMountedInBatches } from "./use-mounted-in-batches.ts";
 import { stepLabel } from "./format.ts";
-import { controlTokenPattern, markMcpResources, promptChangesSince, segmentPrompt, splitControlTokens, type PromptPiece, type Span } from "./prompt-segments.ts";
+import { controlTokenPattern, cutAtSpans, markMcpResources, promptChangesSince, promptOriginSpans, segmentPrompt, splitControlTokens, type PromptOriginSpan, type PromptPiece, type Span } from "./prompt-segments.ts";
 import { PROMPT_RUN_CHARS, promptRuns, runText, type PromptRun } from "./prompt-runs.ts";
 import { PromptTokenCounts } from "../tokens/PromptTokenCounts.tsx";
 import { TokensOf, TokenViewToggle } from "../tokens/TokenViewToggle.tsx";
@@ -21,6 +21,9 @@ interface PromptViewProps {
   /** Says what the log did not record and today's code stands in for. */
   note: string | null;
 }
+
+/** The spans of the prompt shown that hold messages an MCP prompt gave (offsets as the pieces' `start`). */
+const OriginSpans = createContext<readonly PromptOriginSpan[]>([]);
 
 export const PromptView = memo(function PromptView(props: PromptViewProps) {
   return props.step.request ? <NativeRequestView request={props.step.request} serverPrompt={props.step.serverPrompt} /> : <PromptTextView {...props} />;
@@ -119,6 +122,12 @@ function PromptTextView({ step, previous, controlTokens, toolBlock, note }: Prom
   );
   // The body depends on the prompt text only: a streaming step's object changes with every
   // chunk, and re-rendering a long prompt that did not change would be wasted work.
+  const spans = useMemo(() => {
+    const shift = changes ? changes.hiddenChars : 0;
+    return promptOriginSpans(step.prompt, step.messages)
+      .filter((span) => span.start >= shift)
+      .map((span) => ({ ...span, start: span.start - shift, end: span.end - shift }));
+  }, [changes, step.prompt, step.messages]);
   const body = useMemo(() => {
     // The block's offsets are into the whole prompt; the changes view shows only its tail.
     const shift = changes ? changes.hiddenChars : 0;
@@ -161,7 +170,7 @@ function PromptTextView({ step, previous, controlTokens, toolBlock, note }: Prom
         ) : tokens ? (
           <TokensOf text={changes ? changes.added : step.prompt} template={step.template} controlTokens={controlTokens} />
         ) : (
-          body
+          <OriginSpans.Provider value={spans}>{body}</OriginSpans.Provider>
         )}
       </div>
     </section>
@@ -208,6 +217,7 @@ const PromptRunBlock = memo(function PromptRunBlock({ run, drawn: drawnAtOnce, s
 });
 
 function PromptPieces({ pieces }: { pieces: PromptPiece[] }) {
+  const spans = useContext(OriginSpans);
   return (
     <>
       {pieces.map((piece) => {
@@ -217,6 +227,7 @@ function PromptPieces({ pieces }: { pieces: PromptPiece[] }) {
               {piece.text}
             </span>
           );
+        if (piece.kind === "text" && spans.length > 0) return <span key={piece.start}>{cutAtSpans(piece.text, piece.start, spans).map(drawOrigin)}</span>;
         if (piece.kind === "text") return <span key={piece.start}>{markMcpResources(piece.text).map(drawMarked)}</span>;
         return (
           <details key={piece.start} className="dbg-toolblock" data-testid="prompt-tool-block">
@@ -226,6 +237,22 @@ function PromptPieces({ pieces }: { pieces: PromptPiece[] }) {
         );
       })}
     </>
+  );
+}
+
+/** A message an MCP prompt gave, outlined, with a chip naming the prompt and its server where it starts. */
+function drawOrigin(part: ReturnType<typeof cutAtSpans>[number], index: number) {
+  const text = markMcpResources(part.text).map(drawMarked);
+  if (!part.span) return <span key={index}>{text}</span>;
+  return (
+    <span key={index} className="prompt-mcp-prompt" data-testid={part.opens ? "prompt-mcp-prompt" : undefined} data-server={part.span.server} data-prompt={part.span.prompt} data-role={part.span.role}>
+      {part.opens && (
+        <span className="prompt-mcp-origin">
+          {part.span.role} message of MCP prompt {visibleName(part.span.prompt)} from {visibleName(part.span.server)}
+        </span>
+      )}
+      {text}
+    </span>
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findToolBlock, markMcpResources, promptChangesSince, segmentPrompt, type PromptPiece } from "./prompt-segments.ts";
+import { cutAtSpans, findToolBlock, markMcpResources, promptChangesSince, promptOriginSpans, segmentPrompt, type PromptPiece } from "./prompt-segments.ts";
 
 const flat = (pieces: PromptPiece[]): string[] =>
   pieces.flatMap((p) => (p.kind === "tools" ? [`[tools:${flat(p.pieces).join("")}]`] : p.kind === "token" ? [`{${p.text}}`] : [p.text]));
@@ -78,5 +78,28 @@ describe("markMcpResources", () => {
 
   it("leaves text without markers whole", () => {
     expect(markMcpResources("plain <|im_end|> text")).toEqual([{ kind: "text", text: "plain <|im_end|> text" }]);
+  });
+});
+
+describe("promptOriginSpans and cutAtSpans", () => {
+  const source = { server: "srv", prompt: "dialogue" };
+  it("finds each marked message in order where the prompt holds it, skips unmarked and unfound ones, and cuts text pieces at the spans", () => {
+    const prompt = "<|im_start|>user\nHi<|im_end|><|im_start|>assistant\nHi<|im_end|><|im_start|>user\nmine<|im_end|>";
+    const spans = promptOriginSpans(prompt, [
+      { role: "user", content: "Hi", source },
+      { role: "assistant", content: "Hi", source },
+      { role: "user", content: "mine" },
+      { role: "user", content: "escaped away", source },
+    ]);
+    expect(spans.map((span) => [span.role, prompt.slice(span.start, span.end), span.start])).toEqual([
+      ["user", "Hi", prompt.indexOf("Hi")],
+      ["assistant", "Hi", prompt.lastIndexOf("Hi")],
+    ]);
+    // A text piece "\nHi" starting at offset 16 is cut into plain text and the span's part, which opens it.
+    const parts = cutAtSpans("\nHi", spans[0]!.start - 1, spans);
+    expect(parts).toEqual([
+      { text: "\n", opens: false },
+      { text: "Hi", span: spans[0], opens: true },
+    ]);
   });
 });

@@ -129,3 +129,45 @@ export function markMcpResources(text: string): MarkedText[] {
   if (last < text.length) parts.push({ kind: "text", text: text.slice(last) });
   return parts;
 }
+
+/** Where a message an MCP prompt gave sits in the prompt text, and what to call it. */
+export interface PromptOriginSpan extends Span {
+  role: string;
+  server: string;
+  prompt: string;
+}
+
+/**
+ * The spans of a step's prompt that hold messages an MCP prompt gave (marked in the step's
+ * messages), found in order where the prompt holds their text verbatim; a text the template or
+ * the escaping changed is not found, and so not marked (never marked in the wrong place).
+ */
+export function promptOriginSpans(prompt: string, messages: ReadonlyArray<{ role: string; content: string; source?: { server: string; prompt: string } }>): PromptOriginSpan[] {
+  const spans: PromptOriginSpan[] = [];
+  let from = 0;
+  for (const message of messages) {
+    if (!message.source || message.content.length === 0) continue;
+    const at = prompt.indexOf(message.content, from);
+    if (at < 0) continue;
+    spans.push({ start: at, end: at + message.content.length, role: message.role, server: message.source.server, prompt: message.source.prompt });
+    from = at + message.content.length;
+  }
+  return spans;
+}
+
+/** A text piece (starting at `start` in the prompt) cut where it enters and leaves the spans. */
+export function cutAtSpans(text: string, start: number, spans: readonly PromptOriginSpan[]): Array<{ text: string; span?: PromptOriginSpan; opens: boolean }> {
+  const end = start + text.length;
+  const parts: Array<{ text: string; span?: PromptOriginSpan; opens: boolean }> = [];
+  let at = start;
+  for (const span of spans) {
+    if (span.end <= at || span.start >= end) continue;
+    if (span.start > at) parts.push({ text: text.slice(at - start, span.start - start), opens: false });
+    const from = Math.max(span.start, at);
+    const to = Math.min(span.end, end);
+    parts.push({ text: text.slice(from - start, to - start), span, opens: from === span.start });
+    at = to;
+  }
+  if (at < end) parts.push({ text: text.slice(at - start), opens: false });
+  return parts;
+}

@@ -2,10 +2,11 @@
 // message, follow), resource templates (a form for their variables), prompts (fill, insert) and
 // the server's log messages. Lists load when their section is opened.
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { useLabStores } from "../../app/lab-stores-context.tsx";
-import { attachmentBlock, promptMessagesText, templateVariables, type BoundedList, type ReadResource } from "../../mcp/mcp-features.ts";
-import type { McpServerView } from "../../mcp/mcp-servers.ts";
+import { useLabStores, useRunState } from "../../app/lab-stores-context.tsx";
+import { attachmentBlock, MAX_PROMPT_TURNS, promptMessagesAsTurns, promptMessagesText, templateVariables, type BoundedList, type ReadResource } from "../../mcp/mcp-features.ts";
+import { MAX_CONNECTION_TRACE, type McpServerView } from "../../mcp/mcp-servers.ts";
 import { visibleBidi, visibleName } from "../bidi/VisibleBidi.tsx";
+import { ToolTraceView } from "./ToolTraceView.tsx";
 
 type Loaded<T> = { state: "idle" } | { state: "loading" } | { state: "error"; message: string } | { state: "done"; list: BoundedList<T> };
 
@@ -182,19 +183,32 @@ function TemplateForm({ server, uriTemplate }: { server: McpServerView; uriTempl
 }
 
 function PromptForm({ server, prompt }: { server: McpServerView; prompt: { name: string; arguments?: Array<{ name: string; description?: string; required?: boolean }> } }) {
-  const actions = useLabStores().mcp.actions;
+  const stores = useLabStores();
+  const actions = stores.mcp.actions;
+  const running = useRunState((s) => s.running);
   const [values, setValues] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const args = (prompt.arguments ?? []).slice(0, 30);
-  const insert = async () => {
+  /** Asks the server for the prompt's messages, then puts them into the message box or sends them as turns. */
+  const use = async (how: "insert" | "send") => {
     const missing = args.find((argument) => argument.required && !values[argument.name]?.trim());
     if (missing) return setError(`${missing.name} is required.`);
     setBusy(true);
     setError(null);
     try {
       const result = await actions.getPrompt(server.id, prompt.name, Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim())));
-      actions.insertIntoComposer(promptMessagesText(result.messages.slice(0, 50), server.serverName ?? new URL(server.url).host));
+      const serverName = server.serverName ?? new URL(server.url).host;
+      if (how === "insert") actions.insertIntoComposer(promptMessagesText(result.messages.slice(0, MAX_PROMPT_TURNS), serverName));
+      else {
+        const turns = promptMessagesAsTurns(result.messages, { server: serverName, prompt: prompt.name, insertion: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}` });
+        if (turns.length === 0) return setError("The server's prompt returned no messages; nothing was sent.");
+        if (turns.every((turn) => !turn.content.trim())) return setError("The server's prompt returned only empty messages; nothing was sent.");
+        const cut = result.messages.length > MAX_PROMPT_TURNS ? ` (the first ${MAX_PROMPT_TURNS} of its ${result.messages.length.toLocaleString("en-US")} messages)` : "";
+        const sent = await stores.runController.sendMessage(turns);
+        if (!sent) setError(`The prompt's messages were not sent: the message box says why.${cut}`);
+        else if (cut) setError(`Sent${cut}.`);
+      }
     } catch (failure) {
       setError(errorText(failure));
     } finally {
@@ -216,7 +230,10 @@ function PromptForm({ server, prompt }: { server: McpServerView; prompt: { name:
             onChange={(e) => setValues((before) => ({ ...before, [argument.name]: e.target.value }))}
           />
         ))}
-        <button type="button" data-testid="mcp-prompt-insert" disabled={busy} onClick={() => void insert()}>
+        <button type="button" data-testid="mcp-prompt-send" disabled={busy || running} title="The prompt's messages become turns of the conversation, each in its role, and the model answers" onClick={() => void use("send")}>
+          Send as turns
+        </button>
+        <button type="button" data-testid="mcp-prompt-insert" disabled={busy} onClick={() => void use("insert")}>
           Insert into message
         </button>
       </div>
@@ -252,7 +269,8 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
               </ul>
             )}
           </Section>
-          <Section title="Resource templates" testId="mcp-templates" load={() => actions.listResourceTemplates(server.id)}>
+          {/* The spec's resources/list_changed covers templates too: a shown template list is read again with it. */}
+          <Section title="Resource templates" testId="mcp-templates" load={() => actions.listResourceTemplates(server.id)} changes={server.listChanges?.resources ?? 0}>
             {(items) => (
               <ul className="mcp-items">
                 {items.map((template, index) => (
@@ -290,6 +308,13 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
             </ul>
           )}
         </Section>
+      )}
+      {server.trace && server.trace.length > 0 && (
+        <details className="mcp-section" data-testid="mcp-connection-trace">
+          <summary>Messages outside tool calls ({server.trace.length})</summary>
+          <p className="mcp-muted">A request the server made while none of its tools ran, the lab's answer, and its log messages (secrets masked; the last {MAX_CONNECTION_TRACE}).</p>
+          <ToolTraceView trace={server.trace} />
+        </details>
       )}
       {(caps?.logging || server.log.length > 0) && (
         <details className="mcp-section" data-testid="mcp-log">

@@ -116,14 +116,19 @@ export function renderConversation({ systemPrompt, tools, protocol, messages, co
         ...reasoning,
         ...(generated !== undefined ? { generated: escapeModelText(generated) } : {}),
       });
-    } else if (i === lastUser) {
-      rendered.push({ role: "user", content: message.content, header: toolSection });
-    } else if (message.role === "user" && !toolsPlaced) {
-      // The family's template puts the tool section in front of the first user message: in its
-      // text, or before its turn (as the turn's header).
-      rendered.push(toolsBeforeFirstUser ? { role: "user", content: message.content, header: toolSection } : { role: "user", content: toolSection + message.content });
-      toolsPlaced = true;
-    } else rendered.push({ role: message.role, content: message.content });
+    } else {
+      // A user turn a server wrote (an MCP prompt's message) is escaped like a tool result; the
+      // person's own text goes as typed.
+      const content = message.role === "user" && message.source ? escape(message.content) : message.content;
+      if (i === lastUser) {
+        rendered.push({ role: "user", content, header: toolSection });
+      } else if (message.role === "user" && !toolsPlaced) {
+        // The family's template puts the tool section in front of the first user message: in its
+        // text, or before its turn (as the turn's header).
+        rendered.push(toolsBeforeFirstUser ? { role: "user", content, header: toolSection } : { role: "user", content: toolSection + content });
+        toolsPlaced = true;
+      } else rendered.push({ role: message.role, content });
+    }
   }
   flushToolResults();
   return rendered;

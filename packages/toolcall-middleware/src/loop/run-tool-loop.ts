@@ -441,6 +441,7 @@ function forTheServer(messages: ChatMessage[], tools: ToolSpec[], protocol: Prot
     tools: escapeToolSpecs(tools, escape),
     messages: messages.map((message): ChatMessage => {
       if (message.role === "tool") return { ...message, content: escape(message.content) };
+      if (message.role === "user" && message.source) return { ...message, content: escape(message.content) };
       if (message.role !== "assistant") return message;
       return {
         ...message,
