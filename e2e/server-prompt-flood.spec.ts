@@ -28,7 +28,9 @@ test("an imported server prompt past the bound is cut with a note and drawn in r
   );
   await expect(page.getByTestId("server-prompt-cut")).toContainText(`left out the last ${(FLOOD_CHARS - SERVER_PROMPT_CHARS).toLocaleString("en-US")}`);
   await expect(view.getByTestId("bidi-mark").first()).toBeVisible();
-  // 200,000 overrides are kept; only the runs near the view carry their marks.
+  // 200,000 overrides are kept; only the runs near the view carry their marks. The runs are put on
+  // the page 40 a task (useMountedInBatches), so their count grows for a while: wait for it.
+  await expect.poll(() => view.locator(".dbg-prompt-run").count(), { timeout: 60_000 }).toBeGreaterThan(200);
   const runs = await view.locator(".dbg-prompt-run").count();
   const drawn = await view.locator('.dbg-prompt-run[data-drawn="true"]').count();
   const marks = await view.getByTestId("bidi-mark").count();
