@@ -41,7 +41,7 @@ await withAppBuilt(async (_browser, base) => {
       await page.waitForFunction((element) => Boolean(element?.textContent?.trim()), await reply.elementHandle({ timeout: 600_000 }), { timeout: 600_000, polling: 50 });
       const firstToken = Date.now();
       const status = (await page.getByTestId("cpu-section").getByTestId("engine-status").textContent().catch(() => "")) ?? "";
-      const threads = /(\d+ threads?)/.exec(status)?.[1] ?? "?";
+      const threads = /(\d+ threads?(, chosen by measuring the cores \([^)]*\))?)/.exec(status)?.[1] ?? "?";
       console.log(`  ${label}: ${seconds(firstToken - clicked)} from the click to the first token (model ready and suggestion shown after ${seconds(ready - clicked)}, then ${seconds(firstToken - ready)} to the first token); ${threads}; load ${load()}`);
       await page.getByTestId("message-assistant").last().and(page.locator('[data-status]:not([data-status="running"]):not([data-status="streaming"])')).waitFor({ timeout: 600_000 });
       await page.close();

@@ -7,7 +7,8 @@
 //
 // The probe: workers split a fixed piece of work (about as long as one of a small model's
 // operations) and meet at a spinning barrier after each piece, as llama.cpp's threads do, for a
-// fixed time; pieces per second with n workers against one is what n threads would gain. Run in
+// fixed time; pieces per second with n workers against one is what n threads would gain (the best
+// of three rounds for each count). Run in
 // workers, so the page never blocks; needs SharedArrayBuffer (a cross-origin isolated page), as
 // llama.cpp's threads do.
 
@@ -95,10 +96,13 @@ async function probeRun(workerUrl: string, threads: number, milliseconds: number
 }
 
 /**
- * Measures one worker, then 2, 4, 8 … up to `maxThreads` at once, and chooses (about 150 ms per
- * count). One thread without measuring where the page cannot share memory between threads.
+ * Measures one worker, then 2, 4, 8 … up to `maxThreads` at once, three rounds in turn, and
+ * chooses from each count's best round (about 100 ms a run): the page is often busy for a moment
+ * while a model loads (its first screen, the tokenizer's worker), and one run caught in such a
+ * moment would speak for that moment only. One thread without measuring where the page cannot
+ * share memory between threads.
  */
-export async function measureThreads(maxThreads: number, milliseconds = 150): Promise<ThreadChoice> {
+export async function measureThreads(maxThreads: number, milliseconds = 100, rounds = 3): Promise<ThreadChoice> {
   if (maxThreads <= 1 || typeof SharedArrayBuffer === "undefined" || !globalThis.crossOriginIsolated || typeof Worker === "undefined") {
     return { threads: 1, note: "1 thread", runs: [] };
   }
@@ -107,9 +111,13 @@ export async function measureThreads(maxThreads: number, milliseconds = 150): Pr
     const counts = [1];
     for (let n = 2; n <= maxThreads; n *= 2) counts.push(n);
     if (counts.at(-1) !== maxThreads) counts.push(maxThreads);
-    const runs: ThreadProbeRun[] = [];
-    for (const threads of counts) runs.push(await probeRun(workerUrl, threads, milliseconds));
-    return chooseThreads(runs);
+    const best = new Map<number, ThreadProbeRun>();
+    for (let round = 0; round < rounds; round++)
+      for (const threads of counts) {
+        const run = await probeRun(workerUrl, threads, milliseconds);
+        if (run.piecesPerSecond > (best.get(threads)?.piecesPerSecond ?? -1)) best.set(threads, run);
+      }
+    return chooseThreads(counts.map((threads) => best.get(threads)!));
   } catch (error) {
     return { threads: 1, note: `1 thread (the cores could not be measured: ${error instanceof Error ? error.message : String(error)})`, runs: [] };
   } finally {
