@@ -49,7 +49,7 @@ const EXPECTED: Record<string, string> = {
   "LFM2.5-8B-A1B.jinja": "5: not derived",
   "MiniMax-M2.jinja": "4: 4 calls, 4 all",
   "MiniMax-M3.jinja": "19: not derived",
-  "Mistral-Small-3.2-24B-Instruct-2506.jinja": "3: 1 calls, 1 all",
+  "Mistral-Small-3.2-24B-Instruct-2506.jinja": "3: 3 calls, 3 all",
   "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja": "7: 7 calls, 7 all",
   "NVIDIA-Nemotron-Nano-v2.jinja": "2: 0 calls, 0 all",
   "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja": "2: not derived",

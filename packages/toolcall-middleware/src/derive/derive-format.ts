@@ -15,6 +15,7 @@ import {
   commonSuffixLength,
   differingPart,
   endsInsideToken,
+  PROBE_ID_PREFIX,
   PROBE_REASONING,
   PROBE_TEXT,
   probeVariables,
@@ -300,7 +301,10 @@ function reconcileAfterName(a: string, b: string): { afterName: string; nameInde
   if (open >= 0 && open <= prefix) [indexPart, rest] = [indexPart.slice(0, open), indexPart.slice(open) + rest];
   if (prefix >= indexPart.length) return undefined;
   const placeholder = aMiddle === "0" ? "{index}" : "{index1}";
-  return { afterName: rest, nameIndex: `${indexPart.slice(0, prefix)}${placeholder}${indexPart.slice(prefix + 1)}` };
+  const nameIndex = `${indexPart.slice(0, prefix)}${placeholder}${indexPart.slice(prefix + 1)}`;
+  // The probes' own call id (Mistral's `[CALL_ID]call00000`): the template writes the call's id
+  // there, which a model makes up (nine letters and digits), so any id is read there: `{id}`.
+  return { afterName: rest, nameIndex: nameIndex.replace(`${PROBE_ID_PREFIX}{index}`, "{id}") };
 }
 
 function trimEdges(text: string): string {

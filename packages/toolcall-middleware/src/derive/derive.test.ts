@@ -13,7 +13,7 @@ interface Message {
   role: string;
   content: string;
   reasoning_content?: string;
-  tool_calls?: { function: { name: string; arguments: Record<string, unknown> } }[];
+  tool_calls?: { id?: string; function: { name: string; arguments: Record<string, unknown> } }[];
 }
 
 /** A ChatML-like template whose calls are written by `writeCalls`. */
@@ -36,6 +36,17 @@ const hermesLike = chatTemplate((calls) => calls.map((c) => `\n<tool_call>\n${JS
 const taggedLike = chatTemplate((calls) =>
   calls.map((c) => `\n<call name="${c.name}">${Object.entries(c.arguments).map(([k, v]) => `<arg name="${k}">${typeof v === "string" ? v : JSON.stringify(v)}</arg>`).join("")}</call>`).join(""),
 );
+/** Mistral Small 3.2's way: each call's id after its name (`[CALL_ID]` + the message's own id). */
+const callIdLike: TemplateRenderer = (variables) => {
+  const messages = variables.messages as Message[];
+  let out = "";
+  for (const m of messages) {
+    const calls = (m.tool_calls ?? []).map((c) => `[TOOL_CALLS]${c.function.name}[CALL_ID]${c.id ?? ""}[ARGS]${JSON.stringify(c.function.arguments)}`).join("");
+    out += `<|im_start|>${m.role}\n${m.content}${calls}<|im_end|>\n`;
+  }
+  if (variables.add_generation_prompt) out += "<|im_start|>assistant\n";
+  return out;
+};
 const sectionLike = chatTemplate((calls) => `[[CALLS]]${calls.map((c, i) => `<<${c.name}:${i}>>${JSON.stringify(c.arguments)}<end>`).join("")}[[/CALLS]]`);
 
 const tools: ToolSpec[] = [
@@ -71,10 +82,25 @@ describe("deriveFormat", () => {
     expect(format).toMatchObject({ sectionOpen: "[[CALLS]]", sectionClose: "[[/CALLS]]", callOpen: "<<", callClose: "<end>", call: { kind: "name-then-json", afterName: ">>", nameIndex: ":{index}" } });
   });
 
+  it("reads a call id the template writes after the name as any id, not as the probes' own (Mistral Small 3.2's [CALL_ID])", () => {
+    const format = derive(callIdLike);
+    expect(format.call).toMatchObject({ kind: "name-then-json", afterName: "[ARGS]", nameIndex: "[CALL_ID]{id}" });
+    const protocol = derivedProtocol(format, { name: "template:call-id" });
+    const parsed = parseAll(protocol, tools, ['[TOOL_CALLS]get_weather[CALL_ID]a1B2c3D4e[ARGS]{"city": "Paris", "days": 3}[TOOL_CALLS]get_time[CALL_ID]000000002[ARGS]{"zone": "UTC"}']);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.calls.map((c) => [c.name, c.arguments])).toEqual([
+      ["get_weather", { city: "Paris", days: 3 }],
+      ["get_time", { zone: "UTC" }],
+    ]);
+    // Written back (the history, a forced call) in the probes' form, nine letters and digits as Mistral's templates require.
+    expect(writeDerivedCalls(format, calls)).toContain("[TOOL_CALLS]get_weather[CALL_ID]call00000[ARGS]");
+  });
+
   for (const [label, render] of [
     ["JSON calls in tags", hermesLike],
     ["tagged arguments", taggedLike],
     ["a section with indexed calls", sectionLike],
+    ["a call id after each name", callIdLike],
   ] as const) {
     it(`a protocol derived from ${label} reads what it writes, whole and in chunks of 1–4 characters`, () => {
       const format = derive(render);

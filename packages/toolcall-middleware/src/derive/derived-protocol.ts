@@ -13,6 +13,7 @@ import { toolResultEscaper } from "../protocols/escape-tool-result.ts";
 import { renderToolResponse } from "../protocols/tool-response.ts";
 import { rethrowPending } from "../templates/render-pending.ts";
 import { callStructuralTag } from "../protocols/structural-tags.ts";
+import { probeId } from "./probes.ts";
 import type { JsonSchema, Protocol, StructuralTag, ToolCall, ToolChoice, ToolSpec } from "../types.ts";
 import { taggedArgumentsGrammar, type TagPiece } from "../protocols/tagged-arguments-grammar.ts";
 import { valueKind, type DerivedFormat, type ValueKind } from "./derive-format.ts";
@@ -98,6 +99,11 @@ function taggedValue(raw: string, schema: unknown, values: "json" | "python"): u
   return raw;
 }
 
+/** The text a derived format writes after a call's name for its index (or its id: the probes' form, nine letters and digits, as Mistral's templates require). */
+function indexText(nameIndex: string, index: number): string {
+  return nameIndex.replace("{index}", String(index)).replace("{index1}", String(index + 1)).replace("{id}", probeId(index));
+}
+
 /** Splits a call's text into its name (index removed) and the text after `afterName`. */
 function nameAndRest(text: string, afterName: string, nameIndex: string | undefined, keyOpen?: string): { name: string; rest: string } | undefined {
   let name: string;
@@ -119,7 +125,7 @@ function nameAndRest(text: string, afterName: string, nameIndex: string | undefi
     rest = text.slice(found.end);
   }
   if (nameIndex) {
-    const pattern = new RegExp(`${escapeRegExp(nameIndex).replace(/\\\{index1?\\\}/, "\\d+")}$`);
+    const pattern = new RegExp(`${escapeRegExp(nameIndex).replace(/\\\{index1?\\\}/, "\\d+").replace(/\\\{id\\\}/, "[A-Za-z0-9]+")}$`);
     name = name.replace(pattern, "");
   }
   if (!/^[A-Za-z_][\w.-]*$/.test(name)) return undefined;
@@ -304,7 +310,7 @@ export function writeDerivedCall(format: DerivedFormat, call: ToolCall, index: n
         ? `{${JSON.stringify(call.name)}: ${JSON.stringify(call.arguments)}}`
         : `{${JSON.stringify(shape.nameKey)}: ${JSON.stringify(call.name)}, ${JSON.stringify(shape.argumentsKey)}: ${args}}`;
   } else {
-    const name = call.name + (shape.nameIndex ? shape.nameIndex.replace("{index}", String(index)).replace("{index1}", String(index + 1)) : "");
+    const name = call.name + (shape.nameIndex ? indexText(shape.nameIndex, index) : "");
     if (shape.kind === "name-then-json") unit = `${name}${shape.afterName}${JSON.stringify(call.arguments)}`;
     else
       unit = `${name}${shape.afterName}${Object.entries(call.arguments)
@@ -377,7 +383,7 @@ export function derivedStructuralTag(format: DerivedFormat): { tag: (tools: read
     if (shape.kind === "json-object") {
       return shape.nameKey === "" ? `{${JSON.stringify(name)}: ` : `{${JSON.stringify(shape.nameKey)}: ${JSON.stringify(name)}, ${JSON.stringify(shape.argumentsKey)}: `;
     }
-    const index = shape.nameIndex ? shape.nameIndex.replace("{index}", "0").replace("{index1}", "1") : "";
+    const index = shape.nameIndex ? indexText(shape.nameIndex, 0) : "";
     return `${name}${index}${shape.afterName}`;
   };
   const tail = shape.kind === "json-object" ? "}" : "";

@@ -54,9 +54,12 @@ export const BETA_CALL: ProbeCall = { name: "probe_beta", arguments: BETA_ARGS }
  * Call ids of nine alphanumeric characters (Mistral's templates refuse any other), the index
  * last so that two calls' ids differ in one character only.
  */
-function probeId(index: number): string {
-  return `call0000${index}`;
+export function probeId(index: number): string {
+  return `${PROBE_ID_PREFIX}${index}`;
 }
+
+/** The probe ids' fixed part: where it shows in a derived format, the template writes the call's id there. */
+export const PROBE_ID_PREFIX = "call0000";
 
 /** An assistant message as templates read it (OpenAI's shape, arguments as an object). */
 export function assistantMessage(content: string, calls: readonly ProbeCall[], reasoning?: string): Record<string, unknown> {
