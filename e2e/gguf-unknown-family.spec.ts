@@ -1,0 +1,59 @@
+// A GGUF of a family the lab does not know, whose calls are read by the format derived from its own
+// chat template: the real SmolLM2's weights with IBM Granite 4.0's template (a fixture from
+// llama.cpp's models/templates, src/engine/templates/llama-cpp-templates/SOURCES.md) put in its
+// header by the test at run time (never committed). Granite's template writes no SmolLM2 turn
+// tokens, so the lab does not take the SmolLM2 family its name suggests: it renders the file's own
+// template and derives the call format from it. Asserted on what the page shows (the derivation in
+// words, the prompt in Granite's form, the step read by the derived protocol, its decision point
+// measured at the derived opener), never on the words the model writes. Not covered: forcing a
+// call there — the decision point's force buttons know only the registry's protocols.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
+import { dropGguf, rewriteGgufString } from "./gguf-rewrite.ts";
+import { offerTheCalculatorAlone, send, shownPrompt } from "./lab-helpers.ts";
+
+const smollm2 = readManifest().models.find((m) => m.id === "smollm2-135m-instruct-q4_1")!;
+test.describe.configure({ timeout: 600_000 });
+const smollm2Missing = existsSync(modelPath(smollm2)) ? undefined : "SmolLM2 is not in the model cache: run `npm run models`";
+if (smollm2Missing && process.env.CI) throw new Error(`the unknown-family test needs the real SmolLM2 in CI, but ${smollm2Missing}`);
+test.skip(smollm2Missing !== undefined, smollm2Missing);
+
+const GRANITE = readFileSync(new URL("../src/engine/templates/llama-cpp-templates/ibm-granite-granite-4.0.jinja", import.meta.url), "utf8");
+
+test("a GGUF of an unknown family: its calls are read by the format derived from its own template, said in the pane and the debugger", async ({ page }) => {
+  const folder = mkdtempSync(join(tmpdir(), "unknown-family-gguf-"));
+  try {
+    const file = join(folder, "granite-shaped-smollm2.gguf");
+    rewriteGgufString(modelPath(smollm2), file, "tokenizer.chat_template", GRANITE);
+    await page.goto("/?cpuThreads=1");
+    const panel = page.getByTestId("model-panel");
+    await expect(panel).toBeVisible();
+    await dropGguf(page, file);
+    await expect(page.getByTestId("engine-label")).toContainText("granite-shaped-smollm2.gguf", { timeout: 240_000 });
+    await expect(panel).toContainText("Calls are read by the format derived from its template: A call is `<tool_call>` + JSON {name, arguments} + `</tool_call>`.");
+    await page.getByTestId("setting-temperature").fill("0");
+    await page.getByTestId("setting-max-tokens").fill("8");
+    await offerTheCalculatorAlone(page);
+
+    await send(page, "What is 17 * 23?");
+    const reply = page.getByTestId("message-assistant").last();
+    await expect(reply).not.toHaveAttribute("data-status", /^(running|streaming)$/, { timeout: 300_000 });
+    await expect(reply).not.toHaveAttribute("data-status", "error");
+    await page.getByTestId("step-item").first().click();
+    // The step says which format read it, and the prompt is Granite's (its role markers), with the tool in it.
+    await expect(page.getByTestId("derived-protocol-note")).toContainText("Calls read by the format derived from the chat template of granite-shaped-smollm2.gguf");
+    await expect(page.getByTestId("derived-protocol-note")).toContainText("A call is `<tool_call>` + JSON {name, arguments} + `</tool_call>`.");
+    const prompt = await shownPrompt(page);
+    expect(prompt).toContain("<|start_of_role|>");
+    expect(prompt).toContain("calculator");
+    expect(prompt).not.toContain("<|im_start|>");
+
+    // The decision point measures the derived format's own opener (the step's probe, on the real runtime).
+    await expect(page.getByTestId("step-decision")).toContainText(/a call would have opened with `<tool_call>` at p = [\d.e-]+ \(measured/, { timeout: 120_000 });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
