@@ -5,8 +5,8 @@
 // tokens, so the lab does not take the SmolLM2 family its name suggests: it renders the file's own
 // template and derives the call format from it. Asserted on what the page shows (the derivation in
 // words, the prompt in Granite's form, the step read by the derived protocol, its decision point
-// measured at the derived opener), never on the words the model writes. Not covered: forcing a
-// call there — the decision point's force buttons know only the registry's protocols.
+// measured at the derived opener, a call forced there as a branch with its outcome), never on the
+// words the model writes.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -53,6 +53,15 @@ test("a GGUF of an unknown family: its calls are read by the format derived from
 
     // The decision point measures the derived format's own opener (the step's probe, on the real runtime).
     await expect(page.getByTestId("step-decision")).toContainText(/a call would have opened with `<tool_call>` at p = [\d.e-]+ \(measured/, { timeout: 120_000 });
+
+    // "Force a call here" is offered for the derived format too: it makes a branch that continues
+    // after the derived opener, and the branch says what came of it (which, on this model with the
+    // grammar over the whole output, is not yet a call: docs/protocols.md, "Not done").
+    await page.getByTestId("setting-max-tokens").fill("24");
+    await page.getByTestId("force-call").click();
+    const branch = page.locator('[data-testid=step-item][data-branch="true"]');
+    await expect(branch).toHaveCount(1, { timeout: 300_000 });
+    await expect(branch.getByTestId("branch-outcome-tag")).toHaveText(/· (call calculator|no call|invalid call|cut off)/, { timeout: 300_000 });
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -2,6 +2,8 @@
 // what probability, and, where its protocol found no call but another format's parser did, that
 // the model wrote calls in that format, with those calls.
 import { memo, useDeferredValue, useMemo, useState } from "react";
+import { useStore } from "zustand";
+import { useLabStores } from "../../app/lab-stores-context.tsx";
 import { describeDecisionPoint, type DecisionPoint } from "toolcall-middleware/probabilities/decision-point.ts";
 import { openerProbability } from "toolcall-middleware/probabilities/opener-probe.ts";
 import { describeDrift } from "toolcall-middleware/probabilities/detect-format.ts";
@@ -14,7 +16,8 @@ import { ProtocolLeanTable } from "./ProtocolLeanTable.tsx";
 
 export const StepDecision = memo(function StepDecision({ step, tools, toolSection }: { step: StepView; tools: readonly ToolSpec[]; toolSection?: string | undefined }) {
   const finished = step.status !== "running";
-  const point = useMemo(() => (finished ? decisionPointOf(step, tools) : null), [finished, step, tools]);
+  const derived = useStore(useLabStores().derivedProtocols, (state) => state.entries[step.protocol]?.protocol);
+  const point = useMemo(() => (finished ? decisionPointOf(step, tools, derived) : null), [finished, step, tools, derived]);
   // The drift check runs every protocol's parser over the output's start (tens of ms, more on a
   // loaded machine): it is read at low priority, in a task of its own after the step is drawn,
   // and shown only once it is the drift of the step on screen.

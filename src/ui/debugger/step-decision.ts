@@ -4,15 +4,16 @@ import { findDecisionPoint, type DecisionPoint } from "toolcall-middleware/proba
 import { formatDrift, type DetectedFormat } from "toolcall-middleware/probabilities/detect-format.ts";
 import { openingMarkers } from "toolcall-middleware/probabilities/opening-markers.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
-import type { ToolSpec } from "toolcall-middleware/types.ts";
+import type { Protocol, ToolSpec } from "toolcall-middleware/types.ts";
 import type { StepView } from "./build-steps.ts";
 
-export function decisionPointOf(step: StepView, tools: readonly ToolSpec[]): DecisionPoint {
+/** `derived`: the step's protocol where it is not the registry's (derived from a model's own template). */
+export function decisionPointOf(step: StepView, tools: readonly ToolSpec[], derived?: Protocol): DecisionPoint {
   if (step.probabilities?.unsupported) return { kind: "unknown", reason: step.probabilities.unsupported };
   if (step.probabilities?.topK === 0) return { kind: "unknown", reason: "This step did not ask for token probabilities." };
   if (step.tokens.length === 0 && step.usage.probabilitiesMissing) return { kind: "unknown", reason: step.usage.probabilitiesMissing };
   if (!step.probabilities && step.tokens.length === 0) return { kind: "unknown", reason: "This step's log records no token probabilities (it was made before the lab recorded them)." };
-  const protocol = getProtocol(step.protocol);
+  const protocol = getProtocol(step.protocol) ?? derived;
   const callStarts = step.parseEvents.flatMap((p) => (p.event.type === "tool-call-start" ? [p.event.span.start] : []));
   return findDecisionPoint({ output: step.rawOutput, tokens: step.tokens, callStarts, markers: protocol ? openingMarkers(protocol, tools) : [], ...(step.openerProbe ? { probe: step.openerProbe } : {}) });
 }

@@ -5,6 +5,7 @@
 // Branches go to the conversation's log (the branch controller), or, inside Evaluate's debugger,
 // to the case they came from (a BranchRunner given by the view that shows the case).
 import { createContext, useCallback, useContext, useState } from "react";
+import { useStore } from "zustand";
 import { formatP, quoteToken, type DecisionPoint } from "toolcall-middleware/probabilities/decision-point.ts";
 import { openingMarkers } from "toolcall-middleware/probabilities/opening-markers.ts";
 import type { PlacedToken } from "toolcall-middleware/probabilities/step-tokens.ts";
@@ -53,7 +54,9 @@ export function useForceToken(step: StepView, tools: readonly ToolSpec[]): Force
   const { rerunStep, stopBranch } = useLabStores().branchController;
   const local = useContext(BranchRunnerContext);
   const [message, setMessage] = useState<string | null>(null);
-  const protocol = getProtocol(step.protocol);
+  // A registry protocol, or one derived from the loaded model's own template (kept by the lab's derived-protocol store).
+  const derived = useStore(useLabStores().derivedProtocols, (state) => state.entries[step.protocol]?.protocol);
+  const protocol = getProtocol(step.protocol) ?? derived;
   const busy = local ? local.busy || labBusy !== null : labBusy !== null;
 
   const run = useCallback(
