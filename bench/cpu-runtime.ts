@@ -15,9 +15,8 @@
 // (the runtimes side by side only: no n_probs/n_batch variants, profiles or llama-server; for
 // a busy machine, where CPU ms per token is the figure to read).
 import { loadavg } from "node:os";
-import { chromium, type Browser, type CDPSession, type Page } from "@playwright/test";
-import { createServer } from "vite";
-import { baseChromiumArgs, systemChromiumPath } from "../e2e/browser.ts";
+import type { Browser, CDPSession, Page } from "@playwright/test";
+import { launchHarnessBrowser, openHarnessPage, startHarnessServer } from "./runtime-harness/harness-server.ts";
 import { chromiumCpuMs } from "./chromium-cpu.ts";
 import { simdInKernels } from "./wasm-kernels.ts";
 import { patchedRuntimeFile, shippedRuntimePath } from "../scripts/runtime-kernels/vite-plugin.ts";
@@ -50,9 +49,7 @@ const harness = (page: Page, call: "load" | "run", options: object): Promise<unk
   page.evaluate(([c, o]) => (globalThis as unknown as { harness: HarnessApi }).harness[c as "load"](o as never) as Promise<unknown>, [call, options] as const);
 
 async function openHarness(browser: Browser, base: string, runtime: Runtime, nBatch?: number) {
-  const page = await browser.newPage();
-  await page.goto(`${base}/bench/runtime-harness/index.html`);
-  await page.waitForFunction(() => "harness" in globalThis);
+  const page = await openHarnessPage(browser, base);
   const loaded = await harness(page, "load", { url: `${base}/models/${MODEL}.gguf`, threads: THREADS, runtime, ...(nBatch ? { nBatch, nUbatch: Math.min(nBatch, 512) } : {}) });
   await harness(page, "run", { prompt: PROMPT, nPredict: 4 }); // the code is compiled and warm
   return { page, loaded: loaded as { nBatch: number; nUbatch: number } };
@@ -128,12 +125,9 @@ interface Profile {
 const f = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : "?");
 
 async function main() {
-  const vite = await createServer({ server: { port: 0, host: "127.0.0.1" }, logLevel: "error" });
-  await vite.listen();
-  const address = vite.httpServer?.address();
-  const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-  const executablePath = systemChromiumPath();
-  const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: baseChromiumArgs });
+  const harnessServer = await startHarnessServer();
+  const { base } = harnessServer;
+  const browser = await launchHarnessBrowser();
   const runtimes: Array<[Runtime, string, Uint8Array]> = [
     ["shipped", "wllama's shipped wllama.wasm", readFileSync(shippedRuntimePath())],
     ["simd", "the lab's runtime with SIMD kernels", patchedRuntimeFile("simd").bytes],
@@ -184,7 +178,7 @@ async function main() {
     console.log(`load average at end ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
   } finally {
     await browser.close();
-    await vite.close();
+    await harnessServer.close();
   }
 }
 

@@ -5,9 +5,9 @@
 // decode tokens/s (llama.cpp's own timings) and the first words of the greedy output. Figures
 // only; nothing here is a test. BENCH_WEBGPU_MODEL picks another cached model.
 import { loadavg } from "node:os";
-import { chromium, type Page } from "@playwright/test";
-import { createServer } from "vite";
-import { baseChromiumArgs, systemChromiumPath, webGpuArgs } from "../e2e/browser.ts";
+import type { Page } from "@playwright/test";
+import { webGpuArgs } from "../e2e/browser.ts";
+import { launchHarnessBrowser, openHarnessPage, startHarnessServer } from "./runtime-harness/harness-server.ts";
 
 const MODEL = process.env.BENCH_WEBGPU_MODEL ?? "smollm2-135m-instruct-q4_1";
 const PROMPT = "<|im_start|>user\nWrite a long story about the sea.<|im_end|>\n<|im_start|>assistant\n";
@@ -17,18 +17,13 @@ interface Ran { text: string; timings: { prompt_per_second: number; predicted_pe
 const harness = <T>(page: Page, call: "load" | "run", options: object) =>
   page.evaluate(([c, o]) => (globalThis as unknown as { harness: Record<string, (o: object) => Promise<unknown>> }).harness[c]!(o), [call, options] as const) as Promise<T>;
 
-const vite = await createServer({ server: { port: 0, host: "127.0.0.1" }, logLevel: "error" });
-await vite.listen();
-const address = vite.httpServer?.address();
-const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-const executablePath = systemChromiumPath();
-const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: [...baseChromiumArgs, ...webGpuArgs] });
+const harnessServer = await startHarnessServer();
+const { base } = harnessServer;
+const browser = await launchHarnessBrowser(webGpuArgs);
 try {
   console.log(`${MODEL}, 1 thread; load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
   for (const gpuLayers of [0, 99]) {
-    const page = await browser.newPage();
-    await page.goto(`${base}/bench/runtime-harness/index.html`);
-    await page.waitForFunction(() => "harness" in globalThis);
+    const page = await openHarnessPage(browser, base);
     if (gpuLayers === 0) {
       const adapter = await page.evaluate(async () => {
         const gpu = (navigator as { gpu?: { requestAdapter: () => Promise<{ info?: Record<string, unknown>; features: Set<string> } | null> } }).gpu;
@@ -49,5 +44,5 @@ try {
   }
 } finally {
   await browser.close();
-  await vite.close();
+  await harnessServer.close();
 }

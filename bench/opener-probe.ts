@@ -21,14 +21,13 @@
 // Printed, never asserted. BENCH_ROUNDS (default 3), BENCH_TOKENS (default 48), BENCH_CPU=0 skips
 // the CPU engine.
 import { loadavg } from "node:os";
-import { chromium, type Page } from "@playwright/test";
-import { createServer } from "vite";
+import type { Page } from "@playwright/test";
 import { familyById, familyChatTemplate } from "toolcall-middleware/families/registry.ts";
 import { runToolLoop } from "toolcall-middleware/loop/run-tool-loop.ts";
 import { openingMarkers } from "toolcall-middleware/probabilities/opening-markers.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ExecutableTool, LoopEvent } from "toolcall-middleware/types.ts";
-import { baseChromiumArgs, systemChromiumPath } from "../e2e/browser.ts";
+import { launchHarnessBrowser, openHarnessPage, startHarnessServer } from "./runtime-harness/harness-server.ts";
 import { chromiumCpuMs } from "./chromium-cpu.ts";
 import { startLlamaServer } from "../scripts/real-models/llama-server-process.ts";
 import { completion } from "../scripts/real-models/llama-server-api.ts";
@@ -58,16 +57,11 @@ interface CpuProbe { wallMs: number; probes: Array<{ text: string; p: number; to
 
 /** The same step and probe on the in-page CPU engine (bench/runtime-harness/harness.ts: loopStep, probe), with Chromium's CPU time of each. */
 async function cpuEngineRounds(markers: Array<{ text: string; ids: number[] }>): Promise<void> {
-  const vite = await createServer({ server: { port: 0, host: "127.0.0.1" }, logLevel: "error" });
-  await vite.listen();
-  const address = vite.httpServer?.address();
-  const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-  const executablePath = systemChromiumPath();
-  const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: baseChromiumArgs });
+  const harnessServer = await startHarnessServer();
+  const { base } = harnessServer;
+  const browser = await launchHarnessBrowser();
   try {
-    const page: Page = await browser.newPage();
-    await page.goto(`${base}/bench/runtime-harness/index.html`);
-    await page.waitForFunction(() => "harness" in globalThis);
+    const page: Page = await openHarnessPage(browser, base);
     const call = (name: string, options: object): Promise<unknown> =>
       page.evaluate(([n, o]) => (globalThis as unknown as { harness: Record<string, (o: unknown) => Promise<unknown>> }).harness[n]!(o), [name, options] as const);
     await call("load", { url: `${base}/models/${MODEL}.gguf`, threads: cpuThreads, runtime: "relaxed-simd" });
@@ -105,7 +99,7 @@ async function cpuEngineRounds(markers: Array<{ text: string; ids: number[] }>):
     console.log(`CPU engine medians: step ${median(steps).toFixed(0)} ms, probe ${median(probes).toFixed(0)} ms = ${share(median(probes), median(steps))} of the step; Chromium CPU time: step ${median(stepCpus).toFixed(0)} ms, probe ${median(probeCpus).toFixed(0)} ms = ${share(median(probeCpus), median(stepCpus))}`);
   } finally {
     await browser.close();
-    await vite.close();
+    await harnessServer.close();
   }
 }
 

@@ -4,10 +4,9 @@
 // with the "GLUE" error the issue saw: "Invalid typed array length: 1163217991") and through the
 // lab's (patch-runtime.ts's JSON edit), which answers. Asserts on what the runtime reports (an
 // error or not, the tokens' bytes), never on the words.
-import { chromium } from "@playwright/test";
-import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseChromiumArgs, systemChromiumPath } from "../../e2e/browser.ts";
+import { launchHarnessBrowser, openHarnessPage, startHarnessServer } from "../../bench/runtime-harness/harness-server.ts";
+import { systemChromiumPath } from "../../e2e/browser.ts";
 import { realModelsForTests } from "../real-models/llama-server-process.ts";
 
 const MODEL = "smollm2-135m-instruct-q4_1";
@@ -25,24 +24,20 @@ const isUtf8 = (bytes: number[]) => {
 };
 
 describe.skipIf(!real.run || !executablePath)(`the page's runtime and token pieces that are not UTF-8 (${real.run ? "real SmolLM2" : real.why})`, () => {
-  let vite: ViteDevServer;
+  let harnessServer: Awaited<ReturnType<typeof startHarnessServer>> | undefined;
   let base: string;
   beforeAll(async () => {
-    vite = await createServer({ root: `${import.meta.dirname}/../..`, server: { port: 0, host: "127.0.0.1" }, logLevel: "error" });
-    await vite.listen();
-    const address = vite.httpServer?.address();
-    base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    harnessServer = await startHarnessServer();
+    base = harnessServer.base;
   }, 120_000);
   afterAll(async () => {
-    await vite?.close();
+    await harnessServer?.close();
   });
 
   it("answers with the tokens' bytes where wllama's shipped runtime fails the call", async () => {
-    const browser = await chromium.launch({ executablePath: executablePath!, args: baseChromiumArgs });
+    const browser = await launchHarnessBrowser();
     try {
-      const page = await browser.newPage();
-      await page.goto(`${base}/bench/runtime-harness/index.html`);
-      await page.waitForFunction(() => "harness" in globalThis);
+      const page = await openHarnessPage(browser, base);
       const run = (runtime: string) =>
         page.evaluate(
           async ([url, runtime]) => {
