@@ -13,8 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
-import { dropGguf, rewriteGgufString } from "./gguf-rewrite.ts";
-import { send } from "./lab-helpers.ts";
+import { dropGgufWithTemplate } from "./gguf-rewrite.ts";
+import { offerTheCalculatorAlone, send } from "./lab-helpers.ts";
 
 const smollm2 = readManifest().models.find((m) => m.id === "smollm2-135m-instruct-q4_1")!;
 test.describe.configure({ timeout: 600_000 });
@@ -40,22 +40,14 @@ const BUDGET_MS = 30_000;
 test("a GGUF's hostile template: dropped, it loads; each bound is named, nothing is sent, and the page answers while a render runs", async ({ page }) => {
   const folder = mkdtempSync(join(tmpdir(), "hostile-gguf-"));
   try {
-    const file = join(folder, "hostile-smollm2.gguf");
-    rewriteGgufString(modelPath(smollm2), file, "tokenizer.chat_template", HOSTILE_TEMPLATE);
-    await page.goto(`/?cpuThreads=1&templateRenderMs=${BUDGET_MS}`);
+    await dropGgufWithTemplate(page, { model: modelPath(smollm2), file: join(folder, "hostile-smollm2.gguf"), template: HOSTILE_TEMPLATE, url: `/?cpuThreads=1&templateRenderMs=${BUDGET_MS}` });
     const panel = page.getByTestId("model-panel");
-    await expect(panel).toBeVisible();
-    await dropGguf(page, file);
-    await expect(page.getByTestId("engine-label")).toContainText("hostile-smollm2.gguf", { timeout: 240_000 });
     await expect(panel).toContainText("own embedded chat template is used as is");
     await page.getByTestId("setting-temperature").fill("0");
     await page.getByTestId("setting-max-tokens").fill("4");
     await page.getByTestId("protocol-select").selectOption("hermes");
     // One tool keeps the prompt short for the ordinary message at the end (a few hundred tokens to read on the CPU).
-    for (const toggle of await page.locator('[data-testid^="tool-toggle-"]').all()) {
-      const wanted = (await toggle.getAttribute("data-testid")) === "tool-toggle-calculator";
-      if ((await toggle.isChecked()) !== wanted) await toggle.setChecked(wanted);
-    }
+    await offerTheCalculatorAlone(page);
 
     const steps = page.getByTestId("step-item");
     const lastReply = () => page.getByTestId("message-assistant").last();

@@ -4,7 +4,8 @@
 // data's start, so they hold). Used to run the real SmolLM2 with a template of the test's own,
 // dropped on the Model pane (dropGguf).
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
-import type { Page } from "@playwright/test";
+import { basename } from "node:path";
+import { expect, type Page } from "@playwright/test";
 
 const SCALAR_BYTES: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
 const STRING = 8;
@@ -134,4 +135,17 @@ export async function dropGguf(page: Page, path: string): Promise<void> {
     source.remove();
     panel.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
   });
+}
+
+/**
+ * A copy of the GGUF at `model` with `template` as its chat template, written to `file`, dropped
+ * on the Model pane of the page opened at `url`; returns once the page runs it (its engine label
+ * names the file).
+ */
+export async function dropGgufWithTemplate(page: Page, { model, file, template, url }: { model: string; file: string; template: string; url: string }): Promise<void> {
+  rewriteGgufString(model, file, "tokenizer.chat_template", template);
+  await page.goto(url);
+  await expect(page.getByTestId("model-panel")).toBeVisible();
+  await dropGguf(page, file);
+  await expect(page.getByTestId("engine-label")).toContainText(basename(file), { timeout: 240_000 });
 }

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
-import { dropGguf, rewriteGgufString } from "./gguf-rewrite.ts";
+import { dropGgufWithTemplate } from "./gguf-rewrite.ts";
 import { offerTheCalculatorAlone, send, shownPrompt } from "./lab-helpers.ts";
 
 const smollm2 = readManifest().models.find((m) => m.id === "smollm2-135m-instruct-q4_1")!;
@@ -26,13 +26,8 @@ const GRANITE = readFileSync(new URL("../src/engine/templates/llama-cpp-template
 test("a GGUF of an unknown family: its calls are read by the format derived from its own template, said in the pane and the debugger", async ({ page }) => {
   const folder = mkdtempSync(join(tmpdir(), "unknown-family-gguf-"));
   try {
-    const file = join(folder, "granite-shaped-smollm2.gguf");
-    rewriteGgufString(modelPath(smollm2), file, "tokenizer.chat_template", GRANITE);
-    await page.goto("/?cpuThreads=1");
+    await dropGgufWithTemplate(page, { model: modelPath(smollm2), file: join(folder, "granite-shaped-smollm2.gguf"), template: GRANITE, url: "/?cpuThreads=1" });
     const panel = page.getByTestId("model-panel");
-    await expect(panel).toBeVisible();
-    await dropGguf(page, file);
-    await expect(page.getByTestId("engine-label")).toContainText("granite-shaped-smollm2.gguf", { timeout: 240_000 });
     await expect(panel).toContainText("Calls are read by the format derived from its template: A call is `<tool_call>` + JSON {name, arguments} + `</tool_call>`.");
     await page.getByTestId("setting-temperature").fill("0");
     await page.getByTestId("setting-max-tokens").fill("8");
