@@ -31,3 +31,17 @@ export async function turnDone(page: Page, n: number) {
   await expect(turn).toHaveAttribute("data-status", /final|aborted/);
   return turn;
 }
+
+/**
+ * Screenshots at 1440 and 390 px wide with `testId` scrolled into view: at 390 px the side panel
+ * (MCP servers) is behind its toggle, opened for the picture and closed again.
+ */
+export async function screenshotSidePanel(page: Page, testId: string, name: string): Promise<void> {
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    if (width === 390) await page.getByTestId("side-toggle").click();
+    await page.getByTestId(testId).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/${name}-${width}.png` });
+    if (width === 390) await page.getByTestId("side-toggle").click();
+  }
+}

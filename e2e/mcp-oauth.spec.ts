@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { OAUTH_SERVER_NAME, startOAuthServers, type RunningOAuthServers } from "./mcp-server/oauth-server.ts";
 import { send } from "./lab-helpers.ts";
-import { call, card, connectServer, labOrigin, openWith as openOn, turnDone } from "./mcp-helpers.ts";
+import { call, card, connectServer, labOrigin, openWith as openOn, screenshotSidePanel, turnDone } from "./mcp-helpers.ts";
 const status = (page: Page) => page.getByTestId("mcp-server-status");
 const signIn = (page: Page) => page.getByTestId("mcp-signin");
 
@@ -58,13 +58,7 @@ test("sign in through a window, the token masked in the trace, an expired token 
   await expect(signIn(page)).toHaveAttribute("data-state", "needed");
   await expect(signIn(page)).toContainText(new URL(oauth.issuer).host);
   expect(page.context().pages()).toHaveLength(1);
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    if (width === 390) await page.getByTestId("side-toggle").click();
-    await page.getByTestId("mcp-panel").scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `test-results/mcp-oauth-sign-in-${width}.png` });
-    if (width === 390) await page.getByTestId("side-toggle").click();
-  }
+  await screenshotSidePanel(page, "mcp-panel", "mcp-oauth-sign-in");
   await page.setViewportSize({ width: 1280, height: 800 });
 
   const window = await openSignInWindow(page);
@@ -79,13 +73,7 @@ test("sign in through a window, the token masked in the trace, an expired token 
   await expect(status(page)).toHaveText("connected · 2 tools");
   await expect(page.getByTestId("mcp-server-name")).toContainText(OAUTH_SERVER_NAME);
   await expect(signIn(page)).toHaveAttribute("data-state", "signed-in");
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    if (width === 390) await page.getByTestId("side-toggle").click();
-    await page.getByTestId("mcp-panel").scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `test-results/mcp-oauth-signed-in-${width}.png` });
-    if (width === 390) await page.getByTestId("side-toggle").click();
-  }
+  await screenshotSidePanel(page, "mcp-panel", "mcp-oauth-signed-in");
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // The server repeats the Authorization header it got: masked on the card and in the trace.
@@ -133,13 +121,7 @@ test("sign in through a window, the token masked in the trace, an expired token 
   const kept = await page.evaluate(() => JSON.stringify(sessionStorage));
   for (const token of oauth.issuedTokens()) expect(kept).not.toContain(token);
   await expectNoTokenShown(page);
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    if (width === 390) await page.getByTestId("side-toggle").click();
-    await page.getByTestId("mcp-server-notice").scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `test-results/mcp-oauth-signed-out-${width}.png` });
-    if (width === 390) await page.getByTestId("side-toggle").click();
-  }
+  await screenshotSidePanel(page, "mcp-server-notice", "mcp-oauth-signed-out");
 });
 
 test("an access token near its expiry is refreshed before a request goes out: the server never sees a token it refuses", async ({ page }) => {
