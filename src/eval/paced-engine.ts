@@ -3,6 +3,7 @@
 // 5 MB replies of unfinished calls held the page 1–1.8 s at a time. Paced, a text or reasoning
 // chunk is handed on in pieces of at most PACED_PIECE_CHARS, and before each piece the page may
 // get a turn (`pause`, e.g. a yield point that yields once ~16 ms of work have passed).
+import { piecesOutsidePairs } from "toolcall-middleware/text/surrogate-pairs.ts";
 import type { Engine, EngineChunk } from "toolcall-middleware/types.ts";
 import { wrapEngineStreams } from "./engine-streams.ts";
 
@@ -27,11 +28,4 @@ async function* paced(source: AsyncIterable<EngineChunk>, pause: () => Promise<v
 }
 
 /** The text in pieces of at most PACED_PIECE_CHARS, never splitting a surrogate pair. */
-function* pieces(text: string): Generator<string> {
-  for (let at = 0; at < text.length; ) {
-    let end = Math.min(text.length, at + PACED_PIECE_CHARS);
-    if (end < text.length && /[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end -= 1;
-    yield text.slice(at, end);
-    at = end;
-  }
-}
+const pieces = (text: string) => piecesOutsidePairs(text, PACED_PIECE_CHARS);

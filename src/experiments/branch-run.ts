@@ -6,6 +6,7 @@
 // continues it (its calls run, then the loop goes on in a run that continues the branch) or
 // discards it.
 import { settleRender } from "toolcall-middleware/templates/render-pending.ts";
+import { piecesOutsidePairs } from "toolcall-middleware/text/surrogate-pairs.ts";
 import { describeBudget, fitToContext } from "toolcall-middleware/loop/fit-to-context.ts";
 import { eventStamper } from "toolcall-middleware/loop/event-shapes.ts";
 import { newRunId, stepIdOf } from "toolcall-middleware/loop/run-ids.ts";
@@ -88,13 +89,11 @@ export function givenOutputEngine(text: string): Engine {
   return {
     name: "given output",
     async *generate(): AsyncIterable<EngineChunk> {
-      for (let at = 0; at < text.length; ) {
-        let end = Math.min(text.length, at + GIVEN_OUTPUT_PIECE_CHARS);
-        // Never split a surrogate pair between two pieces.
-        if (end < text.length && /[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end -= 1;
-        if (at > 0) await nextTask();
-        yield { type: "text", text: text.slice(at, end) };
-        at = end;
+      let first = true;
+      for (const piece of piecesOutsidePairs(text, GIVEN_OUTPUT_PIECE_CHARS)) {
+        if (!first) await nextTask();
+        first = false;
+        yield { type: "text", text: piece };
       }
       yield { type: "usage", usage: { finishReason: "stop" } };
     },

@@ -6,7 +6,3 @@
 /** A run with no line end in this many characters ends there (the next starts on a row of its own). */
 export const LONG_LINE_RUN_CHARS = 16_000;
 
-/** `at`, or one less where `at` would split a surrogate pair of `text`. */
-export function cutOutsidePair(text: string, at: number): number {
-  return at > 0 && at < text.length && /[\uD800-\uDBFF]/.test(text.charAt(at - 1)) ? at - 1 : at;
-}

@@ -4,7 +4,8 @@
 // chips: 160,000 elements laid out and removed at once (0.5–2.6 s tasks). A line longer than
 // `longLineChars` (such a written-back reply is one line) is cut into blocks of that length, so
 // it too is laid out a block at a time; such a block starts on a row of its own.
-import { cutOutsidePair, LONG_LINE_RUN_CHARS } from "./long-lines.ts";
+import { cutOutsidePair } from "toolcall-middleware/text/surrogate-pairs.ts";
+import { LONG_LINE_RUN_CHARS } from "./long-lines.ts";
 import type { PromptPiece } from "./prompt-segments.ts";
 
 /** A prompt longer than twice this is drawn in runs of about this many characters (whole lines). */

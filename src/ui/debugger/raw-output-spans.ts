@@ -1,7 +1,8 @@
 // What the parser made of each stretch of a step's raw output: the coloured segments the raw
 // output view draws, which parse event a click lands on, and the selected event's highlight.
 import type { ParseEvent, Span } from "toolcall-middleware/types.ts";
-import { cutOutsidePair, LONG_LINE_RUN_CHARS } from "./long-lines.ts";
+import { cutOutsidePair } from "toolcall-middleware/text/surrogate-pairs.ts";
+import { LONG_LINE_RUN_CHARS } from "./long-lines.ts";
 import type { StepParseEvent } from "./build-steps.ts";
 
 export type SpanKind = "text" | "reasoning" | "tool-call" | "repaired" | "error";

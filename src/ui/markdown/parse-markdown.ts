@@ -4,6 +4,7 @@
 // become live markup. Unfinished constructs (a fence still streaming) degrade to what they are.
 // Model output can be anything: the work is linear in the text (each nesting level reads its
 // lines once, and the levels are capped), and no regex here can backtrack more than a line.
+import { cutOutsidePair } from "toolcall-middleware/text/surrogate-pairs.ts";
 import { isSafeHref, parseInline, type Inline } from "./parse-inline.ts";
 import { countWork, type WorkMeter } from "./work-meter.ts";
 
@@ -257,10 +258,4 @@ function paragraphOf(lines: string[], meter: WorkMeter | undefined, cache?: Part
   }
   closeGroup();
   return { type: "paragraph", children: [], parts };
-}
-
-/** `at`, or one less where `at` would split a surrogate pair of `text`. */
-function cutOutsidePair(text: string, at: number): number {
-  const before = at > 0 && at < text.length ? text.charCodeAt(at - 1) : 0;
-  return before >= 0xd800 && before <= 0xdbff ? at - 1 : at;
 }

@@ -4,6 +4,7 @@
 // generated until then.
 import { NativeCallAssembler } from "../native/native-call-assembler.ts";
 import { recordedToken } from "../probabilities/recorded-precision.ts";
+import { sliceOutsidePair } from "../text/surrogate-pairs.ts";
 import type { CutOffLimit, Engine, EngineChunk, EngineUsage, GenerationRequest, GenerationSettings, LoopEvent, StreamParser, TokenProbability, ToolSpec } from "../types.ts";
 import { untilAborted } from "./abortable-iteration.ts";
 import { scopeParseEvent, type StampEvent } from "./event-shapes.ts";
@@ -46,12 +47,7 @@ export interface StepOutputLimits {
 export const STEP_OUTPUT_LIMITS = { outputChars: 1_000_000, reasoningChars: 1_000_000, tokens: 250_000 } as const satisfies StepOutputLimits;
 
 /** At most `room` characters of `text`, not splitting a surrogate pair. */
-function fitInto(text: string, room: number): string {
-  if (text.length <= room) return text;
-  const end = Math.max(0, room);
-  const code = text.charCodeAt(end - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
-}
+const fitInto = sliceOutsidePair;
 
 function overLimitMessage(what: "reply" | "reasoning" | "tokens", limit: number): string {
   if (what === "tokens")

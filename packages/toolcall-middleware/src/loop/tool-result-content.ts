@@ -2,6 +2,7 @@
 // JSON; values JSON cannot represent are described rather than lost. Every result is bounded: a
 // tool (or code the model wrote) can return megabytes, which would fill the prompt, the event
 // log and every save of the conversation.
+import { cutOutsidePair } from "../text/surrogate-pairs.ts";
 
 /** The most characters of one tool's result (or error) that the model, the log and the saves get. */
 export const MAX_TOOL_RESULT_CHARS = 40_000;
@@ -37,7 +38,7 @@ function wholeContent(result: unknown): ToolResultContent {
  */
 export function cutWithNote(text: string, maxChars = MAX_TOOL_RESULT_CHARS, what = "text"): string {
   if (text.length <= maxChars) return text;
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(maxChars - 1)) ? maxChars - 1 : maxChars;
+  const end = cutOutsidePair(text, maxChars);
   return `${text.slice(0, end)}\n… [cut at ${end} characters: the ${what} had ${text.length}]`;
 }
 

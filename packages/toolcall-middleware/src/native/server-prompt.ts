@@ -2,6 +2,7 @@
 // section drops them without a word (llama.cpp renders SmolLM2's ChatML with no tools at all), and
 // the model then answers a question about tools it never saw. Where the server says what it
 // rendered, this finds which tools' names the prompt does not hold.
+import { cutOutsidePair } from "../text/surrogate-pairs.ts";
 import type { NativeToolCalling } from "../types.ts";
 
 /** The names of the request's tools (OpenAI's `tools: [{ type: "function", function: { name } }]`). */
@@ -53,8 +54,7 @@ export type ServerPrompt = { text: string; cutChars?: number } | { error: string
 /** `text` kept within `limit` characters (never inside a surrogate pair), with the count left out. */
 export function boundServerPrompt(text: string, limit = SERVER_PROMPT_CHARS): { text: string; cutChars?: number } {
   if (text.length <= limit) return { text };
-  const high = text.charCodeAt(limit - 1);
-  const end = high >= 0xd800 && high <= 0xdbff ? limit - 1 : limit;
+  const end = cutOutsidePair(text, limit);
   return { text: text.slice(0, end), cutChars: text.length - end };
 }
 
