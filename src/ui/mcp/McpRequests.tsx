@@ -152,14 +152,24 @@ function ElicitForm({ request }: { request: FormRequest }) {
         <button type="submit" className="primary" data-testid="mcp-elicit-accept">
           Send
         </button>
-        <button type="button" data-testid="mcp-elicit-decline" onClick={() => answer(request.id, { kind: "elicit", result: { action: "decline" } })}>
-          Decline
-        </button>
-        <button type="button" data-testid="mcp-elicit-cancel" onClick={() => answer(request.id, { kind: "elicit", result: { action: "cancel" } })}>
-          Cancel
-        </button>
+        <DeclineOrCancel requestId={request.id} />
       </div>
     </form>
+  );
+}
+
+/** An elicitation's two ways of saying no, as the spec tells them apart: "decline" (the person said no) and "cancel" (dismissed without a choice). */
+function DeclineOrCancel({ requestId }: { requestId: McpRequest["id"] }) {
+  const { answer } = useLabStores().mcp.actions;
+  return (
+    <>
+      <button type="button" data-testid="mcp-elicit-decline" onClick={() => answer(requestId, { kind: "elicit", result: { action: "decline" } })}>
+        Decline
+      </button>
+      <button type="button" data-testid="mcp-elicit-cancel" onClick={() => answer(requestId, { kind: "elicit", result: { action: "cancel" } })}>
+        Cancel
+      </button>
+    </>
   );
 }
 
@@ -206,12 +216,7 @@ function RequestBody({ request }: { request: McpRequest }) {
             >
               Open {url?.host ?? ""}
             </button>
-            <button type="button" data-testid="mcp-elicit-decline" onClick={() => answer(request.id, { kind: "elicit", result: { action: "decline" } })}>
-              Decline
-            </button>
-            <button type="button" data-testid="mcp-elicit-cancel" onClick={() => answer(request.id, { kind: "elicit", result: { action: "cancel" } })}>
-              Cancel
-            </button>
+            <DeclineOrCancel requestId={request.id} />
           </div>
         </>
       );

@@ -246,6 +246,19 @@ function PromptForm({ server, prompt }: { server: McpServerView; prompt: { name:
   );
 }
 
+/** One row of a server's list (a resource, a template, a prompt): its name, its address if it has one, then what can be done with it. */
+function McpItem({ testId, data, name, address, monoName, children }: { testId: string; data: Record<`data-${string}`, string>; name: string; address?: string; monoName?: boolean; children: ReactNode }) {
+  return (
+    <li className="mcp-item" data-testid={testId} {...data}>
+      <div className="mcp-item-head">
+        <span className={monoName ? "mcp-item-name mono" : "mcp-item-name"}>{visibleName(name)}</span>
+        {address !== undefined && <span className="mono mcp-muted mcp-item-name">{visibleBidi(address)}</span>}
+      </div>
+      {children}
+    </li>
+  );
+}
+
 export function McpServerDetails({ server }: { server: McpServerView }) {
   const actions = useLabStores().mcp.actions;
   const caps = server.capabilities;
@@ -258,13 +271,9 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
             {(items) => (
               <ul className="mcp-items">
                 {items.map((resource, index) => (
-                  <li key={index} className="mcp-item" data-testid="mcp-resource" data-uri={resource.uri}>
-                    <div className="mcp-item-head">
-                      <span className="mcp-item-name">{visibleName(resource.title ?? resource.name)}</span>
-                      <span className="mono mcp-muted mcp-item-name">{visibleBidi(resource.uri)}</span>
-                    </div>
+                  <McpItem key={index} testId="mcp-resource" data={{ "data-uri": resource.uri }} name={resource.title ?? resource.name} address={resource.uri}>
                     <ResourceActions server={server} uri={() => Promise.resolve(resource.uri)} follow={caps.subscribe} />
-                  </li>
+                  </McpItem>
                 ))}
               </ul>
             )}
@@ -274,13 +283,9 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
             {(items) => (
               <ul className="mcp-items">
                 {items.map((template, index) => (
-                  <li key={index} className="mcp-item" data-testid="mcp-template" data-template={template.uriTemplate}>
-                    <div className="mcp-item-head">
-                      <span className="mcp-item-name">{visibleName(template.title ?? template.name)}</span>
-                      <span className="mono mcp-muted mcp-item-name">{visibleBidi(template.uriTemplate)}</span>
-                    </div>
+                  <McpItem key={index} testId="mcp-template" data={{ "data-template": template.uriTemplate }} name={template.title ?? template.name} address={template.uriTemplate}>
                     <TemplateForm server={server} uriTemplate={template.uriTemplate} />
-                  </li>
+                  </McpItem>
                 ))}
               </ul>
             )}
@@ -297,13 +302,10 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
           {(items) => (
             <ul className="mcp-items">
               {items.map((prompt, index) => (
-                <li key={index} className="mcp-item" data-testid="mcp-prompt" data-name={prompt.name}>
-                  <div className="mcp-item-head">
-                    <span className="mcp-item-name mono">{visibleName(prompt.name)}</span>
-                  </div>
+                <McpItem key={index} testId="mcp-prompt" data={{ "data-name": prompt.name }} name={prompt.name} monoName>
                   {prompt.description && <span className="mcp-muted">{visibleBidi(prompt.description.slice(0, 500))}</span>}
                   <PromptForm server={server} prompt={prompt} />
-                </li>
+                </McpItem>
               ))}
             </ul>
           )}
