@@ -102,6 +102,18 @@ async function branchEndedWell(page: Page, branches: number): Promise<void> {
   await settled(page);
 }
 
+/** In the Probabilities view, forces an alternative (not the sampled one) of the step's first token: a branch starts. */
+async function forceAnAlternativeOfTheFirstToken(page: Page): Promise<void> {
+  const toggle = page.getByTestId("probabilities-toggle");
+  if ((await toggle.getAttribute("aria-pressed")) !== "true") await toggle.click();
+  const tokens = page.getByTestId("tp-token");
+  await expect.poll(() => tokens.count()).toBeGreaterThan(0);
+  await tokens.first().hover();
+  const other = page.locator('[data-testid=tp-alternative]:not([data-sampled="true"])').first();
+  await expect(other).toBeVisible();
+  await other.getByTestId("tp-force").click();
+}
+
 type Move = "plain" | "stop-while-reading" | "force-token" | "stop-while-streaming" | "rerun" | "unload-mid-reply" | "force-call-then-esc" | "plain-after-reload" | "unload-mid-branch-then-send";
 /** One round's moves, in order; rounds repeat it. Every kind of interruption comes between two ordinary turns. */
 const ROUND_MOVES: Move[] = ["plain", "stop-while-reading", "force-token", "stop-while-streaming", "rerun", "unload-mid-reply", "plain-after-reload", "force-call-then-esc", "unload-mid-branch-then-send", "plain"];
@@ -161,14 +173,7 @@ test(`${TURNS} short turns on the real model with Stop, forced tokens and calls,
         break;
       }
       case "force-token": {
-        const toggle = page.getByTestId("probabilities-toggle");
-        if ((await toggle.getAttribute("aria-pressed")) !== "true") await toggle.click();
-        const tokens = page.getByTestId("tp-token");
-        await expect.poll(() => tokens.count()).toBeGreaterThan(0);
-        await tokens.first().hover();
-        const other = page.locator('[data-testid=tp-alternative]:not([data-sampled="true"])').first();
-        await expect(other).toBeVisible();
-        await other.getByTestId("tp-force").click();
+        await forceAnAlternativeOfTheFirstToken(page);
         branches += 1;
         await branchEndedWell(page, branches);
         break;
@@ -211,14 +216,7 @@ test(`${TURNS} short turns on the real model with Stop, forced tokens and calls,
         // A forced token's branch starts, and the model is unloaded under it: the branch ends as
         // stopped (never failing in the unloaded runtime). Then Load, and a message sent at once
         // waits for (or stops) the warm-up that re-reads the conversation.
-        const toggle = page.getByTestId("probabilities-toggle");
-        if ((await toggle.getAttribute("aria-pressed")) !== "true") await toggle.click();
-        const tokens = page.getByTestId("tp-token");
-        await expect.poll(() => tokens.count()).toBeGreaterThan(0);
-        await tokens.first().hover();
-        const other = page.locator('[data-testid=tp-alternative]:not([data-sampled="true"])').first();
-        await expect(other).toBeVisible();
-        await other.getByTestId("tp-force").click();
+        await forceAnAlternativeOfTheFirstToken(page);
         branches += 1;
         await page.getByTestId("cpu-unload-button").click();
         await branchEndedWell(page, branches);
