@@ -4,8 +4,9 @@
 // 127.0.0.1, the same GGUF files, SmolLM2 135M and Gemma 3 270M under two protocols each (as
 // src/engine/openai/llama-server-force.test.ts picks them). Compared, for the same token ids:
 // the opener probe's per-token probabilities and their product, the alternatives of the token
-// after a held-back `<` (ids and p), and "force a call" against llama-server's greedy
-// continuation of the same prefix. Token ids and probabilities only, never words.
+// after a held-back `<` (ids and p), "force a call" against llama-server's greedy continuation
+// of the same prefix, and "force no call" against llama-server's token under the same ban. Token
+// ids and probabilities only, never words.
 //
 // The tolerance. The two runtimes do not compute bit for bit alike: llama-server's native x86
 // kernels against WebAssembly's. Measured with this file (its log prints every pair), llama-server
@@ -26,6 +27,7 @@
 // alternatives' check (asserted).
 import type { Browser, Page } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gbnfLiteral } from "toolcall-middleware/grammar/gbnf-builder.ts";
 import { openingMarkers } from "toolcall-middleware/probabilities/opening-markers.ts";
 import { stepDecisionPoint } from "toolcall-middleware/probabilities/step-decision.ts";
 import { stepTokens } from "toolcall-middleware/probabilities/step-tokens.ts";
@@ -35,6 +37,7 @@ import { launchHarnessBrowser, openHarnessPage, startHarnessServer } from "../..
 import { systemChromiumPath } from "../../../e2e/browser.ts";
 import { manifestModel, realModelsForTests, startLlamaServer, type LlamaServer } from "../../../scripts/real-models/llama-server-process.ts";
 import { completion, tokenize } from "../../../scripts/real-models/llama-server-api.ts";
+import { openerTokensToBan } from "../../experiments/force-decision.ts";
 
 const MODELS = [
   { id: "smollm2-135m-instruct-q4_1", protocols: ["hermes", "xml"] },
@@ -47,6 +50,8 @@ const weather = {
   description: "Get the current weather in a city",
   parameters: { type: "object", properties: { city: { type: "string", description: "The city" } }, required: ["city"] },
 };
+/** A reply that is a whole Hermes call, made so by a grammar (a step with a call, for "force no call"). */
+const HERMES_CALL = `root ::= ${gbnfLiteral('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call>')}`;
 /** The largest |ln p_cpu − ln p_server| taken as numeric noise (see the top of the file). */
 const LN_P_TOLERANCE = 0.7;
 /**
@@ -224,6 +229,28 @@ for (const model of MODELS) {
         break;
       }
       expect(same).toBeGreaterThan(0);
+    }, 900_000);
+
+    it("'force no call' on a step with a call writes no banned token there, and the token llama-server writes with the same ban", async () => {
+      const { start, point } = await step("hermes", "What is the weather in Rome?", 40, HERMES_CALL);
+      if (point.kind !== "call") throw new Error(`the step must open a call (decision point: ${point.kind})`);
+      const banned = openerTokensToBan(point, openingMarkers(getProtocol("hermes")!, [weather]));
+      expect(banned.length).toBeGreaterThan(0);
+      const at = point.token.start;
+      const events = await call<LoopEvent[]>("branchEvents", { start, tools: [weather], forced: { offset: at, token: "", replaced: point.token.token.text, prefix: "" }, banned, force: "no-call" });
+      const branchStart = events.find((e): e is Of<"step-start"> => e.type === "step-start")!;
+      const first = stepTokens(events, branchStart.runId, branchStart.stepId).find((t) => t.start >= at);
+      expect(first, "the branch wrote nothing").toBeDefined();
+      expect(banned.map((b) => b.id)).not.toContain(first!.token.id);
+      const own = (await completion(server!.url, { prompt: await promptIds(start.prompt), n_predict: 1, temperature: 0, n_probs: 10, logit_bias: banned.map((b) => [b.id, false]), cache_prompt: true })) as unknown as { completion_probabilities: Probability[] };
+      const greedy = own.completion_probabilities[0]!;
+      measured.push(`[force no call] ${model.id}: banned ${banned.map((b) => b.id).join(" ")}; cpu ${first!.token.id}, llama-server ${greedy.id}`);
+      // The same id, or a near tie on llama-server's side (its own p of the page's token within the noise of its choice).
+      if (first!.token.id !== greedy.id) {
+        const alternative = greedy.top_logprobs.find((a) => a.id === first!.token.id);
+        expect(alternative, `the page wrote ${first!.token.id}, not in llama-server's top 10 (it wrote ${greedy.id})`).toBeDefined();
+        expect(Math.abs(alternative!.logprob - greedy.logprob)).toBeLessThanOrEqual(LN_P_TOLERANCE);
+      }
     }, 900_000);
   });
 }
