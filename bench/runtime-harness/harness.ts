@@ -5,20 +5,25 @@
 import { Wllama } from "@wllama/wllama";
 import shippedWasmUrl from "@wllama/wllama/esm/wasm/wllama.wasm?url";
 import { relaxedSimdRuntimeUrl, simdRuntimeUrl } from "virtual:wllama-runtime";
-import { CPU_ATTENTION } from "../../src/engine/cpu/load-cpu-model.ts";
+import { CPU_ATTENTION, CPU_BATCH_TOKENS } from "../../src/engine/cpu/load-cpu-model.ts";
 import { CpuEngine } from "../../src/engine/cpu/cpu-engine.ts";
 import { streamCompletion } from "../../src/engine/cpu/stream-completion.ts";
 import { familyById, familyChatTemplate } from "toolcall-middleware/families/registry.ts";
 import { runToolLoop } from "toolcall-middleware/loop/run-tool-loop.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ExecutableTool, LoopEvent } from "toolcall-middleware/types.ts";
+import { runBranch, type BranchRequest } from "../../src/experiments/branch-run.ts";
+import { bosTextOf } from "../../src/engine/cpu/cpu-models.ts";
+import { ggufTextTokenIds } from "../../src/tokens/gguf/gguf-model-tokenizer.ts";
 
-interface HarnessLoad { url: string; threads: number; /** "shipped": wllama's own wllama.wasm; "simd": the lab's, with SIMD kernels; "relaxed-simd" (default): with relaxed-SIMD kernels, as the lab loads in this Chromium. */ runtime?: "shipped" | "simd" | "relaxed-simd"; /** Another runtime file to load instead (a benchmark's variant). */ wasmUrl?: string; compat?: { wasm: string; worker: string }; nBatch?: number; nUbatch?: number; contextSize?: number; /** Layers llama.cpp offloads to its WebGPU backend (0: none, the lab's default). */ gpuLayers?: number; /** The KV cache's type (the lab's: f32; llama.cpp's default: f16). */ cacheType?: "f16" | "f32"; /** llama.cpp's flash attention (the lab's: off; llama.cpp's default: on for these models). */ flashAttn?: boolean }
+interface HarnessLoad { url: string; threads: number; /** "shipped": wllama's own wllama.wasm; "simd": the lab's, with SIMD kernels; "relaxed-simd" (default): with relaxed-SIMD kernels, as the lab loads in this Chromium. */ runtime?: "shipped" | "simd" | "relaxed-simd"; /** Another runtime file to load instead (a benchmark's variant). */ wasmUrl?: string; compat?: { wasm: string; worker: string }; nBatch?: number; nUbatch?: number; /** n_batch and n_ubatch as the lab loads a model (CPU_BATCH_TOKENS) instead of wllama's defaults. */ labBatch?: boolean; contextSize?: number; /** Layers llama.cpp offloads to its WebGPU backend (0: none, the lab's default). */ gpuLayers?: number; /** The KV cache's type (the lab's: f32; llama.cpp's default: f16). */ cacheType?: "f16" | "f32"; /** llama.cpp's flash attention (the lab's: off; llama.cpp's default: on for these models). */ flashAttn?: boolean }
 interface HarnessRun { prompt: string; nPredict: number; nProbs?: number; cachePrompt?: boolean; stream?: boolean; grammar?: string; logitBias?: Array<[number, number]> }
 /** One generated token as the runtime reported it with n_probs: its text, its bytes, and its alternatives' bytes. */
 interface HarnessToken { token: string; bytes?: number[]; top: Array<{ token: string; bytes?: number[] }> }
 
 let wllama: Wllama | null = null;
+/** The GGUF's address of the current load (the lab's own tokenizer reads its vocabulary from there). */
+let loadedUrl = "";
 /** llama.cpp's log lines of the current load that say where the model runs (backends, offloaded layers). */
 let deviceLines: string[] = [];
 const keep = (...parts: unknown[]) => {
@@ -30,6 +35,7 @@ const runtimeLogger = { debug: keep, log: keep, info: keep, warn: keep, error: k
 async function load(options: HarnessLoad) {
   await wllama?.exit();
   deviceLines = [];
+  loadedUrl = options.url;
   wllama = new Wllama({ default: options.wasmUrl ?? (options.runtime === "shipped" ? shippedWasmUrl : options.runtime === "simd" ? simdRuntimeUrl : relaxedSimdRuntimeUrl) }, { suppressNativeLog: false, logger: runtimeLogger, allowOffline: false });
   if (options.compat) {
     // wllama picks its 32-bit, Asyncify build only where JSPI is missing: hide JSPI to measure that build.
@@ -46,6 +52,7 @@ async function load(options: HarnessLoad) {
     ...CPU_ATTENTION,
     ...(options.flashAttn !== undefined ? { flash_attn: options.flashAttn } : {}),
     ...(options.cacheType ? { cache_type_k: options.cacheType, cache_type_v: options.cacheType } : {}),
+    ...(options.labBatch ? { n_batch: CPU_BATCH_TOKENS, n_ubatch: CPU_BATCH_TOKENS } : {}),
     ...(options.nBatch ? { n_batch: options.nBatch } : {}),
     ...(options.nUbatch ? { n_ubatch: options.nUbatch } : {}),
   });
@@ -127,4 +134,66 @@ async function probe(options: { prompt: string; markers: string[] }) {
   return { wallMs: performance.now() - started, probes: probes.map((p) => ({ text: p.text, p: p.p, tokens: p.tokens.length, read: p.read })) };
 }
 
-Object.assign(globalThis, { harness: { load, run, loopStep, probe, isolated: globalThis.crossOriginIsolated } });
+type ToolSpec = LoopStep["tools"][number];
+const executable = (tools: ToolSpec[]): ExecutableTool[] => tools.map((t) => ({ ...t, execute: async () => "" }));
+
+/**
+ * The lab's CpuEngine over the loaded runtime as load-cpu-model.ts makes it: the runtime's own BOS
+ * (the GGUF's add_bos_token, the family's BOS text left out of the prompt) and the GGUF's own
+ * tokenizer (the lab's tokenizer worker) for the probe's token ids.
+ */
+function labEngine(bosText: string | undefined): CpuEngine {
+  if (!wllama) throw new Error("load first");
+  const loaded = wllama;
+  const file = { url: loadedUrl };
+  return new CpuEngine({
+    name: "harness",
+    runtime: { complete: (body, signal) => streamCompletion(loaded, body, signal) },
+    bos: { runtimeAddsBos: loaded.getLoadedContextInfo().add_bos_token, ...(bosText ? { bosText } : {}) },
+    tokenize: (text) => ggufTextTokenIds(file, text),
+  });
+}
+
+/**
+ * One loop step as the Lab runs it on the CPU engine (temperature 0, probabilities recorded, the
+ * opener probe after a step without a call), every event returned: a test reads the step's tokens,
+ * decision point and probe from them as the debugger does.
+ */
+async function loopEvents(options: Omit<LoopStep, "markers"> & { grammar?: string }): Promise<LoopEvent[]> {
+  const template = familyChatTemplate(familyById(options.family)!);
+  engine = labEngine(bosTextOf(template.controlTokens));
+  const events: LoopEvent[] = [];
+  for await (const event of runToolLoop({ engine, protocol: getProtocol(options.protocol)!, tools: executable(options.tools), messages: [{ role: "user", content: options.message }], template, generation: { temperature: 0, maxTokens: options.maxTokens, seed: 1, ...(options.grammar ? { grammar: options.grammar } : {}) }, maxSteps: 1, runId: "r" })) events.push(event);
+  return events;
+}
+
+/** A branch of a step (runBranch, as the debugger's force buttons start it) on the engine of the last loopEvents. */
+async function branchEvents(options: { start: Extract<LoopEvent, { type: "step-start" }>; tools: ToolSpec[]; forced?: BranchRequest["forced"]; banned?: BranchRequest["banned"]; force?: BranchRequest["force"] }): Promise<LoopEvent[]> {
+  if (!engine) throw new Error("run a step first");
+  const { start } = options;
+  const events: LoopEvent[] = [];
+  const request: BranchRequest = {
+    origin: { runId: "r", stepId: start.stepId },
+    protocol: getProtocol(start.protocol)!,
+    tools: executable(options.tools),
+    messages: start.messages,
+    prompt: start.prompt,
+    templateMessages: start.templateMessages,
+    template: { name: start.template, controlTokens: start.controlTokens ?? [] },
+    settings: { ...start.settings, grammar: undefined },
+    changes: ["forced"],
+    toolTimeoutMs: 1000,
+    ...(options.forced ? { forced: options.forced } : {}),
+    ...(options.banned ? { banned: options.banned } : {}),
+    ...(options.force ? { force: options.force } : {}),
+  };
+  const run = runBranch(request, { engine }, new AbortController().signal);
+  for (;;) {
+    const next = await run.next();
+    if (next.done) break;
+    events.push(next.value);
+  }
+  return events;
+}
+
+Object.assign(globalThis, { harness: { load, run, loopStep, probe, loopEvents, branchEvents, isolated: globalThis.crossOriginIsolated } });
