@@ -5,7 +5,8 @@
 // tokens, so the lab does not take the SmolLM2 family its name suggests: it renders the file's own
 // template and derives the call format from it. Asserted on what the page shows (the derivation in
 // words, the prompt in Granite's form, the step read by the derived protocol, its decision point
-// measured at the derived opener, a call forced there as a branch with its outcome), never on the
+// measured at the derived opener, a call forced there as a branch with its outcome, unconstrained and
+// constrained by the derived format's grammar), never on the
 // words the model writes.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,7 +31,8 @@ test("a GGUF of an unknown family: its calls are read by the format derived from
     const panel = page.getByTestId("model-panel");
     await expect(panel).toContainText("Calls are read by the format derived from its template: A call is `<tool_call>` + JSON {name, arguments} + `</tool_call>`.");
     await page.getByTestId("setting-temperature").fill("0");
-    await page.getByTestId("setting-max-tokens").fill("8");
+    // A branch keeps its step's settings: room enough for a whole constrained call (about 30 of SmolLM2's tokens).
+    await page.getByTestId("setting-max-tokens").fill("48");
     await offerTheCalculatorAlone(page);
 
     await send(page, "What is 17 * 23?");
@@ -50,13 +52,25 @@ test("a GGUF of an unknown family: its calls are read by the format derived from
     await expect(page.getByTestId("step-decision")).toContainText(/a call would have opened with `<tool_call>` at p = [\d.e-]+ \(measured/, { timeout: 120_000 });
 
     // "Force a call here" is offered for the derived format too: it makes a branch that continues
-    // after the derived opener, and the branch says what came of it (which, on this model with the
-    // grammar over the whole output, is not yet a call: docs/protocols.md, "Not done").
-    await page.getByTestId("setting-max-tokens").fill("24");
+    // after the derived opener, and the branch says what came of it.
     await page.getByTestId("force-call").click();
     const branch = page.locator('[data-testid=step-item][data-branch="true"]');
     await expect(branch).toHaveCount(1, { timeout: 300_000 });
     await expect(branch.getByTestId("branch-outcome-tag")).toHaveText(/· (call calculator|no call|invalid call|cut off)/, { timeout: 300_000 });
+
+    // Constrained, the branch generates under the derived format's grammar for a required call, sent
+    // with the raw prompt (the original plus the kept output) as llama.cpp's grammar: the branch says
+    // so, and its outcome is a call (whole, or cut short by the token limit), never "no call" (it was,
+    // when the constraint was dropped for want of chat turns).
+    await page.locator('[data-testid=step-item]:not([data-branch="true"])').first().click();
+    await page.getByTestId("force-call-constrained").check();
+    await page.getByTestId("force-call").click();
+    await expect(branch).toHaveCount(2, { timeout: 300_000 });
+    const constrained = branch.nth(1);
+    await expect(constrained.getByTestId("branch-outcome-tag")).toHaveText(/· (call calculator|invalid call|cut off)/, { timeout: 300_000 });
+    await constrained.click();
+    await expect(page.getByTestId("step-constraint")).toContainText("Constrained tool calls");
+    await expect(page.getByTestId("step-constraint")).toContainText("structural tag sent as one GBNF grammar (llama.cpp's grammar field)");
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -348,8 +348,14 @@ export interface TextProbe {
 export interface Engine {
   readonly name: string;
   generate: (prompt: string, settings: GenerationSettings, signal: AbortSignal, request?: GenerationRequest) => AsyncIterable<EngineChunk>;
-  /** Whether the engine can constrain its output to a structural tag, given the prompt as chat turns (and if not, why). */
-  readonly constrains?: { supported: true } | { supported: false; reason: string };
+  /**
+   * Whether the engine can constrain its output to a structural tag (and if not, why). With
+   * `needsChatTurns` it can only when the prompt comes as chat turns too (WebLLM takes a grammar
+   * on its chat path only); without, it constrains the raw prompt's continuation (llama.cpp's
+   * grammar in a completion), which is what a forced branch's prompt (the original plus a kept
+   * prefix) needs.
+   */
+  readonly constrains?: { supported: true; needsChatTurns?: true } | { supported: false; reason: string };
   /** Whether the engine reports its tokens' probabilities (and if not, why); absent: it cannot. */
   readonly tokenProbabilities?: { supported: true } | { supported: false; reason: string };
   /** The model's context window in tokens (prompt + output), where the engine knows it. */

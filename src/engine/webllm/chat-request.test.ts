@@ -37,7 +37,7 @@ describe("WebLlmEngine on WebLLM's chat path", () => {
   it("sends the turns, the thinking switch and the structural tag, and reads back grammar timings", async () => {
     const { t, sent } = transport(done);
     const engine = new WebLlmEngine(t, "Qwen3-1.7B-q4f16_1-MLC", { chatPath: true });
-    expect(engine.constrains).toEqual({ supported: true });
+    expect(engine.constrains).toEqual({ supported: true, needsChatTurns: true });
     const chunks = await collect(engine.generate("<prompt>", { maxTokens: 64, stop: ["<|im_end|>"] }, new AbortController().signal, { chat, controlStops: ["<|im_end|>"], structuralTag: tag }));
     expect(sent).toEqual([
       {

@@ -120,7 +120,7 @@ export class WebLlmEngine implements Engine {
     if (transport.tokenize) this.tokenize = transport.tokenize.bind(transport);
     this.queue = new GenerationQueue(options.onQueueChange);
     this.constrains = this.chatPathOpen
-      ? { supported: true }
+      ? { supported: true, needsChatTurns: true }
       : { supported: false, reason: "this model was not loaded for WebLLM's chat path, the only one that takes a grammar" };
   }
 

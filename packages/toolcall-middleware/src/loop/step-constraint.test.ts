@@ -46,11 +46,19 @@ describe("a constrained step", () => {
     expect(engine.requests[0]?.structuralTag).toBeUndefined();
   });
 
-  it("a prompt the template cannot give as chat turns runs unconstrained, saying so", async () => {
-    const engine = new RecordingEngine({ supported: true });
+  it("a prompt the template cannot give as chat turns runs unconstrained on an engine that constrains chat turns only, saying so", async () => {
+    const engine = new RecordingEngine({ supported: true, needsChatTurns: true });
     const start = await stepStart(engine, "auto", chatmlTemplate);
     expect(start.constraint?.unsupported).toMatch(/chat turns/);
     expect(engine.requests[0]?.structuralTag).toBeUndefined();
+  });
+
+  it("an engine that constrains the raw prompt (llama.cpp's grammar) is constrained without chat turns", async () => {
+    const engine = new RecordingEngine({ supported: true });
+    const start = await stepStart(engine, "required", chatmlTemplate);
+    expect(start.constraint?.unsupported).toBeUndefined();
+    expect(start.constraint?.structuralTag).toBeDefined();
+    expect(engine.requests[0]?.structuralTag).toEqual(start.constraint?.structuralTag);
   });
 
   it("without the setting, a step records no constraint", async () => {

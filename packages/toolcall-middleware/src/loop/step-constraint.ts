@@ -14,8 +14,8 @@ export function constrainStep(toolChoice: ToolChoiceSetting, protocol: Protocol,
   if (engine.constrains?.supported !== true) {
     return { constraint: { toolChoice, unsupported: engine.constrains?.reason ?? `the engine "${engine.name}" cannot constrain its output` } };
   }
-  // Engines constrain on their chat path (WebLLM's raw completion path takes no grammar).
-  if (!asChat) return { constraint: { toolChoice, unsupported: "the template cannot give this prompt as chat turns, which a constrained generation needs" } };
+  // WebLLM constrains on its chat path only (its raw completion path takes no grammar); llama.cpp's engines take the grammar with a raw prompt.
+  if (!asChat && engine.constrains.needsChatTurns) return { constraint: { toolChoice, unsupported: "the template cannot give this prompt as chat turns, which a constrained generation needs" } };
   const tag = structuralTagFor(toolChoice, protocol, tools);
   return "unsupported" in tag ? { constraint: { toolChoice, unsupported: tag.unsupported } } : { constraint: { toolChoice, structuralTag: tag.structuralTag }, structuralTag: tag.structuralTag };
 }
