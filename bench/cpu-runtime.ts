@@ -164,9 +164,9 @@ async function main() {
     const server = await startLlamaServer({ modelId: MODEL, threads: THREADS });
     try {
       const cpu0 = server.cpuSeconds() ?? Number.NaN;
-      const prefill = await completion(server.url, { prompt: PROMPT, n_predict: 1, temperature: 0, cache_prompt: false });
+      const prefill = await completion(server, { prompt: PROMPT, n_predict: 1, temperature: 0, cache_prompt: false });
       const cpu1 = server.cpuSeconds() ?? Number.NaN;
-      const both = await completion(server.url, { prompt: PROMPT, n_predict: DECODE, temperature: 0, cache_prompt: false });
+      const both = await completion(server, { prompt: PROMPT, n_predict: DECODE, temperature: 0, cache_prompt: false });
       const cpu2 = server.cpuSeconds() ?? Number.NaN;
       console.log(
         `llama-server: prefill ${f(prefill.timings.prompt_per_second)} tok/s (${f(((cpu1 - cpu0) * 1000) / prefill.timings.prompt_n)} CPU ms/token), ` +

@@ -65,19 +65,19 @@ const { prefillRate, promptTokens, rows } = await (async () => {
 })();
 
 async function measure(): Promise<{ prefillRate: number; promptTokens: number; rows: Array<{ slots: number; decode: number; ceiling: number }> }> {
-  const [served] = await listModels({ baseUrl: server.baseUrl });
+  const [served] = await listModels({ baseUrl: server.baseUrl, apiKey: server.apiKey });
   if (!served) throw new Error("llama-server lists no model");
-  const facts = await probeLlamaCpp(server.baseUrl);
+  const facts = await probeLlamaCpp(server.baseUrl, server.apiKey);
   const prompt = promptToSend(renderModelPrompt({ modelId: served.id, protocol: getProtocol("xml")!, tools: bfclCase!.tools, messages: bfclCase!.messages, systemPrompt: "" }).prompt, facts);
-  const promptTokens = (await tokenize(server.url, prompt, { addSpecial: true })).length;
+  const promptTokens = (await tokenize(server, prompt, { addSpecial: true })).length;
   const prefills: number[] = [];
-  for (let i = 0; i < 3; i++) prefills.push((await completion(server.url, { prompt, n_predict: 1, cache_prompt: false, temperature: 0 })).timings.prompt_per_second);
+  for (let i = 0; i < 3; i++) prefills.push((await completion(server, { prompt, n_predict: 1, cache_prompt: false, temperature: 0 })).timings.prompt_per_second);
   const prefillRate = median(prefills);
   const rows = [];
   for (const slots of slotCounts) {
     const started = performance.now();
     // Short distinct prompts, so the time is the replies' decode.
-    await Promise.all(Array.from({ length: slots }, (_, i) => completion(server.url, { prompt: `Story ${i + 1}. Once upon a time`, n_predict: REPLY_TOKENS, ignore_eos: true, cache_prompt: false, temperature: 0, n_probs: 5 })));
+    await Promise.all(Array.from({ length: slots }, (_, i) => completion(server, { prompt: `Story ${i + 1}. Once upon a time`, n_predict: REPLY_TOKENS, ignore_eos: true, cache_prompt: false, temperature: 0, n_probs: 5 })));
     const decode = (slots * REPLY_TOKENS) / ((performance.now() - started) / 1000);
     rows.push({ slots, decode, ceiling: 1 / (meanPrefilled / prefillRate + meanReply / decode) });
   }

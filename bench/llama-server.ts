@@ -47,19 +47,19 @@ function labPrompt(model: string, protocol: string, messages: ChatMessage[]): st
 }
 
 async function measure(server: LlamaServer, protocol: string): Promise<ModelFigures> {
-  const served = ((await (await fetch(`${server.baseUrl}/models`)).json()) as { data: Array<{ id: string }> }).data[0]!.id;
+  const served = ((await (await fetch(`${server.baseUrl}/models`, { headers: server.headers })).json()) as { data: Array<{ id: string }> }).data[0]!.id;
   // llama-server adds a BOS itself where the model says so (Gemma): sent as the lab's engine sends it.
-  const facts = await probeLlamaCpp(server.baseUrl);
+  const facts = await probeLlamaCpp(server.baseUrl, server.apiKey);
   const question: ChatMessage[] = [{ role: "user", content: "What is 1234 * 5678? And what time is it in Seoul?" }];
   const prompt = promptToSend(labPrompt(served, protocol, question), facts);
-  const promptTokens = (await tokenize(server.url, prompt, { addSpecial: true })).length;
+  const promptTokens = (await tokenize(server, prompt, { addSpecial: true })).length;
 
   const prefill: number[] = [];
   const decode: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const p = await completion(server.url, { prompt, n_predict: 1, cache_prompt: false, temperature: 0 });
+    const p = await completion(server, { prompt, n_predict: 1, cache_prompt: false, temperature: 0 });
     prefill.push(p.timings.prompt_per_second);
-    const d = await completion(server.url, { prompt, n_predict: 128, ignore_eos: true, cache_prompt: true, temperature: 0 });
+    const d = await completion(server, { prompt, n_predict: 128, ignore_eos: true, cache_prompt: true, temperature: 0 });
     decode.push(d.timings.predicted_per_second);
   }
 
@@ -78,10 +78,10 @@ async function measure(server: LlamaServer, protocol: string): Promise<ModelFigu
   ];
   const loop: ModelFigures["loop"] = [];
   // A fresh cache first: an unrelated prompt.
-  await completion(server.url, { prompt: "Hello", n_predict: 1, cache_prompt: true });
+  await completion(server, { prompt: "Hello", n_predict: 1, cache_prompt: true });
   for (const [index, messages] of steps.entries()) {
     const stepPrompt = promptToSend(labPrompt(served, protocol, messages), facts);
-    const timings: Timings = (await completion(server.url, { prompt: stepPrompt, n_predict: 16, cache_prompt: true, temperature: 0 })).timings;
+    const timings: Timings = (await completion(server, { prompt: stepPrompt, n_predict: 16, cache_prompt: true, temperature: 0 })).timings;
     const total = timings.cache_n + timings.prompt_n;
     loop.push({ step: index + 1, promptTokens: total, reused: timings.cache_n, prefilled: timings.prompt_n, prefilledShare: timings.prompt_n / total });
   }
@@ -97,9 +97,9 @@ async function measure(server: LlamaServer, protocol: string): Promise<ModelFigu
   const free: number[] = [];
   const constrained: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    free.push((await completion(server.url, { prompt, n_predict: 64, ignore_eos: true, cache_prompt: true, temperature: 0 })).timings.predicted_per_second);
+    free.push((await completion(server, { prompt, n_predict: 64, ignore_eos: true, cache_prompt: true, temperature: 0 })).timings.predicted_per_second);
     // Not ignore_eos here: once the grammar's JSON is complete, llama.cpp accepts no further token.
-    constrained.push((await completion(server.url, { prompt, n_predict: 64, cache_prompt: true, temperature: 0, json_schema: schema })).timings.predicted_per_second);
+    constrained.push((await completion(server, { prompt, n_predict: 64, cache_prompt: true, temperature: 0, json_schema: schema })).timings.predicted_per_second);
   }
   const freeRate = median(free);
   const constrainedRate = median(constrained);

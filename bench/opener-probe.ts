@@ -30,7 +30,7 @@ import type { ExecutableTool, LoopEvent } from "toolcall-middleware/types.ts";
 import { launchHarnessBrowser, openHarnessPage, startHarnessServer } from "./runtime-harness/harness-server.ts";
 import { chromiumCpuMs } from "./chromium-cpu.ts";
 import { startLlamaServer } from "../scripts/real-models/llama-server-process.ts";
-import { completion } from "../scripts/real-models/llama-server-api.ts";
+import { completion, type ServerAddress } from "../scripts/real-models/llama-server-api.ts";
 import { llamaCppTokenize, probeLlamaCpp } from "../src/engine/openai/llama-cpp-probe.ts";
 import { onlyTokensGrammar } from "../src/engine/text-probe.ts";
 import { OpenAiEngine } from "../src/engine/openai/openai-engine.ts";
@@ -104,7 +104,7 @@ async function cpuEngineRounds(markers: Array<{ text: string; ids: number[] }>):
 }
 
 /** The same requests as the probe (the marker's n passes on the cached prompt, n_probs 1) with its grammar, without it, and with the grammar and a logit bias on the marker's tokens: what the grammar costs (llama-server's own timings). */
-async function grammarCost(url: string, prompt: string, ids: number[]): Promise<void> {
+async function grammarCost(url: ServerAddress, prompt: string, ids: number[]): Promise<void> {
   const kinds: Record<string, Record<string, unknown>> = {
     "the probe (grammar of the ids)": { grammar: onlyTokensGrammar(ids) },
     "the same with a logit bias +1000 on the ids": { grammar: onlyTokensGrammar(ids), logit_bias: ids.map((id) => [id, 1000]) },
@@ -126,12 +126,12 @@ async function grammarCost(url: string, prompt: string, ids: number[]): Promise<
 const server = await startLlamaServer({ modelId: MODEL });
 const markers: Array<{ text: string; ids: number[] }> = [];
 try {
-  const facts = await probeLlamaCpp(server.baseUrl);
-  const engine = new OpenAiEngine({ baseUrl: server.baseUrl, model: server.model.id, mode: "prompt", ...(facts ? { llamaCpp: facts } : {}) });
+  const facts = await probeLlamaCpp(server.baseUrl, server.apiKey);
+  const engine = new OpenAiEngine({ baseUrl: server.baseUrl, apiKey: server.apiKey, model: server.model.id, mode: "prompt", ...(facts ? { llamaCpp: facts } : {}) });
   const template = familyChatTemplate(familyById(server.model.family)!);
   const protocol = getProtocol("hermes")!;
   const messages = [{ role: "user" as const, content: MESSAGE }];
-  for (const text of openingMarkers(protocol, [weather])) markers.push({ text, ids: await llamaCppTokenize(server.url, text, new AbortController().signal, {}) });
+  for (const text of openingMarkers(protocol, [weather])) markers.push({ text, ids: await llamaCppTokenize(server.url, text, new AbortController().signal, server.headers) });
   const steps: number[] = [];
   const probes: number[] = [];
   const tables: number[] = [];
@@ -168,7 +168,7 @@ try {
     }
     console.log(`round ${round + 1}: step ${steps.at(-1)!.toFixed(0)} ms (${stepTokens} tokens${opened ? ", opened a call" : ""}), probe ${probes.at(-1)!.toFixed(0)} ms (${share(probes.at(-1)!, steps.at(-1)!)}; server CPU: step ${stepCpus.at(-1)!.toFixed(0)} ms, probe ${probeCpus.at(-1)!.toFixed(0)} ms, ${share(probeCpus.at(-1)!, stepCpus.at(-1)!)}), table ${tables.at(-1)!.toFixed(0)} ms, again ${warmTables.at(-1)!.toFixed(0)} ms, load ${load()}`);
   }
-  await grammarCost(server.url, prompts.at(-1)!, markers[0]!.ids);
+  await grammarCost(server, prompts.at(-1)!, markers[0]!.ids);
   console.log(`llama-server medians: step ${median(steps).toFixed(0)} ms, probe ${median(probes).toFixed(0)} ms = ${share(median(probes), median(steps))} of the step (server CPU time: ${share(median(probeCpus), median(stepCpus))}); protocol table (4 protocols) ${median(tables).toFixed(0)} ms, again ${median(warmTables).toFixed(0)} ms`);
 } finally {
   server.stop();

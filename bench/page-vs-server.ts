@@ -15,7 +15,7 @@
 import { loadavg } from "node:os";
 import type { Browser, Page } from "@playwright/test";
 import { cachedModels } from "../scripts/real-models/cache-dir.mjs";
-import { completion, tokenize } from "../scripts/real-models/llama-server-api.ts";
+import { completion, tokenize, type ServerAddress } from "../scripts/real-models/llama-server-api.ts";
 import { startLlamaServer } from "../scripts/real-models/llama-server-process.ts";
 import { probeLlamaCpp, promptToSend } from "../src/engine/openai/llama-cpp-probe.ts";
 import { withAppBuilt } from "./ui-perf.ts";
@@ -111,10 +111,10 @@ export async function pageRun(browser: Browser, base: string, modelId: string, t
 async function serverRun(modelId: string, threads: number, prompts: string[]): Promise<Sample[]> {
   const server = await startLlamaServer({ modelId, threads, port: SERVER_PORTS[threads - 1]! });
   try {
-    const facts = await probeLlamaCpp(server.baseUrl);
+    const facts = await probeLlamaCpp(server.baseUrl, server.apiKey);
     const samples: Sample[] = [];
     for (const prompt of prompts) {
-      const result = await completion(server.url, { prompt: promptToSend(prompt, facts), n_predict: MAX_TOKENS, temperature: 0, cache_prompt: false });
+      const result = await completion(server, { prompt: promptToSend(prompt, facts), n_predict: MAX_TOKENS, temperature: 0, cache_prompt: false });
       samples.push({
         prompt,
         output: result.content,
@@ -131,7 +131,7 @@ async function serverRun(modelId: string, threads: number, prompts: string[]): P
 }
 
 /** How many first tokens two outputs share (llama-server's tokenizer, control tokens as text). */
-async function sharedTokens(serverUrl: string, a: string, b: string): Promise<{ shared: number; ofPage: number; ofServer: number }> {
+async function sharedTokens(serverUrl: ServerAddress, a: string, b: string): Promise<{ shared: number; ofPage: number; ofServer: number }> {
   const [x, y] = [await tokenize(serverUrl, a, { parseSpecial: false }), await tokenize(serverUrl, b, { parseSpecial: false })];
   let shared = 0;
   while (shared < x.length && shared < y.length && x[shared] === y[shared]) shared++;
@@ -158,7 +158,7 @@ async function benchModel(browser: Browser, base: string, modelId: string): Prom
       const serverSample = server[1]![i]!;
       const same = pageSample.output === serverSample.output;
       if (same) exact++;
-      const { shared, ofPage, ofServer } = await sharedTokens(tokenizer.url, pageSample.output, serverSample.output);
+      const { shared, ofPage, ofServer } = await sharedTokens(tokenizer, pageSample.output, serverSample.output);
       const threadsAgree = page[2]!.samples[i]!.output === pageSample.output && server[2]![i]!.output === serverSample.output;
       console.log(
         `  prompt ${i + 1} (${QUESTIONS[i]!.tools ? "tool" : "plain"}, ${serverSample.prefilled} tokens): ${same ? "same output" : `differs after ${shared} tokens`} (page ${ofPage} tokens, server ${ofServer})${threadsAgree ? "" : "; 1 vs 2 threads differ"}`,

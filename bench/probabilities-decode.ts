@@ -12,6 +12,7 @@ import { loadavg } from "node:os";
 import { recordedToken } from "toolcall-middleware/probabilities/recorded-precision.ts";
 import type { LoopEvent, TokenProbability } from "toolcall-middleware/types.ts";
 import { startLlamaServer } from "../scripts/real-models/llama-server-process.ts";
+import type { ServerAddress } from "../scripts/real-models/llama-server-api.ts";
 import { tokensFromLogprobs } from "../src/engine/logprobs.ts";
 import { encodeEventLog } from "../src/log-encoding/shared-text.ts";
 
@@ -23,8 +24,8 @@ interface Completion {
   completion_probabilities?: unknown[];
 }
 
-async function complete(url: string, nProbs: number, predict = PREDICT): Promise<Completion> {
-  const response = await fetch(`${url}/completion`, { method: "POST", body: JSON.stringify({ prompt: PROMPT, n_predict: predict, temperature: 0, n_probs: nProbs, cache_prompt: true, ignore_eos: true }) });
+async function complete(server: ServerAddress, nProbs: number, predict = PREDICT): Promise<Completion> {
+  const response = await fetch(`${typeof server === "string" ? server : server.url}/completion`, { method: "POST", headers: typeof server === "string" ? {} : { Authorization: `Bearer ${server.apiKey}` }, body: JSON.stringify({ prompt: PROMPT, n_predict: predict, temperature: 0, n_probs: nProbs, cache_prompt: true, ignore_eos: true }) });
   if (!response.ok) throw new Error(`llama-server answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as Completion;
 }
@@ -72,15 +73,15 @@ export async function runProbabilitiesDecodeBenchmark(rounds = Number(process.en
   const port = Number(process.env.BENCH_LLAMA_PORT ?? 8583);
   const server = await startLlamaServer({ modelId: "smollm2-135m-instruct-q4_1", port, contextSize: 2048, threads });
   try {
-    if (rounds > 0) await decodeCost(server.url, port, rounds, threads);
-    await realReplySize(server.url);
+    if (rounds > 0) await decodeCost(server, port, rounds, threads);
+    await realReplySize(server);
   } finally {
     await server.stop();
   }
 }
 
 /** Decode rate and CPU per token, n_probs 0 against 5. */
-async function decodeCost(url: string, port: number, rounds: number, threads: number): Promise<void> {
+async function decodeCost(url: ServerAddress, port: number, rounds: number, threads: number): Promise<void> {
     const pid = serverPid(port);
     await complete(url, 0);
     await complete(url, 5);
@@ -105,7 +106,7 @@ async function decodeCost(url: string, port: number, rounds: number, threads: nu
 }
 
 /** A real reply's exported size, top 5 recorded against none (issue #31's goal: ≤ 3x). */
-async function realReplySize(url: string): Promise<void> {
+async function realReplySize(url: ServerAddress): Promise<void> {
     const reply = await complete(url, 5, 400);
     const tokens = tokensFromLogprobs({ content: reply.completion_probabilities }) ?? [];
     const size = (events: LoopEvent[]) => JSON.stringify(encodeEventLog(events)).length;

@@ -38,6 +38,8 @@ test.describe("forcing the decision on llama-server with SmolLM2", () => {
     await page.goto("/");
     await page.getByTestId("engine-select").selectOption("openai");
     await page.getByTestId("openai-base-url").fill(server.baseUrl);
+    // The key this start of llama-server asks for, typed as a person would (llama-server-process.ts).
+    await page.getByTestId("openai-api-key").fill(server.apiKey);
     await page.getByTestId("openai-connect-button").click();
     await expect(page.getByTestId("engine-status")).toContainText("the server lists 1 model");
     await page.getByTestId("setting-temperature").fill("0");

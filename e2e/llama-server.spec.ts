@@ -38,6 +38,8 @@ async function connect(page: Page, server: LlamaServer) {
   await page.goto("/");
   await page.getByTestId("engine-select").selectOption("openai");
   await page.getByTestId("openai-base-url").fill(server.baseUrl);
+  // The key this start of llama-server asks for, typed as a person would (llama-server-process.ts).
+  await page.getByTestId("openai-api-key").fill(server.apiKey);
   await page.getByTestId("openai-connect-button").click();
   await expect(page.getByTestId("engine-status")).toContainText("the server lists 1 model");
   await expect(page.getByTestId("openai-model-select")).toHaveValue(server.modelFile);
@@ -176,8 +178,8 @@ test.describe("llama-server with Gemma 3 270M", () => {
     expect(shown.startsWith("<bos><start_of_turn>user\n")).toBe(true);
     expect(`<bos>${String(completion.prompt)}`).toBe(shown);
     // What the model read: llama.cpp's tokens of what was sent (its BOS added) are the shown prompt's, one BOS.
-    const read = await tokenize(server.url, String(completion.prompt), { addSpecial: true });
-    expect(read).toEqual(await tokenize(server.url, shown, { addSpecial: false }));
+    const read = await tokenize(server, String(completion.prompt), { addSpecial: true });
+    expect(read).toEqual(await tokenize(server, shown, { addSpecial: false }));
     await expect(page.getByTestId("step-prefill")).toContainText(`${read.length.toLocaleString("en-US")} tokens prefilled`);
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.screenshot({ path: "test-results/llama-server-gemma-1440.png" });

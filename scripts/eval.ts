@@ -174,9 +174,10 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     }
     const targets = [];
     for (const server of servers) {
-      const [served] = await listModels({ baseUrl: server.baseUrl });
+      const [served] = await listModels({ baseUrl: server.baseUrl, apiKey: server.apiKey });
       if (!served) throw new Error("llama-server lists no model");
-      targets.push({ baseUrl: server.baseUrl, model: served.id });
+      // Each server started here has a key of its own (llama-server-process.ts).
+      targets.push({ baseUrl: server.baseUrl, model: served.id, apiKey: server.apiKey });
     }
     const first = servers[0]!;
     const runModel = { id: first.model.id, sha256: first.model.sha256, file: first.model.file };
@@ -190,10 +191,11 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     await Promise.all(servers.map((server) => server.stop()));
   }
 
-  async function evaluateOn(targets: { baseUrl: string; model: string }[], cases: EvalCase[], where: Pick<RunInfo, "model" | "llamaCpp">, serverCpuSeconds: () => number | undefined): Promise<number> {
+  async function evaluateOn(targets: { baseUrl: string; model: string; apiKey?: string }[], cases: EvalCase[], where: Pick<RunInfo, "model" | "llamaCpp">, serverCpuSeconds: () => number | undefined): Promise<number> {
     // The server and the model (several servers serve the same model: the first is asked).
     const { baseUrl, model } = targets[0]!;
-    const connection = { baseUrl, ...(options["api-key"] ? { apiKey: options["api-key"] } : {}) };
+    const apiKey = targets[0]!.apiKey ?? options["api-key"];
+    const connection = { baseUrl, ...(apiKey ? { apiKey } : {}) };
     const models = await listModels(connection);
     const served = models.find((m) => m.id === model);
     if (!served) throw new Error(`the server at ${baseUrl} does not serve a model "${model}" (it serves: ${models.map((m) => m.id).join(", ") || "none"}).`);
@@ -210,13 +212,13 @@ async function evaluate(argv: string[], io: CommandIo): Promise<number> {
     const template = templateName ? serverChatTemplate(templateName) : undefined;
     // llama.cpp adds a BOS itself (prompt mode then leaves the template's out) and says what prompt it
     // renders from a native request (recorded with the step): see llama-cpp-probe.ts.
-    const llamaCpp = await probeLlamaCpp(baseUrl, options["api-key"]);
+    const llamaCpp = await probeLlamaCpp(baseUrl, apiKey);
     // A request that got no answer at all is sent again, twice at most (resend-unanswered.ts), and the run says so.
     const resendingFetch = resendWhenUnanswered(globalThis.fetch.bind(globalThis), (url, why) => io.stderr(`eval: no answer from ${url} (${why}); sent again.\n`));
     // One engine per server; worker i sends its cases to server i mod n (a case's free and
     // constrained runs share a worker, so the second finds its prompt in that server's cache).
     const engines = targets.map((target) => {
-      const servedEngine = new OpenAiEngine({ ...connection, baseUrl: target.baseUrl, model: target.model, mode, fetch: resendingFetch, ...(served.contextWindowSize !== undefined ? { contextWindowSize: served.contextWindowSize } : {}), constrain: constraints.includes(true), ...(llamaCpp ? { llamaCpp } : {}) });
+      const servedEngine = new OpenAiEngine({ ...connection, ...(target.apiKey ? { apiKey: target.apiKey } : {}), baseUrl: target.baseUrl, model: target.model, mode, fetch: resendingFetch, ...(served.contextWindowSize !== undefined ? { contextWindowSize: served.contextWindowSize } : {}), constrain: constraints.includes(true), ...(llamaCpp ? { llamaCpp } : {}) });
       // Keep-alive comments are not tokens: a case with none for this long fails, and the run goes on.
       const withDeadline = withTokenDeadline(servedEngine, idleTimeoutSeconds * 1000);
       // Stated in the file's settings and counted in the timing table: a looping reply stops there.

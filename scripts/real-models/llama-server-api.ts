@@ -1,26 +1,40 @@
 // llama-server's own endpoints (not the OpenAI ones) that tests and the benchmark ask:
 // /apply-template, /tokenize, /props, /completion. See tools/server/README.md in llama.cpp.
 
+/**
+ * Where a llama-server is and the key it asks for: a started server (llama-server-process.ts)
+ * is one. A bare origin string is a server started without a key.
+ */
+export type ServerAddress = string | { url: string; apiKey?: string };
+
+function originOf(server: ServerAddress): string {
+  return typeof server === "string" ? server : server.url;
+}
+
+function authOf(server: ServerAddress): Record<string, string> {
+  return typeof server !== "string" && server.apiKey ? { Authorization: `Bearer ${server.apiKey}` } : {};
+}
+
 export interface ChatTurn {
   role: string;
   content: string;
 }
 
-async function post<T>(origin: string, path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${origin}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+async function post<T>(server: ServerAddress, path: string, body: unknown): Promise<T> {
+  const response = await fetch(`${originOf(server)}${path}`, { method: "POST", headers: { ...authOf(server), "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const text = await response.text();
   if (!response.ok) throw new Error(`llama-server ${path} answered ${response.status}: ${text.slice(0, 500)}`);
   return JSON.parse(text) as T;
 }
 
 /** The prompt llama-server's chat template renders for these messages, generation prompt included. */
-export async function applyTemplate(origin: string, messages: ChatTurn[]): Promise<string> {
-  return (await post<{ prompt: string }>(origin, "/apply-template", { messages })).prompt;
+export async function applyTemplate(server: ServerAddress, messages: ChatTurn[]): Promise<string> {
+  return (await post<{ prompt: string }>(server, "/apply-template", { messages })).prompt;
 }
 
 /** Token ids of a text; control tokens written in it are parsed as tokens (parse_special). */
-export async function tokenize(origin: string, content: string, options: { addSpecial?: boolean; parseSpecial?: boolean } = {}): Promise<number[]> {
-  const { tokens } = await post<{ tokens: Array<number | { id: number }> }>(origin, "/tokenize", { content, add_special: options.addSpecial ?? false, parse_special: options.parseSpecial ?? true });
+export async function tokenize(server: ServerAddress, content: string, options: { addSpecial?: boolean; parseSpecial?: boolean } = {}): Promise<number[]> {
+  const { tokens } = await post<{ tokens: Array<number | { id: number }> }>(server, "/tokenize", { content, add_special: options.addSpecial ?? false, parse_special: options.parseSpecial ?? true });
   return tokens.map((token) => (typeof token === "number" ? token : token.id));
 }
 
@@ -32,8 +46,8 @@ export interface ServerProps {
   build_info: string;
 }
 
-export async function props(origin: string): Promise<ServerProps> {
-  const response = await fetch(`${origin}/props`);
+export async function props(server: ServerAddress): Promise<ServerProps> {
+  const response = await fetch(`${originOf(server)}/props`, { headers: authOf(server) });
   if (!response.ok) throw new Error(`llama-server /props answered ${response.status}`);
   return (await response.json()) as ServerProps;
 }
@@ -58,6 +72,6 @@ export interface CompletionResult {
 }
 
 /** llama.cpp's own /completion, not streamed. */
-export async function completion(origin: string, body: Record<string, unknown>): Promise<CompletionResult> {
-  return post<CompletionResult>(origin, "/completion", { stream: false, ...body });
+export async function completion(server: ServerAddress, body: Record<string, unknown>): Promise<CompletionResult> {
+  return post<CompletionResult>(server, "/completion", { stream: false, ...body });
 }

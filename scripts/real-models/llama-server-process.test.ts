@@ -10,7 +10,7 @@ describe.skipIf(!real.run)(`llama-server process${real.run ? "" : ` (skipped: ${
     const server = await startLlamaServer({ modelId: "smollm2-135m-instruct-q4_1", contextSize: 2048, parallel: 2 });
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const props = (await (await fetch(`${server.url}/props`)).json()) as { model_path?: string; chat_template?: string; total_slots?: number; default_generation_settings?: { n_ctx?: number } };
+      const props = (await (await fetch(`${server.url}/props`, { headers: server.headers })).json()) as { model_path?: string; chat_template?: string; total_slots?: number; default_generation_settings?: { n_ctx?: number } };
       expect(props.model_path).toBe(server.modelFile);
       // llama-server splits -c among its slots; each of the two keeps 2048 tokens, not 1024.
       expect(props.total_slots).toBe(2);
@@ -22,6 +22,28 @@ describe.skipIf(!real.run)(`llama-server process${real.run ? "" : ` (skipped: ${
       await server.stop();
     }
     await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+  });
+
+  it("asks every request for this start's key: without it a request is refused (401), from any origin; with it, answered", async () => {
+    const server = await startLlamaServer({ modelId: "smollm2-135m-instruct-q4_1", contextSize: 1024 });
+    try {
+      const chat = { model: server.model.id, messages: [{ role: "user", content: "Hi" }], max_tokens: 1, temperature: 0 };
+      const post = (headers: Record<string, string>) => fetch(`${server.baseUrl}/chat/completions`, { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(chat) });
+      // What a page on another origin could send: no key (a browser has none to add).
+      const foreign = { Origin: "http://evil.example" };
+      expect((await post(foreign)).status).toBe(401);
+      expect((await fetch(`${server.url}/props`, { headers: foreign })).status).toBe(401);
+      expect((await fetch(`${server.url}/slots`, { headers: foreign })).status).toBe(401);
+      expect((await post({ ...foreign, Authorization: "Bearer not-the-key" })).status).toBe(401);
+      // Another start has another key.
+      expect(server.apiKey).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      const answered = await post(server.headers);
+      expect(answered.status).toBe(200);
+      expect(((await answered.json()) as { choices?: unknown[] }).choices).toHaveLength(1);
+      expect((await fetch(`${server.url}/props`, { headers: server.headers })).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
   });
 
   it("names the server's last log lines when it cannot start", async () => {

@@ -8,6 +8,7 @@
 // when this process ends in any way (an exit, a crash, a SIGKILL of a test worker or a timed-out
 // Playwright run), not only when an exit handler gets to run.
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -41,6 +42,14 @@ export interface LlamaServer {
   url: string;
   /** The OpenAI-compatible base URL the lab connects to: url + /v1. */
   baseUrl: string;
+  /**
+   * The key every request but /health must carry (`Authorization: Bearer <key>`), random for each
+   * start: llama-server answers any Origin with credentials allowed, so without a key any page open
+   * in a browser on this machine could use the server while a test runs (docs/security.md).
+   */
+  apiKey: string;
+  /** `{ Authorization: "Bearer <apiKey>" }`, for a request made by hand. */
+  headers: Record<string, string>;
   port: number;
   model: ManifestModel;
   modelFile: string;
@@ -195,6 +204,7 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
   const port = options.port ?? (await freePort());
   const chatTemplateFile = options.chatTemplateFile === undefined ? manifestTemplateFile(model) : (options.chatTemplateFile ?? undefined);
   const threads = options.threads ?? 2;
+  const apiKey = randomBytes(24).toString("base64url");
   const args = [
     "--host", "127.0.0.1",
     "--port", String(port),
@@ -204,13 +214,15 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
     "-t", String(threads),
     "-np", String(options.parallel ?? 1),
     "--no-webui",
+    // Given as an environment variable (LLAMA_API_KEY), not a flag: a flag is readable by any
+    // user of the machine in the process list.
     ...(chatTemplateFile ? ["--chat-template-file", chatTemplateFile] : []),
     ...(options.extraArgs ?? []),
   ];
   // OpenMP threads that spin while waiting starve each other on a busy machine (2 cores shared by
   // many processes: SmolLM2 decoded at ~1 token/s with 2 spinning threads, ~35 with passive ones).
   // Passive waiting unless the caller chose otherwise.
-  const env = { ...process.env, OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? "passive" };
+  const env = { ...process.env, OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? "passive", LLAMA_API_KEY: apiKey };
   const child = spawnUnderWatchdog(build.binary, args, env);
   killOnExit(child);
   const lines: string[] = [];
@@ -255,7 +267,7 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const cpuSeconds = () => (child.pid === undefined ? undefined : childCpuSeconds(child.pid));
-  return { url, baseUrl: `${url}/v1`, port, model, modelFile, chatTemplateFile, build, logTail, stop, cpuSeconds, threads, waitPolicy: env.OMP_WAIT_POLICY };
+  return { url, baseUrl: `${url}/v1`, apiKey, headers: { Authorization: `Bearer ${apiKey}` }, port, model, modelFile, chatTemplateFile, build, logTail, stop, cpuSeconds, threads, waitPolicy: env.OMP_WAIT_POLICY };
 }
 
 /** /proc/<pid>/stat's fields after the command name (which may hold spaces and parentheses). */

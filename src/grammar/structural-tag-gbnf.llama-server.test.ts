@@ -55,7 +55,7 @@ interface Completion {
 }
 
 async function complete(server: LlamaServer, body: Record<string, unknown>): Promise<{ status: number; json: Completion & { error?: { message?: string } } }> {
-  const response = await fetch(`${server.url}/completion`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${server.url}/completion`, { method: "POST", headers: { ...server.headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
   return { status: response.status, json: (await response.json()) as Completion & { error?: { message?: string } } };
 }
 

@@ -91,8 +91,14 @@ function alternativeKey(text: string, id: number | undefined): string {
  * recorded is passed over (the schema check says what is wrong with it).
  */
 export function noteTokens(tables: StepTokenTables, tokens: unknown): void {
+  runSteps(noteTokensSteps(tables, tokens, Number.POSITIVE_INFINITY));
+}
+
+/** `noteTokens`, pausing (a `yield`) after every `every` tokens. */
+export function* noteTokensSteps(tables: StepTokenTables, tokens: unknown, every: number): Generator<void, void> {
   if (!Array.isArray(tokens)) return;
-  for (const token of tokens) {
+  for (const [i, token] of tokens.entries()) {
+    if (i > 0 && i % every === 0) yield;
     if (!isRecord(token)) continue;
     if (typeof token.p === "number" && Number.isFinite(token.p)) tables.noteNumber(token.p);
     if (!Array.isArray(token.top)) continue;
@@ -102,6 +108,17 @@ export function noteTokens(tables: StepTokenTables, tokens: unknown): void {
       tables.noteNumber(alternative.p);
     }
   }
+}
+
+/**
+ * Runs a stepwise form (`encodeTokensSteps` and the like) to its end at once. The stepwise forms
+ * let a caller give the page a turn inside one delta's tokens: a delta may hold 250,000 tokens
+ * with alternatives, which take over a second to write or read on a busy machine.
+ */
+export function runSteps<T>(steps: Generator<void, T>): T {
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
 }
 
 function sameAlternative(a: TokenAlternative, b: TokenAlternative): boolean {
@@ -127,7 +144,18 @@ function packed(tables: StepTokenTables, token: TokenProbability, deltaText: str
 
 /** A delta's tokens as written; undefined when one is not shaped as recorded (it is then written as it is). */
 export function encodeTokens(tables: StepTokenTables, deltaText: string, tokens: readonly unknown[]): unknown {
-  if (!tokens.every(isPlainToken)) return undefined;
+  return runSteps(encodeTokensSteps(tables, deltaText, tokens, Number.POSITIVE_INFINITY));
+}
+
+/**
+ * `encodeTokens`, pausing (a `yield`) after every `every` tokens checked and every `every`
+ * written; the tables are touched only once every token is found shaped as recorded.
+ */
+export function* encodeTokensSteps(tables: StepTokenTables, deltaText: string, tokens: readonly unknown[], every: number): Generator<void, unknown> {
+  for (const [i, token] of tokens.entries()) {
+    if (i > 0 && i % every === 0) yield;
+    if (!isPlainToken(token)) return undefined;
+  }
   const out: unknown[] = [];
   let cursor = 0;
   const whole = tokens.length === 1 && (tokens[0] as TokenProbability).text === deltaText && deltaText !== "";
@@ -136,7 +164,8 @@ export function encodeTokens(tables: StepTokenTables, deltaText: string, tokens:
     tables.noteNumber(p);
     return n === undefined ? p : -1 - n;
   };
-  for (const token of tokens as TokenProbability[]) {
+  for (const [i, token] of (tokens as TokenProbability[]).entries()) {
+    if (i > 0 && i % every === 0) yield;
     const pack = packed(tables, token, deltaText, cursor, whole);
     if (pack !== undefined) {
       out.push(pack);
@@ -172,6 +201,11 @@ export function encodeTokens(tables: StepTokenTables, deltaText: string, tokens:
  * as it is). `spend` is charged for the text each reference stands for. Throws TokenCodeError.
  */
 export function decodeTokens(tables: StepTokenTables, deltaText: string, encoded: unknown, spend: (chars: number) => void): unknown[] {
+  return runSteps(decodeTokensSteps(tables, deltaText, encoded, spend, Number.POSITIVE_INFINITY));
+}
+
+/** `decodeTokens`, pausing (a `yield`) after every `every` tokens read. */
+export function* decodeTokensSteps(tables: StepTokenTables, deltaText: string, encoded: unknown, spend: (chars: number) => void, every: number): Generator<void, unknown[]> {
   const unpack = (code: string, i: number, from: number, whole: boolean) => {
     try {
       const read = unpackToken(tables, code, { text: deltaText, from, whole }, spend);
@@ -194,6 +228,7 @@ export function decodeTokens(tables: StepTokenTables, deltaText: string, encoded
   const out: unknown[] = [];
   let cursor = 0;
   for (const [i, code] of codes.entries()) {
+    if (i > 0 && i % every === 0) yield;
     if (typeof code === "string") {
       const read = unpack(code, i, cursor, false);
       cursor += read.spelled;

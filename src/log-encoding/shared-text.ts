@@ -44,7 +44,27 @@
 // otherwise ask for one long text a hundred thousand times). Nothing is allocated from a
 // recorded number: a slice is checked against the text it is cut from first.
 import type { LoopEvent } from "toolcall-middleware/types.ts";
-import { decodeTokens, encodeTokens, noteTokens, StepTokenTables, TokenCodeError } from "./shared-text-tokens.ts";
+import { decodeTokensSteps, encodeTokens, encodeTokensSteps, noteTokens, noteTokensSteps, runSteps, StepTokenTables, TokenCodeError } from "./shared-text-tokens.ts";
+
+/**
+ * The tokens of one delta the paced forms (`encodeAllPaced`, `decodePaced`) write or read
+ * between two checkpoints: a delta can hold 250,000 tokens with alternatives, and even 10,000
+ * took 200–400 ms in one task on a busy machine. What is written or read is the same either way.
+ */
+export const TOKENS_PER_PIECE = 500;
+
+/** Awaited between pieces of work by the paced forms; it gives the page a turn when it sees fit. */
+export type Checkpoint = () => Promise<void>;
+
+/** Runs a stepwise form to its end, awaiting `checkpoint` at each of its pauses. */
+async function runPaced<T>(steps: Generator<void, T>, checkpoint: Checkpoint): Promise<T> {
+  let step = steps.next();
+  while (!step.done) {
+    await checkpoint();
+    step = steps.next();
+  }
+  return step.value;
+}
 
 /** Strings shorter than this are written as they are: a reference would save little. */
 export const MIN_SHARED_CHARS = 256;
@@ -284,6 +304,12 @@ export class SharedTextCodec {
   private readonly overBudget: string;
   /** Events encoded or decoded so far. */
   count = 0;
+  /**
+   * A delta's tokens the paced forms have written or read already, in pieces, for the event at
+   * hand (`given`: its tokens as given; `result`: as written or read; `error`: why they could not
+   * be read): the step's tables have taken them in, and the event's encoding or decoding uses them.
+   */
+  private ready: { given: unknown; result: unknown; error?: string } | null = null;
 
   constructor({ referencedChars = Number.POSITIVE_INFINITY, bound }: { referencedChars?: number; bound?: string } = {}) {
     this.budget = referencedChars;
@@ -302,30 +328,71 @@ export class SharedTextCodec {
 
   /** The events as they are written out: each one encoded, streams of small ones packed. */
   encodeAll(events: readonly LoopEvent[]): unknown[] {
+    return runSteps(this.encodeAllSteps(events, Number.POSITIVE_INFINITY));
+  }
+
+  /**
+   * What `encodeAll` writes, awaiting `checkpoint` before each event and between pieces of
+   * `TOKENS_PER_PIECE` tokens of a delta, so no stretch of the work is more than that.
+   */
+  encodeAllPaced(events: readonly LoopEvent[], checkpoint: Checkpoint, tokensPerPiece = TOKENS_PER_PIECE): Promise<unknown[]> {
+    return runPaced(this.encodeAllSteps(events, tokensPerPiece), checkpoint);
+  }
+
+  /** `encodeAll`, pausing before each event and after every `every` tokens of a delta. */
+  private *encodeAllSteps(events: readonly LoopEvent[], every: number): Generator<void, unknown[]> {
     const out: unknown[] = [];
     let stream: Stream | null = null;
     const close = () => {
       if (stream) out.push(stream.items.length > 1 ? stream.record : stream.single);
       stream = null;
     };
-    for (const event of events) {
-      const item = this.streamItem(event as unknown as Record<string, unknown>, stream);
-      if (item === null) {
-        close();
-        out.push(this.encode(event));
-        continue;
+    try {
+      for (const event of events) {
+        if (every !== Number.POSITIVE_INFINITY) yield;
+        yield* this.writeTokensAhead(event as unknown as Record<string, unknown>, every);
+        const item = this.streamItem(event as unknown as Record<string, unknown>, stream);
+        if (item === null) {
+          close();
+          out.push(this.encode(event));
+          this.ready = null;
+          continue;
+        }
+        if (item.continues === false) {
+          close();
+          stream = item.start;
+        } else {
+          (stream as Stream | null)?.items.push(item.entry);
+          if (stream) stream.lastAt = item.at;
+        }
+        this.observe(event as unknown as Record<string, unknown>);
+        this.ready = null;
       }
-      if (item.continues === false) {
-        close();
-        stream = item.start;
-      } else {
-        (stream as Stream | null)?.items.push(item.entry);
-        if (stream) stream.lastAt = item.at;
-      }
-      this.observe(event as unknown as Record<string, unknown>);
+    } finally {
+      this.ready = null;
     }
     close();
     return out;
+  }
+
+  /**
+   * A delta of more than `every` tokens: its tokens written now, in pieces, as the event's
+   * encoding will write them (it runs `encodeTokens` exactly where this does: a delta with a list
+   * of tokens, of a step whose output is followed, with a text), left in `ready` for it.
+   */
+  private *writeTokensAhead(e: Record<string, unknown>, every: number): Generator<void, void> {
+    if (e.type !== "output-delta" || !Array.isArray(e.tokens) || e.tokens.length <= every || typeof e.text !== "string") return;
+    const step = this.stepOf(e);
+    if (!step || step.output.rewritten) return;
+    const result = yield* encodeTokensSteps(step.tokens, e.text, e.tokens, every);
+    // Not shaped as recorded: written as they are, and taken into the tables as observe would.
+    if (result === undefined) yield* noteTokensSteps(step.tokens, e.tokens, every);
+    this.ready = { given: e.tokens, result };
+  }
+
+  /** A delta's tokens as written: what `writeTokensAhead` wrote for it, else written now. */
+  private writeTokens(step: StepState, text: string, tokens: readonly unknown[]): unknown {
+    return this.ready?.given === tokens ? this.ready.result : encodeTokens(step.tokens, text, tokens);
   }
 
   /**
@@ -350,7 +417,7 @@ export class SharedTextCodec {
         single = () => e;
       } else if (keys.length === base + 3 && Array.isArray(e.tokens)) {
         // Last, as it takes the tokens into the step's tables: this event is now written either way.
-        const tokens = encodeTokens(step.tokens, e.text, e.tokens);
+        const tokens = this.writeTokens(step, e.text, e.tokens);
         if (tokens === undefined) return null;
         tail = [e.text, tokens];
         single = () => ({ ...e, tokens });
@@ -389,11 +456,48 @@ export class SharedTextCodec {
    * question read as "".
    */
   decode(encoded: unknown, index: number, issues: DecodeIssue[]): unknown[] {
-    if (isRecord(encoded) && encoded.$ === "stream") return this.decodeStream(encoded, index, issues);
-    return [this.decodeEvent(encoded, index, issues)];
+    return runSteps(this.decodeSteps(encoded, index, issues, Number.POSITIVE_INFINITY));
   }
 
-  private decodeStream(record: Record<string, unknown>, index: number, issues: DecodeIssue[]): unknown[] {
+  /** What `decode` reads, awaiting `checkpoint` between pieces of `TOKENS_PER_PIECE` tokens of a delta. */
+  decodePaced(encoded: unknown, index: number, issues: DecodeIssue[], checkpoint: Checkpoint, tokensPerPiece = TOKENS_PER_PIECE): Promise<unknown[]> {
+    return runPaced(this.decodeSteps(encoded, index, issues, tokensPerPiece), checkpoint);
+  }
+
+  private *decodeSteps(encoded: unknown, index: number, issues: DecodeIssue[], every: number): Generator<void, unknown[]> {
+    try {
+      if (isRecord(encoded) && encoded.$ === "stream") return yield* this.decodeStreamSteps(encoded, index, issues, every);
+      if (isRecord(encoded)) yield* this.readTokensAhead(encoded, every);
+      return [this.decodeEvent(encoded, index, issues)];
+    } finally {
+      this.ready = null;
+    }
+  }
+
+  /** Takes a reference's characters from the budget (see `budget`). */
+  private readonly spendOnTokens = (chars: number) => {
+    this.budget -= chars;
+    if (this.budget < 0) throw new RefError(this.overBudget);
+  };
+
+  /**
+   * A delta record whose compact tokens hold more than `every`: read now, in pieces, as the
+   * event's decoding would read them (`decodeField`, which takes them from `ready`).
+   */
+  private *readTokensAhead(e: Record<string, unknown>, every: number): Generator<void, void> {
+    const value = e.tokens;
+    if (e.type !== "output-delta" || !Array.isArray(value) || value.length <= every || isRecord(value[0]) || typeof e.text !== "string") return;
+    const step = this.stepOf(e);
+    if (!step) return;
+    try {
+      this.ready = { given: value, result: yield* decodeTokensSteps(step.tokens, e.text, value, this.spendOnTokens, every) };
+    } catch (error) {
+      if (!(error instanceof TokenCodeError) && !(error instanceof RefError)) throw error;
+      this.ready = { given: value, result: "", error: error.message };
+    }
+  }
+
+  private *decodeStreamSteps(record: Record<string, unknown>, index: number, issues: DecodeIssue[], every: number): Generator<void, unknown[]> {
     const { runId, stepId, parent, at, items } = record;
     const fail = (path: PropertyKey[], message: string) => {
       issues.push({ index, path, message });
@@ -416,16 +520,19 @@ export class SharedTextCodec {
         const event: Record<string, unknown> = { type: "output-delta", ...head, text: item[1], offset: step.output.length };
         if (item.length === 3) {
           try {
-            event.tokens = decodeTokens(step.tokens, item[1], item[2], (chars) => {
+            event.tokens = yield* decodeTokensSteps(step.tokens, item[1], item[2], (chars) => {
               this.budget -= chars;
               if (this.budget < 0) throw new TokenCodeError(this.overBudget);
-            });
+            }, every);
           } catch (error) {
             if (!(error instanceof TokenCodeError)) throw error;
             return fail([...path, 2], error.message);
           }
+          // Read in pieces: the tables hold them, and observe need not walk them again in one go.
+          if (every !== Number.POSITIVE_INFINITY) this.ready = { given: item[2], result: event.tokens };
         }
         this.observe(event);
+        this.ready = null;
         events.push(event);
         continue;
       }
@@ -537,7 +644,7 @@ export class SharedTextCodec {
       const step = this.stepOf(e);
       // Only a delta at the end of its step's output: the reader's tables then match (observe takes the same).
       if (!step || step.output.rewritten || !Array.isArray(value) || typeof e.text !== "string") return value;
-      return encodeTokens(step.tokens, e.text, value) ?? value;
+      return this.writeTokens(step, e.text, value) ?? value;
     }
     if (kind === "call") {
       const key = callKey(value);
@@ -578,14 +685,15 @@ export class SharedTextCodec {
     if (kind === "tokens") {
       // A list of recorded tokens (an older log's) is taken as it is; a compact one is decoded.
       if (typeof value !== "string" && (!Array.isArray(value) || value.length === 0 || isRecord(value[0]))) return value;
+      if (this.ready?.given === value) {
+        if (this.ready.error !== undefined) throw new RefError(this.ready.error);
+        return this.ready.result;
+      }
       const step = this.stepOf(e);
       if (!step) throw new RefError("its tokens refer to their step, but no step-start of this step came before it");
       if (typeof e.text !== "string") throw new RefError(`its tokens refer to the delta's "text", which is not a string`);
       try {
-        return decodeTokens(step.tokens, e.text, value, (chars) => {
-          this.budget -= chars;
-          if (this.budget < 0) throw new RefError(this.overBudget);
-        });
+        return runSteps(decodeTokensSteps(step.tokens, e.text, value, this.spendOnTokens, Number.POSITIVE_INFINITY));
       } catch (error) {
         if (error instanceof TokenCodeError) throw new RefError(error.message);
         throw error;
@@ -764,7 +872,9 @@ export class SharedTextCodec {
       if (step && typeof text === "string" && Number.isSafeInteger(offset) && (offset as number) >= 0 && (offset as number) <= step.output.length) {
         step.output.write(offset as number, text);
       }
-      if (step && e.tokens !== undefined) noteTokens(step.tokens, e.tokens);
+      // Tokens written or read ahead in pieces are in the tables already.
+      const ahead = this.ready !== null && (e.tokens === this.ready.given || e.tokens === this.ready.result);
+      if (step && e.tokens !== undefined && !ahead) noteTokens(step.tokens, e.tokens);
       return;
     }
     if (e.type === "parse" && isRecord(e.event) && typeof e.event.text === "string") {

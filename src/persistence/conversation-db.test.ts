@@ -58,6 +58,26 @@ describe("the IndexedDB conversation repository", () => {
     expect(loaded?.events.flatMap((e) => (e.type === "output-delta" ? (e.tokens ?? []) : []))).toHaveLength(4_500);
   });
 
+  it("encodes a chunk of one delta of thousands of tokens in pieces with turns between them, a small save at once, and loads both back", async () => {
+    // One delta of 3,000 tokens with alternatives: one event, never cut, so one chunk of its own.
+    const [runStart, stepStart, ...deltas] = syntheticTokenLog("server-like", 3_000) as Extract<LoopEvent, { type: "output-delta" }>[];
+    const one: LoopEvent = { ...deltas[0]!, text: deltas.map((d) => d.text).join(""), tokens: deltas.flatMap((d) => d.tokens ?? []) };
+    let turns = 0;
+    // A turn whenever 0 ms have passed: at every checkpoint the paced encoding reaches.
+    const repo = createIndexedDbRepository(new IDBFactory(), { workSliceMs: 0, workTurn: async () => void (turns += 1) });
+    const conversation = createConversation(100);
+    await repo.save(metaOf(conversation), [runStart!, stepStart!]);
+    expect(turns).toBe(0);
+    await repo.save(metaOf(conversation), [runStart!, stepStart!, one]);
+    // Its tokens checked and written 500 at a time: five turns inside each pass.
+    expect(turns).toBeGreaterThanOrEqual(10);
+    turns = 0;
+    const fresh = createIndexedDbRepository(new IDBFactory(), { workSliceMs: 0, workTurn: async () => void (turns += 1) });
+    await fresh.save(metaOf(conversation), [runStart!, stepStart!]);
+    expect(turns).toBe(0);
+    expect((await repo.load(conversation.id))?.events).toEqual([runStart, stepStart, one]);
+  });
+
   it("ignores chunks written by a save that never wrote its record", async () => {
     const factory = new IDBFactory();
     const repo = createIndexedDbRepository(factory, { chunkEvents: 2 });

@@ -29,7 +29,7 @@ import type { Conversation, ConversationMeta } from "../domain/conversation.ts";
 import { openDatabase, requestToPromise, transactionDone } from "./idb.ts";
 import { jsonBlob, readJsonBlob } from "./json-blob.ts";
 import { recordedTokens, sliceEvents } from "../log-encoding/event-slices.ts";
-import type { DecodeIssue, SharedTextCodec } from "../log-encoding/shared-text.ts";
+import type { Checkpoint, DecodeIssue, SharedTextCodec } from "../log-encoding/shared-text.ts";
 
 const DB_NAME = "toolcall-lab";
 /**
@@ -156,11 +156,31 @@ const CHUNK_EVENTS = 200;
 const CHUNK_TOKENS = 10_000;
 /** Conversations whose codec is kept between saves; another one's is rebuilt when it is saved. */
 const KEPT_CODECS = 8;
-/** Events decoded between turns for the page while a log is read (a few milliseconds' work). */
-const DECODED_PER_TURN = 2_000;
-/** Recorded tokens decoded between turns too (10,000 with alternatives are tens of milliseconds). */
-const DECODED_TOKENS_PER_TURN = 10_000;
+/**
+ * Encoding a chunk, or reading a log, for this long gives the page a turn: the codec's paced
+ * forms check between events and between pieces of one delta's tokens (TOKENS_PER_PIECE), so no
+ * task does more than about this much of it, however many tokens one event holds.
+ */
+const WORK_SLICE_MS = 12;
+/**
+ * A save's last (or only) chunk carrying more recorded tokens than this is encoded paced, before
+ * its transaction opens, rather than in the task the save is called in: 10,000 tokens with
+ * alternatives took 200–400 ms at once on a busy machine. Such a chunk comes from an import or
+ * from a delta of thousands of tokens; a save of a few streamed deltas (the one made as the page
+ * closes) is still issued at once.
+ */
+const TOKENS_ENCODED_AT_ONCE = 2_000;
 const turnForThePage = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** A checkpoint that takes a `turn` once `sliceMs` have passed since the last one. */
+function timeSlices(turn: () => Promise<void>, sliceMs: number): Checkpoint {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < sliceMs) return;
+    await turn();
+    since = performance.now();
+  };
+}
 
 /** Where this tab's copy of a conversation stands in the store. */
 interface Position {
@@ -178,12 +198,17 @@ export function createIndexedDbRepository(
     chunkEvents = CHUNK_EVENTS,
     chunkTokens = CHUNK_TOKENS,
     pause = turnForThePage,
+    workTurn = turnForThePage,
+    workSliceMs = WORK_SLICE_MS,
   }: {
     chunkEvents?: number;
     /** Recorded tokens a chunk holds at most (but the tokens of one event, which are never cut). */
     chunkTokens?: number;
     /** Awaited before each chunk of a large save is encoded, but the first (a turn for the page). */
     pause?: () => Promise<void>;
+    /** The turn taken inside a paced encoding or a read whenever `workSliceMs` have passed. */
+    workTurn?: () => Promise<void>;
+    workSliceMs?: number;
   } = {},
 ): ConversationRepository {
   let dbPromise: Promise<IDBDatabase> | null = null;
@@ -267,8 +292,8 @@ export function createIndexedDbRepository(
   /**
    * The first `wanted` events of chunks [from, record's count), in order, read with `codec`
    * (which has taken in the log's events before chunk `from`, and takes in these). With
-   * `pause`, the page gets a turn every few thousand events decoded: the transaction is not used
-   * after its one read, so it may end meanwhile.
+   * `pause`, the page gets a turn whenever `workSliceMs` of reading have passed (inside one
+   * delta's tokens too): the transaction is not used after its one read, so it may end meanwhile.
    */
   const readChunks = async (
     tx: IDBTransaction,
@@ -285,29 +310,21 @@ export function createIndexedDbRepository(
     chunks.sort((a, b) => a.seq - b.seq);
     const events: LoopEvent[] = [];
     const issues: DecodeIssue[] = [];
-    let nextPause = DECODED_PER_TURN;
-    let tokensSincePause = 0;
+    const checkpoint = pause ? timeSlices(pause, workSliceMs) : undefined;
     for (const chunk of chunks) {
       // Reading a blob ends the transaction's use: nothing below asks it for more.
       const records = chunk.eventsBlob ? await readJsonBlob(chunk.eventsBlob) : (chunk.events ?? []);
       if (!Array.isArray(records)) throw new Error(`The stored conversation "${record.title}" could not be read: chunk ${chunk.seq} is not a list of events`);
       for (const stored of records) {
         if (events.length >= wanted) return events.slice(0, wanted);
-        if (pause && (events.length >= nextPause || tokensSincePause >= DECODED_TOKENS_PER_TURN)) {
-          nextPause = events.length + DECODED_PER_TURN;
-          tokensSincePause = 0;
-          await pause();
-        }
+        if (checkpoint) await checkpoint();
         if (chunk.encoding === SHARED_TEXT) {
-          for (const event of codec.decode(stored, events.length, issues)) {
-            events.push(event as LoopEvent);
-            tokensSincePause += recordedTokens(event as LoopEvent);
-          }
+          const read = checkpoint ? await codec.decodePaced(stored, events.length, issues, checkpoint) : codec.decode(stored, events.length, issues);
+          for (const event of read) events.push(event as LoopEvent);
         } else {
           // A chunk stored before the encoding: the codec takes it in as a writer would.
           codec.encode(stored as LoopEvent);
           events.push(stored as LoopEvent);
-          tokensSincePause += recordedTokens(stored as LoopEvent);
         }
         if (issues.length > 0) throw new Error(`The stored conversation "${record.title}" could not be read: ${issues[0]!.path.map(String).join(".")}: ${issues[0]!.message}`);
       }
@@ -328,9 +345,14 @@ export function createIndexedDbRepository(
   /** Cuts events into chunk-sized slices; a save with no new events still writes one (empty). */
   const slicesOf = (added: readonly LoopEvent[]): LoopEvent[][] => sliceEvents(added, chunkEvents, chunkTokens);
 
-  /** Adds a chunk, its events written with `codec` (each long text once: see shared-text.ts). */
-  const addChunk = (tx: IDBTransaction, id: string, seq: number, events: LoopEvent[], codec: SharedTextCodec) => {
-    tx.objectStore(EVENT_CHUNKS).add({ conversationId: id, seq, encoding: SHARED_TEXT, eventsBlob: jsonBlob(codec.encodeAll(events)) } satisfies EventChunkRecord);
+  /** A chunk's events written with `codec` (each long text once: see shared-text.ts), at once. */
+  const encodeChunk = (events: readonly LoopEvent[], codec: SharedTextCodec): Blob => jsonBlob(codec.encodeAll(events));
+  /** The same, with a turn for the page whenever `workSliceMs` have passed (inside one delta's tokens too). */
+  const encodeChunkPaced = async (events: readonly LoopEvent[], codec: SharedTextCodec): Promise<Blob> =>
+    jsonBlob(await codec.encodeAllPaced(events, timeSlices(workTurn, workSliceMs)));
+  /** Adds a chunk of encoded records. */
+  const addChunk = (tx: IDBTransaction, id: string, seq: number, eventsBlob: Blob) => {
+    tx.objectStore(EVENT_CHUNKS).add({ conversationId: id, seq, encoding: SHARED_TEXT, eventsBlob } satisfies EventChunkRecord);
   };
 
   const recordOf = (meta: ConversationMeta, eventCount: number, chunkCount: number, firstChunk: number): ConversationRecord => ({
@@ -371,7 +393,7 @@ export function createIndexedDbRepository(
     }
     const codec = takeCodec(meta.id, events, eventCount);
     for (const slice of slicesOf(events.slice(eventCount))) {
-      addChunk(tx, meta.id, chunkCount, slice, codec);
+      addChunk(tx, meta.id, chunkCount, encodeChunk(slice, codec));
       chunkCount += 1;
     }
     tx.objectStore(CONVERSATIONS).put(recordOf(meta, events.length, chunkCount, firstChunk));
@@ -454,15 +476,19 @@ export function createIndexedDbRepository(
           // A turn for the page between chunks that does not hang on when IndexedDB reports a
           // transaction complete (a 240,000-event save encodes ~68 MB of JSON in 1,200 chunks).
           if (index > 0) await pause();
+          // Encoded before its transaction opens: a transaction left waiting would commit.
+          const blob = await encodeChunkPaced(slice, codec);
           const tx = database.transaction(EVENT_CHUNKS, "readwrite");
           const done = transactionDone(tx);
-          addChunk(tx, meta.id, chunkCount, slice, codec);
+          addChunk(tx, meta.id, chunkCount, blob);
           tx.commit?.();
           await done;
           chunkCount += 1;
         }
+        const last = slices[slices.length - 1]!;
         if (slices.length > 1) {
           await pause();
+          const blob = await encodeChunkPaced(last, codec);
           // Written over several transactions: the record is checked before it is replaced.
           const tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readwrite");
           const done = transactionDone(tx);
@@ -471,16 +497,19 @@ export function createIndexedDbRepository(
             await finish(tx, done, SAVED);
             return checkedSave(database, meta, events, known);
           }
-          addChunk(tx, meta.id, chunkCount, slices[slices.length - 1]!, codec);
+          addChunk(tx, meta.id, chunkCount, blob);
           tx.objectStore(CONVERSATIONS).put(recordOf(meta, events.length, chunkCount + 1, base.firstChunk));
           tx.commit?.();
           await done;
         } else {
+          // A chunk of few tokens is encoded here and now, so its writes are issued in this task.
+          const heavy = last.reduce((sum, event) => sum + recordedTokens(event), 0) > TOKENS_ENCODED_AT_ONCE;
+          const blob = heavy ? await encodeChunkPaced(last, codec) : encodeChunk(last, codec);
           const tx = database.transaction([CONVERSATIONS, EVENT_CHUNKS], "readwrite");
           const done = transactionDone(tx);
           // The add fails if another tab has written since (the chunk number is taken): the
           // transaction is then rolled back whole, record included.
-          addChunk(tx, meta.id, chunkCount, slices[0]!, codec);
+          addChunk(tx, meta.id, chunkCount, blob);
           tx.objectStore(CONVERSATIONS).put(recordOf(meta, events.length, chunkCount + 1, base.firstChunk));
           // Nothing more will be asked of it: commit now rather than when the page next gets a turn.
           tx.commit?.();

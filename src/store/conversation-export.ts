@@ -89,9 +89,11 @@ const ENCODED_PER_SLICE = 1_000;
 export async function exportConversationInSlices(conversation: Conversation, now = Date.now(), pause: () => Promise<void> = createYieldPoint()): Promise<ConversationFile> {
   const codec = new SharedTextCodec();
   const events: unknown[] = [];
+  // Within a slice too, a turn every 10 ms: one delta may hold thousands of tokens with alternatives.
+  const withinSlice = createYieldPoint();
   for (let at = 0; at < conversation.events.length; at += ENCODED_PER_SLICE) {
     await pause();
-    for (const record of codec.encodeAll(conversation.events.slice(at, at + ENCODED_PER_SLICE))) events.push(record);
+    for (const record of await codec.encodeAllPaced(conversation.events.slice(at, at + ENCODED_PER_SLICE), withinSlice)) events.push(record);
   }
   return { ...exportConversation({ ...conversation, events: [] }, now), events };
 }

@@ -27,7 +27,8 @@ export async function importConversationFile(file: Blob, now = Date.now()): Prom
       const issues: DecodeIssue[] = [];
       // Records wait here and are read a few at a time with turns for the page between them: a
       // record of a step's tokens (10,000 with alternatives) takes tens of milliseconds to read,
-      // and one message of 250 such records held the page for over a second.
+      // and one message of 250 such records held the page for over a second. A record is read
+      // in pieces itself (decodePaced), as one delta may hold far more tokens than that.
       const waiting: unknown[][] = [];
       let reading = false;
       const fail = (error: Error) => {
@@ -45,7 +46,8 @@ export async function importConversationFile(file: Blob, now = Date.now()): Prom
           for (const record of records) {
             await checkpoint();
             if (failed) return;
-            for (const e of codec.decode(record, events.length, issues)) events.push(e as LoopEvent);
+            // Paced inside a record too: one delta's tokens (never cut) are read in pieces.
+            for (const e of await codec.decodePaced(record, events.length, issues, checkpoint)) events.push(e as LoopEvent);
             if (issues.length > 0) return fail(new Error(`The file could not be read: record ${issues[0]!.index}: ${issues[0]!.message}`));
           }
         }

@@ -46,9 +46,9 @@ for (const [id, protocol] of [
 
     beforeAll(async () => {
       server = await startLlamaServer({ modelId: id });
-      model = (await listModels({ baseUrl: server.baseUrl }))[0]!.id;
-      facts = await probeLlamaCpp(server.baseUrl);
-      engine = new OpenAiEngine({ baseUrl: server.baseUrl, model, mode: "prompt", ...(facts ? { llamaCpp: facts } : {}) });
+      model = (await listModels({ baseUrl: server.baseUrl, apiKey: server.apiKey }))[0]!.id;
+      facts = await probeLlamaCpp(server.baseUrl, server.apiKey);
+      engine = new OpenAiEngine({ baseUrl: server.baseUrl, apiKey: server.apiKey, model, mode: "prompt", ...(facts ? { llamaCpp: facts } : {}) });
     }, 180_000);
     afterAll(async () => {
       await server?.stop();
@@ -63,7 +63,7 @@ for (const [id, protocol] of [
     it("the model reads the lab's prompt token for token: one BOS, not two", async () => {
       const prompt = promptFor([{ role: "user", content: "What is 1234 * 5678?" }]);
       const { usage } = await usageOf(engine.generate(prompt, settings(4), new AbortController().signal));
-      expect(usage.promptTokens).toBe((await tokenize(server.url, prompt, { addSpecial: false })).length);
+      expect(usage.promptTokens).toBe((await tokenize(server, prompt, { addSpecial: false })).length);
     });
 
     it("a later loop step reuses the earlier prompt from llama.cpp's cache (timings.cache_n), and says how much it prefilled", async () => {
@@ -107,11 +107,11 @@ for (const [id, protocol] of [
         const prompt = promptFor([{ role: "user", content: "Hi" }]);
         const response = await fetch(`${server.baseUrl}/completions`, {
           method: "POST",
-          headers: { "Content-Type": "application/json" },
+          headers: { ...server.headers, "Content-Type": "application/json" },
           body: JSON.stringify({ model, prompt, max_tokens: 1, temperature: 0, add_special_tokens: false }),
         });
         const body = (await response.json()) as { usage: { prompt_tokens: number } };
-        expect(body.usage.prompt_tokens).toBe((await tokenize(server.url, prompt, { addSpecial: false })).length + 1);
+        expect(body.usage.prompt_tokens).toBe((await tokenize(server, prompt, { addSpecial: false })).length + 1);
       });
     }
   });
@@ -127,8 +127,8 @@ describe.skipIf(missing !== undefined)("SmolLM2 on llama-server, native mode (ll
   });
 
   it("the conversation and the tools go to /v1/chat/completions; the reply ends with a finish reason and the server's timings", async () => {
-    const [served] = await listModels({ baseUrl: server.baseUrl });
-    const engine = new OpenAiEngine({ baseUrl: server.baseUrl, model: served!.id, mode: "native" });
+    const [served] = await listModels({ baseUrl: server.baseUrl, apiKey: server.apiKey });
+    const engine = new OpenAiEngine({ baseUrl: server.baseUrl, apiKey: server.apiKey, model: served!.id, mode: "native" });
     const body = engine.native!.request({ systemPrompt: "", messages: [{ role: "user", content: "What is 1234 * 5678?" }], tools }, settings(48));
     expect(body.tools).toHaveLength(2);
     let usage: EngineUsage | undefined;
@@ -144,16 +144,16 @@ describe.skipIf(missing !== undefined)("SmolLM2 on llama-server, native mode (ll
   });
 
   it("the server says what prompt its template renders from the body: SmolLM2's drops the tools, which the debugger then says", async () => {
-    const [served] = await listModels({ baseUrl: server.baseUrl });
-    const llamaCpp = await probeLlamaCpp(server.baseUrl);
+    const [served] = await listModels({ baseUrl: server.baseUrl, apiKey: server.apiKey });
+    const llamaCpp = await probeLlamaCpp(server.baseUrl, server.apiKey);
     expect(llamaCpp).toBeDefined();
-    const engine = new OpenAiEngine({ baseUrl: server.baseUrl, model: served!.id, mode: "native", llamaCpp: llamaCpp! });
+    const engine = new OpenAiEngine({ baseUrl: server.baseUrl, apiKey: server.apiKey, model: served!.id, mode: "native", llamaCpp: llamaCpp! });
     const body = engine.native!.request({ systemPrompt: "", messages: [{ role: "user", content: "What is 1234 * 5678?" }], tools }, settings(8));
     const prompt = await engine.native!.renderPrompt!(body, new AbortController().signal);
     // The rendered prompt is what the server tokenizes for this body: the same count as it reports.
     let usage: EngineUsage | undefined;
     for await (const chunk of engine.native!.generate(body, new AbortController().signal)) if (chunk.type === "usage") usage = chunk.usage;
-    expect((await tokenize(server.url, prompt, { addSpecial: true })).length).toBe(usage?.promptTokens);
+    expect((await tokenize(server, prompt, { addSpecial: true })).length).toBe(usage?.promptTokens);
     expect(prompt).toContain("What is 1234 * 5678?");
     // SmolLM2's embedded ChatML template has no tools section, and this llama.cpp adds none.
     expect(toolsLeftOut(prompt, requestToolNames(body), requestMessageTexts(body))).toEqual(tools.map((t) => t.name));

@@ -46,13 +46,13 @@ interface Probability {
 
 /** llama-server's own probabilities of the next token after these token ids (pre-sampling, as n_probs gives them). */
 async function nextTokenProbabilities(server: LlamaServer, ids: number[], n: number): Promise<Map<number, number>> {
-  const reply = (await completion(server.url, { prompt: ids, n_predict: 1, n_probs: n, temperature: 0, cache_prompt: true })) as unknown as { completion_probabilities: Probability[] };
+  const reply = (await completion(server, { prompt: ids, n_predict: 1, n_probs: n, temperature: 0, cache_prompt: true })) as unknown as { completion_probabilities: Probability[] };
   const first = reply.completion_probabilities[0]!;
   return new Map(first.top_logprobs.map((a) => [a.id, Math.exp(a.logprob)]));
 }
 
 /** The ids llama.cpp reads for a prompt the lab sends as text (control tokens parsed; Gemma's <bos> is in the lab's prompt). */
-const promptIds = (server: LlamaServer, prompt: string) => tokenize(server.url, prompt, { parseSpecial: true });
+const promptIds = (server: LlamaServer, prompt: string) => tokenize(server, prompt, { parseSpecial: true });
 
 const relativelyClose = (a: number, b: number, tolerance: number) => Math.abs(a - b) <= tolerance * Math.max(a, b);
 
@@ -121,9 +121,9 @@ for (const model of MODELS) {
       // token in a batch, 0.000884 alone); with single-token batches the probe and llama-server's
       // own answer for the same prefix are computed alike, whatever the prompt cache held.
       server = await startLlamaServer({ modelId: model.id, contextSize: 4096, extraArgs: ["-ub", "1"] });
-      const facts = await probeLlamaCpp(server.baseUrl);
+      const facts = await probeLlamaCpp(server.baseUrl, server.apiKey);
       expect(facts, "llama-server must be recognised as llama.cpp").toBeDefined();
-      engine = new OpenAiEngine({ baseUrl: server.baseUrl, model: server.model.id, mode: "prompt", llamaCpp: facts! });
+      engine = new OpenAiEngine({ baseUrl: server.baseUrl, apiKey: server.apiKey, model: server.model.id, mode: "prompt", llamaCpp: facts! });
     }, 120_000);
     afterAll(() => server?.stop());
 
@@ -141,7 +141,7 @@ for (const model of MODELS) {
     }
 
     it("gives a held-back `<` its own token, and the next token llama-server's own alternatives at that position", async () => {
-      const lt = await tokenize(server.url, "<", { parseSpecial: false });
+      const lt = await tokenize(server, "<", { parseSpecial: false });
       expect(lt).toHaveLength(1);
       // The reply's first token is `<` (a grammar of that token id), then free text.
       const { events, start, tokens } = await firstStep(engine, "hermes", family, "What is the weather in Rome?", `root ::= <[${lt[0]}]> [^\\x01]*`);
@@ -178,7 +178,7 @@ for (const model of MODELS) {
       expect(forced.start.prompt).toBe(start.prompt + marker);
       const continued = forced.tokens.filter((t) => t.start >= marker.length);
       expect(continued.length).toBeGreaterThan(0);
-      const own = await completion(server.url, { prompt: await promptIds(server, forced.start.prompt), n_predict: continued.length, temperature: 0, return_tokens: true, cache_prompt: true });
+      const own = await completion(server, { prompt: await promptIds(server, forced.start.prompt), n_predict: continued.length, temperature: 0, return_tokens: true, cache_prompt: true });
       const n = Math.min(continued.length, own.tokens.length);
       expect(n).toBeGreaterThan(0);
       expect(continued.slice(0, n).map((t) => t.token.id)).toEqual(own.tokens.slice(0, n));
@@ -194,7 +194,7 @@ for (const model of MODELS) {
       const first = forced.tokens.find((t) => t.start >= at);
       expect(first, "the branch wrote nothing").toBeDefined();
       expect(banned.map((b) => b.id)).not.toContain(first!.token.id);
-      const own = await completion(server.url, { prompt: await promptIds(server, start.prompt), n_predict: 1, temperature: 0, return_tokens: true, logit_bias: banned.map((b) => [b.id, false]), cache_prompt: true });
+      const own = await completion(server, { prompt: await promptIds(server, start.prompt), n_predict: 1, temperature: 0, return_tokens: true, logit_bias: banned.map((b) => [b.id, false]), cache_prompt: true });
       expect(first!.token.id).toBe(own.tokens[0]);
     }, 600_000);
 

@@ -32,7 +32,7 @@ const generation = { temperature: 0, maxTokens: 24, seed: 1 };
 type Of<T extends LoopEvent["type"]> = Extract<LoopEvent, { type: T }>;
 
 async function firstStep(server: LlamaServer, protocolName: string, family: string, messages: ChatMessage[], grammar?: string) {
-  const engine = new OpenAiEngine({ baseUrl: server.url, model: server.model.id, mode: "prompt" });
+  const engine = new OpenAiEngine({ baseUrl: server.url, apiKey: server.apiKey, model: server.model.id, mode: "prompt" });
   const events: LoopEvent[] = [];
   const template = familyChatTemplate(familyById(family)!);
   for await (const event of runToolLoop({ engine, protocol: getProtocol(protocolName)!, tools: [weather], messages, template, generation: { ...generation, ...(grammar ? { grammar } : {}) }, maxSteps: 1, runId: "r" })) events.push(event);
@@ -93,7 +93,7 @@ for (const model of MODELS) {
       expect(alternative).toBeDefined();
       const output = tokens.map((t) => t.token.text).join("");
       const prefix = output.slice(0, at.start) + alternative.text;
-      const engine = new OpenAiEngine({ baseUrl: server.url, model: server.model.id, mode: "prompt" });
+      const engine = new OpenAiEngine({ baseUrl: server.url, apiKey: server.apiKey, model: server.model.id, mode: "prompt" });
       const branchEvents: LoopEvent[] = [];
       const branch = runBranch(
         {
@@ -126,7 +126,7 @@ for (const model of MODELS) {
       expect(continued.length).toBeGreaterThan(0);
       expect(continued[0]!.start).toBe(prefix.length);
       // The same prompt straight to llama-server, greedy: the same first tokens.
-      const own = (await completion(server.url, { prompt: branchStart.prompt, n_predict: 4, temperature: 0, cache_prompt: false })).content;
+      const own = (await completion(server, { prompt: branchStart.prompt, n_predict: 4, temperature: 0, cache_prompt: false })).content;
       expect(continuation.startsWith(own) || own.startsWith(continuation)).toBe(true);
     }, 300_000);
   });

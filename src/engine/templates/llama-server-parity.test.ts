@@ -66,11 +66,11 @@ for (const model of MODELS) {
     beforeAll(async () => {
       server = await startLlamaServer({ modelId: model.id, contextSize: 4096 });
       // The model name the server lists is the one the lab resolves the family from.
-      const list = (await (await fetch(`${server.baseUrl}/models`)).json()) as { data: Array<{ id: string }> };
+      const list = (await (await fetch(`${server.baseUrl}/models`, { headers: server.headers })).json()) as { data: Array<{ id: string }> };
       served = list.data[0]!.id;
-      const serverProps = await props(server.url);
+      const serverProps = await props(server);
       // llama.cpp drops the template's leading BOS text where its tokenizer adds the BOS itself (add_bos).
-      bos = (await tokenize(server.url, "", { addSpecial: true })).length > 0 ? serverProps.bos_token : "";
+      bos = (await tokenize(server, "", { addSpecial: true })).length > 0 ? serverProps.bos_token : "";
     }, 180_000);
 
     afterAll(async () => {
@@ -79,7 +79,7 @@ for (const model of MODELS) {
 
     const check = async (messages: ChatMessage[], protocol: string, systemPrompt: string) => {
       const { prompt, templateMessages } = renderModelPrompt({ modelId: served, protocol: getProtocol(protocol)!, tools, messages, systemPrompt });
-      const rendered = await applyTemplate(server.url, serverTurns(templateMessages, model.resultRole));
+      const rendered = await applyTemplate(server, serverTurns(templateMessages, model.resultRole));
       expect(prompt).toBe(bos + rendered);
       return { prompt, rendered };
     };
@@ -122,10 +122,10 @@ for (const model of MODELS) {
         expect(bos).toBe("<bos>");
         expect(prompt.startsWith("<bos><start_of_turn>user\n")).toBe(true);
         expect(rendered.startsWith("<start_of_turn>user\n")).toBe(true);
-        const ours = await tokenize(server.url, prompt, { addSpecial: false });
-        expect(await tokenize(server.url, rendered, { addSpecial: true })).toEqual(ours);
+        const ours = await tokenize(server, prompt, { addSpecial: false });
+        expect(await tokenize(server, rendered, { addSpecial: true })).toEqual(ours);
         // What a string prompt gets on /completion and /v1/completions (add_special): two BOS.
-        const doubled = await tokenize(server.url, prompt, { addSpecial: true });
+        const doubled = await tokenize(server, prompt, { addSpecial: true });
         expect(doubled.slice(0, 2)).toEqual([ours[0], ours[0]]);
         expect(doubled.length).toBe(ours.length + 1);
       });
@@ -133,7 +133,7 @@ for (const model of MODELS) {
       it("SmolLM2 adds no BOS: the lab's prompt is sent and tokenized as it is", async () => {
         const { prompt } = await check(plainChat, "xml", "");
         expect(bos).toBe("");
-        expect(await tokenize(server.url, prompt, { addSpecial: true })).toEqual(await tokenize(server.url, prompt, { addSpecial: false }));
+        expect(await tokenize(server, prompt, { addSpecial: true })).toEqual(await tokenize(server, prompt, { addSpecial: false }));
       });
     }
   });
@@ -149,7 +149,7 @@ describe.skipIf(missing !== undefined)("Gemma 3 270M's GGUF has no chat template
   });
 
   it("without --chat-template-file llama-server falls back to ChatML, which is not Gemma's: the comparison above needs Google's template", async () => {
-    const rendered = await applyTemplate(server.url, [{ role: "user", content: "Hello" }]);
+    const rendered = await applyTemplate(server, [{ role: "user", content: "Hello" }]);
     expect(rendered).toBe("<|im_start|>user\nHello<|im_end|>\n<|im_start|>assistant\n");
   });
 });

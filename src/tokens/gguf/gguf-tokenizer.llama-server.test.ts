@@ -97,7 +97,7 @@ describe.skipIf(!real.run)(`GGUF tokenizer = llama-server /tokenize${real.run ? 
 
       const expectSame = async (text: string) => {
         for (const addSpecial of [false, true]) {
-          const expected = await tokenize(server.url, text, { addSpecial });
+          const expected = await tokenize(server, text, { addSpecial });
           const ours = Array.from(tokenizer.encode(text, { addSpecial }));
           expect(ours, `${JSON.stringify(text.slice(0, 80))}… add_special ${addSpecial}`).toEqual(expected);
         }
@@ -134,7 +134,7 @@ describe.skipIf(!real.run)(`GGUF tokenizer = llama-server /tokenize${real.run ? 
         const turnEnd = tokenizer.encode(model.turnEnd);
         expect(turnStart).toHaveLength(1);
         expect(turnEnd).toHaveLength(1);
-        expect(Array.from(turnStart)).toEqual(await tokenize(server.url, model.turnStart));
+        expect(Array.from(turnStart)).toEqual(await tokenize(server, model.turnStart));
         const count = (prompt: string, id: number) => Array.from(tokenizer.encode(prompt)).filter((token) => token === id).length;
         const plainPrompt = render(protocol, plain!);
         expect(count(forgedPrompt, turnStart[0]!)).toBe(count(plainPrompt, turnStart[0]!));

@@ -178,7 +178,7 @@ function PromptTextView({ step, previous, controlTokens, toolBlock, note }: Prom
 }
 
 /** Runs drawn with their chips from the start: the top of the prompt, in view when it opens. */
-const RUNS_DRAWN_AT_ONCE = 2;
+const RUNS_DRAWN_AT_ONCE = 1;
 /** Runs put on the page in one task (250 runs of a server's 1,000,000-character prompt at once: 0.4 s). */
 const RUNS_AT_ONCE = 40;
 /** A run is drawn this far before it scrolls into the panel's view. */
