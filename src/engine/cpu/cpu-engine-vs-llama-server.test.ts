@@ -71,7 +71,7 @@ interface Probability {
 
 /** llama-server's own probabilities of the next token after these token ids, best first (before sampling, as n_probs gives them). */
 async function nextTokenProbabilities(server: LlamaServer, ids: number[], n: number): Promise<Map<number, number>> {
-  const reply = (await completion(server.url, { prompt: ids, n_predict: 1, n_probs: n, temperature: 0, cache_prompt: true })) as unknown as { completion_probabilities: Probability[] };
+  const reply = (await completion(server, { prompt: ids, n_predict: 1, n_probs: n, temperature: 0, cache_prompt: true })) as unknown as { completion_probabilities: Probability[] };
   return new Map(reply.completion_probabilities[0]!.top_logprobs.map((a) => [a.id, Math.exp(a.logprob)]));
 }
 
@@ -118,7 +118,7 @@ for (const model of MODELS) {
       return { events, start, end, usage, tokens: stepTokens(events, "r", start.stepId), point: stepDecisionPoint(events, "r", start.stepId) };
     };
     /** The ids llama.cpp reads for the lab's prompt text (control tokens parsed; Gemma's `<bos>` is in the prompt, the page's runtime adds it instead). */
-    const promptIds = (prompt: string) => tokenize(server!.url, prompt, { parseSpecial: true });
+    const promptIds = (prompt: string) => tokenize(server!, prompt, { parseSpecial: true });
 
     beforeAll(async () => {
       server = await startLlamaServer({ modelId: model.id, contextSize: 4096, extraArgs: SERVER_ARGS });
@@ -154,7 +154,7 @@ for (const model of MODELS) {
         expect(withinNoise(again.probes[0]!.p, probe.markers[0]!.p)).toBe(true);
         for (const marker of probe.markers) {
           // The marker's tokens as llama-server writes them, in order.
-          expect(marker.tokens.map((t) => t.id)).toEqual(await tokenize(server!.url, marker.marker, { parseSpecial: true }));
+          expect(marker.tokens.map((t) => t.id)).toEqual(await tokenize(server!, marker.marker, { parseSpecial: true }));
           for (const [i, token] of marker.tokens.entries()) {
             const prefix = [...ids, ...marker.tokens.slice(0, i).map((t) => t.id!)];
             const own = await nextTokenProbabilities(server!, prefix, 2000);
@@ -175,7 +175,7 @@ for (const model of MODELS) {
     }
 
     it("the alternatives after a held-back `<` equal llama-server's own at that position (ids and p)", async () => {
-      const lt = await tokenize(server!.url, "<", { parseSpecial: false });
+      const lt = await tokenize(server!, "<", { parseSpecial: false });
       expect(lt).toHaveLength(1);
       // The reply's first token is `<` (a grammar of that token id), then free text: the engine holds it back as a possible stop's start.
       const { events, start, tokens } = await step("hermes", "What is the weather in Rome?", 12, `root ::= <[${lt[0]}]> [^\\x01]*`);
@@ -212,7 +212,7 @@ for (const model of MODELS) {
       expect(branchStart.prompt).toBe(start.prompt + marker);
       const continued = stepTokens(events, branchStart.runId, branchStart.stepId).filter((t) => t.start >= marker.length);
       expect(continued.length).toBeGreaterThan(0);
-      const own = (await completion(server!.url, { prompt: await promptIds(branchStart.prompt), n_predict: continued.length, temperature: 0, n_probs: 10, cache_prompt: true })) as unknown as { completion_probabilities: Probability[] };
+      const own = (await completion(server!, { prompt: await promptIds(branchStart.prompt), n_predict: continued.length, temperature: 0, n_probs: 10, cache_prompt: true })) as unknown as { completion_probabilities: Probability[] };
       const greedy = own.completion_probabilities;
       measured.push(`[force a call] ${model.id} ${model.protocols[0]}: cpu ${continued.map((t) => t.token.id).join(" ")}; llama-server ${greedy.map((g) => g.id).join(" ")}`);
       // The same ids, token for token; where they part, llama-server's own p of the page's token is within the noise of its greedy choice (a near tie, beyond which the two continue different texts).
@@ -242,7 +242,7 @@ for (const model of MODELS) {
       const first = stepTokens(events, branchStart.runId, branchStart.stepId).find((t) => t.start >= at);
       expect(first, "the branch wrote nothing").toBeDefined();
       expect(banned.map((b) => b.id)).not.toContain(first!.token.id);
-      const own = (await completion(server!.url, { prompt: await promptIds(start.prompt), n_predict: 1, temperature: 0, n_probs: 10, logit_bias: banned.map((b) => [b.id, false]), cache_prompt: true })) as unknown as { completion_probabilities: Probability[] };
+      const own = (await completion(server!, { prompt: await promptIds(start.prompt), n_predict: 1, temperature: 0, n_probs: 10, logit_bias: banned.map((b) => [b.id, false]), cache_prompt: true })) as unknown as { completion_probabilities: Probability[] };
       const greedy = own.completion_probabilities[0]!;
       measured.push(`[force no call] ${model.id}: banned ${banned.map((b) => b.id).join(" ")}; cpu ${first!.token.id}, llama-server ${greedy.id}`);
       // The same id, or a near tie on llama-server's side (its own p of the page's token within the noise of its choice).

@@ -2,7 +2,7 @@
 // prompt through the server: a server that echoes it (a 403 body naming the key, an error event,
 // streamed text) has it masked, in failures and in every string the stream carries: text,
 // reasoning, call ids, names and arguments, and the finish reason.
-import type { EngineChunk } from "toolcall-middleware/types.ts";
+import type { EngineChunk, TokenProbability } from "toolcall-middleware/types.ts";
 import { maskText, MIN_SECRET_LENGTH, StreamMasker } from "../../net/mask-text.ts";
 import { ServerFailure } from "./server-failure.ts";
 
@@ -33,9 +33,12 @@ export async function* maskKeyInStream(source: AsyncIterable<EngineChunk>, secre
     return;
   }
   const text = new StreamMasker(secrets);
+  const tokened = new TokenAlignedMasker(secrets);
+  let tokensLost = false;
   const reasoning = new StreamMasker(secrets);
   const calls = new Map<number, StreamMasker>();
   const flush = function* (): Generator<EngineChunk> {
+    if (!tokensLost) yield* tokened.flush();
     const restReasoning = reasoning.flush();
     if (restReasoning) yield { type: "reasoning", text: restReasoning };
     const restText = text.flush();
@@ -48,6 +51,16 @@ export async function* maskKeyInStream(source: AsyncIterable<EngineChunk>, secre
   try {
     for await (const chunk of source) {
       if (chunk.type === "text") {
+        if (!tokensLost) {
+          yield* tokened.push(chunk);
+          if (!tokened.lost) continue;
+          // The key is in the text: from here on the text alone is masked and no token is kept
+          // (a token's own text would show what the mask hides).
+          tokensLost = true;
+          const shown = text.push(tokened.takeRaw());
+          if (shown) yield { type: "text", text: shown };
+          continue;
+        }
         const shown = text.push(chunk.text);
         if (shown) yield { type: "text", text: shown };
       } else if (chunk.type === "reasoning") {
@@ -78,4 +91,75 @@ export async function* maskKeyInStream(source: AsyncIterable<EngineChunk>, secre
 /** The usage with every string in it masked (the finish reason is the server's to say). */
 function maskStrings<T extends object>(usage: T, secrets: readonly string[]): T {
   return Object.fromEntries(Object.entries(usage).map(([key, value]) => [key, typeof value === "string" ? maskText(value, secrets) : value])) as T;
+}
+
+type TextChunk = Extract<EngineChunk, { type: "text" }>;
+
+/**
+ * The reply's text masked without losing its tokens: the text is held back as StreamMasker holds
+ * it (the key's length less one, where a key could still begin), but cut only where a chunk or a
+ * token ends, so each chunk let through keeps its tokens and their probabilities — the decision
+ * point and the Probabilities view need them. Once a key is found in the text, `lost` is set and
+ * what is held is handed back raw to be masked as plain text.
+ */
+class TokenAlignedMasker {
+  /** Held pieces: a token with its text, or a chunk's text that came without tokens. */
+  private held: Array<{ text: string; token?: TokenProbability }> = [];
+  private heldText = "";
+  private readonly holdBack: number;
+  lost = false;
+
+  constructor(private readonly secrets: readonly string[]) {
+    this.holdBack = Math.max(0, ...secrets.map((secret) => secret.length - 1));
+  }
+
+  *push(chunk: TextChunk): Generator<EngineChunk> {
+    const tokens = chunk.tokens ?? [];
+    // Tokens that spell the chunk's text are held one by one; anything else as one piece.
+    if (tokens.length > 0 && tokens.map((token) => token.text).join("") === chunk.text) for (const token of tokens) this.held.push({ text: token.text, token });
+    else this.held.push({ text: chunk.text });
+    this.heldText += chunk.text;
+    if (this.secrets.some((secret) => this.heldText.includes(secret))) {
+      this.lost = true;
+      return;
+    }
+    // No key in what is held, so none can end before its last holdBack characters: the pieces
+    // before those can go.
+    let releasable = this.heldText.length - this.holdBack;
+    let count = 0;
+    while (count < this.held.length && this.held[count]!.text.length <= releasable) releasable -= this.held[count++]!.text.length;
+    yield* this.release(count);
+  }
+
+  *flush(): Generator<EngineChunk> {
+    yield* this.release(this.held.length);
+  }
+
+  /** What is held, unmasked, for the plain masker; nothing is held after. */
+  takeRaw(): string {
+    const raw = this.heldText;
+    this.held = [];
+    this.heldText = "";
+    return raw;
+  }
+
+  /** The first `count` pieces as chunks: runs of tokens with their tokens, other text alone. */
+  private *release(count: number): Generator<EngineChunk> {
+    const out = this.held.splice(0, count);
+    this.heldText = this.heldText.slice(out.reduce((length, piece) => length + piece.text.length, 0));
+    for (let at = 0; at < out.length; ) {
+      if (!out[at]!.token) {
+        yield { type: "text", text: out[at]!.text };
+        at += 1;
+        continue;
+      }
+      const run: TokenProbability[] = [];
+      let runText = "";
+      for (; at < out.length && out[at]!.token; at += 1) {
+        run.push(out[at]!.token!);
+        runText += out[at]!.text;
+      }
+      yield { type: "text", text: runText, tokens: run };
+    }
+  }
 }
