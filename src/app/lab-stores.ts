@@ -9,6 +9,7 @@ import { createDebuggerStore, type DebuggerStore } from "../store/debugger-store
 import { createRealModelOffer, type RealModelOffer } from "../store/real-model-offer.ts";
 import { createProtocolStore, type ProtocolStore } from "../store/protocol-store.ts";
 import { createDerivedProtocolStore, type DerivedProtocolStore } from "../store/derived-protocols.ts";
+import { DerivationWorker } from "../engine/templates/derivation-worker.ts";
 import { createRunController, createRunStore, type RunController, type RunStore } from "../store/run-controller.ts";
 import { createEngines, type Engines, type TurnOnTheModel } from "../store/engine-store.ts";
 import { createCpuEngine, type CpuEngineController } from "../store/cpu-engine-controller.ts";
@@ -32,6 +33,8 @@ export interface LabStores {
   protocol: ProtocolStore;
   /** Protocols derived from a model's own chat template (a GGUF of a family the lab does not know). */
   derivedProtocols: DerivedProtocolStore;
+  /** The worker that derives chat templates' call formats, kept between derivations and warmed ahead of need (started on first use). */
+  derivationWorker: DerivationWorker;
   /** The native-vs-prompt comparison's progress and runs. */
   compare: CompareStore;
   /** A transcript on another site that a link asks to replay, awaiting the person's yes. */
@@ -84,8 +87,9 @@ export function createLabStores(): LabStores {
   const engines = createEngines({ turn: onTheModel });
   const branch = createBranchStore();
   const protocol = createProtocolStore();
-  const derivedProtocols = createDerivedProtocolStore();
-  const cpuEngine = createCpuEngine({ engines, turn: onTheModel, protocol, derivedProtocols });
+  const derivationWorker = new DerivationWorker();
+  const derivedProtocols = createDerivedProtocolStore({ derivationWorker });
+  const cpuEngine = createCpuEngine({ engines, turn: onTheModel, protocol, derivedProtocols, derivationWorker });
   const branchController = createBranchController({ branch, run, runController, engines, conversations });
   experiments.controller = branchController;
   return {
@@ -94,6 +98,7 @@ export function createLabStores(): LabStores {
     debugger: createDebuggerStore(),
     protocol,
     derivedProtocols,
+    derivationWorker,
     compare: createCompareStore(),
     transcriptConsent: createTranscriptConsentStore(),
     tokensWanted: createTokensWantedStore(),

@@ -17,6 +17,7 @@ import { templateFamily } from "../tokens/tokenizer-choice.ts";
 import type { Engines, EngineStatus, TurnOnTheModel } from "./engine-store.ts";
 import type { ProtocolStore } from "./protocol-store.ts";
 import { derivedProtocolName, type DerivedProtocolEntry, type DerivedProtocolStore } from "./derived-protocols.ts";
+import type { DerivationWorker } from "../engine/templates/derivation-worker.ts";
 
 export type CpuModelOrigin = "lab-server" | "hugging-face";
 
@@ -87,6 +88,7 @@ async function templateFor(
   familyChatTemplate: (family: ModelFamily) => ChatTemplate,
   loaded: LoadedCpuModel,
   name: string,
+  derivationWorker: DerivationWorker | undefined,
 ): Promise<{ template: ChatTemplate; familyId: string | null; note: string; derived?: DerivedProtocolEntry; dispose?: () => void } | { error: string }> {
   if (family) return { template: familyChatTemplate(family), familyId: family.id, note: `${family.label} family: the lab's ${family.templateLabel} template and stop tokens.` };
   if (loaded.chatTemplate) {
@@ -97,9 +99,10 @@ async function templateFor(
       const dispose = () => renderer.dispose();
       const note = "Family not known to the lab: the GGUF's own embedded chat template is used as is (rendered with Jinja, in a worker).";
       // Its calls are read in the format its own template writes, where that can be derived.
-      // The probe renders run in a worker (hundreds of milliseconds for a large template).
+      // The probe renders run in a worker (tens to hundreds of milliseconds for a large template):
+      // the page's kept one, warmed while the file loaded (else one of its own).
       const [{ deriveFormatOffThread, protocolOfDerivedFormat }, { describeDerivedFormat }] = await Promise.all([import("../engine/templates/derive-off-thread.ts"), import("toolcall-middleware/derive/describe-format.ts")]);
-      const derivation = await deriveFormatOffThread(loaded.chatTemplate, name);
+      const derivation = derivationWorker ? await derivationWorker.derive(loaded.chatTemplate, name) : await deriveFormatOffThread(loaded.chatTemplate, name);
       if (!derivation.ok) return { template, familyId: null, note: `${note} No call format could be derived from it (${derivation.reason}): calls are read by the protocol chosen in the header.`, dispose };
       const lines = describeDerivedFormat(derivation.format);
       // Its tool section is written by the template too, in the same worker.
@@ -134,13 +137,15 @@ function threadsFromUrl(): number | undefined {
   return Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
-export function createCpuEngine({ engines, turn, protocol, derivedProtocols, load = loadOnDemand }: {
+export function createCpuEngine({ engines, turn, protocol, derivedProtocols, derivationWorker, load = loadOnDemand }: {
   engines: Pick<Engines, "setCpuEngine" | "selectEngineKind" | "store">;
   turn: TurnOnTheModel;
   /** Where a listed model's recommended protocol is chosen when it loads (the header's choice). */
   protocol?: ProtocolStore;
   /** Where the protocol derived from an unknown family's own template is kept (then chosen in the header). */
   derivedProtocols?: DerivedProtocolStore;
+  /** The page's kept template-derivation worker: warmed as a file of a family not known yet starts loading, so its derivation runs warm. */
+  derivationWorker?: DerivationWorker;
   load?: LoadCpuModel;
 }) {
   const store = createStore<CpuEngineState>()(() => ({
@@ -188,6 +193,9 @@ export function createCpuEngine({ engines, turn, protocol, derivedProtocols, loa
     await unloadCurrent();
     const startedAt = Date.now();
     const what = source.name;
+    // A file's family is known only once it has loaded; should its template need deriving, the
+    // worker is warm by then (the load takes seconds, the warm-up a fraction of one).
+    if (familyId === undefined) void derivationWorker?.warmUp();
     engines.setCpuEngine({ cpuStatus: { state: "loading", what, progress: progressOf(0, 0, startedAt, "Starting llama.cpp (WebAssembly)") } });
     try {
       // The families' templates load with the first model (the first screen has their light index only).
@@ -214,7 +222,7 @@ export function createCpuEngine({ engines, turn, protocol, derivedProtocols, loa
         return;
       }
       const detected = family ?? (await familyOfOpenedFile(loaded));
-      const chosen = await templateFor(detected, familyChatTemplate, loaded, source.name);
+      const chosen = await templateFor(detected, familyChatTemplate, loaded, source.name, derivationWorker);
       if (!("error" in chosen) && controller.signal.aborted) chosen.dispose?.();
       if ("error" in chosen) {
         await loaded.unload().catch(() => undefined);

@@ -9,6 +9,7 @@
 // what this file writes is dropped, and a template that no longer derives says why.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { Protocol } from "toolcall-middleware/types.ts";
+import type { DerivationWorker } from "../engine/templates/derivation-worker.ts";
 
 export const DERIVED_PROTOCOL_PREFIX = "template:";
 
@@ -84,25 +85,29 @@ function remember(storage: Storage | undefined, records: RememberedTemplate[]): 
 }
 
 /**
- * The page's derivation: the format in a worker, the protocol and its words here (code loaded on
- * demand); the protocol's tool section is the template's own rendering, made in a worker of its
- * own that stays open with the protocol (the page's thread never runs a file's template).
+ * The page's derivation: the format in the page's kept derivation worker (or, without one, a
+ * worker of its own), the protocol and its words here (code loaded on demand); the protocol's
+ * tool section is the template's own rendering, made in a worker of its own that stays open with
+ * the protocol (the page's thread never runs a file's template).
  */
-export const deriveEntryInThePage: DeriveEntry = async (template, name) => {
+export const deriveEntryThrough = (derivationWorker?: DerivationWorker): DeriveEntry => async (template, name) => {
   const [{ deriveFormatOffThread, protocolOfDerivedFormat }, { describeDerivedFormat }, { OffThreadTemplate }] = await Promise.all([
     import("../engine/templates/derive-off-thread.ts"),
     import("toolcall-middleware/derive/describe-format.ts"),
     import("../engine/templates/off-thread-template.ts"),
   ]);
   const model = name.slice(DERIVED_PROTOCOL_PREFIX.length);
-  const derivation = await deriveFormatOffThread(template, model);
+  const derivation = derivationWorker ? await derivationWorker.derive(template, model) : await deriveFormatOffThread(template, model);
   if (!derivation.ok) return { reason: derivation.reason };
   const renderer = await OffThreadTemplate.open(template, `The chat template of ${model}`);
   const protocol = protocolOfDerivedFormat(derivation.format, { name, label: `Derived from the template of ${model}` }, (variables) => renderer.render(variables));
   return { protocol, lines: describeDerivedFormat(derivation.format), template };
 };
 
-export function createDerivedProtocolStore({ storage = pageStorage(), derive = deriveEntryInThePage }: { storage?: Storage; derive?: DeriveEntry } = {}): DerivedProtocolStore {
+/** The page's derivation in a worker of its own (tests; the page passes its kept one: deriveEntryThrough). */
+export const deriveEntryInThePage: DeriveEntry = deriveEntryThrough();
+
+export function createDerivedProtocolStore({ storage = pageStorage(), derivationWorker, derive = deriveEntryThrough(derivationWorker) }: { storage?: Storage; derivationWorker?: DerivationWorker; derive?: DeriveEntry } = {}): DerivedProtocolStore {
   let remembered = recall(storage);
   const pending = new Map<string, Promise<Protocol | undefined>>();
   return createStore<DerivedProtocols>()((set, get) => ({
