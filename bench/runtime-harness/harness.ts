@@ -12,7 +12,7 @@ import { familyById, familyChatTemplate } from "toolcall-middleware/families/reg
 import { runToolLoop } from "toolcall-middleware/loop/run-tool-loop.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ExecutableTool, LoopEvent } from "toolcall-middleware/types.ts";
-import { runBranch, type BranchRequest } from "../../src/experiments/branch-run.ts";
+import { forcedBranchOfStepStart, runBranch, type BranchRequest } from "../../src/experiments/branch-run.ts";
 import { bosTextOf } from "../../src/engine/cpu/cpu-models.ts";
 import { ggufTextTokenIds } from "../../src/tokens/gguf/gguf-model-tokenizer.ts";
 
@@ -172,21 +172,7 @@ async function branchEvents(options: { start: Extract<LoopEvent, { type: "step-s
   if (!engine) throw new Error("run a step first");
   const { start } = options;
   const events: LoopEvent[] = [];
-  const request: BranchRequest = {
-    origin: { runId: "r", stepId: start.stepId },
-    protocol: getProtocol(start.protocol)!,
-    tools: executable(options.tools),
-    messages: start.messages,
-    prompt: start.prompt,
-    templateMessages: start.templateMessages,
-    template: { name: start.template, controlTokens: start.controlTokens ?? [] },
-    settings: { ...start.settings, grammar: undefined },
-    changes: ["forced"],
-    toolTimeoutMs: 1000,
-    ...(options.forced ? { forced: options.forced } : {}),
-    ...(options.banned ? { banned: options.banned } : {}),
-    ...(options.force ? { force: options.force } : {}),
-  };
+  const request = forcedBranchOfStepStart(start, getProtocol(start.protocol)!, executable(options.tools), options);
   const run = runBranch(request, { engine }, new AbortController().signal);
   for (;;) {
     const next = await run.next();

@@ -62,6 +62,13 @@ export interface Timings {
   predicted_per_second: number;
 }
 
+/** One generated token with its alternatives, as /completion sends them when `n_probs` is asked (before sampling unless `post_sampling_probs`). */
+export interface CompletionProbability {
+  id: number;
+  logprob: number;
+  top_logprobs: Array<{ id: number; token: string; logprob: number }>;
+}
+
 export interface CompletionResult {
   content: string;
   tokens: number[];
@@ -69,9 +76,17 @@ export interface CompletionResult {
   stopping_word: string;
   tokens_evaluated: number;
   timings: Timings;
+  /** With `n_probs`: each generated token's probabilities. */
+  completion_probabilities?: CompletionProbability[];
 }
 
 /** llama.cpp's own /completion, not streamed. */
 export async function completion(server: ServerAddress, body: Record<string, unknown>): Promise<CompletionResult> {
   return post<CompletionResult>(server, "/completion", { stream: false, ...body });
+}
+
+/** llama-server's own probabilities of the next token after these token ids, by id (before sampling, as n_probs gives them). */
+export async function nextTokenProbabilities(server: ServerAddress, ids: number[], n: number): Promise<Map<number, number>> {
+  const reply = await completion(server, { prompt: ids, n_predict: 1, n_probs: n, temperature: 0, cache_prompt: true });
+  return new Map(reply.completion_probabilities![0]!.top_logprobs.map((a) => [a.id, Math.exp(a.logprob)]));
 }

@@ -60,6 +60,29 @@ export interface BranchRequest {
   force?: NonNullable<BranchRef["force"]>;
 }
 
+/**
+ * A forced branch of a step as its recorded step-start has it (the force buttons build theirs from
+ * the step's view): its own conversation, prompt and settings without the step's grammar, tools
+ * run with a 1 s timeout. For code that holds the loop's events: the real-model tests and benches.
+ */
+export function forcedBranchOfStepStart(start: Extract<LoopEvent, { type: "step-start" }>, protocol: Protocol, tools: ToolSpec[], force: Pick<BranchRequest, "forced" | "banned" | "force">): BranchRequest {
+  return {
+    origin: { runId: start.runId, stepId: start.stepId },
+    protocol,
+    tools,
+    messages: start.messages,
+    prompt: start.prompt,
+    templateMessages: start.templateMessages,
+    template: { name: start.template, controlTokens: start.controlTokens ?? [] },
+    settings: { ...start.settings, grammar: undefined },
+    changes: ["forced"],
+    toolTimeoutMs: 1000,
+    ...(force.forced ? { forced: force.forced } : {}),
+    ...(force.banned ? { banned: force.banned } : {}),
+    ...(force.force ? { force: force.force } : {}),
+  };
+}
+
 /** Where the output comes from: the engine, or (replay) a text the person chose. */
 export type BranchSource = { engine: Engine } | { output: string };
 

@@ -36,7 +36,7 @@ import type { LoopEvent } from "toolcall-middleware/types.ts";
 import { launchHarnessBrowser, openHarnessPage, startHarnessServer } from "../../../bench/runtime-harness/harness-server.ts";
 import { systemChromiumPath } from "../../../e2e/browser.ts";
 import { manifestModel, realModelsForTests, startLlamaServer, type LlamaServer } from "../../../scripts/real-models/llama-server-process.ts";
-import { completion, tokenize } from "../../../scripts/real-models/llama-server-api.ts";
+import { completion, nextTokenProbabilities, tokenize } from "../../../scripts/real-models/llama-server-api.ts";
 import { openerTokensToBan } from "../../experiments/force-decision.ts";
 
 const MODELS = [
@@ -62,18 +62,6 @@ const LN_P_TOLERANCE = 0.7;
  */
 const SERVER_ARGS = ["-ub", "1", "-fa", "off", "-ctk", "f32", "-ctv", "f32"];
 type Of<T extends LoopEvent["type"]> = Extract<LoopEvent, { type: T }>;
-
-interface Probability {
-  id: number;
-  logprob: number;
-  top_logprobs: Array<{ id: number; token: string; logprob: number }>;
-}
-
-/** llama-server's own probabilities of the next token after these token ids, best first (before sampling, as n_probs gives them). */
-async function nextTokenProbabilities(server: LlamaServer, ids: number[], n: number): Promise<Map<number, number>> {
-  const reply = (await completion(server, { prompt: ids, n_predict: 1, n_probs: n, temperature: 0, cache_prompt: true })) as unknown as { completion_probabilities: Probability[] };
-  return new Map(reply.completion_probabilities[0]!.top_logprobs.map((a) => [a.id, Math.exp(a.logprob)]));
-}
 
 const lnDiff = (a: number, b: number) => Math.abs(Math.log(a) - Math.log(b));
 const withinNoise = (a: number, b: number) => lnDiff(a, b) <= LN_P_TOLERANCE;
@@ -212,8 +200,8 @@ for (const model of MODELS) {
       expect(branchStart.prompt).toBe(start.prompt + marker);
       const continued = stepTokens(events, branchStart.runId, branchStart.stepId).filter((t) => t.start >= marker.length);
       expect(continued.length).toBeGreaterThan(0);
-      const own = (await completion(server!, { prompt: await promptIds(branchStart.prompt), n_predict: continued.length, temperature: 0, n_probs: 10, cache_prompt: true })) as unknown as { completion_probabilities: Probability[] };
-      const greedy = own.completion_probabilities;
+      const own = await completion(server!, { prompt: await promptIds(branchStart.prompt), n_predict: continued.length, temperature: 0, n_probs: 10, cache_prompt: true });
+      const greedy = own.completion_probabilities!;
       measured.push(`[force a call] ${model.id} ${model.protocols[0]}: cpu ${continued.map((t) => t.token.id).join(" ")}; llama-server ${greedy.map((g) => g.id).join(" ")}`);
       // The same ids, token for token; where they part, llama-server's own p of the page's token is within the noise of its greedy choice (a near tie, beyond which the two continue different texts).
       let same = 0;
@@ -242,8 +230,8 @@ for (const model of MODELS) {
       const first = stepTokens(events, branchStart.runId, branchStart.stepId).find((t) => t.start >= at);
       expect(first, "the branch wrote nothing").toBeDefined();
       expect(banned.map((b) => b.id)).not.toContain(first!.token.id);
-      const own = (await completion(server!, { prompt: await promptIds(start.prompt), n_predict: 1, temperature: 0, n_probs: 10, logit_bias: banned.map((b) => [b.id, false]), cache_prompt: true })) as unknown as { completion_probabilities: Probability[] };
-      const greedy = own.completion_probabilities[0]!;
+      const own = await completion(server!, { prompt: await promptIds(start.prompt), n_predict: 1, temperature: 0, n_probs: 10, logit_bias: banned.map((b) => [b.id, false]), cache_prompt: true });
+      const greedy = own.completion_probabilities![0]!;
       measured.push(`[force no call] ${model.id}: banned ${banned.map((b) => b.id).join(" ")}; cpu ${first!.token.id}, llama-server ${greedy.id}`);
       // The same id, or a near tie on llama-server's side (its own p of the page's token within the noise of its choice).
       if (first!.token.id !== greedy.id) {

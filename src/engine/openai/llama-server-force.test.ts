@@ -13,8 +13,8 @@ import { stepTokens } from "toolcall-middleware/probabilities/step-tokens.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ExecutableTool, LoopEvent } from "toolcall-middleware/types.ts";
 import { manifestModel, realModelsForTests, startLlamaServer, type LlamaServer } from "../../../scripts/real-models/llama-server-process.ts";
-import { completion, tokenize } from "../../../scripts/real-models/llama-server-api.ts";
-import { runBranch, type BranchRequest } from "../../experiments/branch-run.ts";
+import { completion, nextTokenProbabilities, tokenize } from "../../../scripts/real-models/llama-server-api.ts";
+import { forcedBranchOfStepStart, runBranch, type BranchRequest } from "../../experiments/branch-run.ts";
 import { openerTokensToBan } from "../../experiments/force-decision.ts";
 import { protocolLean } from "../../experiments/protocol-lean.ts";
 import { probeLlamaCpp } from "./llama-cpp-probe.ts";
@@ -37,19 +37,6 @@ const weather: ExecutableTool = {
 };
 const generation = { temperature: 0, maxTokens: 12, seed: 1 };
 type Of<T extends LoopEvent["type"]> = Extract<LoopEvent, { type: T }>;
-
-interface Probability {
-  id: number;
-  logprob: number;
-  top_logprobs: Array<{ id: number; token: string; logprob: number }>;
-}
-
-/** llama-server's own probabilities of the next token after these token ids (pre-sampling, as n_probs gives them). */
-async function nextTokenProbabilities(server: LlamaServer, ids: number[], n: number): Promise<Map<number, number>> {
-  const reply = (await completion(server, { prompt: ids, n_predict: 1, n_probs: n, temperature: 0, cache_prompt: true })) as unknown as { completion_probabilities: Probability[] };
-  const first = reply.completion_probabilities[0]!;
-  return new Map(first.top_logprobs.map((a) => [a.id, Math.exp(a.logprob)]));
-}
 
 /** The ids llama.cpp reads for a prompt the lab sends as text (control tokens parsed; Gemma's <bos> is in the lab's prompt). */
 const promptIds = (server: LlamaServer, prompt: string) => tokenize(server, prompt, { parseSpecial: true });
@@ -82,25 +69,9 @@ async function firstStep(engine: OpenAiEngine, protocol: string, family: string,
   return { events, start, end, tokens: stepTokens(events, "r", start.stepId), point: stepDecisionPoint(events, "r", start.stepId) };
 }
 
-async function branch(engine: OpenAiEngine, start: Of<"step-start">, extra: Partial<BranchRequest>) {
+async function branch(engine: OpenAiEngine, start: Of<"step-start">, extra: Pick<BranchRequest, "forced" | "banned" | "force">) {
   const events: LoopEvent[] = [];
-  const run = runBranch(
-    {
-      origin: { runId: "r", stepId: start.stepId },
-      protocol: getProtocol(start.protocol)!,
-      tools: [weather],
-      messages: start.messages,
-      prompt: start.prompt,
-      templateMessages: start.templateMessages,
-      template: { name: start.template, controlTokens: start.controlTokens ?? [] },
-      settings: { ...start.settings, grammar: undefined },
-      changes: ["forced"],
-      toolTimeoutMs: 1000,
-      ...extra,
-    },
-    { engine },
-    new AbortController().signal,
-  );
+  const run = runBranch(forcedBranchOfStepStart(start, getProtocol(start.protocol)!, [weather], extra), { engine }, new AbortController().signal);
   for (;;) {
     const next = await run.next();
     if (next.done) break;
