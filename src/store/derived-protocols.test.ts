@@ -90,3 +90,27 @@ describe("derived protocols across a reload", () => {
     expect(store.getState().remembers("template:mystery.gguf")).toBe(false);
   });
 });
+
+describe("the kept derivation worker after a reload", () => {
+  /** The page's DerivationWorker over a worker that records what it is asked (and never answers). */
+  async function keptWorker() {
+    const { DerivationWorker } = await import("../engine/templates/derivation-worker.ts");
+    const posted: unknown[] = [];
+    const worker = new DerivationWorker(() => ({ postMessage: (message: unknown) => void posted.push(message), terminate: () => undefined, onmessage: null, onerror: null, onmessageerror: null }));
+    return { worker, posted };
+  }
+
+  it("warms up as the page's store opens when a template is remembered, so its derivation runs warm", async () => {
+    const storage = memoryStorage();
+    createDerivedProtocolStore({ storage }).getState().add(await derived("template:mystery.gguf"));
+    const { worker, posted } = await keptWorker();
+    createDerivedProtocolStore({ storage, derivationWorker: worker });
+    expect(posted).toEqual([{ id: 1, kind: "warm-up" }]);
+  });
+
+  it("starts no worker when nothing is remembered", async () => {
+    const { worker, posted } = await keptWorker();
+    createDerivedProtocolStore({ storage: memoryStorage(), derivationWorker: worker });
+    expect(posted).toEqual([]);
+  });
+});

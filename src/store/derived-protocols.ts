@@ -109,6 +109,9 @@ export const deriveEntryInThePage: DeriveEntry = deriveEntryThrough();
 
 export function createDerivedProtocolStore({ storage = pageStorage(), derivationWorker, derive = deriveEntryThrough(derivationWorker) }: { storage?: Storage; derivationWorker?: DerivationWorker; derive?: DeriveEntry } = {}): DerivedProtocolStore {
   let remembered = recall(storage);
+  // A remembered template is derived again when it is asked for, often soon after the page opens:
+  // the kept worker warms up now (off the page's thread), so that derivation runs warm.
+  if (remembered.length > 0) void derivationWorker?.warmUp();
   const pending = new Map<string, Promise<Protocol | undefined>>();
   return createStore<DerivedProtocols>()((set, get) => ({
     entries: {},
