@@ -125,6 +125,23 @@ describe("a GGUF opened from disk", () => {
     expect(engines.store.getState().status).toMatchObject({ state: "ready", note: expect.stringContaining("own embedded chat template") });
   });
 
+  it("a known family runs the lab's template, with the file's own template beside it for its steps to record", async () => {
+    const template = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}";
+    const { engines, cpu } = setUp(fakeLoader({ metadata: { "general.name": "SmolLM2 135M Instruct", "general.architecture": "llama" }, chatTemplate: template }));
+    await cpu.openGgufFile(file("smol.gguf"));
+    const state = engines.store.getState();
+    expect(state.cpuFamilyId).toBe("smollm2");
+    expect(state.template.name).toBe("chatml");
+    expect(state.template.modelChatTemplate).toBe(template);
+    expect(state.template.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true })).toContain("<|im_start|>user\nhi<|im_end|>");
+  });
+
+  it("a file without a template of its own records none", async () => {
+    const { engines, cpu } = setUp(fakeLoader({ metadata: { "general.name": "SmolLM2 135M Instruct", "general.architecture": "llama" } }));
+    await cpu.openGgufFile(file("smol.gguf"));
+    expect(engines.store.getState().template.modelChatTemplate).toBeUndefined();
+  });
+
   it("finds the family from the architecture when the name says nothing (Qwen3)", async () => {
     const { engines, cpu } = setUp(fakeLoader({ metadata: { "general.name": "My Model", "general.architecture": "qwen3" } }));
     await cpu.openGgufFile(file("mine.gguf"));
@@ -141,6 +158,7 @@ describe("a GGUF opened from disk", () => {
     const { settleRender } = await import("toolcall-middleware/templates/render-pending.ts");
     expect(await settleRender(() => state.template.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true }))).toBe("<|user|>hi\n<|assistant|>");
     expect(state.status).toMatchObject({ state: "ready", note: expect.stringContaining("own embedded chat template is used as is") });
+    expect(state.template.modelChatTemplate).toBe(template);
   });
 
   it("reads an unknown family's calls with the format derived from its own template, and chooses that protocol", async () => {
