@@ -44,6 +44,11 @@ test("a known family's step read by the format derived from its file's template,
     // Still the SmolLM2 family: the lab's own ChatML template and the header's protocol, not a derived one.
     await expect(page.getByTestId("model-panel")).toContainText("SmolLM2 family");
     await oneTurnThenItsStep(page);
+    // The header offers the format derived from the file's own template beside the registry's,
+    // without choosing it: the turn was read by hermes.
+    const header = page.getByTestId("protocol-select");
+    await expect(header.locator("option", { hasText: "Derived from the template of SmolLM2-135M-Instruct.Q4_1.gguf" })).toHaveCount(1, { timeout: 60_000 });
+    await expect(header).toHaveValue("hermes");
 
     const steps = await page.getByTestId("step-item").count();
     const select = page.getByTestId("reparse-protocol");

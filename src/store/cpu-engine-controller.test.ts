@@ -196,6 +196,32 @@ describe("a GGUF opened from disk", () => {
     expect(engines.store.getState().status).toMatchObject({ state: "ready", note: expect.stringContaining("No call format could be derived from it (cannot derive: the template writes nothing for a tool call") });
   });
 
+  it("a known family's file keeps the family's protocol, and the format derived from its own template is offered beside it", async () => {
+    const { readFileSync } = await import("node:fs");
+    const template = readFileSync(new URL("../engine/templates/llama-cpp-templates/Qwen-Qwen2.5-7B-Instruct.jinja", import.meta.url), "utf8");
+    const engines = createEngines({ turn });
+    const protocol = createProtocolStore();
+    protocol.getState().setProtocol("hermes");
+    const derivedProtocols = createDerivedProtocolStore();
+    const cpu = createCpuEngine({ engines, turn, protocol, derivedProtocols, load: fakeLoader({ metadata: { "general.name": "SmolLM2 135M Instruct", "general.architecture": "llama" }, chatTemplate: template }).load });
+    await cpu.openGgufFile(file("smol.gguf"));
+    expect(engines.store.getState().cpuFamilyId).toBe("smollm2");
+    // Derived after the load, in the background: waited for, not timed.
+    await vi.waitFor(() => expect(derivedProtocols.getState().entries["template:smol.gguf"]).toBeDefined(), { timeout: 120_000, interval: 20 });
+    expect(derivedProtocols.getState().entries["template:smol.gguf"]!.lines[0]).toBe("A call is `<tool_call>` + JSON {name, arguments} + `</tool_call>`.");
+    expect(protocol.getState().protocol).toBe("hermes");
+  });
+
+  it("a known family's file whose own template writes no calls offers nothing, and keeps why", async () => {
+    const template = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
+    const engines = createEngines({ turn });
+    const derivedProtocols = createDerivedProtocolStore();
+    const cpu = createCpuEngine({ engines, turn, protocol: createProtocolStore(), derivedProtocols, load: fakeLoader({ metadata: { "general.name": "SmolLM2 135M Instruct", "general.architecture": "llama" }, chatTemplate: template }).load });
+    await cpu.openGgufFile(file("smol.gguf"));
+    await vi.waitFor(() => expect(derivedProtocols.getState().failures["template:smol.gguf"]).toMatch(/^cannot derive: the template writes nothing for a tool call/), { timeout: 120_000, interval: 20 });
+    expect(derivedProtocols.getState().entries).toEqual({});
+  });
+
   it("with neither a known family nor a template, says why it cannot run", async () => {
     const { engines, cpu } = setUp(fakeLoader({ metadata: { "general.architecture": "mystery" } }));
     await cpu.openGgufFile(new File([new GgufBytes().header(1).entry("general.architecture", { type: "string", value: "mystery" }).toBytes() as BlobPart], "bare.gguf"));

@@ -249,6 +249,11 @@ export function createCpuEngine({ engines, turn, protocol, derivedProtocols, der
       if (chosen.derived && derivedProtocols) {
         derivedProtocols.getState().add(chosen.derived);
         protocol?.getState().setProtocol(chosen.derived.protocol.name);
+      } else if (chosen.familyId !== null && loaded.chatTemplate && derivedProtocols) {
+        // A known family's file: its calls are read by the family's protocol, and the format
+        // derived from the file's own template is offered beside it in the header (derived in
+        // the kept worker, after the load: the model is usable at once, the choice comes later).
+        void derivedProtocols.getState().offer(loaded.chatTemplate, derivedProtocolName(source.name));
       }
       // The token view reads a CPU step with the GGUF's own vocabulary (steps of this template only).
       loaded.engine.modelTokenizer = ggufModelTokenizer({ modelId: source.name, templateName: templateFamily(chosen.template.name), file: loaded.ggufFile });

@@ -147,3 +147,20 @@ describe("a step's model template derived for a re-read (Parse as… the format 
     expect(deriveFormat).toHaveBeenCalledTimes(2 + KEPT_TWINS);
   });
 });
+
+describe("a known family's derived protocol offered in the header (offer)", () => {
+  it("derives and adds it (remembered for a reload), or keeps why not; the page's choice is not changed here", async () => {
+    const storage = memoryStorage();
+    const store = createDerivedProtocolStore({ storage });
+    const protocol = await store.getState().offer(QWEN, "template:smol.gguf");
+    expect(protocol?.name).toBe("template:smol.gguf");
+    expect(store.getState().entries["template:smol.gguf"]?.protocol).toBe(protocol);
+    expect(createDerivedProtocolStore({ storage }).getState().remembers("template:smol.gguf")).toBe(true);
+
+    expect(await store.getState().offer("{{ messages[0].content }}", "template:plain.gguf")).toBeUndefined();
+    expect(store.getState().failures["template:plain.gguf"]).toMatch(/^cannot derive: /);
+    const throwing = createDerivedProtocolStore({ storage: memoryStorage(), derive: () => Promise.reject(new Error("the worker went away")) });
+    expect(await throwing.getState().offer(QWEN, "template:x.gguf")).toBeUndefined();
+    expect(throwing.getState().failures["template:x.gguf"]).toBe("cannot derive: the worker went away");
+  });
+});

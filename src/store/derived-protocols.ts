@@ -33,6 +33,12 @@ export interface DerivedProtocols {
   /** The protocol, derived again from its remembered template when this page has not derived it yet; undefined when none is remembered or it does not derive. */
   restore: (name: string) => Promise<Protocol | undefined>;
   /**
+   * Derives the protocol `name` from a model's own template and adds it (the header then offers
+   * it), or keeps why not in `failures`; the protocol, or undefined. For a known family's GGUF,
+   * whose calls the family's protocol reads: its derived twin is offered beside it.
+   */
+  offer: (template: string, name: string) => Promise<Protocol | undefined>;
+  /**
    * The call format derived from a recorded step's model chat template (the debugger's "Parse as…
    * the format derived from its template"), with its words, or why it cannot be derived. Derived
    * in the page's kept worker; the same template asks once (the last few are kept).
@@ -182,6 +188,15 @@ export function createDerivedProtocolStore({
         pending.set(name, restoring);
       }
       return restoring;
+    },
+    offer: async (template, name) => {
+      const result = await derive(template, name).catch((error: unknown) => ({ reason: cannotDerive(error instanceof Error ? error.message : String(error)) }));
+      if ("reason" in result) {
+        set((state) => ({ failures: { ...state.failures, [name]: cannotDerive(result.reason) } }));
+        return undefined;
+      }
+      get().add(result);
+      return result.protocol;
     },
     twinOf: (template) => {
       const kept = twins.get(template);
