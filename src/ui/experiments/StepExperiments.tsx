@@ -99,7 +99,7 @@ export function StepExperiments({ step, run, model, tools }: StepExperimentsProp
           Parse as…{" "}
           <select data-testid="reparse-protocol" value={reparseAs} disabled={!finished} onChange={(e) => setReparseAs(e.target.value)}>
             <option value="">—</option>
-            {twinTemplate !== undefined && (
+            {(twinTemplate !== undefined || reparseAs === DERIVED_TWIN_CHOICE) && (
               <option value={DERIVED_TWIN_CHOICE} title="The call format derived from the chat template the model's file carries, to set beside the recorded protocol">
                 the format derived from its template
               </option>
@@ -165,7 +165,12 @@ export function StepExperiments({ step, run, model, tools }: StepExperimentsProp
         {step.branch && <BranchNote step={step} run={run} />}
         {compared && <CompareSteps a={compared.a} b={compared.b} />}
         {rerunOpen && <RerunPanel key={step.key} step={step} run={run} tools={tools} />}
-        {nativeStep && reparseAs !== "" && <p className="dbg-hint">A native step's output is the server's text; its calls came structured, so a re-read sees only the text.</p>}
+        {nativeStep && reparseAs !== "" && reparseAs !== DERIVED_TWIN_CHOICE && <p className="dbg-hint">A native step's output is the server's text; its calls came structured, so a re-read sees only the text.</p>}
+        {reparseAs === DERIVED_TWIN_CHOICE && !readsTwin && (
+          <p className="dbg-hint" data-testid="derived-twin-unavailable">
+            {nativeStep ? "A native step's calls came from the server's own reading; there is no template of ours to derive from." : "This step records no chat template of its model's own (only a GGUF's, on the CPU engine, is recorded; not in older logs), so there is no format to derive from it."}
+          </p>
+        )}
         {readsTwin && <DerivedTwinPanel key={step.key} step={step} template={twinTemplate} tools={tools} strict={strict} />}
         {reparseAs !== "" && reparseAs !== DERIVED_TWIN_CHOICE && <ReparsePanel step={step} tools={tools} protocol={reparseAs} strict={strict} />}
       </Suspense>

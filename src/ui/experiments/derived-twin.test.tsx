@@ -13,6 +13,9 @@ import { deriveFromTemplate } from "../../engine/templates/derived-from-template
 import { toolCallRun } from "../../store/test-events.ts";
 import { buildSteps, latestStep } from "../debugger/build-steps.ts";
 import { DerivedTwinView, twinProtocolName } from "./ReparsePanel.tsx";
+import { StepExperiments } from "./StepExperiments.tsx";
+import { createLabStores } from "../../app/lab-stores.ts";
+import { LabStoresProvider } from "../../app/lab-stores-context.tsx";
 
 const QWEN = readFileSync(new URL("../../engine/templates/llama-cpp-templates/Qwen-Qwen2.5-7B-Instruct.jinja", import.meta.url), "utf8");
 
@@ -26,6 +29,18 @@ describe("a step read by the format derived from its template", () => {
   it("the step keeps the template its step-start recorded; an older log's step has none", () => {
     expect(stepOf(QWEN).modelChatTemplate).toBe(QWEN);
     expect(stepOf().modelChatTemplate).toBeUndefined();
+  });
+
+  it("Parse as… offers it first, beside the registered protocols, only to a step that recorded its model's template", () => {
+    const parseAs = (step: ReturnType<typeof stepOf>) => {
+      const steps = buildSteps(toolCallRun("r1", [{ role: "user", content: "2+2?" }]));
+      const html = renderToStaticMarkup(createElement(LabStoresProvider, { stores: createLabStores() }, createElement(StepExperiments, { step, run: undefined, model: steps, tools: [] })));
+      return html.slice(html.indexOf('data-testid="reparse-protocol"'), html.indexOf("</select>"));
+    };
+    const offered = parseAs(stepOf(QWEN));
+    expect(offered).toMatch(/<option value=""[^>]*>—<\/option><option value="derived from its template"[^>]*>the format derived from its template<\/option><option value="[^"]+">/);
+    expect(offered).toContain('<option value="hermes">');
+    expect(parseAs(stepOf())).not.toContain("the format derived from its template");
   });
 
   it("is named after the file where the step ran on a GGUF's own template, else the model's own", () => {
