@@ -8,7 +8,7 @@
 import { settleRender } from "toolcall-middleware/templates/render-pending.ts";
 import { piecesOutsidePairs } from "toolcall-middleware/text/surrogate-pairs.ts";
 import { describeBudget, fitToContext } from "toolcall-middleware/loop/fit-to-context.ts";
-import { eventStamper } from "toolcall-middleware/loop/event-shapes.ts";
+import { eventStamper, recordedModelChatTemplate } from "toolcall-middleware/loop/event-shapes.ts";
 import { newRunId, stepIdOf } from "toolcall-middleware/loop/run-ids.ts";
 import { runToolCalls } from "toolcall-middleware/loop/run-tool-calls.ts";
 import { constrainStep } from "toolcall-middleware/loop/step-constraint.ts";
@@ -43,7 +43,7 @@ export interface BranchRequest {
   /** The exact prompt to send (edited, or rendered from the edited parts). */
   prompt: string;
   templateMessages: TemplateMessage[];
-  template: Pick<ChatTemplate, "name" | "controlTokens">;
+  template: Pick<ChatTemplate, "name" | "controlTokens" | "modelChatTemplate">;
   settings: GenerationSettings;
   /** What was changed, in words (recorded in the branch's run-start). */
   changes: string[];
@@ -73,7 +73,7 @@ export function forcedBranchOfStepStart(start: Extract<LoopEvent, { type: "step-
     messages: start.messages,
     prompt: start.prompt,
     templateMessages: start.templateMessages,
-    template: { name: start.template, controlTokens: start.controlTokens ?? [] },
+    template: { name: start.template, controlTokens: start.controlTokens ?? [], ...(start.modelChatTemplate !== undefined ? { modelChatTemplate: start.modelChatTemplate } : {}) },
     settings: { ...start.settings, grammar: undefined },
     changes: ["forced"],
     toolTimeoutMs: 1000,
@@ -248,6 +248,7 @@ export async function* runBranch(request: BranchRequest, source: BranchSource, s
     controlTokens: [...request.template.controlTokens],
     ...(constrained ? { constraint: constrained.constraint } : {}),
     probabilities,
+    ...recordedModelChatTemplate(request.template.modelChatTemplate),
   });
   if (budget.kind === "prompt-too-long") {
     const refused = `Not sent: ${describeBudget(budget)}.`;

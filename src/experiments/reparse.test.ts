@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseAll } from "toolcall-middleware/parser/collect.ts";
+import { collectParse, parseAll } from "toolcall-middleware/parser/collect.ts";
+import { deriveFromTemplate } from "../engine/templates/derived-from-template.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
 import type { ToolSpec } from "toolcall-middleware/types.ts";
 import { compareParses, explainReparse, reparse, reparseView } from "./reparse.ts";
@@ -69,5 +71,39 @@ describe("reparse", () => {
     expect(view.errorCount).toBe(again.result.errors.length);
     expect(view.errors).toHaveLength(50);
     expect(view.explanation).toBe(explanation);
+  });
+});
+
+describe("reparse by a format derived from a template", () => {
+  const QWEN = readFileSync(new URL("../engine/templates/llama-cpp-templates/Qwen-Qwen2.5-7B-Instruct.jinja", import.meta.url), "utf8");
+  const derivedFormat = () => {
+    const derivation = deriveFromTemplate(QWEN, "qwen");
+    if (!derivation.ok) throw new Error(derivation.reason);
+    return derivation.format;
+  };
+
+  it("reads hermes's call by the derived twin (plain data, as the re-read's worker gets it), and says they agree", () => {
+    const format = structuredClone(derivedFormat());
+    const original = recorded(hermesRaw);
+    const view = reparseView({ rawOutput: hermesRaw, tools: [calculator], protocol: "template:the model's own", strict: false, derived: format, recorded: collectParse(original.events) });
+    expect(view.protocol).toBe("template:the model's own");
+    expect(view.calls.map((c) => ({ name: c.name, arguments: c.arguments }))).toEqual([{ name: "calculator", arguments: { expression: "1234 * 5678" } }]);
+    expect(view.differences).toEqual([]);
+    expect(view.explanation).toBe("as template:the model's own: the same calls, errors and text as recorded.");
+  });
+
+  it("checks an unread call's opener against the twin's own markers; a name without a format is the registry's", () => {
+    const again = reparse({ rawOutput: hermesRaw, tools: [calculator], protocol: "template:the model's own", strict: false, derived: derivedFormat() });
+    expect(again.reservedMarkers).toContain("<tool_call>");
+    // A registered name given with no derived format is still the registry's.
+    expect(reparse({ rawOutput: hermesRaw, tools: [calculator], protocol: "template:the model's own", strict: false }).error).toBe('No protocol is registered as "template:the model\'s own".');
+  });
+
+  it("lists a call the twin finds and the recorded reading did not", () => {
+    const original = recorded(hermesRaw, "llama3-json");
+    const view = reparseView({ rawOutput: hermesRaw, tools: [calculator], protocol: "template:the model's own", strict: false, derived: derivedFormat(), recorded: collectParse(original.events) });
+    expect(view.calls).toHaveLength(1);
+    expect(view.differences.map((d) => d.kind)).toContain("call-added");
+    expect(view.explanation).toMatch(/^as template:the model's own: 1 call/);
   });
 });

@@ -3,14 +3,28 @@
 // what was recorded. Pure: the debugger shows it beside the recorded parse; nothing is saved.
 import { collectParse, parseChunks, type ParseResult } from "toolcall-middleware/parser/collect.ts";
 import { getProtocol } from "toolcall-middleware/protocols/registry.ts";
+import { derivedProtocol } from "toolcall-middleware/derive/derived-protocol.ts";
+import type { DerivedFormat } from "toolcall-middleware/derive/derive-format.ts";
 import type { ParseEvent, Protocol, ToolCall, ToolSpec } from "toolcall-middleware/types.ts";
 
 export interface ReparseInput {
   rawOutput: string;
   tools: ToolSpec[];
+  /** A registered protocol's name, or the name given to `derived`. */
   protocol: string;
   /** No repairs and no lenient readings: a call must be written as the protocol writes calls. */
   strict: boolean;
+  /**
+   * Read by a format derived from the model's own chat template instead of a registered protocol:
+   * plain data (it goes to the re-read's worker), made into a protocol there. Only its reading is
+   * used, so no template renders here.
+   */
+  derived?: DerivedFormat;
+}
+
+/** The protocol a re-read reads with: the derived format's, or the registry's by name. */
+function reparseProtocol(input: Pick<ReparseInput, "protocol" | "derived">): Protocol | undefined {
+  return input.derived ? derivedProtocol(input.derived, { name: input.protocol }) : getProtocol(input.protocol);
 }
 
 export interface StrictRefusal {
@@ -29,6 +43,8 @@ export interface Reparse {
   /** Calls found only leniently (repaired, or not in the protocol's own form), strict or not. */
   lenient: StrictRefusal[];
   error?: string;
+  /** The markers of the protocol read with (what the explanation checks an unread call's opener against). */
+  reservedMarkers?: readonly string[];
 }
 
 export type DifferenceKind = "call-added" | "call-removed" | "call-renamed" | "arguments-changed" | "errors-changed" | "repairs-changed" | "text-changed" | "reasoning-changed";
@@ -41,7 +57,7 @@ export interface ParseDifference {
 const EMPTY: ParseResult = { text: "", reasoning: "", calls: [], errors: [], repairs: [] };
 
 export function reparse(input: ReparseInput): Reparse {
-  const protocol = getProtocol(input.protocol);
+  const protocol = reparseProtocol(input);
   if (!protocol) return { protocol: input.protocol, strict: input.strict, events: [], result: EMPTY, refused: [], lenient: [], error: `No protocol is registered as "${input.protocol}".` };
   let events: ParseEvent[];
   try {
@@ -51,8 +67,9 @@ export function reparse(input: ReparseInput): Reparse {
   }
   const result = collectParse(events);
   const lenient = strictRefusals(protocol, input.rawOutput, events);
-  if (!input.strict) return { protocol: protocol.name, strict: false, events, result, refused: [], lenient };
-  return { protocol: protocol.name, strict: true, events, result: withoutRefused(result, lenient), refused: lenient, lenient };
+  const reservedMarkers = protocol.reservedMarkers ?? [];
+  if (!input.strict) return { protocol: protocol.name, strict: false, events, result, refused: [], lenient, reservedMarkers };
+  return { protocol: protocol.name, strict: true, events, result: withoutRefused(result, lenient), refused: lenient, lenient, reservedMarkers };
 }
 
 /**
@@ -203,12 +220,13 @@ export function explainReparse(recorded: ParseResult, recordedEvents: readonly P
   if (calls < recorded.calls.length && again.refused.length === 0) {
     // What the recorded calls were written as, and whether this protocol knows that marker.
     const firstEnd = recordedEvents.find((e): e is Extract<ParseEvent, { type: "tool-call-end" }> => e.type === "tool-call-end");
-    const protocol = getProtocol(again.protocol);
-    if (firstEnd && protocol) {
+    const registered = again.reservedMarkers ? undefined : getProtocol(again.protocol);
+    const reserved = again.reservedMarkers ?? (registered ? (registered.reservedMarkers ?? []) : undefined);
+    if (firstEnd && reserved) {
       const written = rawOutput.slice(firstEnd.span.start, firstEnd.span.end).trimStart();
       const opener = /^(<\|?[^\s>]{1,40}\|?>|\[[A-Z_]{2,20}\]|<｜[^｜]{1,40}｜>)/.exec(written)?.[1];
       const mentioned = firstOf(again.result.errors.map((e) => `${e.kind}: ${e.message}`), EXPLAINED_ERRORS);
-      if (opener && !(protocol.reservedMarkers ?? []).includes(opener)) reasons.push(`\`${opener}\` is not a marker of ${again.protocol}, which reads it as text`);
+      if (opener && !reserved.includes(opener)) reasons.push(`\`${opener}\` is not a marker of ${again.protocol}, which reads it as text`);
       else if (mentioned.length > 0) reasons.push(`${again.protocol} could not read the call (${mentioned.join("; ")})`);
       else reasons.push(`${again.protocol} reads the call's text as text`);
     }

@@ -17,6 +17,20 @@ function roundTrip(events: readonly LoopEvent[]): { decoded: unknown[]; issues: 
 }
 
 describe("the shared-text encoding of a log", () => {
+  it("writes the model's own chat template once, however many steps record it; a log without it is as before", () => {
+    const template = `{# a model's own template #}${"{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}".repeat(40)}`;
+    const plain = toolCallRun("r1", [{ role: "user", content: "2+2?" }]);
+    const events = plain.map((event): LoopEvent => (event.type === "step-start" ? { ...event, modelChatTemplate: template } : event));
+    expect(events.filter((e) => e.type === "step-start")).toHaveLength(2);
+    const encoded = JSON.stringify(encodeEventLog(events));
+    expect(encoded.split("a model's own template").length - 1).toBe(1);
+    expect(size(encodeEventLog(events)) - size(encodeEventLog(plain))).toBeLessThan(template.length + 200);
+    const { decoded, issues } = roundTrip(events);
+    expect(issues).toEqual([]);
+    expect(decoded).toEqual(events);
+    expect(roundTrip(plain).decoded).toEqual(plain);
+  });
+
   it("writes a 1,000,000-character reply about once (the plain log holds it about five times)", async () => {
     const { events, reply } = await bigReplyLog();
     const plain = size(events);

@@ -615,6 +615,8 @@ export class SharedTextCodec {
           templateMessages: messageList(e.templateMessages, ["templateMessages"], template),
           prompt: field(e.prompt, "prompt", ["prompt"]),
           template: field(e.template, "shared", ["template"]),
+          // The model's own chat template, the same in every step of its model: written once.
+          ...(e.modelChatTemplate !== undefined ? { modelChatTemplate: field(e.modelChatTemplate, "shared", ["modelChatTemplate"]) } : {}),
         };
       case "parse": {
         const parse = e.event;

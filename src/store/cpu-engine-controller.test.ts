@@ -125,6 +125,23 @@ describe("a GGUF opened from disk", () => {
     expect(engines.store.getState().status).toMatchObject({ state: "ready", note: expect.stringContaining("own embedded chat template") });
   });
 
+  it("a known family runs the lab's template, with the file's own template beside it for its steps to record", async () => {
+    const template = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}";
+    const { engines, cpu } = setUp(fakeLoader({ metadata: { "general.name": "SmolLM2 135M Instruct", "general.architecture": "llama" }, chatTemplate: template }));
+    await cpu.openGgufFile(file("smol.gguf"));
+    const state = engines.store.getState();
+    expect(state.cpuFamilyId).toBe("smollm2");
+    expect(state.template.name).toBe("chatml");
+    expect(state.template.modelChatTemplate).toBe(template);
+    expect(state.template.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true })).toContain("<|im_start|>user\nhi<|im_end|>");
+  });
+
+  it("a file without a template of its own records none", async () => {
+    const { engines, cpu } = setUp(fakeLoader({ metadata: { "general.name": "SmolLM2 135M Instruct", "general.architecture": "llama" } }));
+    await cpu.openGgufFile(file("smol.gguf"));
+    expect(engines.store.getState().template.modelChatTemplate).toBeUndefined();
+  });
+
   it("finds the family from the architecture when the name says nothing (Qwen3)", async () => {
     const { engines, cpu } = setUp(fakeLoader({ metadata: { "general.name": "My Model", "general.architecture": "qwen3" } }));
     await cpu.openGgufFile(file("mine.gguf"));
@@ -141,6 +158,7 @@ describe("a GGUF opened from disk", () => {
     const { settleRender } = await import("toolcall-middleware/templates/render-pending.ts");
     expect(await settleRender(() => state.template.render([{ role: "user", content: "hi" }], { addGenerationPrompt: true }))).toBe("<|user|>hi\n<|assistant|>");
     expect(state.status).toMatchObject({ state: "ready", note: expect.stringContaining("own embedded chat template is used as is") });
+    expect(state.template.modelChatTemplate).toBe(template);
   });
 
   it("reads an unknown family's calls with the format derived from its own template, and chooses that protocol", async () => {
@@ -176,6 +194,32 @@ describe("a GGUF opened from disk", () => {
     expect(protocol.getState().protocol).toBe("hermes");
     expect(derivedProtocols.getState().entries).toEqual({});
     expect(engines.store.getState().status).toMatchObject({ state: "ready", note: expect.stringContaining("No call format could be derived from it (cannot derive: the template writes nothing for a tool call") });
+  });
+
+  it("a known family's file keeps the family's protocol, and the format derived from its own template is offered beside it", async () => {
+    const { readFileSync } = await import("node:fs");
+    const template = readFileSync(new URL("../engine/templates/llama-cpp-templates/Qwen-Qwen2.5-7B-Instruct.jinja", import.meta.url), "utf8");
+    const engines = createEngines({ turn });
+    const protocol = createProtocolStore();
+    protocol.getState().setProtocol("hermes");
+    const derivedProtocols = createDerivedProtocolStore();
+    const cpu = createCpuEngine({ engines, turn, protocol, derivedProtocols, load: fakeLoader({ metadata: { "general.name": "SmolLM2 135M Instruct", "general.architecture": "llama" }, chatTemplate: template }).load });
+    await cpu.openGgufFile(file("smol.gguf"));
+    expect(engines.store.getState().cpuFamilyId).toBe("smollm2");
+    // Derived after the load, in the background: waited for, not timed.
+    await vi.waitFor(() => expect(derivedProtocols.getState().entries["template:smol.gguf"]).toBeDefined(), { timeout: 120_000, interval: 20 });
+    expect(derivedProtocols.getState().entries["template:smol.gguf"]!.lines[0]).toBe("A call is `<tool_call>` + JSON {name, arguments} + `</tool_call>`.");
+    expect(protocol.getState().protocol).toBe("hermes");
+  });
+
+  it("a known family's file whose own template writes no calls offers nothing, and keeps why", async () => {
+    const template = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
+    const engines = createEngines({ turn });
+    const derivedProtocols = createDerivedProtocolStore();
+    const cpu = createCpuEngine({ engines, turn, protocol: createProtocolStore(), derivedProtocols, load: fakeLoader({ metadata: { "general.name": "SmolLM2 135M Instruct", "general.architecture": "llama" }, chatTemplate: template }).load });
+    await cpu.openGgufFile(file("smol.gguf"));
+    await vi.waitFor(() => expect(derivedProtocols.getState().failures["template:smol.gguf"]).toMatch(/^cannot derive: the template writes nothing for a tool call/), { timeout: 120_000, interval: 20 });
+    expect(derivedProtocols.getState().entries).toEqual({});
   });
 
   it("with neither a known family nor a template, says why it cannot run", async () => {

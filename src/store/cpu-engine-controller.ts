@@ -90,12 +90,15 @@ async function templateFor(
   name: string,
   derivationWorker: DerivationWorker | undefined,
 ): Promise<{ template: ChatTemplate; familyId: string | null; note: string; derived?: DerivedProtocolEntry; dispose?: () => void } | { error: string }> {
-  if (family) return { template: familyChatTemplate(family), familyId: family.id, note: `${family.label} family: the lab's ${family.templateLabel} template and stop tokens.` };
+  // The file's own template goes with the family's, recorded in each step: the debugger can read a
+  // step by the format derived from it, beside the family's hand-written protocol.
+  if (family) return { template: withModelChatTemplate(familyChatTemplate(family), loaded.chatTemplate), familyId: family.id, note: `${family.label} family: the lab's ${family.templateLabel} template and stop tokens.` };
   if (loaded.chatTemplate) {
     try {
       const { openGgufEmbeddedChatTemplate } = await import("../engine/cpu/gguf-chat-template.ts");
       // The file's template renders in a worker, never on the page's thread (a hostile one loops or blows up).
-      const { template, renderer } = await openGgufEmbeddedChatTemplate(loaded.chatTemplate, name, templateBudgetFromUrl());
+      const { template: embedded, renderer } = await openGgufEmbeddedChatTemplate(loaded.chatTemplate, name, templateBudgetFromUrl());
+      const template = withModelChatTemplate(embedded, loaded.chatTemplate);
       const dispose = () => renderer.dispose();
       const note = "Family not known to the lab: the GGUF's own embedded chat template is used as is (rendered with Jinja, in a worker).";
       // Its calls are read in the format its own template writes, where that can be derived.
@@ -113,6 +116,11 @@ async function templateFor(
     }
   }
   return { error: "The lab does not know this model's family and its GGUF has no chat template, so no prompt can be written for it." };
+}
+
+/** A template with the model's own (its file's) beside it, where the file has one. */
+function withModelChatTemplate(template: ChatTemplate, modelChatTemplate: string | null | undefined): ChatTemplate {
+  return modelChatTemplate ? { ...template, modelChatTemplate } : template;
 }
 
 /** An opened file's family by the lab's GGUF rules (name, base name, architecture; its own template where that disagrees). */
@@ -241,6 +249,11 @@ export function createCpuEngine({ engines, turn, protocol, derivedProtocols, der
       if (chosen.derived && derivedProtocols) {
         derivedProtocols.getState().add(chosen.derived);
         protocol?.getState().setProtocol(chosen.derived.protocol.name);
+      } else if (chosen.familyId !== null && loaded.chatTemplate && derivedProtocols) {
+        // A known family's file: its calls are read by the family's protocol, and the format
+        // derived from the file's own template is offered beside it in the header (derived in
+        // the kept worker, after the load: the model is usable at once, the choice comes later).
+        void derivedProtocols.getState().offer(loaded.chatTemplate, derivedProtocolName(source.name));
       }
       // The token view reads a CPU step with the GGUF's own vocabulary (steps of this template only).
       loaded.engine.modelTokenizer = ggufModelTokenizer({ modelId: source.name, templateName: templateFamily(chosen.template.name), file: loaded.ggufFile });

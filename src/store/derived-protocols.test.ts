@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { parseAll } from "toolcall-middleware/parser/collect.ts";
-import { createDerivedProtocolStore, deriveEntryInThePage, REMEMBERED_TEMPLATES, REMEMBERED_TEMPLATES_KEY, type DeriveEntry } from "./derived-protocols.ts";
+import { createDerivedProtocolStore, deriveEntryInThePage, KEPT_TWINS, REMEMBERED_TEMPLATES, REMEMBERED_TEMPLATES_KEY, type DeriveEntry } from "./derived-protocols.ts";
 
 const QWEN = readFileSync(new URL("../engine/templates/llama-cpp-templates/Qwen-Qwen2.5-7B-Instruct.jinja", import.meta.url), "utf8");
 const TOOLS = [{ name: "get_time", description: "", parameters: { type: "object", properties: { zone: { type: "string" } } } }];
@@ -112,5 +112,79 @@ describe("the kept derivation worker after a reload", () => {
     const { worker, posted } = await keptWorker();
     createDerivedProtocolStore({ storage: memoryStorage(), derivationWorker: worker });
     expect(posted).toEqual([]);
+  });
+});
+
+describe("a step's model template derived for a re-read (Parse as… the format derived from its template)", () => {
+  const format = async (template: string) => {
+    const { deriveFromTemplate } = await import("../engine/templates/derived-from-template.ts");
+    const derivation = deriveFromTemplate(template, "test");
+    return derivation.ok ? { ok: true as const, format: derivation.format } : { ok: false as const, reason: derivation.reason };
+  };
+
+  it("derives the format and its words once per template, through the given derivation", async () => {
+    const deriveFormat = vi.fn(format);
+    const store = createDerivedProtocolStore({ storage: memoryStorage(), deriveFormat });
+    const [first, second] = await Promise.all([store.getState().twinOf(QWEN), store.getState().twinOf(QWEN)]);
+    expect(first).toBe(second);
+    expect(await store.getState().twinOf(QWEN)).toBe(first);
+    expect(deriveFormat).toHaveBeenCalledTimes(1);
+    if (!first.ok) throw new Error(first.reason);
+    expect(first.lines[0]).toBe("A call is `<tool_call>` + JSON {name, arguments} + `</tool_call>`.");
+    expect(first.format.callOpen).toBe("<tool_call>");
+    // The twin is not a protocol of the page's: nothing is added or remembered.
+    expect(store.getState().entries).toEqual({});
+  });
+
+  it("a template that writes no calls says cannot derive, and is derived again when asked again", async () => {
+    const smollm2 = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
+    const deriveFormat = vi.fn(format);
+    const store = createDerivedProtocolStore({ storage: memoryStorage(), deriveFormat });
+    const result = await store.getState().twinOf(smollm2);
+    expect(result).toEqual({ ok: false, reason: expect.stringMatching(/^cannot derive: the template writes nothing for a tool call/) });
+    await store.getState().twinOf(smollm2);
+    expect(deriveFormat).toHaveBeenCalledTimes(2);
+  });
+
+  it("a derivation that throws, or a reason worded otherwise, still reads cannot derive: …", async () => {
+    const store = createDerivedProtocolStore({
+      storage: memoryStorage(),
+      deriveFormat: async (template) => {
+        if (template === "throws") throw new Error("the worker went away");
+        return { ok: false, reason: "no markers" };
+      },
+    });
+    expect(await store.getState().twinOf("throws")).toEqual({ ok: false, reason: "cannot derive: the worker went away" });
+    expect(await store.getState().twinOf("plain")).toEqual({ ok: false, reason: "cannot derive: no markers" });
+  });
+
+  it(`keeps the last ${KEPT_TWINS} templates' derivations: an older one is derived again`, async () => {
+    const deriveFormat = vi.fn(format);
+    const store = createDerivedProtocolStore({ storage: memoryStorage(), deriveFormat });
+    const variant = (i: number) => `${QWEN}${" ".repeat(i + 1)}`;
+    await store.getState().twinOf(QWEN);
+    for (let i = 0; i < KEPT_TWINS; i++) await store.getState().twinOf(variant(i));
+    expect(deriveFormat).toHaveBeenCalledTimes(1 + KEPT_TWINS);
+    await store.getState().twinOf(variant(KEPT_TWINS - 1));
+    expect(deriveFormat).toHaveBeenCalledTimes(1 + KEPT_TWINS);
+    await store.getState().twinOf(QWEN);
+    expect(deriveFormat).toHaveBeenCalledTimes(2 + KEPT_TWINS);
+  });
+});
+
+describe("a known family's derived protocol offered in the header (offer)", () => {
+  it("derives and adds it (remembered for a reload), or keeps why not; the page's choice is not changed here", async () => {
+    const storage = memoryStorage();
+    const store = createDerivedProtocolStore({ storage });
+    const protocol = await store.getState().offer(QWEN, "template:smol.gguf");
+    expect(protocol?.name).toBe("template:smol.gguf");
+    expect(store.getState().entries["template:smol.gguf"]?.protocol).toBe(protocol);
+    expect(createDerivedProtocolStore({ storage }).getState().remembers("template:smol.gguf")).toBe(true);
+
+    expect(await store.getState().offer("{{ messages[0].content }}", "template:plain.gguf")).toBeUndefined();
+    expect(store.getState().failures["template:plain.gguf"]).toMatch(/^cannot derive: /);
+    const throwing = createDerivedProtocolStore({ storage: memoryStorage(), derive: () => Promise.reject(new Error("the worker went away")) });
+    expect(await throwing.getState().offer(QWEN, "template:x.gguf")).toBeUndefined();
+    expect(throwing.getState().failures["template:x.gguf"]).toBe("cannot derive: the worker went away");
   });
 });

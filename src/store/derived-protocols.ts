@@ -10,6 +10,8 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { Protocol } from "toolcall-middleware/types.ts";
 import type { DerivationWorker } from "../engine/templates/derivation-worker.ts";
+import type { FormatDerivation } from "../engine/templates/derive-off-thread.ts";
+import type { DerivedFormat } from "toolcall-middleware/derive/derive-format.ts";
 
 export const DERIVED_PROTOCOL_PREFIX = "template:";
 
@@ -30,7 +32,28 @@ export interface DerivedProtocols {
   remembers: (name: string) => boolean;
   /** The protocol, derived again from its remembered template when this page has not derived it yet; undefined when none is remembered or it does not derive. */
   restore: (name: string) => Promise<Protocol | undefined>;
+  /**
+   * Derives the protocol `name` from a model's own template and adds it (the header then offers
+   * it), or keeps why not in `failures`; the protocol, or undefined. For a known family's GGUF,
+   * whose calls the family's protocol reads: its derived twin is offered beside it.
+   */
+  offer: (template: string, name: string) => Promise<Protocol | undefined>;
+  /**
+   * The call format derived from a recorded step's model chat template (the debugger's "Parse as…
+   * the format derived from its template"), with its words, or why it cannot be derived. Derived
+   * in the page's kept worker; the same template asks once (the last few are kept).
+   */
+  twinOf: (template: string) => Promise<TwinDerivation>;
 }
+
+/** A step's model template derived for a re-read: the format (plain data, for the re-read's worker) and its words. */
+export type TwinDerivation = { ok: true; format: DerivedFormat; lines: string[] } | { ok: false; reason: string };
+
+/** Derives a template's call format (the page's: in its kept worker), or says why not. */
+export type DeriveFormat = (template: string, name: string) => Promise<FormatDerivation>;
+
+/** How many templates' twin derivations are kept (a conversation has one model, or a few). */
+export const KEPT_TWINS = 4;
 
 export type DerivedProtocolStore = StoreApi<DerivedProtocols>;
 
@@ -107,12 +130,36 @@ export const deriveEntryThrough = (derivationWorker?: DerivationWorker): DeriveE
 /** The page's derivation in a worker of its own (tests; the page passes its kept one: deriveEntryThrough). */
 export const deriveEntryInThePage: DeriveEntry = deriveEntryThrough();
 
-export function createDerivedProtocolStore({ storage = pageStorage(), derivationWorker, derive = deriveEntryThrough(derivationWorker) }: { storage?: Storage; derivationWorker?: DerivationWorker; derive?: DeriveEntry } = {}): DerivedProtocolStore {
+/** The format alone, in the page's kept derivation worker (or, without one, a worker of its own). */
+export const deriveFormatThrough =
+  (derivationWorker?: DerivationWorker): DeriveFormat =>
+  async (template, name) => {
+    if (derivationWorker) {
+      const { ms: _ms, ...derivation } = await derivationWorker.derive(template, name);
+      return derivation;
+    }
+    const { deriveFormatOffThread } = await import("../engine/templates/derive-off-thread.ts");
+    return deriveFormatOffThread(template, name);
+  };
+
+/** "cannot derive: …", however the reason was worded. */
+function cannotDerive(reason: string): string {
+  return /^cannot derive\b/i.test(reason) ? reason : `cannot derive: ${reason}`;
+}
+
+export function createDerivedProtocolStore({
+  storage = pageStorage(),
+  derivationWorker,
+  derive = deriveEntryThrough(derivationWorker),
+  deriveFormat = deriveFormatThrough(derivationWorker),
+}: { storage?: Storage; derivationWorker?: DerivationWorker; derive?: DeriveEntry; deriveFormat?: DeriveFormat } = {}): DerivedProtocolStore {
   let remembered = recall(storage);
   // A remembered template is derived again when it is asked for, often soon after the page opens:
   // the kept worker warms up now (off the page's thread), so that derivation runs warm.
   if (remembered.length > 0) void derivationWorker?.warmUp();
   const pending = new Map<string, Promise<Protocol | undefined>>();
+  // Twin derivations by template text, the newest last (a Map keeps the order of insertion).
+  const twins = new Map<string, Promise<TwinDerivation>>();
   return createStore<DerivedProtocols>()((set, get) => ({
     entries: {},
     failures: {},
@@ -144,6 +191,36 @@ export function createDerivedProtocolStore({ storage = pageStorage(), derivation
         pending.set(name, restoring);
       }
       return restoring;
+    },
+    offer: async (template, name) => {
+      const result = await derive(template, name).catch((error: unknown) => ({ reason: cannotDerive(error instanceof Error ? error.message : String(error)) }));
+      if ("reason" in result) {
+        set((state) => ({ failures: { ...state.failures, [name]: cannotDerive(result.reason) } }));
+        return undefined;
+      }
+      get().add(result);
+      return result.protocol;
+    },
+    twinOf: (template) => {
+      const kept = twins.get(template);
+      if (kept) {
+        twins.delete(template);
+        twins.set(template, kept);
+        return kept;
+      }
+      const twin = (async (): Promise<TwinDerivation> => {
+        const derivation = await deriveFormat(template, "the step's model template");
+        if (!derivation.ok) return { ok: false, reason: cannotDerive(derivation.reason) };
+        const { describeDerivedFormat } = await import("toolcall-middleware/derive/describe-format.ts");
+        return { ok: true, format: derivation.format, lines: describeDerivedFormat(derivation.format) };
+      })().catch((error: unknown): TwinDerivation => ({ ok: false, reason: cannotDerive(error instanceof Error ? error.message : String(error)) }));
+      twins.set(template, twin);
+      // A failure is not kept: asked again, it derives again (a busy worker's refusal may pass next time).
+      void twin.then((result) => {
+        if (!result.ok && twins.get(template) === twin) twins.delete(template);
+      });
+      while (twins.size > KEPT_TWINS) twins.delete(twins.keys().next().value!);
+      return twin;
     },
   }));
 }

@@ -287,6 +287,9 @@ export const branchSchema = z.object({
   force: z.enum(["call", "no-call", "text", "token"]).optional(),
 });
 
+/** The longest model chat template a step records (the largest of llama.cpp's 69 vendor templates is about 17,000 characters). */
+export const MODEL_CHAT_TEMPLATE_CHARS = 200_000;
+
 /** Fields every event has. Nested runs (a sub-agent) carry `parent`: the step and call they run under. */
 const eventBase = {
   runId: z.string().min(1),
@@ -348,6 +351,12 @@ export const loopEventSchema = z.discriminatedUnion("type", [
     constraint: constraintSchema.optional(),
     /** Whether this step records its tokens' probabilities, and how many alternatives (absent in older logs). */
     probabilities: probabilityRecordingSchema.optional(),
+    /**
+     * The model's own chat template (Jinja source) where the engine had it, whether or not it wrote
+     * this prompt: the debugger derives a call format from it to read the step with. Absent
+     * elsewhere, past MODEL_CHAT_TEMPLATE_CHARS, and in older logs.
+     */
+    modelChatTemplate: z.string().max(MODEL_CHAT_TEMPLATE_CHARS).optional(),
   }),
   z.object({
     ...eventBase,

@@ -86,6 +86,12 @@ export interface ChatTemplate {
   chatTurns?: (messages: TemplateMessage[]) => ChatTurns | undefined;
   /** How this family's own template writes the protocol it was trained on, where that differs from the protocol's generic text. */
   toolFraming?: ToolFraming;
+  /**
+   * The model's own chat template as its file carries it (Jinja source), where the engine has it
+   * (a GGUF's embedded template): each step records it, so that the step can be read again by the
+   * call format derived from it. For a family the lab writes, this is not what renders the prompt.
+   */
+  modelChatTemplate?: string;
 }
 
 /**

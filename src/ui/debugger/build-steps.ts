@@ -93,6 +93,8 @@ export interface StepView {
   controlTokens?: readonly string[];
   /** With "Constrain tool calls" on: the tool choice and the structural tag sent, or why none was. */
   constraint?: StepConstraint;
+  /** The model's own chat template (a GGUF's embedded one) as recorded: Parse as… can read the step by the format derived from it (absent where unknown, and in older logs). */
+  modelChatTemplate?: string;
   /** The model's text as streamed so far (output deltas placed at their offsets). */
   rawOutput: string;
   /** What the step asked for its tokens' probabilities, or why it has none (absent in older logs). */
@@ -319,6 +321,7 @@ export class StepFolder {
           ...(event.controlTokens ? { controlTokens: event.controlTokens } : {}),
           ...(event.constraint ? { constraint: event.constraint } : {}),
           ...(event.probabilities ? { probabilities: event.probabilities } : {}),
+          ...(event.modelChatTemplate !== undefined ? { modelChatTemplate: event.modelChatTemplate } : {}),
           rawOutput: "",
           tokens: [],
           parseEvents: [],

@@ -70,7 +70,7 @@ export function useForceToken(step: StepView, tools: readonly ToolSpec[]): Force
         messages: step.messages,
         prompt: step.prompt,
         templateMessages: [...step.templateMessages],
-        template: { name: step.template, controlTokens: [...(step.controlTokens ?? [])] },
+        template: { name: step.template, controlTokens: [...(step.controlTokens ?? [])], ...(step.modelChatTemplate !== undefined ? { modelChatTemplate: step.modelChatTemplate } : {}) },
         settings: step.settings,
         changes: [change],
         toolTimeoutMs,

@@ -8,18 +8,88 @@ import { collectParse } from "toolcall-middleware/parser/collect.ts";
 import type { ParseEvent, ToolSpec } from "toolcall-middleware/types.ts";
 import type { ReparseView } from "../../experiments/reparse.ts";
 import type { StepView } from "../debugger/build-steps.ts";
+import type { DerivedFormat } from "toolcall-middleware/derive/derive-format.ts";
+import { DERIVED_PROTOCOL_PREFIX, type TwinDerivation } from "../../store/derived-protocols.ts";
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { CallList, ParseEventList } from "./ParsedCalls.tsx";
 import { createReparseRunner } from "./reparse-runner.ts";
 
 const ROWS = 200;
 
-export function ReparsePanel({ step, tools, protocol, strict }: { step: StepView; tools: ToolSpec[]; protocol: string; strict: boolean }) {
+/** The name a step's derived twin reads as: the file's, where the step ran on a GGUF's own template. */
+export function twinProtocolName(step: Pick<StepView, "template">): string {
+  return `${DERIVED_PROTOCOL_PREFIX}${step.template.startsWith("gguf:") ? step.template.slice("gguf:".length) : "the model's own"}`;
+}
+
+/**
+ * "Parse as… the format derived from its template": the step's recorded model chat template is
+ * derived in the page's kept worker (the same template once), then the output is read by that
+ * format beside the recorded reading. Until then the panel says so; a template that does not
+ * derive says why here, and nothing else changes.
+ */
+export function DerivedTwinPanel({ step, template, tools, strict }: { step: StepView; template: string; tools: ToolSpec[]; strict: boolean }) {
+  const { derivedProtocols } = useLabStores();
+  const [twin, setTwin] = useState<{ template: string; result: TwinDerivation } | null>(null);
+  useEffect(() => {
+    let current = true;
+    void derivedProtocols
+      .getState()
+      .twinOf(template)
+      .then((result) => current && setTwin({ template, result }));
+    return () => {
+      current = false;
+    };
+  }, [derivedProtocols, template]);
+  const result = twin?.template === template ? twin.result : null;
+  return <DerivedTwinView step={step} tools={tools} strict={strict} twin={result} />;
+}
+
+/** The derived twin's reading as it stands: deriving, cannot derive (why), or its words and the two readings side by side. */
+export function DerivedTwinView({ step, tools, strict, twin }: { step: StepView; tools: ToolSpec[]; strict: boolean; twin: TwinDerivation | null }) {
+  const name = twinProtocolName(step);
+  if (!twin) {
+    return (
+      <section className="xp-panel" aria-label="Parse as" data-testid="reparse-view" aria-busy="true">
+        <p className="xp-explain" data-testid="derived-twin-pending" role="status">
+          Deriving the call format from the model's own chat template…
+        </p>
+      </section>
+    );
+  }
+  if (!twin.ok) {
+    return (
+      <section className="xp-panel" aria-label="Parse as" data-testid="reparse-view">
+        <p className="xp-explain tone-warn" data-testid="derived-twin-failure" role="status">
+          The model's own chat template gives no format to read this step with: {visibleBidi(twin.reason)}
+        </p>
+      </section>
+    );
+  }
+  return (
+    <>
+      <div className="xp-panel" data-testid="derived-twin-words">
+        <p className="xp-explain">
+          The format derived from the model's own chat template (<code className="mono">{visibleBidi(name)}</code>), read beside the recorded {visibleBidi(step.protocol)}:
+        </p>
+        <ul className="dbg-derivation">
+          {twin.lines.map((line, i) => (
+            <li key={i}>
+              <WithCode text={line} />
+            </li>
+          ))}
+        </ul>
+      </div>
+      <ReparsePanel step={step} tools={tools} protocol={name} strict={strict} derived={twin.format} />
+    </>
+  );
+}
+
+export function ReparsePanel({ step, tools, protocol, strict, derived }: { step: StepView; tools: ToolSpec[]; protocol: string; strict: boolean; derived?: DerivedFormat }) {
   const recordedEvents = useMemo(() => step.parseEvents.map((e) => e.event), [step.parseEvents]);
   const recorded = useMemo(() => collectParse(recordedEvents), [recordedEvents]);
   // The re-read runs in a worker; until it answers, the panel says so.
   const [view, setView] = useState<{ key: string; view: ReparseView } | null>(null);
-  const key = `${step.runId}/${step.id}/${protocol}/${strict}`;
+  const key = `${step.runId}/${step.id}/${derived ? "derived:" : ""}${protocol}/${strict}`;
   const latestKey = useRef(key);
   const runner = useRef<ReturnType<typeof createReparseRunner> | null>(null);
   useEffect(() => {
@@ -31,8 +101,8 @@ export function ReparsePanel({ step, tools, protocol, strict }: { step: StepView
     latestKey.current = key;
     // The recorded parse goes as its result, not its events: a large step has a great many.
     const recordedCallEnd = recordedEvents.find((e) => e.type === "tool-call-end");
-    runner.current?.run({ rawOutput: step.rawOutput, tools, protocol, strict, recorded, ...(recordedCallEnd ? { recordedCallEnd } : {}) });
-  }, [key, step.rawOutput, tools, protocol, strict, recorded, recordedEvents]);
+    runner.current?.run({ rawOutput: step.rawOutput, tools, protocol, strict, recorded, ...(recordedCallEnd ? { recordedCallEnd } : {}), ...(derived ? { derived } : {}) });
+  }, [key, step.rawOutput, tools, protocol, strict, recorded, recordedEvents, derived]);
   const again = view?.key === key ? view.view : null;
   if (!again) {
     return (
@@ -71,7 +141,11 @@ export function ReparsePanel({ step, tools, protocol, strict }: { step: StepView
           ))}
         </ul>
       )}
-      <KeepAsBranch step={step} tools={tools} protocol={protocol} strict={strict} />
+      {derived ? (
+        <p className="dbg-hint">Nothing is saved: this is a reading of the recorded output by the derived format, not a new step.</p>
+      ) : (
+        <KeepAsBranch step={step} tools={tools} protocol={protocol} strict={strict} />
+      )}
     </section>
   );
 }
@@ -127,7 +201,7 @@ function KeepAsBranch({ step, tools, protocol, strict }: { step: StepView; tools
         messages: step.messages,
         prompt: step.prompt,
         templateMessages: [...step.templateMessages],
-        template: { name: step.template, controlTokens: [...(step.controlTokens ?? [])] },
+        template: { name: step.template, controlTokens: [...(step.controlTokens ?? [])], ...(step.modelChatTemplate !== undefined ? { modelChatTemplate: step.modelChatTemplate } : {}) },
         settings: step.settings,
         changes: [`re-parsed as ${protocol} (the recorded output, not generated)`],
         toolTimeoutMs,

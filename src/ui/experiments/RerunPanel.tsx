@@ -120,7 +120,7 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
         prompt,
         templateMessages: rendered?.templateMessages ?? [...step.templateMessages],
         // Rendered from the parts: the current engine's template; else the recorded step's text (edited or not).
-        template: rendered ? now.template : { name: step.template, controlTokens: [...(step.controlTokens ?? now.template.controlTokens)] },
+        template: rendered ? now.template : { name: step.template, controlTokens: [...(step.controlTokens ?? now.template.controlTokens)], ...(step.modelChatTemplate !== undefined ? { modelChatTemplate: step.modelChatTemplate } : {}) },
         settings,
         changes,
         toolTimeoutMs,

@@ -18,6 +18,10 @@ import type { ComparedStep } from "./CompareSteps.tsx";
 const CompareSteps = lazy(() => import("./CompareSteps.tsx").then((m) => ({ default: m.CompareSteps })));
 const BranchActions = lazy(() => import("./BranchActions.tsx").then((m) => ({ default: m.BranchActions })));
 const ReparsePanel = lazy(() => import("./ReparsePanel.tsx").then((m) => ({ default: m.ReparsePanel })));
+const DerivedTwinPanel = lazy(() => import("./ReparsePanel.tsx").then((m) => ({ default: m.DerivedTwinPanel })));
+
+/** Parse as…'s choice of the format derived from the step's own model template (no registered protocol has a space in its name). */
+export const DERIVED_TWIN_CHOICE = "derived from its template";
 const RerunPanel = lazy(() => import("./RerunPanel.tsx").then((m) => ({ default: m.RerunPanel })));
 const loadingPanel = <p className="dbg-hint">Loading…</p>;
 
@@ -84,6 +88,9 @@ export function StepExperiments({ step, run, model, tools }: StepExperimentsProp
     return otherFirst ? { a: otherSide, b: thisSide } : { a: thisSide, b: otherSide };
   }, [other, step, fromOther, otherTitle, model]);
   const nativeStep = step.request !== undefined;
+  // The step's recorded model template, read by the format derived from it (a native step's calls came from the server).
+  const twinTemplate = nativeStep ? undefined : step.modelChatTemplate;
+  const readsTwin = reparseAs === DERIVED_TWIN_CHOICE && twinTemplate !== undefined;
   const finished = step.status !== "running";
   return (
     <div className="xp" data-testid="step-experiments">
@@ -92,6 +99,11 @@ export function StepExperiments({ step, run, model, tools }: StepExperimentsProp
           Parse as…{" "}
           <select data-testid="reparse-protocol" value={reparseAs} disabled={!finished} onChange={(e) => setReparseAs(e.target.value)}>
             <option value="">—</option>
+            {(twinTemplate !== undefined || reparseAs === DERIVED_TWIN_CHOICE) && (
+              <option value={DERIVED_TWIN_CHOICE} title="The call format derived from the chat template the model's file carries, to set beside the recorded protocol">
+                the format derived from its template
+              </option>
+            )}
             {protocols.map((p) => (
               <option key={p.name} value={p.name}>
                 {p.name}
@@ -153,8 +165,14 @@ export function StepExperiments({ step, run, model, tools }: StepExperimentsProp
         {step.branch && <BranchNote step={step} run={run} />}
         {compared && <CompareSteps a={compared.a} b={compared.b} />}
         {rerunOpen && <RerunPanel key={step.key} step={step} run={run} tools={tools} />}
-        {nativeStep && reparseAs !== "" && <p className="dbg-hint">A native step's output is the server's text; its calls came structured, so a re-read sees only the text.</p>}
-        {reparseAs !== "" && <ReparsePanel step={step} tools={tools} protocol={reparseAs} strict={strict} />}
+        {nativeStep && reparseAs !== "" && reparseAs !== DERIVED_TWIN_CHOICE && <p className="dbg-hint">A native step's output is the server's text; its calls came structured, so a re-read sees only the text.</p>}
+        {reparseAs === DERIVED_TWIN_CHOICE && !readsTwin && (
+          <p className="dbg-hint" data-testid="derived-twin-unavailable">
+            {nativeStep ? "A native step's calls came from the server's own reading; there is no template of ours to derive from." : "This step records no chat template of its model's own (only a GGUF's, on the CPU engine, is recorded; not in older logs), so there is no format to derive from it."}
+          </p>
+        )}
+        {readsTwin && <DerivedTwinPanel key={step.key} step={step} template={twinTemplate} tools={tools} strict={strict} />}
+        {reparseAs !== "" && reparseAs !== DERIVED_TWIN_CHOICE && <ReparsePanel step={step} tools={tools} protocol={reparseAs} strict={strict} />}
       </Suspense>
     </div>
   );

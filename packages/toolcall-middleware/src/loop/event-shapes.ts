@@ -1,4 +1,5 @@
 // Helpers for building loop events: the fields every event shares are added in one place.
+import { MODEL_CHAT_TEMPLATE_CHARS } from "../event-log-schema.ts";
 import type { LoopEvent, ParseEvent } from "../types.ts";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -45,4 +46,12 @@ export function scopeParseEvent(event: ParseEvent, stepId: string): ParseEvent {
     default:
       return event;
   }
+}
+
+/**
+ * The step-start field recording the model's own chat template, where there is one within the
+ * bound (a larger one is left out, and the step is simply not read by a derived format).
+ */
+export function recordedModelChatTemplate(template: string | undefined): { modelChatTemplate?: string } {
+  return template !== undefined && template.trim() !== "" && template.length <= MODEL_CHAT_TEMPLATE_CHARS ? { modelChatTemplate: template } : {};
 }

@@ -23,7 +23,7 @@ import type {
   ToolSpec,
 } from "../types.ts";
 import { correctionMessage } from "./correction-message.ts";
-import { eventStamper, type ParentRef, type StampEvent } from "./event-shapes.ts";
+import { eventStamper, recordedModelChatTemplate, type ParentRef, type StampEvent } from "./event-shapes.ts";
 import type { ArgumentsCheck, ToolCallOutcome } from "./execute-tool-call.ts";
 import { describeBudget, fitToContext } from "./fit-to-context.ts";
 import { escapeJsonValue, escapeToolSpecs, promptEscaper, renderToolSection } from "../protocols/escape-tool-definitions.ts";
@@ -255,6 +255,7 @@ async function* runStep(state: RunState, index: number): AsyncGenerator<LoopEven
     ...(serverPrompt ? { serverPrompt } : {}),
     ...(constrained ? { constraint: constrained.constraint } : {}),
     probabilities,
+    ...recordedModelChatTemplate(native ? undefined : template.modelChatTemplate),
   });
   state.openStep = { stepId, startedAt };
 
