@@ -57,18 +57,23 @@ describe("DerivationWorker", () => {
     expect(workers).toHaveLength(1);
   });
 
-  it("ends a worker whose derivation failed, and gives the next derivation a fresh one", async () => {
+  it("keeps the worker, warm, after a template that cannot be derived: the next derivation goes to the same worker", async () => {
     const { workers, derivations } = setUp();
-    const hostile = derivations.derive("{% for %}", "hostile");
+    const warming = derivations.warmUp();
+    workers[0]!.reply({ id: 1, derivation: { ok: true, format: FORMAT }, ms: 120 });
+    await warming;
+    const refused = derivations.derive("{% for %}", "not jinja");
     const next = derivations.derive("template", "next");
-    workers[0]!.reply({ id: 1, derivation: { ok: false, reason: "cannot derive: the template is not valid Jinja" }, ms: 2 });
-    expect(await hostile).toEqual({ ok: false, reason: "cannot derive: the template is not valid Jinja", ms: 2 });
-    expect(workers[0]!.terminated).toBe(true);
-    expect(workers).toHaveLength(2);
-    expect(workers[1]!.posted).toEqual([{ id: 2, kind: "derive", source: "template", name: "next" }]);
-    workers[1]!.reply({ id: 2, derivation: { ok: true, format: FORMAT }, ms: 4 });
+    workers[0]!.reply({ id: 2, derivation: { ok: false, reason: "cannot derive: the template is not valid Jinja" }, ms: 2 });
+    expect(await refused).toEqual({ ok: false, reason: "cannot derive: the template is not valid Jinja", ms: 2 });
+    expect(workers[0]!.terminated).toBe(false);
+    expect(workers).toHaveLength(1);
+    expect(workers[0]!.posted.at(-1)).toEqual({ id: 3, kind: "derive", source: "template", name: "next" });
+    workers[0]!.reply({ id: 3, derivation: { ok: true, format: FORMAT }, ms: 4 });
     expect(await next).toMatchObject({ ok: true });
-    expect(workers[1]!.terminated).toBe(false);
+    // Still warm: no second warm-up is sent.
+    await derivations.warmUp();
+    expect(workers[0]!.posted.filter((r) => r.kind === "warm-up")).toHaveLength(1);
   });
 
   it("answers a worker's error with cannot derive, ends that worker and ignores anything it sends after", async () => {
@@ -102,16 +107,17 @@ describe("DerivationWorker", () => {
     expect(workers).toHaveLength(1);
   });
 
-  it("warms again after a failure ended the warm worker", async () => {
+  it("warms again after the warm worker failed and ended", async () => {
     const { workers, derivations } = setUp();
     const warming = derivations.warmUp();
     workers[0]!.reply({ id: 1, derivation: { ok: true, format: FORMAT }, ms: 100 });
     await warming;
     const failing = derivations.derive("bad", "bad");
-    workers[0]!.reply({ id: 2, derivation: { ok: false, reason: "cannot derive: loops" }, ms: 150 });
+    workers[0]!.fail("out of memory");
     await failing;
     await flush();
     expect(workers).toHaveLength(1);
+    expect(workers[0]!.terminated).toBe(true);
     void derivations.warmUp();
     expect(workers).toHaveLength(2);
     expect(workers[1]!.posted).toEqual([{ id: 3, kind: "warm-up" }]);

@@ -4,11 +4,14 @@
 // the person is not waiting yet (a GGUF's load has started, the restore of a remembered template)
 // and the derivation the person waits for runs warm.
 //
-// Safety as with a worker per derivation: a template runs only in the bounded renderer, in the
-// worker; a derivation that fails or a worker that errors ends that worker, and the next request
-// gets a fresh one, so a hostile template cannot leave state behind for the next. Requests go to
-// the worker one at a time, in the order asked (an id each), so one that ends the worker never
-// takes another with it.
+// Safety: a template runs only in the bounded renderer, in the worker, and the derivation keeps no
+// state between calls (no module-level state in the renderer or the analysis), so an answered
+// "cannot derive" — a template that writes no calls, breaks a bound, is not Jinja — leaves the
+// worker as it was and it is kept: the page's default SmolLM2 has such a template, and ending the
+// worker on it made the person's next derivation run cold. A worker that errors (out of memory, a
+// message it cannot send) ends, and the next request gets a fresh one. Requests go to the worker
+// one at a time, in the order asked (an id each), so one that ends the worker never takes another
+// with it.
 import type { FormatDerivation } from "./derive-off-thread.ts";
 
 /** A derivation, with how long it took in the worker (performance.now around the derive call). */
@@ -127,13 +130,12 @@ export class DerivationWorker {
     return worker;
   }
 
-  /** Answers the request in flight; a failure ends its worker (the next request starts a fresh one); then the next request goes. */
+  /** Answers the request in flight (the worker is kept: a "cannot derive" is an answer, not a failure); then the next request goes. */
   private answer(id: number | undefined, derivation: FormatDerivation, ms: number): void {
     const pending = this.inFlight;
     if (!pending || pending.request.id !== id) return;
     this.inFlight = null;
     if (derivation.ok) this.warm = true;
-    else this.endWorker();
     pending.resolve({ ...derivation, ms });
     this.sendNext();
   }
@@ -141,8 +143,8 @@ export class DerivationWorker {
   /** The worker failed: it ends, whether or not a request was with it, and that request is answered with why. */
   private fail(reason: string): void {
     const pending = this.inFlight;
+    this.endWorker();
     if (pending) this.answer(pending.request.id, { ok: false, reason }, 0);
-    else this.endWorker();
   }
 
   private endWorker(): void {
