@@ -36,12 +36,12 @@ const EXPECTED: Record<string, string> = {
   "Apertus-8B-Instruct.jinja": "1: 1 calls, 1 all",
   "Apriel-1.6-15b-Thinker-fixed.jinja": "2: not derived",
   "ByteDance-Seed-OSS.jinja": "6: not derived",
-  "Cohere2MoE.jinja": "8: 8 calls, 0 all",
+  "Cohere2MoE.jinja": "8: 8 calls, 7 all",
   "CohereForAI-c4ai-command-r-plus-tool_use.jinja": "2: not derived",
-  "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja": "7: 5 calls, 1 all",
+  "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja": "7: 7 calls, 7 all",
   "GLM-4.6.jinja": "1: 1 calls, 1 all",
   "GLM-4.7-Flash.jinja": "6: 6 calls, 6 all",
-  "GigaChat3-10B-A1.8B.jinja": "3: 3 calls, 1 all",
+  "GigaChat3-10B-A1.8B.jinja": "3: 3 calls, 3 all",
   "GigaChat3.1-10B-A1.8B.jinja": "3: 3 calls, 3 all",
   "Kimi-K2-Instruct.jinja": "1: not derived",
   "Kimi-K2-Thinking.jinja": "11: not derived",
@@ -50,28 +50,28 @@ const EXPECTED: Record<string, string> = {
   "MiniMax-M2.jinja": "4: 4 calls, 4 all",
   "MiniMax-M3.jinja": "19: not derived",
   "Mistral-Small-3.2-24B-Instruct-2506.jinja": "3: 3 calls, 3 all",
-  "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja": "7: 7 calls, 7 all",
+  "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja": "7: 7 calls, 6 all",
   "NVIDIA-Nemotron-Nano-v2.jinja": "2: 0 calls, 0 all",
   "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja": "2: not derived",
-  "Qwen-QwQ-32B.jinja": "2: 2 calls, 0 all",
+  "Qwen-QwQ-32B.jinja": "2: 2 calls, 2 all",
   "Qwen3-Coder.jinja": "22: 19 calls, 19 all",
-  "Qwen3.5-4B.jinja": "18: 18 calls, 17 all",
+  "Qwen3.5-4B.jinja": "18: 18 calls, 16 all",
   "Reka-Edge.jinja": "15: 14 calls, 10 all",
   "Spark2.5.jinja": "6: 6 calls, 6 all",
   "StepFun3.5-Flash.jinja": "11: 11 calls, 11 all",
   "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja": "2: not derived",
-  "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja": "5: 4 calls, 2 all",
-  "deepseek-ai-DeepSeek-V3.1.jinja": "5: 5 calls, 2 all",
-  "deepseek-ai-DeepSeek-V3.2.jinja": "13: 13 calls, 2 all",
+  "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja": "5: 4 calls, 4 all",
+  "deepseek-ai-DeepSeek-V3.1.jinja": "5: 5 calls, 5 all",
+  "deepseek-ai-DeepSeek-V3.2.jinja": "13: 13 calls, 13 all",
   "deepseek-ai-DeepSeek-V4-Flash-0731.jinja": "1: 1 calls, 1 all",
-  "deepseek-ai-DeepSeek-V4.jinja": "8: 8 calls, 2 all",
+  "deepseek-ai-DeepSeek-V4.jinja": "8: 8 calls, 8 all",
   "fireworks-ai-llama-3-firefunction-v2.jinja": "2: not derived",
   "google-gemma-2-2b-it.jinja": "3: not derived",
   "google-gemma-4-31B-it.jinja": "24: not derived",
   "ibm-granite-granite-3.3-2B-Instruct.jinja": "2: not derived",
   "ibm-granite-granite-4.0.jinja": "2: 2 calls, 2 all",
   "ibm-granite-granite-4.1.jinja": "2: 2 calls, 2 all",
-  "inclusionai-ling-3.0-flash.jinja": "12: 11 calls, 10 all",
+  "inclusionai-ling-3.0-flash.jinja": "12: 11 calls, 11 all",
   "llama-cpp-deepseek-r1.jinja": "3: not derived",
   "meetkai-functionary-medium-v3.1.jinja": "2: 2 calls, 2 all",
   "meetkai-functionary-medium-v3.2.jinja": "2: not derived",
@@ -94,7 +94,9 @@ function arguments_(text: string): unknown {
 
 function readCase(derivation: Extract<TemplateDerivation, { ok: true }>, testCase: TestChatCase): { calls: boolean; all: boolean; first?: string } {
   const reasoning = derivation.format.reasoning;
-  const opened = reasoning?.generationPromptOpens && testCase.thinking !== false && !testCase.output.trimStart().startsWith(reasoning.open);
+  // llama.cpp's reasoning_format defaults to none (common_chat_templates_inputs): reasoning is then left in the reply, and the output is not read as beginning inside a block.
+  const extracts = testCase.reasoningFormat !== undefined && testCase.reasoningFormat !== "none";
+  const opened = extracts && reasoning?.generationPromptOpens && testCase.thinking !== false && !testCase.output.trimStart().startsWith(reasoning.open);
   const text = opened ? `${reasoning.open}${testCase.output}` : testCase.output;
   const wanted = testCase.expected.calls.map((c) => ({ name: c.name, arguments: arguments_(c.arguments) }));
   let calls = true;
@@ -104,8 +106,10 @@ function readCase(derivation: Extract<TemplateDerivation, { ok: true }>, testCas
     const read = parseAll(derivation.protocol, testCase.tools ?? [], chunks);
     const got = read.calls.map((c) => ({ name: c.name, arguments: c.arguments }));
     const callsAgree = JSON.stringify(got) === JSON.stringify(wanted) && read.errors.length === 0;
-    const inline = testCase.reasoningFormat === "none";
-    const textAgree = inline || (read.text.trim() === testCase.expected.content.trim() && (read.reasoning ?? "").trim() === testCase.expected.reasoning.trim());
+    // Reasoning left in the reply (reasoning_format none): where ours read a reasoning block the reply cannot be compared (calls only); where it read none, the reply must be llama.cpp's.
+    const textAgree = extracts
+      ? read.text.trim() === testCase.expected.content.trim() && (read.reasoning ?? "").trim() === testCase.expected.reasoning.trim()
+      : (read.reasoning ?? "").trim() !== "" || read.text.trim() === testCase.expected.content.trim();
     if (!callsAgree) calls = false;
     if (!callsAgree || !textAgree) {
       all = false;
