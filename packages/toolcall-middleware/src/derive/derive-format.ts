@@ -532,19 +532,39 @@ function leadingPiece(marker: string): string {
 function deriveReasoning(render: TemplateRenderer): DerivedFormat["reasoning"] {
   const without = tryRender(render, probeVariables(assistantMessage(PROBE_TEXT, [])));
   const withReasoning = tryRender(render, probeVariables(assistantMessage(PROBE_TEXT, [], PROBE_REASONING)));
-  if (!without.ok || !withReasoning.ok) return reasoningFromThinkingSwitch(render);
+  if (!without.ok || !withReasoning.ok) return reasoningFromThinkingSwitch(render) ?? reasoningFromContentParts(render);
   const diff = differingPart(without.text, withReasoning.text);
   const { start, end } = widenToTokens(withReasoning.text, diff.start, diff.end);
   const part = withReasoning.text.slice(start, end);
   const at = part.indexOf(PROBE_REASONING);
-  if (at < 0) return emptyReasoningBlock(render, without.text) ?? reasoningFromThinkingSwitch(render);
+  if (at < 0) return emptyReasoningBlock(render, without.text) ?? reasoningFromThinkingSwitch(render) ?? reasoningFromContentParts(render);
   let open = trimEdges(part.slice(0, at));
   // What follows the reasoning up to the reply, when the reply came after it.
   let close = trimEdges(part.slice(at + PROBE_REASONING.length));
   // The diff may be the reasoning alone, its tags shared with an empty block (`<think>\n\n</think>`): the tokens around it.
   if (open === "") open = /<[^<>]+>$/.exec(trimEdges(withReasoning.text.slice(0, start + at)))?.[0] ?? "";
   if (close === "") close = /^<[^<>]+>/.exec(trimEdges(withReasoning.text.slice(start + at + PROBE_REASONING.length)))?.[0] ?? "";
-  if (open === "" || close === "") return reasoningFromThinkingSwitch(render);
+  if (open === "" || close === "") return reasoningFromThinkingSwitch(render) ?? reasoningFromContentParts(render);
+  const prompt = generationPrompt(render, true);
+  return { open, close, generationPromptOpens: prompt.ok && trimEdges(prompt.text).endsWith(open) };
+}
+
+/**
+ * Reasoning markers from a reply whose content is a list of parts, the reasoning one of them
+ * (`{type: "thinking", thinking}`, as Mistral's templates read it), for a template that writes no
+ * `reasoning_content`: the tokens right around the reasoning's text. One render more, only where
+ * nothing else showed the reasoning.
+ */
+function reasoningFromContentParts(render: TemplateRenderer): DerivedFormat["reasoning"] {
+  const parts = { role: "assistant", content: [{ type: "thinking", thinking: PROBE_REASONING }, { type: "text", text: PROBE_TEXT }] };
+  const rendered = tryRender(render, probeVariables(parts));
+  if (!rendered.ok) return undefined;
+  const at = rendered.text.indexOf(PROBE_REASONING);
+  const reply = rendered.text.indexOf(PROBE_TEXT, at);
+  if (at < 0 || reply < 0) return undefined;
+  const open = /(?:<[^<>\s]+>|\[[^[\]\s]+\])$/.exec(rendered.text.slice(0, at))?.[0];
+  const close = trimEdges(rendered.text.slice(at + PROBE_REASONING.length, reply));
+  if (!open || !ONE_TOKEN.test(close)) return undefined;
   const prompt = generationPrompt(render, true);
   return { open, close, generationPromptOpens: prompt.ok && trimEdges(prompt.text).endsWith(open) };
 }

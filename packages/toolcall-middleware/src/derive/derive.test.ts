@@ -166,6 +166,20 @@ describe("deriveFormat learns the reasoning and the reply's framing from the tem
     }
   });
 
+  it("reasoning markers from a reply whose content holds a reasoning part, where nothing else shows them (Mistral's [THINK])", () => {
+    const partsLike: TemplateRenderer = (variables) => {
+      const messages = variables.messages as { role: string; content: string | { type: string; thinking?: string; text?: string }[]; tool_calls?: Message["tool_calls"] }[];
+      let out = "";
+      for (const m of messages) {
+        const content = typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "thinking" ? `[THINK]${p.thinking}[/THINK]` : (p.text ?? ""))).join("");
+        const calls = (m.tool_calls ?? []).map((c) => `[TOOL_CALLS]${c.function.name}[ARGS]${JSON.stringify(c.function.arguments)}`).join("");
+        out += m.role === "user" ? `[INST]${content}[/INST]` : `${content}${calls}</s>`;
+      }
+      return out;
+    };
+    expect(derive(partsLike).reasoning).toEqual({ open: "[THINK]", close: "[/THINK]", generationPromptOpens: false });
+  });
+
   it("no reasoning where thinking on opens a block and thinking off writes nothing: its close is not seen", () => {
     const opensOnly: TemplateRenderer = (variables) => {
       const text = hermesLikeNoReasoning(variables);
