@@ -552,12 +552,13 @@ function deriveReasoning(render: TemplateRenderer): DerivedFormat["reasoning"] {
 /**
  * Reasoning markers from a reply whose content is a list of parts, the reasoning one of them
  * (`{type: "thinking", thinking}`, as Mistral's templates read it), for a template that writes no
- * `reasoning_content`: the tokens right around the reasoning's text. One render more, only where
- * nothing else showed the reasoning.
+ * `reasoning_content`: the tokens right around the reasoning's text. One render more (without the
+ * tools), only where nothing else showed the reasoning.
  */
 function reasoningFromContentParts(render: TemplateRenderer): DerivedFormat["reasoning"] {
   const parts = { role: "assistant", content: [{ type: "thinking", thinking: PROBE_REASONING }, { type: "text", text: PROBE_TEXT }] };
-  const rendered = tryRender(render, probeVariables(parts));
+  // Without the tools: the reasoning's markers do not depend on them, and their declarations are most of a render's time.
+  const rendered = tryRender(render, probeVariables(parts, { tools: false }));
   if (!rendered.ok) return undefined;
   const at = rendered.text.indexOf(PROBE_REASONING);
   const reply = rendered.text.indexOf(PROBE_TEXT, at);
