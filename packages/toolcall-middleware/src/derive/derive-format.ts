@@ -18,6 +18,7 @@ import {
   PROBE_ID_PREFIX,
   PROBE_REASONING,
   PROBE_TEXT,
+  PROBE_USER,
   probeVariables,
   startsInsideToken,
   widenToTokens,
@@ -86,8 +87,17 @@ export interface DerivedFormat {
   call: DerivedCallShape;
   /** The template refuses a second call in one turn, or writes only the first. */
   oneCallPerTurn: boolean;
-  /** Reasoning markers, when the template writes a message's reasoning. */
+  /**
+   * Reasoning markers, when the template writes a message's reasoning, or an empty block, or
+   * opens reasoning in its generation prompt when thinking is on. `generationPromptOpens`: the
+   * generation prompt with thinking on (`enable_thinking`) ends with `open`.
+   */
   reasoning?: { open: string; close: string; generationPromptOpens: boolean };
+  /**
+   * Texts the template writes around a reply that are not the reply (Cohere's `<|START_TEXT|>`,
+   * `<|END_TEXT|>`; a turn's end written after it): read as framing, never as text.
+   */
+  framing?: string[];
   /** Two probe calls as the template writes them, for the reader to see. */
   example: string;
   /** How the template writes a tool's result back, where it writes one. */
@@ -422,34 +432,184 @@ export function deriveFormat(given: TemplateRenderer): Derivation {
 
   // Reasoning markers that are also pieces of the calls' own markers (Kimi K3's `<|sep|>` and `<|close|>`) would cut the calls apart: none then.
   const derivedReasoning = deriveReasoning(render);
-  const callMarkers = [sectionOpen, sectionClose, callOpen, callClose, ...Object.values(shape).filter((v): v is string => typeof v === "string")];
-  const reasoning = derivedReasoning && !callMarkers.some((m) => m.includes(derivedReasoning.open.trim()) || m.includes(derivedReasoning.close.trim())) ? derivedReasoning : undefined;
+  let opener = sectionOpen;
+  // An empty reasoning block the template writes before its calls (Command R7B's `<|START_THINKING|><|END_THINKING|>`) is the reasoning's, not the section's: a model may reason there.
+  if (derivedReasoning) {
+    const emptyBlock = new RegExp(`^${escapeForPattern(derivedReasoning.open)}\\s*${escapeForPattern(derivedReasoning.close)}\\s*`).exec(opener);
+    if (emptyBlock && emptyBlock[0].length < opener.length) opener = opener.slice(emptyBlock[0].length);
+  }
+  const callMarkers = [opener, sectionClose, callOpen, callClose, ...Object.values(shape).filter((v): v is string => typeof v === "string")];
+  const reasoningKept = derivedReasoning && !callMarkers.some((m) => m.includes(derivedReasoning.open.trim()) || m.includes(derivedReasoning.close.trim())) ? derivedReasoning : undefined;
+  if (!reasoningKept) opener = sectionOpen;
+  const frame = replyFrame(render, plain.text, reasoningKept, [opener, callOpen].filter((m) => m !== ""));
+  const reasoning = frame.reasoning;
   const toolResult = deriveToolResultForm(render);
   return {
     ok: true,
-    format: { sectionOpen, sectionClose, callOpen, callClose, separator: separator.trim() === "," ? "," : separator, call: shape, oneCallPerTurn, ...(reasoning ? { reasoning } : {}), example, ...(toolResult ? { toolResult } : {}) },
+    format: {
+      sectionOpen: opener,
+      sectionClose,
+      callOpen,
+      callClose,
+      separator: separator.trim() === "," ? "," : separator,
+      call: shape,
+      oneCallPerTurn,
+      ...(reasoning ? { reasoning } : {}),
+      ...(frame.framing.length > 0 ? { framing: frame.framing } : {}),
+      example,
+      ...(toolResult ? { toolResult } : {}),
+    },
   };
+}
+
+function escapeForPattern(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The generation prompt with thinking on or off (`enable_thinking`, the variable llama.cpp and the templates that switch thinking read). */
+function generationPrompt(render: TemplateRenderer, thinking: boolean): { ok: true; text: string } | { ok: false; message: string } {
+  return tryRender(render, { ...probeVariables(undefined, { addGenerationPrompt: true }), enable_thinking: thinking });
+}
+
+/** Where the assistant's turn begins in `plain`: the end of the generation prompt (widened to a whole token where they part). */
+function replyStart(plain: string, prompt: string): number {
+  return plain.startsWith(prompt) ? prompt.length : widenToTokens(plain, differingPart(prompt, plain).start, plain.length).start;
+}
+
+/** Cuts leading reasoning markers (an empty block, a lone close) off `text`. */
+function withoutReasoningMarkers(text: string, reasoning: DerivedFormat["reasoning"]): string {
+  let rest = trimEdges(text);
+  if (!reasoning) return rest;
+  if (rest.startsWith(reasoning.open) && trimEdges(rest.slice(reasoning.open.length)).startsWith(reasoning.close)) rest = trimEdges(rest.slice(reasoning.open.length));
+  if (rest.startsWith(reasoning.close)) rest = trimEdges(rest.slice(reasoning.close.length));
+  return rest;
+}
+
+/**
+ * The texts the template writes around a plain reply, from the plain turn against the
+ * generation prompt and against a turn with a call: what stands between the prompt's end and the
+ * reply, reasoning markers removed (`<|START_RESPONSE|>`); what follows the reply and not the
+ * call (`<|END_RESPONSE|>`); all that follows the reply, with and without its last token (a model
+ * stops at its end-of-turn token, which the output then lacks). Only texts made of bracketed
+ * tokens, none that holds a reasoning marker or is, or begins like, a call's opener. A reasoning
+ * close that runs on into the reply's opener (Cohere's `<|END_THINKING|><|START_TEXT|>`) ends
+ * before it.
+ */
+function replyFrame(render: TemplateRenderer, plain: string, reasoning: DerivedFormat["reasoning"], callOpeners: readonly string[]): { framing: string[]; reasoning: DerivedFormat["reasoning"] } {
+  const prompt = generationPrompt(render, true);
+  const at = plain.lastIndexOf(PROBE_TEXT);
+  if (!prompt.ok || at < 0) return { framing: [], reasoning };
+  const start = replyStart(plain, prompt.text);
+  const open = start <= at ? withoutReasoningMarkers(plain.slice(start, at), reasoning) : "";
+  if (reasoning && open !== "" && reasoning.close.endsWith(open) && reasoning.close.length > open.length)
+    reasoning = { ...reasoning, close: trimEdges(reasoning.close.slice(0, reasoning.close.length - open.length)) };
+  const afterText = plain.slice(at + PROBE_TEXT.length);
+  const after = trimEdges(afterText);
+  const candidates = [open, after, after.replace(/(?:<[^<>]+>|\[[^[\]]+\])$/, "")];
+  const withCall = tryRender(render, probeVariables(assistantMessage("", [ALPHA_CALL])));
+  if (withCall.ok) {
+    const shared = commonSuffixLength(afterText, withCall.text);
+    let close = afterText.slice(0, afterText.length - shared);
+    const rest = afterText.slice(afterText.length - shared);
+    const cut = startsInsideToken(rest);
+    if (endsInsideToken(close) >= 0 && cut > 0) close += rest.slice(0, cut);
+    candidates.push(trimEdges(close));
+  }
+  const bracketed = (t: string) => t !== "" && /^[<[]/.test(t) && /[>\]]$/.test(t) && !/\n/.test(t);
+  const reasoningMarkers = reasoning ? [reasoning.open, reasoning.close] : [];
+  const framing = candidates.filter(
+    (t) => bracketed(t) && !reasoningMarkers.some((m) => t.includes(m) || m.includes(t)) && !callOpeners.some((m) => m.startsWith(t) || t.startsWith(leadingPiece(m))),
+  );
+  return { framing: [...new Set(framing)], reasoning };
+}
+
+/** A marker's first whitespace-free run. */
+function leadingPiece(marker: string): string {
+  return marker.trim().split(/\s+/)[0] ?? marker;
 }
 
 /** The reasoning markers, from a reply rendered with and without its reasoning. */
 function deriveReasoning(render: TemplateRenderer): DerivedFormat["reasoning"] {
   const without = tryRender(render, probeVariables(assistantMessage(PROBE_TEXT, [])));
   const withReasoning = tryRender(render, probeVariables(assistantMessage(PROBE_TEXT, [], PROBE_REASONING)));
-  if (!without.ok || !withReasoning.ok) return undefined;
+  if (!without.ok || !withReasoning.ok) return reasoningFromThinkingSwitch(render) ?? reasoningFromContentParts(render);
   const diff = differingPart(without.text, withReasoning.text);
   const { start, end } = widenToTokens(withReasoning.text, diff.start, diff.end);
   const part = withReasoning.text.slice(start, end);
   const at = part.indexOf(PROBE_REASONING);
-  if (at < 0) return emptyReasoningBlock(render, without.text);
+  if (at < 0) return emptyReasoningBlock(render, without.text) ?? reasoningFromThinkingSwitch(render) ?? reasoningFromContentParts(render);
   let open = trimEdges(part.slice(0, at));
   // What follows the reasoning up to the reply, when the reply came after it.
   let close = trimEdges(part.slice(at + PROBE_REASONING.length));
   // The diff may be the reasoning alone, its tags shared with an empty block (`<think>\n\n</think>`): the tokens around it.
   if (open === "") open = /<[^<>]+>$/.exec(trimEdges(withReasoning.text.slice(0, start + at)))?.[0] ?? "";
   if (close === "") close = /^<[^<>]+>/.exec(trimEdges(withReasoning.text.slice(start + at + PROBE_REASONING.length)))?.[0] ?? "";
-  if (open === "" || close === "") return undefined;
-  const prompt = tryRender(render, probeVariables(undefined, { addGenerationPrompt: true }));
+  if (open === "" || close === "") return reasoningFromThinkingSwitch(render) ?? reasoningFromContentParts(render);
+  const prompt = generationPrompt(render, true);
   return { open, close, generationPromptOpens: prompt.ok && trimEdges(prompt.text).endsWith(open) };
+}
+
+/**
+ * Reasoning markers from a reply whose content is a list of parts, the reasoning one of them
+ * (`{type: "thinking", thinking}`, as Mistral's templates read it), for a template that writes no
+ * `reasoning_content`: the tokens right around the reasoning's text. One render more (without the
+ * tools), only where nothing else showed the reasoning.
+ */
+function reasoningFromContentParts(render: TemplateRenderer): DerivedFormat["reasoning"] {
+  const parts = { role: "assistant", content: [{ type: "thinking", thinking: PROBE_REASONING }, { type: "text", text: PROBE_TEXT }] };
+  // Without the tools: the reasoning's markers do not depend on them, and their declarations are most of a render's time.
+  const rendered = tryRender(render, probeVariables(parts, { tools: false }));
+  if (!rendered.ok) return undefined;
+  const at = rendered.text.indexOf(PROBE_REASONING);
+  const reply = rendered.text.indexOf(PROBE_TEXT, at);
+  if (at < 0 || reply < 0) return undefined;
+  const open = /(?:<[^<>\s]+>|\[[^[\]\s]+\])$/.exec(rendered.text.slice(0, at))?.[0];
+  const close = trimEdges(rendered.text.slice(at + PROBE_REASONING.length, reply));
+  if (!open || !ONE_TOKEN.test(close)) return undefined;
+  const prompt = generationPrompt(render, true);
+  return { open, close, generationPromptOpens: prompt.ok && trimEdges(prompt.text).endsWith(open) };
+}
+
+/** One bracketed token (`<think>`, `</think>`, `[THINK]`, `<|END_THINKING|>`). */
+const ONE_TOKEN = /^(?:<[^<>\s]+>|\[[^[\]\s]+\])$/;
+const TOKENS = /<[^<>\s]+>|\[[^[\]\s]+\]/g;
+
+/**
+ * Reasoning markers from the generation prompt rendered with thinking on and off, for a template
+ * that writes no reasoning in its history (DeepSeek V3.1–V4, QwQ, R1 Distill): the prompt opens a
+ * block with thinking on (`<think>`) and closes it (`<think></think>`) or writes its close instead
+ * (`</think>`) with thinking off, or writes an empty block (`<|START_THINKING|><|END_THINKING|>`)
+ * with thinking off and nothing with thinking on. Where the two prompts differ otherwise, or the
+ * close is not seen (a prompt that opens `<think>` with thinking on and writes nothing with it
+ * off), nothing is derived: the close cannot be known.
+ */
+function reasoningFromThinkingSwitch(render: TemplateRenderer): DerivedFormat["reasoning"] {
+  const onPrompt = generationPrompt(render, true);
+  const offPrompt = generationPrompt(render, false);
+  if (!onPrompt.ok || !offPrompt.ok) return undefined;
+  // From the user's message on: the system text may differ too (Command R7B asks for reasoning in it).
+  const on = { text: onPrompt.text.slice(onPrompt.text.lastIndexOf(PROBE_USER)) };
+  const off = { text: offPrompt.text.slice(offPrompt.text.lastIndexOf(PROBE_USER)) };
+  if (on.text === off.text || !on.text.startsWith(PROBE_USER) || !off.text.startsWith(PROBE_USER)) return undefined;
+  const diff = differingPart(on.text, off.text);
+  const offSpan = widenToTokens(off.text, diff.start, diff.end);
+  const offPart = trimEdges(off.text.slice(offSpan.start, offSpan.end));
+  const onSpan = widenToTokens(on.text, diff.start, on.text.length - diff.suffix);
+  const onPart = trimEdges(on.text.slice(onSpan.start, onSpan.end));
+  // Both prompts must end where they part: the rest of the conversation is the same.
+  if (off.text.length - offSpan.end > 0 && trimEdges(off.text.slice(offSpan.end)) !== "") return undefined;
+  if (onPart === "") {
+    const lastOpen = /(?:<[^<>\s]+>|\[[^[\]\s]+\])$/.exec(trimEdges(on.text))?.[0];
+    // Thinking off closes the block the prompt opened (`<think>` + `</think>`).
+    if (ONE_TOKEN.test(offPart) && lastOpen && lastOpen !== offPart) return { open: lastOpen, close: offPart, generationPromptOpens: true };
+    // Thinking off writes an empty block, thinking on lets the model write it.
+    const tokens = offPart.match(TOKENS) ?? [];
+    if (tokens.length === 2 && offPart.replace(TOKENS, "").trim() === "") return { open: tokens[0]!, close: tokens[1]!, generationPromptOpens: false };
+    return undefined;
+  }
+  // Thinking on opens the block, thinking off writes its close in its place (`<think>` / `</think>`).
+  if (ONE_TOKEN.test(onPart) && ONE_TOKEN.test(offPart) && trimEdges(on.text).endsWith(onPart)) return { open: onPart, close: offPart, generationPromptOpens: true };
+  return undefined;
 }
 
 /** Exported for tests: the arguments each probe call carries. */
@@ -460,9 +620,9 @@ export const PROBE_ARGUMENTS = { alpha: ALPHA_ARGS };
  * before the reply, or a lone `</think>` whose `<think>` ends the generation prompt.
  */
 function emptyReasoningBlock(render: TemplateRenderer, plain: string): DerivedFormat["reasoning"] {
-  const prompt = tryRender(render, probeVariables(undefined, { addGenerationPrompt: true }));
+  const prompt = generationPrompt(render, true);
   if (!prompt.ok) return undefined;
-  const start = plain.startsWith(prompt.text) ? prompt.text.length : widenToTokens(plain, differingPart(prompt.text, plain).start, plain.length).start;
+  const start = replyStart(plain, prompt.text);
   const before = trimEdges(plain.slice(start, plain.lastIndexOf(PROBE_TEXT)));
   const pair = /^(<([^<>\s/]+)>)\s*(<\/\2>)$/.exec(before);
   if (pair) return { open: pair[1]!, close: pair[3]!, generationPromptOpens: false };

@@ -130,6 +130,69 @@ describe("deriveFormat", () => {
   });
 });
 
+/**
+ * DeepSeek V3.2's way, with Cohere's framing: no reasoning in the history, the generation prompt
+ * opens `<think>` with thinking on and writes `</think>` in its place with thinking off, a reply
+ * sits between `<|START_TEXT|>` and `<|END_TEXT|>`, a turn ends with `<|END_OF_TURN|>`.
+ */
+function thinkingSwitchLike(variables: Record<string, unknown>): string {
+  const messages = variables.messages as Message[];
+  let out = "";
+  for (const m of messages) {
+    if (m.role !== "assistant") out += `<|${m.role}|>${m.content}<|END_OF_TURN|>`;
+    else if (m.tool_calls) out += `<|assistant|></think><|START_ACTION|>${m.tool_calls.map((c) => JSON.stringify({ name: c.function.name, arguments: c.function.arguments })).join(",")}<|END_ACTION|><|END_OF_TURN|>`;
+    else out += `<|assistant|></think><|START_TEXT|>${m.content}<|END_TEXT|><|END_OF_TURN|>`;
+  }
+  if (variables.add_generation_prompt) out += variables.enable_thinking ? "<|assistant|><think>" : "<|assistant|></think>";
+  return out;
+}
+
+describe("deriveFormat learns the reasoning and the reply's framing from the template's own renders", () => {
+  it("reasoning markers from the generation prompt with thinking on and off, where the history writes none", () => {
+    const format = derive(thinkingSwitchLike);
+    expect(format.reasoning).toEqual({ open: "<think>", close: "</think>", generationPromptOpens: true });
+  });
+
+  it("the reply's framing and the turn's end, read as neither text nor calls", () => {
+    const format = derive(thinkingSwitchLike);
+    expect(format.framing).toEqual(expect.arrayContaining(["<|START_TEXT|>", "<|END_TEXT|>", "<|END_TEXT|><|END_OF_TURN|>"]));
+    const protocol = derivedProtocol(format, { name: "template:switch" });
+    const output = `<think>Let me see.</think><|START_TEXT|>It is sunny.<|END_TEXT|>`;
+    for (const chunks of [[output], chunksOf1To4(output)]) {
+      const result = parseAll(protocol, tools, chunks);
+      expect(result.text.trim()).toBe("It is sunny.");
+      expect(result.reasoning?.trim()).toBe("Let me see.");
+      expect(result.errors).toEqual([]);
+    }
+  });
+
+  it("reasoning markers from a reply whose content holds a reasoning part, where nothing else shows them (Mistral's [THINK])", () => {
+    const partsLike: TemplateRenderer = (variables) => {
+      const messages = variables.messages as { role: string; content: string | { type: string; thinking?: string; text?: string }[]; tool_calls?: Message["tool_calls"] }[];
+      let out = "";
+      for (const m of messages) {
+        const content = typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "thinking" ? `[THINK]${p.thinking}[/THINK]` : (p.text ?? ""))).join("");
+        const calls = (m.tool_calls ?? []).map((c) => `[TOOL_CALLS]${c.function.name}[ARGS]${JSON.stringify(c.function.arguments)}`).join("");
+        out += m.role === "user" ? `[INST]${content}[/INST]` : `${content}${calls}</s>`;
+      }
+      return out;
+    };
+    expect(derive(partsLike).reasoning).toEqual({ open: "[THINK]", close: "[/THINK]", generationPromptOpens: false });
+  });
+
+  it("no reasoning where thinking on opens a block and thinking off writes nothing: its close is not seen", () => {
+    const opensOnly: TemplateRenderer = (variables) => {
+      const text = hermesLikeNoReasoning(variables);
+      return variables.add_generation_prompt && variables.enable_thinking ? `${text}<think>\n` : text;
+    };
+    expect(derive(opensOnly).reasoning).toBeUndefined();
+  });
+});
+
+/** Hermes-like without reasoning in the history. */
+const hermesLikeNoReasoning: TemplateRenderer = (variables) =>
+  hermesLike({ ...variables, messages: (variables.messages as Message[]).map(({ reasoning_content: _dropped, ...m }) => m) });
+
 describe("deriveFormat says why it cannot derive, and guesses nothing", () => {
   const cases: [string, TemplateRenderer, RegExp][] = [
     ["a template that renders nothing", () => "", /renders nothing/],

@@ -266,7 +266,13 @@ export function derivedSyntax(format: DerivedFormat): CallSyntax {
   // A JSON array's brackets are the body's (`[TOOL_CALLS]` + `[{…}, {…}]`): followed as JSON, a `]` inside an argument is not the end.
   const jsonArray = format.call.kind === "json-object" && outer.open.endsWith("[") && outer.close.startsWith("]");
   if (jsonArray) outer = { open: outer.open.slice(0, -1), close: outer.close.slice(1) };
-  const reasoning = format.reasoning ? { open: format.reasoning.open, close: format.reasoning.close } : null;
+  // The reply's framing (derive-format.ts) is consumed where it stands outside a call, with the reasoning tags or alone.
+  const framing = format.framing && format.framing.length > 0 ? { framing: format.framing } : {};
+  const reasoning = format.reasoning
+    ? { open: format.reasoning.open, close: format.reasoning.close, ...framing }
+    : format.framing && format.framing.length > 0
+      ? { open: "", close: "", ...framing }
+      : null;
   if (outer.open === "") {
     // A call object with nothing around it (Llama 3.1's `{"name": …, "parameters": …}`): the whole output is the call.
     return {
@@ -447,6 +453,7 @@ export function derivedProtocol(format: DerivedFormat, options: DerivedProtocolO
     format.callClose,
     format.reasoning?.open ?? "",
     format.reasoning?.close ?? "",
+    ...(format.framing ?? []),
     ...(resultForm?.role === "user" ? [resultForm.open, resultForm.close] : []),
   ]
     .map((m) => m.trim())

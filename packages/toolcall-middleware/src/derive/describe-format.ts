@@ -18,8 +18,9 @@ export function describeDerivedFormat(format: DerivedFormat): string[] {
   if (format.oneCallPerTurn) sentences.push("The template writes one call per turn.");
   else if (format.sectionOpen !== "") sentences.push(`Several calls sit in one section: ${q(format.sectionOpen)} … ${format.sectionClose === "" ? "(no end marker)" : q(format.sectionClose)}${format.separator.trim() === "," ? ", separated by commas" : ""}.`);
   else sentences.push("Several calls follow one another, each with its own markers.");
-  if (format.reasoning) sentences.push(`Reasoning sits between ${q(format.reasoning.open)} and ${q(format.reasoning.close)}${format.reasoning.generationPromptOpens ? " (the prompt opens it)" : ""}.`);
+  if (format.reasoning) sentences.push(`Reasoning sits between ${q(format.reasoning.open)} and ${q(format.reasoning.close)}${format.reasoning.generationPromptOpens ? " (the prompt opens it when thinking is on)" : ""}.`);
   else sentences.push("The template writes no reasoning markers.");
+  if (format.framing && format.framing.length > 0) sentences.push(`Around a reply the template writes ${format.framing.map(q).join(", ")}: read as neither text nor calls.`);
   const result = format.toolResult;
   if (result?.role === "user") sentences.push(`A tool's result is written in a user turn, ${result.close === "" ? `after ${q(result.open)}` : `between ${q(result.open)} and ${q(result.close)}`}.`);
   else if (result?.role === "tool") sentences.push(`A tool's result is written in the template's own turn for results${result.turnOpen.trim() === "" ? "" : ` (${q(result.turnOpen.trim())} …)`}.`);

@@ -37,7 +37,8 @@ export interface ReasoningTags {
   /**
    * Tags that frame messages without being text (Harmony's `<|channel|>final<|message|>`,
    * `<|end|>`, `<|return|>`): consumed silently where they stand outside a call, never stray;
-   * inside a reasoning block each one ends it.
+   * inside a reasoning block each one ends it. With `open` and `close` empty: a format that has
+   * such tags and no reasoning block.
    */
   framing?: readonly string[];
 }
@@ -99,7 +100,8 @@ export class ReasoningStage implements StreamParser {
       return;
     }
     const framing = tags.framing ?? [];
-    const pairs = [{ open: tags.open, close: tags.close }, ...(tags.alsoPairs ?? [])];
+    // Empty open and close: a format with framing tags and no reasoning block of its own.
+    const pairs = [{ open: tags.open, close: tags.close }, ...(tags.alsoPairs ?? [])].filter((pair) => pair.open !== "" && pair.close !== "");
     // Longer tags first: a tag that begins another (`<|channel|>` …) must not win over it.
     const outside: [string, TagKind, number][] = [
       ...pairs.map(({ open }, pair): [string, TagKind, number] => [open, "open", pair]),
