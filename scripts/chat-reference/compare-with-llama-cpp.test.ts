@@ -14,7 +14,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { chatReferenceForTests, runChatReference } from "./chat-reference.ts";
+import { ALPHA_CALL, assistantMessage, BETA_CALL, PROBE_TEXT, PROBE_TOOLS, PROBE_USER } from "toolcall-middleware/derive/probes.ts";
+import { boundedTemplateRenderer } from "../../src/engine/templates/derived-from-template.ts";
+import { chatReferenceForTests, runChatReference, type ChatReferenceRequest } from "./chat-reference.ts";
 import { compareTemplate, firstDifference, templateFiles, TEMPLATE_FIXTURES, verdict, type Verdict } from "./compare-with-llama-cpp.ts";
 
 const reference = chatReferenceForTests();
@@ -134,4 +136,48 @@ describe.skipIf(missing !== undefined)(`protocols derived from llama.cpp's vendo
       expect(verdict(comparison), firstDifference(comparison)).toBe(EXPECTED[file]);
     });
   }
+});
+
+/**
+ * Templates the lab's renderer renders only with the Jinja2 behaviours it supplies
+ * (src/engine/cpu/jinja-python-compat.ts; arguments as JSON text for functionary v3.2): their
+ * prompt for a reply and two calls is llama.cpp's, character for character. MiniCPM5 writes
+ * non-string argument values with `{{ }}`, which the lab leaves as @huggingface/jinja writes them
+ * (`true`), where llama.cpp writes `True`: it is held to differ there and nowhere before.
+ */
+const RENDERED_AS_LLAMA_CPP = [
+  "Apriel-1.6-15b-Thinker-fixed.jinja",
+  "Kimi-K2-Instruct.jinja",
+  "Kimi-K2-Thinking.jinja",
+  "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
+  "meetkai-functionary-medium-v3.2.jinja",
+  "tencent-Hy3.jinja",
+  "unsloth-Apriel-1.5.jinja",
+];
+
+describe.skipIf(missing !== undefined)(`the lab's renderer and llama.cpp's write the same prompt${skipped}`, () => {
+  const tools = PROBE_TOOLS as unknown as ChatReferenceRequest["tools"];
+  const calls = assistantMessage(PROBE_TEXT, [ALPHA_CALL, BETA_CALL]);
+  // llama.cpp takes OpenAI's messages (arguments as JSON text) and gives objects to the templates that read them so.
+  const asOpenAi = { ...calls, tool_calls: (calls.tool_calls as { function: { arguments: unknown } }[]).map((call) => ({ ...call, function: { ...call.function, arguments: JSON.stringify(call.function.arguments) } })) };
+  const prompts = async (file: string) => {
+    const source = readFileSync(join(TEMPLATE_FIXTURES, file), "utf8");
+    const messages = [{ role: "user", content: PROBE_USER }];
+    const response = await runChatReference(binary, { template: source, messages: [...messages, asOpenAi] as ChatReferenceRequest["messages"], tools, outputs: [] });
+    if ("error" in response) throw new Error(response.error);
+    const ours = boundedTemplateRenderer(source, file, { milliseconds: 10_000, chars: 2_000_000, rangeItems: 100_000 })({ messages: [...messages, calls], tools: PROBE_TOOLS, add_generation_prompt: true, bos_token: "", eos_token: "" });
+    return { ours, llamaCpp: response.prompt };
+  };
+  for (const file of RENDERED_AS_LLAMA_CPP) {
+    it(`${file}: a reply and two calls`, async () => {
+      const { ours, llamaCpp } = await prompts(file);
+      expect(ours).toBe(llamaCpp);
+    });
+  }
+  it("openbmb-MiniCPM5-1B.jinja: the same up to the first non-string argument value", async () => {
+    const { ours, llamaCpp } = await prompts("openbmb-MiniCPM5-1B.jinja");
+    const differsAt = [...ours].findIndex((char, i) => char !== llamaCpp[i]);
+    expect(ours.slice(0, differsAt).endsWith('<param name="flag_arg">')).toBe(true);
+    expect([ours.slice(differsAt, differsAt + 4), llamaCpp.slice(differsAt, differsAt + 4)]).toEqual(["true", "True"]);
+  });
 });
