@@ -14,7 +14,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { chatReferenceForTests, runChatReference } from "./chat-reference.ts";
+import { ALPHA_CALL, assistantMessage, BETA_CALL, PROBE_TEXT, PROBE_TOOLS, PROBE_USER } from "toolcall-middleware/derive/probes.ts";
+import { boundedTemplateRenderer } from "../../src/engine/templates/derived-from-template.ts";
+import { chatReferenceForTests, runChatReference, type ChatReferenceRequest } from "./chat-reference.ts";
 import { compareTemplate, firstDifference, templateFiles, TEMPLATE_FIXTURES, verdict, type Verdict } from "./compare-with-llama-cpp.ts";
 
 const reference = chatReferenceForTests();
@@ -24,19 +26,19 @@ const skipped = missing === undefined ? "" : ` (skipped: ${missing})`;
 
 const EXPECTED: Record<string, Verdict> = {
   "Apertus-8B-Instruct.jinja": "llama.cpp refuses",
-  "Apriel-1.6-15b-Thinker-fixed.jinja": "no turns",
+  "Apriel-1.6-15b-Thinker-fixed.jinja": "llama.cpp differs",
   "Bielik-11B-v3.0-Instruct.jinja": "llama.cpp differs",
   "ByteDance-Seed-OSS.jinja": "no turns",
   "Cohere2MoE.jinja": "agree",
-  "CohereForAI-c4ai-command-r-plus-tool_use.jinja": "no turns",
+  "CohereForAI-c4ai-command-r-plus-tool_use.jinja": "llama.cpp refuses",
   "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja": "both differ",
   "GLM-4.6.jinja": "agree",
   "GLM-4.7-Flash.jinja": "agree",
   "GigaChat3-10B-A1.8B.jinja": "agree",
   "GigaChat3.1-10B-A1.8B.jinja": "agree",
   "HuggingFaceTB-SmolLM3-3B.jinja": "neither reads it",
-  "Kimi-K2-Instruct.jinja": "only llama.cpp reads it",
-  "Kimi-K2-Thinking.jinja": "only llama.cpp reads it",
+  "Kimi-K2-Instruct.jinja": "agree",
+  "Kimi-K2-Thinking.jinja": "agree",
   "Kimi-K3.jinja": "ours differs",
   "LFM2-8B-A1B.jinja": "neither reads it",
   "LFM2.5-8B-A1B.jinja": "only llama.cpp reads it",
@@ -48,8 +50,8 @@ const EXPECTED: Record<string, Verdict> = {
   "Mistral-Small-3.2-24B-Instruct-2506.jinja": "agree",
   "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja": "agree",
   "NVIDIA-Nemotron-Nano-v2.jinja": "llama.cpp differs",
-  "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja": "no turns",
-  "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja": "no turns",
+  "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja": "agree",
+  "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja": "agree",
   "Qwen-QwQ-32B.jinja": "llama.cpp differs",
   "Qwen-Qwen2.5-7B-Instruct.jinja": "agree",
   "Qwen-Qwen3-0.6B.jinja": "agree",
@@ -72,10 +74,10 @@ const EXPECTED: Record<string, Verdict> = {
   "ibm-granite-granite-4.0.jinja": "agree",
   "ibm-granite-granite-4.1.jinja": "agree",
   "inclusionai-ling-3.0-flash.jinja": "agree",
-  "llama-cpp-deepseek-r1.jinja": "neither reads it",
+  "llama-cpp-deepseek-r1.jinja": "both differ",
   "llama-cpp-rwkv-world.jinja": "neither reads it",
   "meetkai-functionary-medium-v3.1.jinja": "agree",
-  "meetkai-functionary-medium-v3.2.jinja": "no turns",
+  "meetkai-functionary-medium-v3.2.jinja": "neither reads it",
   "meta-llama-Llama-3.1-8B-Instruct.jinja": "agree",
   "meta-llama-Llama-3.2-3B-Instruct.jinja": "agree",
   "meta-llama-Llama-3.3-70B-Instruct.jinja": "agree",
@@ -85,12 +87,12 @@ const EXPECTED: Record<string, Verdict> = {
   "moonshotai-Kimi-K2.jinja": "agree",
   "muse-glimmer.jinja": "only llama.cpp reads it",
   "openai-gpt-oss-120b.jinja": "llama.cpp refuses",
-  "openbmb-MiniCPM5-1B.jinja": "neither reads it",
+  "openbmb-MiniCPM5-1B.jinja": "llama.cpp differs",
   "poolside-Laguna-S-2.1.jinja": "agree",
   "poolside-Laguna-XS-2.1.jinja": "llama.cpp differs",
   "poolside-Laguna-XS.2.jinja": "llama.cpp differs",
-  "tencent-Hy3.jinja": "no turns",
-  "unsloth-Apriel-1.5.jinja": "no turns",
+  "tencent-Hy3.jinja": "llama.cpp differs",
+  "unsloth-Apriel-1.5.jinja": "agree",
   "unsloth-mistral-Devstral-Small-2507.jinja": "agree",
   "upstage-Solar-Open-100B.jinja": "neither reads it",
 };
@@ -134,4 +136,48 @@ describe.skipIf(missing !== undefined)(`protocols derived from llama.cpp's vendo
       expect(verdict(comparison), firstDifference(comparison)).toBe(EXPECTED[file]);
     });
   }
+});
+
+/**
+ * Templates the lab's renderer renders only with the Jinja2 behaviours it supplies
+ * (src/engine/cpu/jinja-python-compat.ts; arguments as JSON text for functionary v3.2): their
+ * prompt for a reply and two calls is llama.cpp's, character for character. MiniCPM5 writes
+ * non-string argument values with `{{ }}`, which the lab leaves as @huggingface/jinja writes them
+ * (`true`), where llama.cpp writes `True`: it is held to differ there and nowhere before.
+ */
+const RENDERED_AS_LLAMA_CPP = [
+  "Apriel-1.6-15b-Thinker-fixed.jinja",
+  "Kimi-K2-Instruct.jinja",
+  "Kimi-K2-Thinking.jinja",
+  "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
+  "meetkai-functionary-medium-v3.2.jinja",
+  "tencent-Hy3.jinja",
+  "unsloth-Apriel-1.5.jinja",
+];
+
+describe.skipIf(missing !== undefined)(`the lab's renderer and llama.cpp's write the same prompt${skipped}`, () => {
+  const tools = PROBE_TOOLS as unknown as ChatReferenceRequest["tools"];
+  const calls = assistantMessage(PROBE_TEXT, [ALPHA_CALL, BETA_CALL]);
+  // llama.cpp takes OpenAI's messages (arguments as JSON text) and gives objects to the templates that read them so.
+  const asOpenAi = { ...calls, tool_calls: (calls.tool_calls as { function: { arguments: unknown } }[]).map((call) => ({ ...call, function: { ...call.function, arguments: JSON.stringify(call.function.arguments) } })) };
+  const prompts = async (file: string) => {
+    const source = readFileSync(join(TEMPLATE_FIXTURES, file), "utf8");
+    const messages = [{ role: "user", content: PROBE_USER }];
+    const response = await runChatReference(binary, { template: source, messages: [...messages, asOpenAi] as ChatReferenceRequest["messages"], tools, outputs: [] });
+    if ("error" in response) throw new Error(response.error);
+    const ours = boundedTemplateRenderer(source, file, { milliseconds: 10_000, chars: 2_000_000, rangeItems: 100_000 })({ messages: [...messages, calls], tools: PROBE_TOOLS, add_generation_prompt: true, bos_token: "", eos_token: "" });
+    return { ours, llamaCpp: response.prompt };
+  };
+  for (const file of RENDERED_AS_LLAMA_CPP) {
+    it(`${file}: a reply and two calls`, async () => {
+      const { ours, llamaCpp } = await prompts(file);
+      expect(ours).toBe(llamaCpp);
+    });
+  }
+  it("openbmb-MiniCPM5-1B.jinja: the same up to the first non-string argument value", async () => {
+    const { ours, llamaCpp } = await prompts("openbmb-MiniCPM5-1B.jinja");
+    const differsAt = [...ours].findIndex((char, i) => char !== llamaCpp[i]);
+    expect(ours.slice(0, differsAt).endsWith('<param name="flag_arg">')).toBe(true);
+    expect([ours.slice(differsAt, differsAt + 4), llamaCpp.slice(differsAt, differsAt + 4)]).toEqual(["true", "True"]);
+  });
 });

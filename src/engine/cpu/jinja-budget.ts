@@ -12,6 +12,7 @@
 // on its own — range — is bounded here instead.)
 import { Environment, Interpreter, type Template } from "@huggingface/jinja";
 import { PromptRenderRefused } from "toolcall-middleware/templates/render-refused.ts";
+import { withJinja2Behaviours } from "./jinja-python-compat.ts";
 
 export interface RenderBudget {
   /** Wall time one render may take. */
@@ -68,7 +69,7 @@ interface WithBlocks {
 }
 
 function budgetedInterpreter(env: Environment, budget: RenderBudget, what: string): BudgetedInterpreter {
-  const interpreter = new BudgetedInterpreter(env, performance.now() + budget.milliseconds, budget, what);
+  const interpreter = withJinja2Behaviours(new BudgetedInterpreter(env, performance.now() + budget.milliseconds, budget, what));
   // An empty loop body evaluates nothing: each iteration is counted where its block runs.
   const blocks = interpreter as unknown as Partial<WithBlocks>;
   if (typeof blocks.evaluateBlock !== "function") return interpreter;

@@ -27,6 +27,7 @@ const IN_A_USER_TURN: Record<string, [open: string, close: string]> = {
   "Qwen3.5-4B.jinja": ["<tool_response>\n", "\n</tool_response>"],
   "Reka-Edge.jinja": ["<tool_response>\n", "\n</tool_response>"],
   "deepseek-ai-DeepSeek-V4-Flash-0731.jinja": ["<tool_result>", "</tool_result>"],
+  "openbmb-MiniCPM5-1B.jinja": ["<tool_response>\n", "\n</tool_response>"],
   "deepseek-ai-DeepSeek-V4.jinja": ["<tool_result>", "</tool_result>"],
   "ibm-granite-granite-4.0.jinja": ["\n<tool_response>\n", "\n</tool_response>"],
   "ibm-granite-granite-4.1.jinja": ["\n<tool_response>\n", "\n</tool_response>"],
