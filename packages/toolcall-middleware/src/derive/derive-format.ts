@@ -431,7 +431,8 @@ export function deriveFormat(given: TemplateRenderer): Derivation {
   if (shape.kind !== "json-object" && callOpen === "" && sectionOpen !== "") return cannot("a section holds several calls with nothing between them to tell where each begins");
 
   // Reasoning markers that are also pieces of the calls' own markers (Kimi K3's `<|sep|>` and `<|close|>`) would cut the calls apart: none then.
-  const derivedReasoning = deriveReasoning(render);
+  const quiet = withoutToolsWhereTheyCancel(render, plain.text);
+  const derivedReasoning = deriveReasoning(quiet);
   let opener = sectionOpen;
   // An empty reasoning block the template writes before its calls (Command R7B's `<|START_THINKING|><|END_THINKING|>`) is the reasoning's, not the section's: a model may reason there.
   if (derivedReasoning) {
@@ -441,7 +442,7 @@ export function deriveFormat(given: TemplateRenderer): Derivation {
   const callMarkers = [opener, sectionClose, callOpen, callClose, ...Object.values(shape).filter((v): v is string => typeof v === "string")];
   const reasoningKept = derivedReasoning && !callMarkers.some((m) => m.includes(derivedReasoning.open.trim()) || m.includes(derivedReasoning.close.trim())) ? derivedReasoning : undefined;
   if (!reasoningKept) opener = sectionOpen;
-  const frame = replyFrame(render, plain.text, reasoningKept, [opener, callOpen].filter((m) => m !== ""));
+  const frame = replyFrame(quiet, render, reasoningKept, [opener, callOpen].filter((m) => m !== ""));
   const reasoning = frame.reasoning;
   const toolResult = deriveToolResultForm(render);
   return {
@@ -464,6 +465,30 @@ export function deriveFormat(given: TemplateRenderer): Derivation {
 
 function escapeForPattern(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * The renderer for the reasoning's and the reply frame's probes: without the tools where they
+ * change nothing from the user's message on in a plain reply (their declarations sit before it),
+ * else `render` itself. Each of those probes is compared with another of them (the reply with and
+ * without its reasoning, the generation prompt with thinking on and off, the plain reply against
+ * the generation prompt), so the tools' declarations would cancel out, and they are most of a
+ * render's time (Kimi K3 writes each tool's JSON with a recursive macro). Templates that write the
+ * conversation differently without tools (Functionary v3.1 throws, FunctionGemma writes its
+ * declarations after the user's turn) keep them. The calls' own renders always keep the tools: a
+ * template may write a call from its tool's declaration (an argument's type).
+ */
+function withoutToolsWhereTheyCancel(render: TemplateRenderer, plain: string): TemplateRenderer {
+  const bare = probeVariables(assistantMessage(PROBE_TEXT, []), { tools: false });
+  const without = tryRender(render, bare);
+  const fromUser = (text: string) => (text.includes(PROBE_USER) ? text.slice(text.lastIndexOf(PROBE_USER)) : undefined);
+  const same = without.ok && fromUser(plain) !== undefined && fromUser(plain) === fromUser(without.text);
+  if (!same) return render;
+  return (variables) => {
+    if (!("tools" in variables)) return render(variables);
+    const { tools: _offered, ...rest } = variables;
+    return render(rest);
+  };
 }
 
 /** The generation prompt with thinking on or off (`enable_thinking`, the variable llama.cpp and the templates that switch thinking read). */
@@ -495,10 +520,13 @@ function withoutReasoningMarkers(text: string, reasoning: DerivedFormat["reasoni
  * close that runs on into the reply's opener (Cohere's `<|END_THINKING|><|START_TEXT|>`) ends
  * before it.
  */
-function replyFrame(render: TemplateRenderer, plain: string, reasoning: DerivedFormat["reasoning"], callOpeners: readonly string[]): { framing: string[]; reasoning: DerivedFormat["reasoning"] } {
+function replyFrame(render: TemplateRenderer, withTools: TemplateRenderer, reasoning: DerivedFormat["reasoning"], callOpeners: readonly string[]): { framing: string[]; reasoning: DerivedFormat["reasoning"] } {
   const prompt = generationPrompt(render, true);
+  const rendered = tryRender(render, probeVariables(assistantMessage(PROBE_TEXT, [])));
+  if (!prompt.ok || !rendered.ok) return { framing: [], reasoning };
+  const plain = rendered.text;
   const at = plain.lastIndexOf(PROBE_TEXT);
-  if (!prompt.ok || at < 0) return { framing: [], reasoning };
+  if (at < 0) return { framing: [], reasoning };
   const start = replyStart(plain, prompt.text);
   const open = start <= at ? withoutReasoningMarkers(plain.slice(start, at), reasoning) : "";
   if (reasoning && open !== "" && reasoning.close.endsWith(open) && reasoning.close.length > open.length)
@@ -506,7 +534,8 @@ function replyFrame(render: TemplateRenderer, plain: string, reasoning: DerivedF
   const afterText = plain.slice(at + PROBE_TEXT.length);
   const after = trimEdges(afterText);
   const candidates = [open, after, after.replace(/(?:<[^<>]+>|\[[^[\]]+\])$/, "")];
-  const withCall = tryRender(render, probeVariables(assistantMessage("", [ALPHA_CALL])));
+  // With the tools, as the calls' own render (no render more): a turn with a call may end otherwise where tools are offered.
+  const withCall = tryRender(withTools, probeVariables(assistantMessage("", [ALPHA_CALL])));
   if (withCall.ok) {
     const shared = commonSuffixLength(afterText, withCall.text);
     let close = afterText.slice(0, afterText.length - shared);
