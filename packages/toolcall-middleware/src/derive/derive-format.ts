@@ -347,7 +347,7 @@ function renderingOnce(render: TemplateRenderer): TemplateRenderer {
 /** Derives the tool-call format of the template `given` runs. */
 export function deriveFormat(given: TemplateRenderer): Derivation {
   const render = renderingOnce(given);
-  const plain = tryRender(render, probeVariables(assistantMessage(PROBE_TEXT, [])));
+  const { plain, toolsCancel } = plainConversation(render);
   if (!plain.ok) return cannot(`the template does not render a plain conversation: ${plain.message}`);
   if (plain.text.trim() === "") return cannot("the template renders nothing for a conversation");
   if (!plain.text.includes(PROBE_TEXT)) return cannot("the template does not write the assistant's reply");
@@ -431,7 +431,7 @@ export function deriveFormat(given: TemplateRenderer): Derivation {
   if (shape.kind !== "json-object" && callOpen === "" && sectionOpen !== "") return cannot("a section holds several calls with nothing between them to tell where each begins");
 
   // Reasoning markers that are also pieces of the calls' own markers (Kimi K3's `<|sep|>` and `<|close|>`) would cut the calls apart: none then.
-  const quiet = withoutToolsWhereTheyCancel(render, plain.text);
+  const quiet = toolsCancel ? withoutTools(render) : render;
   const derivedReasoning = deriveReasoning(quiet);
   let opener = sectionOpen;
   // An empty reasoning block the template writes before its calls (Command R7B's `<|START_THINKING|><|END_THINKING|>`) is the reasoning's, not the section's: a model may reason there.
@@ -467,23 +467,55 @@ function escapeForPattern(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** The text from the user's message on, or undefined where the text has no user's message. */
+function fromUser(text: string): string | undefined {
+  return text.includes(PROBE_USER) ? text.slice(text.lastIndexOf(PROBE_USER)) : undefined;
+}
+
 /**
- * The renderer for the reasoning's and the reply frame's probes: without the tools where they
- * change nothing from the user's message on in a plain reply (their declarations sit before it),
- * else `render` itself. Each of those probes is compared with another of them (the reply with and
- * without its reasoning, the generation prompt with thinking on and off, the plain reply against
- * the generation prompt), so the tools' declarations would cancel out, and they are most of a
- * render's time (Kimi K3 writes each tool's JSON with a recursive macro). Templates that write the
- * conversation differently without tools (Functionary v3.1 throws, FunctionGemma writes its
- * declarations after the user's turn) keep them. The calls' own renders always keep the tools: a
- * template may write a call from its tool's declaration (an argument's type).
+ * The plain conversation (the user's message, a reply of text) as the template writes it with the
+ * tools, and whether the tools change nothing from the user's message on (their declarations sit
+ * before it). Where they change nothing, the reasoning's and the reply frame's probes go without
+ * them: each of those is compared with another of them (the reply with and without its reasoning,
+ * the generation prompt with thinking on and off, the plain reply against the generation prompt),
+ * so the declarations would cancel out, and they are most of a render's time (Kimi K3 writes each
+ * tool's JSON with a recursive macro). The calls' own renders always keep the tools: a template
+ * may write a call from its tool's declaration (an argument's type).
+ *
+ * The check costs no render of its own: the turn with a call with the tools (the calls' probe)
+ * and without them (the tool result's conversation) are the same from the user's message on, and
+ * so are the empty turn with the tools (the calls' baseline) and the plain reply without them, the
+ * reply's text aside. The plain conversation is then the empty turn up to the user's message and
+ * the plain reply without the tools from there: for each of the repo's templates where the check
+ * holds, the very text of the plain reply with the tools, which is then not rendered. Elsewhere
+ * (Mistral's templates refuse an empty turn; GLM 4.6 leaves out the line break that comes before
+ * a reply's text) the plain reply is
+ * rendered with the tools and checked against itself without them; templates that write the
+ * conversation otherwise without tools (Functionary v3.1 throws, FunctionGemma writes its
+ * declarations after the user's turn) keep them.
  */
-function withoutToolsWhereTheyCancel(render: TemplateRenderer, plain: string): TemplateRenderer {
-  const bare = probeVariables(assistantMessage(PROBE_TEXT, []), { tools: false });
-  const without = tryRender(render, bare);
-  const fromUser = (text: string) => (text.includes(PROBE_USER) ? text.slice(text.lastIndexOf(PROBE_USER)) : undefined);
-  const same = without.ok && fromUser(plain) !== undefined && fromUser(plain) === fromUser(without.text);
-  if (!same) return render;
+function plainConversation(render: TemplateRenderer): { plain: ReturnType<typeof tryRender>; toolsCancel: boolean } {
+  const plainTurn = assistantMessage(PROBE_TEXT, []);
+  const callTurn = assistantMessage("", [ALPHA_CALL]);
+  const empty = tryRender(render, probeVariables(assistantMessage("", [])));
+  const withCall = empty.ok ? tryRender(render, probeVariables(callTurn)) : undefined;
+  const withCallBare = withCall?.ok ? tryRender(render, probeVariables(callTurn, { tools: false })) : undefined;
+  const plainBare = withCallBare?.ok ? tryRender(render, probeVariables(plainTurn, { tools: false })) : undefined;
+  if (empty.ok && withCall?.ok && withCallBare?.ok && plainBare?.ok) {
+    const reply = fromUser(plainBare.text);
+    const call = fromUser(withCall.text);
+    if (reply !== undefined && call !== undefined && call === fromUser(withCallBare.text) && fromUser(empty.text) === reply.replace(PROBE_TEXT, ""))
+      return { plain: { ok: true, text: empty.text.slice(0, empty.text.lastIndexOf(PROBE_USER)) + reply }, toolsCancel: true };
+  }
+  const plain = tryRender(render, probeVariables(plainTurn));
+  if (!plain.ok) return { plain, toolsCancel: false };
+  const bare = tryRender(render, probeVariables(plainTurn, { tools: false }));
+  const shared = fromUser(plain.text);
+  return { plain, toolsCancel: bare.ok && shared !== undefined && shared === fromUser(bare.text) };
+}
+
+/** `render` with the tools left out. */
+function withoutTools(render: TemplateRenderer): TemplateRenderer {
   return (variables) => {
     if (!("tools" in variables)) return render(variables);
     const { tools: _offered, ...rest } = variables;
