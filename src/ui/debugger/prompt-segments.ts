@@ -1,5 +1,6 @@
 // The prompt view's pieces: control tokens (drawn as chips), the tool block of the system
 // prompt (collapsible), plain text; and what a step's prompt added to the previous one's.
+import { escapeRegExp } from "toolcall-middleware/text/escape-regexp.ts";
 
 export type PromptPiece =
   | { kind: "text"; text: string; start: number }
@@ -8,10 +9,6 @@ export type PromptPiece =
 
 /** Any `<|…|>` token, the spelling nearly every chat template uses for its special tokens. */
 const GENERIC_TOKEN = String.raw`<\|[^|<>\s]{1,64}\|>`;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /** A matcher for the generic `<|…|>` form and the template's own control tokens (longest first). */
 export function controlTokenPattern(controlTokens: readonly string[] = []): RegExp {

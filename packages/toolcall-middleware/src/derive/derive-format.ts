@@ -25,6 +25,7 @@ import {
   type ProbeCall,
   type TemplateRenderer,
 } from "./probes.ts";
+import { escapeRegExp } from "../text/escape-regexp.ts";
 
 /** How one call is written between its start and end markers. */
 export type DerivedCallShape =
@@ -436,7 +437,7 @@ export function deriveFormat(given: TemplateRenderer): Derivation {
   let opener = sectionOpen;
   // An empty reasoning block the template writes before its calls (Command R7B's `<|START_THINKING|><|END_THINKING|>`) is the reasoning's, not the section's: a model may reason there.
   if (derivedReasoning) {
-    const emptyBlock = new RegExp(`^${escapeForPattern(derivedReasoning.open)}\\s*${escapeForPattern(derivedReasoning.close)}\\s*`).exec(opener);
+    const emptyBlock = new RegExp(`^${escapeRegExp(derivedReasoning.open)}\\s*${escapeRegExp(derivedReasoning.close)}\\s*`).exec(opener);
     if (emptyBlock && emptyBlock[0].length < opener.length) opener = opener.slice(emptyBlock[0].length);
   }
   const callMarkers = [opener, sectionClose, callOpen, callClose, ...Object.values(shape).filter((v): v is string => typeof v === "string")];
@@ -461,10 +462,6 @@ export function deriveFormat(given: TemplateRenderer): Derivation {
       ...(toolResult ? { toolResult } : {}),
     },
   };
-}
-
-function escapeForPattern(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** The text from the user's message on, or undefined where the text has no user's message. */

@@ -18,6 +18,7 @@ import type { JsonSchema, Protocol, StructuralTag, ToolCall, ToolChoice, ToolSpe
 import { taggedArgumentsGrammar, type TagPiece } from "../protocols/tagged-arguments-grammar.ts";
 import { valueKind, type DerivedFormat, type ValueKind } from "./derive-format.ts";
 import { differingPart, PROBE_USER, type TemplateRenderer, widenToTokens } from "./probes.ts";
+import { escapeRegExp } from "../text/escape-regexp.ts";
 
 /** The first whitespace-free run of a marker: what the scanner watches for. */
 function leadingToken(marker: string): string {
@@ -28,10 +29,6 @@ function leadingToken(marker: string): string {
 function trailingToken(marker: string): string {
   const runs = marker.split(/\s+/);
   return runs[runs.length - 1] ?? marker;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** A marker matched with any blanks where it has blanks (a model may break lines differently). */

@@ -4,6 +4,7 @@
 // template's control tokens and every registered protocol's markers — is broken by writing its
 // first character as a character reference (`<` as `&lt;`, `[` as `&#91;`). Other text,
 // including other tags, is left alone.
+import { escapeRegExp } from "../text/escape-regexp.ts";
 
 /**
  * Markers escaped even when the caller names none: the tags of the Qwen-style protocols and the
@@ -30,10 +31,6 @@ export const DEFAULT_RESULT_MARKERS: readonly string[] = [
 ];
 
 const TAG_MARKER = /^<\/?([A-Za-z_][\w.-]*)(?:[>=\s/]|$)/;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 function reference(char: string): string {
   if (char === "<") return "&lt;";

@@ -5,6 +5,7 @@
 // a Python literal, `&lt;` in a verbatim value. The markers come from the registry, so a new
 // protocol's markers are protected everywhere by registering it.
 import { allReservedMarkers } from "./registered-protocols.ts";
+import { escapeRegExp } from "../text/escape-regexp.ts";
 
 /**
  * Markers every template family uses whether or not a registered protocol lists them: the
@@ -12,10 +13,6 @@ import { allReservedMarkers } from "./registered-protocols.ts";
  */
 const TOKEN_LT = "<(?=[|\\uFF5C])";
 const TAG_MARKER = /^<\/?([A-Za-z_][\w.:-]*)(?=[>=\s/|]|$)/;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /** A pattern that matches the first character of every occurrence of one of these markers. */
 function markerStarts(markers: readonly string[]): RegExp {
