@@ -220,8 +220,7 @@ export function explainReparse(recorded: ParseResult, recordedEvents: readonly P
   if (calls < recorded.calls.length && again.refused.length === 0) {
     // What the recorded calls were written as, and whether this protocol knows that marker.
     const firstEnd = recordedEvents.find((e): e is Extract<ParseEvent, { type: "tool-call-end" }> => e.type === "tool-call-end");
-    const registered = again.reservedMarkers ? undefined : getProtocol(again.protocol);
-    const reserved = again.reservedMarkers ?? (registered ? (registered.reservedMarkers ?? []) : undefined);
+    const reserved = again.reservedMarkers;
     if (firstEnd && reserved) {
       const written = rawOutput.slice(firstEnd.span.start, firstEnd.span.end).trimStart();
       const opener = /^(<\|?[^\s>]{1,40}\|?>|\[[A-Z_]{2,20}\]|<｜[^｜]{1,40}｜>)/.exec(written)?.[1];

@@ -590,21 +590,26 @@ function leadingPiece(marker: string): string {
 function deriveReasoning(render: TemplateRenderer): DerivedFormat["reasoning"] {
   const without = tryRender(render, probeVariables(assistantMessage(PROBE_TEXT, [])));
   const withReasoning = tryRender(render, probeVariables(assistantMessage(PROBE_TEXT, [], PROBE_REASONING)));
-  if (!without.ok || !withReasoning.ok) return reasoningFromThinkingSwitch(render) ?? reasoningFromContentParts(render);
+  if (!without.ok || !withReasoning.ok) return reasoningNotInHistory(render);
   const diff = differingPart(without.text, withReasoning.text);
   const { start, end } = widenToTokens(withReasoning.text, diff.start, diff.end);
   const part = withReasoning.text.slice(start, end);
   const at = part.indexOf(PROBE_REASONING);
-  if (at < 0) return emptyReasoningBlock(render, without.text) ?? reasoningFromThinkingSwitch(render) ?? reasoningFromContentParts(render);
+  if (at < 0) return emptyReasoningBlock(render, without.text) ?? reasoningNotInHistory(render);
   let open = trimEdges(part.slice(0, at));
   // What follows the reasoning up to the reply, when the reply came after it.
   let close = trimEdges(part.slice(at + PROBE_REASONING.length));
   // The diff may be the reasoning alone, its tags shared with an empty block (`<think>\n\n</think>`): the tokens around it.
   if (open === "") open = /<[^<>]+>$/.exec(trimEdges(withReasoning.text.slice(0, start + at)))?.[0] ?? "";
   if (close === "") close = /^<[^<>]+>/.exec(trimEdges(withReasoning.text.slice(start + at + PROBE_REASONING.length)))?.[0] ?? "";
-  if (open === "" || close === "") return reasoningFromThinkingSwitch(render) ?? reasoningFromContentParts(render);
+  if (open === "" || close === "") return reasoningNotInHistory(render);
   const prompt = generationPrompt(render, true);
   return { open, close, generationPromptOpens: prompt.ok && trimEdges(prompt.text).endsWith(open) };
+}
+
+/** Reasoning markers for a template whose history shows none: from its thinking switch, else from a reasoning part of a reply. */
+function reasoningNotInHistory(render: TemplateRenderer): DerivedFormat["reasoning"] {
+  return reasoningFromThinkingSwitch(render) ?? reasoningFromContentParts(render);
 }
 
 /**
@@ -621,7 +626,7 @@ function reasoningFromContentParts(render: TemplateRenderer): DerivedFormat["rea
   const at = rendered.text.indexOf(PROBE_REASONING);
   const reply = rendered.text.indexOf(PROBE_TEXT, at);
   if (at < 0 || reply < 0) return undefined;
-  const open = /(?:<[^<>\s]+>|\[[^[\]\s]+\])$/.exec(rendered.text.slice(0, at))?.[0];
+  const open = LAST_TOKEN.exec(rendered.text.slice(0, at))?.[0];
   const close = trimEdges(rendered.text.slice(at + PROBE_REASONING.length, reply));
   if (!open || !ONE_TOKEN.test(close)) return undefined;
   const prompt = generationPrompt(render, true);
@@ -631,6 +636,8 @@ function reasoningFromContentParts(render: TemplateRenderer): DerivedFormat["rea
 /** One bracketed token (`<think>`, `</think>`, `[THINK]`, `<|END_THINKING|>`). */
 const ONE_TOKEN = /^(?:<[^<>\s]+>|\[[^[\]\s]+\])$/;
 const TOKENS = /<[^<>\s]+>|\[[^[\]\s]+\]/g;
+/** The bracketed token a text ends with. */
+const LAST_TOKEN = /(?:<[^<>\s]+>|\[[^[\]\s]+\])$/;
 
 /**
  * Reasoning markers from the generation prompt rendered with thinking on and off, for a template
@@ -646,18 +653,18 @@ function reasoningFromThinkingSwitch(render: TemplateRenderer): DerivedFormat["r
   const offPrompt = generationPrompt(render, false);
   if (!onPrompt.ok || !offPrompt.ok) return undefined;
   // From the user's message on: the system text may differ too (Command R7B asks for reasoning in it).
-  const on = { text: onPrompt.text.slice(onPrompt.text.lastIndexOf(PROBE_USER)) };
-  const off = { text: offPrompt.text.slice(offPrompt.text.lastIndexOf(PROBE_USER)) };
-  if (on.text === off.text || !on.text.startsWith(PROBE_USER) || !off.text.startsWith(PROBE_USER)) return undefined;
-  const diff = differingPart(on.text, off.text);
-  const offSpan = widenToTokens(off.text, diff.start, diff.end);
-  const offPart = trimEdges(off.text.slice(offSpan.start, offSpan.end));
-  const onSpan = widenToTokens(on.text, diff.start, on.text.length - diff.suffix);
-  const onPart = trimEdges(on.text.slice(onSpan.start, onSpan.end));
+  const on = fromUser(onPrompt.text);
+  const off = fromUser(offPrompt.text);
+  if (on === undefined || off === undefined || on === off) return undefined;
+  const diff = differingPart(on, off);
+  const offSpan = widenToTokens(off, diff.start, diff.end);
+  const offPart = trimEdges(off.slice(offSpan.start, offSpan.end));
+  const onSpan = widenToTokens(on, diff.start, on.length - diff.suffix);
+  const onPart = trimEdges(on.slice(onSpan.start, onSpan.end));
   // Both prompts must end where they part: the rest of the conversation is the same.
-  if (off.text.length - offSpan.end > 0 && trimEdges(off.text.slice(offSpan.end)) !== "") return undefined;
+  if (off.length - offSpan.end > 0 && trimEdges(off.slice(offSpan.end)) !== "") return undefined;
   if (onPart === "") {
-    const lastOpen = /(?:<[^<>\s]+>|\[[^[\]\s]+\])$/.exec(trimEdges(on.text))?.[0];
+    const lastOpen = LAST_TOKEN.exec(trimEdges(on))?.[0];
     // Thinking off closes the block the prompt opened (`<think>` + `</think>`).
     if (ONE_TOKEN.test(offPart) && lastOpen && lastOpen !== offPart) return { open: lastOpen, close: offPart, generationPromptOpens: true };
     // Thinking off writes an empty block, thinking on lets the model write it.
@@ -666,7 +673,7 @@ function reasoningFromThinkingSwitch(render: TemplateRenderer): DerivedFormat["r
     return undefined;
   }
   // Thinking on opens the block, thinking off writes its close in its place (`<think>` / `</think>`).
-  if (ONE_TOKEN.test(onPart) && ONE_TOKEN.test(offPart) && trimEdges(on.text).endsWith(onPart)) return { open: onPart, close: offPart, generationPromptOpens: true };
+  if (ONE_TOKEN.test(onPart) && ONE_TOKEN.test(offPart) && trimEdges(on).endsWith(onPart)) return { open: onPart, close: offPart, generationPromptOpens: true };
   return undefined;
 }
 
