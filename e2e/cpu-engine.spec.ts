@@ -2,18 +2,14 @@
 // WebAssembly, driven as a person would from the first screen. Headless Chromium here has only
 // SwiftShader's software WebGPU adapter, so the CPU offer is what the first screen shows. The
 // assertions are on what the page shows and the runtime reports, never on the model's words.
-import { existsSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
+import { cachedSmolLm2 } from "./real-model-cache.ts";
 import { offerTheCalculatorAlone, send, shownPrompt } from "./lab-helpers.ts";
 
-const smollm2 = readManifest().models.find((m) => m.id === "smollm2-135m-instruct-q4_1")!;
+cachedSmolLm2("the CPU engine's real-model tests must run in CI");
 
 test.describe.configure({ timeout: 300_000 });
 // In CI the real model must run: a missing file fails the spec instead of skipping it.
-const smollm2Missing = existsSync(modelPath(smollm2)) ? undefined : "SmolLM2 is not in the model cache: run `npm run models`";
-if (smollm2Missing && process.env.CI) throw new Error(`the CPU engine's real-model tests must run in CI, but ${smollm2Missing}`);
-test.skip(smollm2Missing !== undefined, smollm2Missing);
 
 const SHOTS = process.env.CPU_SHOTS ?? "test-results/screens";
 

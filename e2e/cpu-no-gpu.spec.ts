@@ -4,16 +4,12 @@
 // load (the lab's one WebGPU probe), not again when the model loads; a Stop leaves no AbortError;
 // and the CPU engine a person chose is still chosen after a reload (not the replay demo that a
 // browser without WebGPU otherwise starts with). The real SmolLM2 runs; nothing is asserted on its words.
-import { existsSync } from "node:fs";
 import { expect, test, type ConsoleMessage, type Page } from "@playwright/test";
-import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
+import { cachedSmolLm2 } from "./real-model-cache.ts";
 import { baseChromiumArgs, systemChromiumPath } from "./browser.ts";
 import { send } from "./lab-helpers.ts";
 
-const smollm2 = readManifest().models.find((m) => m.id === "smollm2-135m-instruct-q4_1")!;
-const smollm2Missing = existsSync(modelPath(smollm2)) ? undefined : "SmolLM2 is not in the model cache: run `npm run models`";
-if (smollm2Missing && process.env.CI) throw new Error(`the CPU engine's no-GPU test must run in CI, but ${smollm2Missing}`);
-test.skip(smollm2Missing !== undefined, smollm2Missing);
+cachedSmolLm2("the CPU engine's no-GPU test must run in CI");
 test.describe.configure({ timeout: 600_000 });
 // No WebGPU flag: this Chromium offers no adapter.
 const executablePath = systemChromiumPath();

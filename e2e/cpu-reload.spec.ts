@@ -3,15 +3,11 @@
 // is kept), and a message sent just before the reload is not lost: in the conversation if it had
 // started, back in the message box if it had not. The real SmolLM2 runs; nothing is asserted on
 // its words.
-import { existsSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
+import { cachedSmolLm2 } from "./real-model-cache.ts";
 import { send, shownPrompt } from "./lab-helpers.ts";
 
-const smollm2 = readManifest().models.find((m) => m.id === "smollm2-135m-instruct-q4_1")!;
-const smollm2Missing = existsSync(modelPath(smollm2)) ? undefined : "SmolLM2 is not in the model cache: run `npm run models`";
-if (smollm2Missing && process.env.CI) throw new Error(`the CPU engine's reload tests must run in CI, but ${smollm2Missing}`);
-test.skip(smollm2Missing !== undefined, smollm2Missing);
+cachedSmolLm2("the CPU engine's reload tests must run in CI");
 test.describe.configure({ timeout: 600_000 });
 
 const SHOTS = process.env.CPU_SHOTS ?? "test-results/screens";

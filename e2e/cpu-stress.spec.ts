@@ -16,15 +16,11 @@
 // by the engine's measured rates a round takes about 110 s there (six short replies, two branches,
 // two model loads each followed by re-reading the conversation), so the issue's 50 turns would take
 // about 9 minutes; they run on demand with CPU_STRESS_TURNS=50 (times measured here: docs/cpu-engine.md).
-import { existsSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
+import { cachedSmolLm2 } from "./real-model-cache.ts";
 import { send } from "./lab-helpers.ts";
 
-const smollm2 = readManifest().models.find((m) => m.id === "smollm2-135m-instruct-q4_1")!;
-const smollm2Missing = existsSync(modelPath(smollm2)) ? undefined : "SmolLM2 is not in the model cache: run `npm run models`";
-if (smollm2Missing && process.env.CI) throw new Error(`the CPU engine's stress test must run in CI, but ${smollm2Missing}`);
-test.skip(smollm2Missing !== undefined, smollm2Missing);
+cachedSmolLm2("the CPU engine's stress test must run in CI");
 
 const TURNS = Number(process.env.CPU_STRESS_TURNS ?? 20);
 /** Turns per conversation: after each Load the model re-reads the open conversation, so it is kept short. */

@@ -7,20 +7,18 @@
 // time, never committed; it writes ChatML's turn tokens, so the file stays a SmolLM2) the format
 // derives; with SmolLM2's own template, which writes no tool calls, the panel says why it cannot.
 // Asserted on what the page shows, never on the words the model writes.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
+import { modelPath } from "../scripts/real-models/cache-dir.mjs";
+import { cachedSmolLm2 } from "./real-model-cache.ts";
 import { dropGgufWithTemplate } from "./gguf-rewrite.ts";
 import { loadSmolLm2OnTheCpu, offerTheCalculatorAlone, send } from "./lab-helpers.ts";
 
 const SHOTS = "e2e/.output";
-const smollm2 = readManifest().models.find((m) => m.id === "smollm2-135m-instruct-q4_1")!;
+const smollm2 = cachedSmolLm2("the derived-twin test needs the real SmolLM2 in CI");
 test.describe.configure({ timeout: 600_000 });
-const smollm2Missing = existsSync(modelPath(smollm2)) ? undefined : "SmolLM2 is not in the model cache: run `npm run models`";
-if (smollm2Missing && process.env.CI) throw new Error(`the derived-twin test needs the real SmolLM2 in CI, but ${smollm2Missing}`);
-test.skip(smollm2Missing !== undefined, smollm2Missing);
 
 const QWEN25 = readFileSync(new URL("../src/engine/templates/llama-cpp-templates/Qwen-Qwen2.5-7B-Instruct.jinja", import.meta.url), "utf8");
 

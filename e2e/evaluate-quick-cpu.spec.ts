@@ -5,15 +5,11 @@
 // debugger with its log. Temperature 0; asserted on states, events and what the page shows,
 // never on the words the model writes (so not on which verdicts it gets). Only the model file is
 // needed (no llama-server): the check is the CPU engine spec's.
-import { existsSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
+import { cachedSmolLm2 } from "./real-model-cache.ts";
 import { QUICK_CPU_PRESET } from "../src/eval/quick-preset.ts";
 
-const smollm2 = readManifest().models.find((m) => m.id === "smollm2-135m-instruct-q4_1")!;
-const smollm2Missing = existsSync(modelPath(smollm2)) ? undefined : "SmolLM2 is not in the model cache: run `npm run models`";
-if (smollm2Missing && process.env.CI) throw new Error(`the quick CPU run's real-model test must run in CI, but ${smollm2Missing}`);
-test.skip(smollm2Missing !== undefined, smollm2Missing);
+cachedSmolLm2("the quick CPU run's real-model test must run in CI");
 
 const SHOTS = "test-results/screens";
 

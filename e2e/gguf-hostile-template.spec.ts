@@ -8,19 +8,17 @@
 //   HOSTILE_RANGE  range(300000000): refused before the list is made.
 // Each says which bound in the chat, no step starts (nothing is sent to the model), and while the
 // loop renders the page answers (the render runs in a worker). An ordinary message then runs.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
+import { modelPath } from "../scripts/real-models/cache-dir.mjs";
+import { cachedSmolLm2 } from "./real-model-cache.ts";
 import { dropGgufWithTemplate } from "./gguf-rewrite.ts";
 import { offerTheCalculatorAlone, send } from "./lab-helpers.ts";
 
-const smollm2 = readManifest().models.find((m) => m.id === "smollm2-135m-instruct-q4_1")!;
+const smollm2 = cachedSmolLm2("the hostile-template test needs the real SmolLM2 in CI");
 test.describe.configure({ timeout: 600_000 });
-const smollm2Missing = existsSync(modelPath(smollm2)) ? undefined : "SmolLM2 is not in the model cache: run `npm run models`";
-if (smollm2Missing && process.env.CI) throw new Error(`the hostile-template test needs the real SmolLM2 in CI, but ${smollm2Missing}`);
-test.skip(smollm2Missing !== undefined, smollm2Missing);
 
 const SHOTS = process.env.CPU_SHOTS ?? "test-results/screens";
 

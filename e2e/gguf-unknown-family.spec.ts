@@ -8,19 +8,17 @@
 // measured at the derived opener, a call forced there as a branch with its outcome, unconstrained and
 // constrained by the derived format's grammar), never on the
 // words the model writes.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { modelPath, readManifest } from "../scripts/real-models/cache-dir.mjs";
+import { modelPath } from "../scripts/real-models/cache-dir.mjs";
+import { cachedSmolLm2 } from "./real-model-cache.ts";
 import { dropGgufWithTemplate } from "./gguf-rewrite.ts";
 import { offerTheCalculatorAlone, send, shownPrompt } from "./lab-helpers.ts";
 
-const smollm2 = readManifest().models.find((m) => m.id === "smollm2-135m-instruct-q4_1")!;
+const smollm2 = cachedSmolLm2("the unknown-family test needs the real SmolLM2 in CI");
 test.describe.configure({ timeout: 600_000 });
-const smollm2Missing = existsSync(modelPath(smollm2)) ? undefined : "SmolLM2 is not in the model cache: run `npm run models`";
-if (smollm2Missing && process.env.CI) throw new Error(`the unknown-family test needs the real SmolLM2 in CI, but ${smollm2Missing}`);
-test.skip(smollm2Missing !== undefined, smollm2Missing);
 
 const GRANITE = readFileSync(new URL("../src/engine/templates/llama-cpp-templates/ibm-granite-granite-4.0.jinja", import.meta.url), "utf8");
 
