@@ -32,6 +32,7 @@ import type {
   ToolChoiceSetting,
   ToolSpec,
 } from "toolcall-middleware/types.ts";
+import { templateOfRecordedStep } from "./recorded-template.ts";
 
 export interface BranchRequest {
   /** The step re-run. */
@@ -73,7 +74,7 @@ export function forcedBranchOfStepStart(start: Extract<LoopEvent, { type: "step-
     messages: start.messages,
     prompt: start.prompt,
     templateMessages: start.templateMessages,
-    template: { name: start.template, controlTokens: start.controlTokens ?? [], ...(start.modelChatTemplate !== undefined ? { modelChatTemplate: start.modelChatTemplate } : {}) },
+    template: templateOfRecordedStep(start),
     settings: { ...start.settings, grammar: undefined },
     changes: ["forced"],
     toolTimeoutMs: 1000,

@@ -15,6 +15,7 @@ import { useBranchRun, useConversation, useEngineState, useLabStores } from "../
 import type { BranchRequest, BranchResult } from "../../experiments/branch-run.ts";
 import { openerTokensToBan } from "../../experiments/force-decision.ts";
 import type { StepView } from "./build-steps.ts";
+import { templateOfRecordedStep } from "../../experiments/recorded-template.ts";
 
 /** Where a debugger's branches run: absent, the conversation's log; Evaluate gives its case's. */
 export interface BranchRunner {
@@ -70,7 +71,7 @@ export function useForceToken(step: StepView, tools: readonly ToolSpec[]): Force
         messages: step.messages,
         prompt: step.prompt,
         templateMessages: [...step.templateMessages],
-        template: { name: step.template, controlTokens: [...(step.controlTokens ?? [])], ...(step.modelChatTemplate !== undefined ? { modelChatTemplate: step.modelChatTemplate } : {}) },
+        template: templateOfRecordedStep(step),
         settings: step.settings,
         changes: [change],
         toolTimeoutMs,

@@ -13,6 +13,7 @@ import { DERIVED_PROTOCOL_PREFIX, type TwinDerivation } from "../../store/derive
 import { visibleBidi } from "../bidi/VisibleBidi.tsx";
 import { CallList, ParseEventList } from "./ParsedCalls.tsx";
 import { createReparseRunner } from "./reparse-runner.ts";
+import { templateOfRecordedStep } from "../../experiments/recorded-template.ts";
 
 const ROWS = 200;
 
@@ -201,7 +202,7 @@ function KeepAsBranch({ step, tools, protocol, strict }: { step: StepView; tools
         messages: step.messages,
         prompt: step.prompt,
         templateMessages: [...step.templateMessages],
-        template: { name: step.template, controlTokens: [...(step.controlTokens ?? [])], ...(step.modelChatTemplate !== undefined ? { modelChatTemplate: step.modelChatTemplate } : {}) },
+        template: templateOfRecordedStep(step),
         settings: step.settings,
         changes: [`re-parsed as ${protocol} (the recorded output, not generated)`],
         toolTimeoutMs,

@@ -17,6 +17,7 @@ import { BranchActions } from "./BranchActions.tsx";
 import { CallList, ParseEventList } from "./ParsedCalls.tsx";
 import { rerunDifference } from "../../experiments/rerun-difference.ts";
 import type { DiffOp } from "../../experiments/text-diff.ts";
+import { templateOfRecordedStep } from "../../experiments/recorded-template.ts";
 
 interface RerunPanelProps {
   step: StepView;
@@ -120,7 +121,7 @@ export function RerunPanel({ step, run, tools }: RerunPanelProps) {
         prompt,
         templateMessages: rendered?.templateMessages ?? [...step.templateMessages],
         // Rendered from the parts: the current engine's template; else the recorded step's text (edited or not).
-        template: rendered ? now.template : { name: step.template, controlTokens: [...(step.controlTokens ?? now.template.controlTokens)], ...(step.modelChatTemplate !== undefined ? { modelChatTemplate: step.modelChatTemplate } : {}) },
+        template: rendered ? now.template : templateOfRecordedStep(step, now.template.controlTokens),
         settings,
         changes,
         toolTimeoutMs,
