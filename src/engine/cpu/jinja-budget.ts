@@ -10,9 +10,10 @@
 // (A worker with a timeout would also survive a template that blocks inside one built-in call;
 // renderPrompt, the one rendering function, is synchronous, and every built-in that could run long
 // on its own — range — is bounded here instead.)
-import { Environment, Interpreter, type Template } from "@huggingface/jinja";
+import { Environment, Interpreter } from "@huggingface/jinja";
 import { PromptRenderRefused } from "toolcall-middleware/templates/render-refused.ts";
 import { withJinja2Behaviours } from "./jinja-python-compat.ts";
+import type { ParsedTemplate } from "./jinja-tokenize.ts";
 
 export interface RenderBudget {
   /** Wall time one render may take. */
@@ -86,7 +87,7 @@ function tooLong(what: string, budget: RenderBudget): PromptRenderRefused {
 }
 
 /** `template` rendered with `items`, within `budget`; `what` names the template in a refusal. */
-export function renderWithinBudget(template: Template, items: Record<string, unknown>, budget: RenderBudget, what: string): string {
+export function renderWithinBudget(template: ParsedTemplate, items: Record<string, unknown>, budget: RenderBudget, what: string): string {
   const env = new Environment();
   // The globals @huggingface/jinja's Template.render sets (its setupGlobals), range bounded.
   const globals: Record<string, unknown> = {

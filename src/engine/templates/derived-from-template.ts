@@ -1,13 +1,13 @@
 // A protocol derived from a chat template's source (a GGUF's embedded template, a pasted one, a
 // .jinja file): the template runs only in the bounded Jinja renderer (jinja-budget.ts), so a
 // template that loops, blows up or throws gets "cannot derive: …" and nothing else happens.
-import { Template } from "@huggingface/jinja";
 import { deriveFormat, type DerivedFormat } from "toolcall-middleware/derive/derive-format.ts";
 import { derivedProtocol } from "toolcall-middleware/derive/derived-protocol.ts";
 import type { TemplateRenderer } from "toolcall-middleware/derive/probes.ts";
 import type { Protocol } from "toolcall-middleware/types.ts";
 import { PromptRenderRefused } from "toolcall-middleware/templates/render-refused.ts";
 import { renderWithinBudget, TEMPLATE_RENDER_BUDGET, type RenderBudget } from "../cpu/jinja-budget.ts";
+import { parseTemplate } from "../cpu/jinja-tokenize.ts";
 
 export type TemplateDerivation =
   | { ok: true; format: DerivedFormat; protocol: Protocol; render: TemplateRenderer }
@@ -20,7 +20,7 @@ export type TemplateDerivation =
  * (JSON text), as llama.cpp decides per template: the first render with calls settles which.
  */
 export function boundedTemplateRenderer(source: string, what: string, budget: RenderBudget = TEMPLATE_RENDER_BUDGET): TemplateRenderer {
-  const template = new Template(source);
+  const template = parseTemplate(source);
   const render: TemplateRenderer = (variables) => renderWithinBudget(template, variables, budget, what);
   let argumentsAsText: boolean | undefined;
   return (variables) => {

@@ -2,9 +2,9 @@
 // GGUF's own Jinja template): the page opens the template once, then asks for one render at a
 // time. The answering side is plain code (answerTemplateRequest), so the worker and the
 // in-process stand-in (Node, tests) answer alike.
-import { Template } from "@huggingface/jinja";
 import { PromptRenderRefused } from "toolcall-middleware/templates/render-refused.ts";
 import { renderWithinBudget, type RenderBudget } from "../cpu/jinja-budget.ts";
+import { parseTemplate, type ParsedTemplate } from "../cpu/jinja-tokenize.ts";
 
 export type TemplateRenderRequest =
   | { type: "open"; source: string; what: string; budget: RenderBudget }
@@ -21,7 +21,7 @@ export type TemplateRenderAnswer =
 
 /** What one answering side holds: the parsed template once opened. */
 export interface TemplateRenderSide {
-  template?: { parsed: Template; what: string; budget: RenderBudget };
+  template?: { parsed: ParsedTemplate; what: string; budget: RenderBudget };
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -29,7 +29,7 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 export function answerTemplateRequest(side: TemplateRenderSide, request: TemplateRenderRequest): TemplateRenderAnswer {
   if (request.type === "open") {
     try {
-      side.template = { parsed: new Template(request.source), what: request.what, budget: request.budget };
+      side.template = { parsed: parseTemplate(request.source), what: request.what, budget: request.budget };
       return { type: "opened" };
     } catch (error) {
       return { type: "open-failed", message: messageOf(error) };
