@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { parse, Template, tokenize } from "@huggingface/jinja";
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../experiments/chunking.ts";
 import * as hfTemplates from "../templates/hf-chat-templates.test-fixture.ts";
 import { parseTemplate, tokenizeTemplate } from "./jinja-tokenize.ts";
 
@@ -21,27 +22,15 @@ function lexedBy(lex: (source: string) => ReadonlyArray<{ value: string; type: s
 const libraryLexed = (source: string) => lexedBy((text) => tokenize(text, { lstrip_blocks: true, trim_blocks: true }), source);
 const oursLexed = (source: string) => lexedBy(tokenizeTemplate, source);
 
-/** Every .jinja file in the repository (vendor templates of llama.cpp, family fixtures, the warm-up's). */
-function repositoryTemplates(): Array<[string, string]> {
-  const paths = execFileSync("git", ["ls-files", "*.jinja"], { encoding: "utf8" }).split("\n").filter(Boolean);
-  return paths.map((path) => [path, readFileSync(path, "utf8")]);
-}
+/** Every .jinja file in the repository (vendor templates of llama.cpp, family fixtures, the warm-up's), read once. */
+const REPOSITORY_TEMPLATES: Array<[string, string]> = execFileSync("git", ["ls-files", "*.jinja"], { encoding: "utf8" })
+  .split("\n")
+  .filter(Boolean)
+  .map((path) => [path, readFileSync(path, "utf8")]);
 
 /** The Hugging Face templates of the model list's families (test data). */
 function fixtureTemplates(): Array<[string, string]> {
   return (Object.entries(hfTemplates) as Array<[string, unknown]>).filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[1].includes("{"));
-}
-
-/** A small deterministic generator (mulberry32), so that a failure repeats. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Pieces that meet the lexer's every branch, and its edges when put side by side at random. */
@@ -62,7 +51,7 @@ function generatedSource(random: () => number): string {
 }
 
 describe("the lab's Jinja lexer", () => {
-  it.each(repositoryTemplates())("gives @huggingface/jinja's tokens for %s", (_path, source) => {
+  it.each(REPOSITORY_TEMPLATES)("gives @huggingface/jinja's tokens for %s", (_path, source) => {
     const library = libraryLexed(source);
     expect("tokens" in library, "every template the project holds lexes").toBe(true);
     expect(oursLexed(source)).toEqual(library);
@@ -75,7 +64,8 @@ describe("the lab's Jinja lexer", () => {
   });
 
   it("gives @huggingface/jinja's tokens or its error for 40,000 sources built from the lexer's edge cases", () => {
-    const random = generator(20261130);
+    // Seeded, so that a failure repeats.
+    const random = seededRandom(20261130);
     let errors = 0;
     for (let i = 0; i < 40_000; i++) {
       const source = generatedSource(random);
@@ -109,7 +99,7 @@ describe("the lab's Jinja lexer", () => {
   });
 
   it("parses to the tree the library's Template parses to", () => {
-    for (const [path, source] of repositoryTemplates()) expect(JSON.stringify(parseTemplate(source).parsed), path).toEqual(JSON.stringify(new Template(source).parsed));
+    for (const [path, source] of REPOSITORY_TEMPLATES) expect(JSON.stringify(parseTemplate(source).parsed), path).toEqual(JSON.stringify(new Template(source).parsed));
     expect(() => parseTemplate("{% if %}")).toThrow();
     expect(() => parse(tokenize("{% if %}"))).toThrow();
   });

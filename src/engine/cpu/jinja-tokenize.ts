@@ -91,6 +91,13 @@ const DIGIT_RUN = /[0-9]*/y;
 /** Where text ends: a statement, an expression or a comment opens. */
 const TAG_OPENING = /\{[%{#]/g;
 
+/** Where the run `run` (a sticky pattern that may match nothing) starting at `from` in `text` ends. */
+function runEnd(run: RegExp, text: string, from: number): number {
+  run.lastIndex = from;
+  run.test(text);
+  return run.lastIndex;
+}
+
 const isDigit = (char: string | undefined) => char !== undefined && char >= "0" && char <= "9";
 
 /**
@@ -124,9 +131,7 @@ function withoutGenerationTags(text: string): string {
     let before = tag.index;
     while (before > done && isSpace(text[before - 1])) before -= 1;
     const tagEnd = tag.index + tag[0].length;
-    WHITESPACE_RUN.lastIndex = tagEnd;
-    WHITESPACE_RUN.test(text);
-    const after = WHITESPACE_RUN.lastIndex;
+    const after = runEnd(WHITESPACE_RUN, text, tagEnd);
     const [, dropBefore, dropAfter] = tag;
     out += text.slice(done, before) + (dropBefore ? "" : text.slice(before, tag.index)) + (dropAfter ? "" : text.slice(tagEnd, after));
     done = after;
@@ -148,9 +153,7 @@ export function tokenizeTemplate(source: string): JinjaToken[] {
 
   /** A run matched by `run` from `at`; as the library's lexer, a run that reaches the end of the source is an error. */
   const consumeRun = (run: RegExp): string => {
-    run.lastIndex = at;
-    run.test(src);
-    const end = run.lastIndex;
+    const end = runEnd(run, src, at);
     if (end > at && end >= length) throw endOfInput();
     const text = src.slice(at, end);
     at = end;
@@ -199,9 +202,7 @@ export function tokenizeTemplate(source: string): JinjaToken[] {
   };
 
   const skipLeadingWhitespace = () => {
-    WHITESPACE_RUN.lastIndex = at;
-    WHITESPACE_RUN.test(src);
-    at = WHITESPACE_RUN.lastIndex;
+    at = runEnd(WHITESPACE_RUN, src, at);
   };
 
   /** A number's digits after `at` (a sign already read), with a fraction when `.` and a digit follow and `fractionAllowed`. */
